@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "WebImage",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WebImage", targets: ["WebImage"]),
+        .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .executable(name: "webimage", targets: ["webimage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The core: image model, formats, coder protocols. Links no system C library.
+        .target(name: "WebImage"),
+
+        // System libraries, found through pkg-config, installed by .ci/run with apt.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]),
+
+        // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift.
+        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"]),
+
+        // Coders over the system libraries.
+        .target(
+            name: "WebImageCodecs",
+            dependencies: ["WebImage", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP"]),
+
+        .executableTarget(
+            name: "webimage",
+            dependencies: [
+                "WebImage", "WebImageCodecs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage"]),
+        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "WebImageCodecs"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

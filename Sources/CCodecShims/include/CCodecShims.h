@@ -1,0 +1,5 @@
+// The C side of WebImage's JPEG and PNG coders. libjpeg and libpng report fatal errors with
+// longjmp, which Swift cannot unwind through; every call that can fail runs here, behind
+// setjmp, and comes back to Swift as an error code with a message.
+#include "wi_jpeg.h"
+#include "wi_png.h"

@@ -1,0 +1,27 @@
+extension AnimatedFrameReader {
+    /// Reads the frames `options` asks for into an ``Image``: all of them, or the first only;
+    /// resized to ``ImageDecodeOptions/targetSize(for:frameCount:)``; durations per the
+    /// under-11 ms rule.
+    public func decodeImage(format: ImageFormat, options: ImageDecodeOptions,
+                            orientation: ImageOrientation = .up) throws -> Image {
+        try options.checkPixelLimit(canvasSize)
+        let count = options.firstFrameOnly ? min(1, frameCount) : frameCount
+        guard count > 0 else { throw ImageCodingError.corrupt(format, "no frames") }
+        let upright = orientation.swapsDimensions
+            ? PixelSize(width: canvasSize.height, height: canvasSize.width) : canvasSize
+        let target = options.targetSize(for: upright, frameCount: count)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(count)
+        for index in 0..<count {
+            var pixels = try frame(at: index)
+            if orientation != .up { pixels = pixels.applying(orientation) }
+            if PixelSize(width: pixels.width, height: pixels.height) != target {
+                pixels = Resampler.resize(pixels, to: target)
+            }
+            let duration = count > 1 ? ImageFrame.playbackDuration(seconds: duration(at: index)) : 0
+            frames.append(ImageFrame(pixels: pixels, duration: duration))
+        }
+        return Image(frames: frames, scale: options.scaleFactor, format: format,
+                     orientation: orientation, loopCount: loopCount)
+    }
+}

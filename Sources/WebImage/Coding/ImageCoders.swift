@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// The registry of coders (SDWebImage's `SDImageCodersManager`): decodes with the first coder
+/// that accepts the bytes, asking the most recently added coder first.
+public final class ImageCoders: ImageCoder {
+    private let coders: Mutex<[any ImageCoder]>
+
+    /// A registry holding `coders`; later ones take precedence over earlier ones.
+    public init(_ coders: [any ImageCoder] = []) {
+        self.coders = Mutex(coders)
+    }
+
+    /// The registry the manager uses unless its context names another. Empty until codecs
+    /// are registered (`WebImageCodecs.registerDefaults()`).
+    public static let shared = ImageCoders()
+
+    /// Adds `coder`; it is asked before every coder added earlier.
+    public func add(_ coder: any ImageCoder) {
+        coders.withLock { $0.append(coder) }
+    }
+
+    /// Removes every coder of type `type`.
+    public func remove<C: ImageCoder>(_ type: C.Type) {
+        coders.withLock { $0.removeAll { $0 is C } }
+    }
+
+    /// The coders, most recently added first.
+    public var all: [any ImageCoder] {
+        coders.withLock { Array($0.reversed()) }
+    }
+
+    public func canDecode(_ data: Data) -> Bool {
+        all.contains { $0.canDecode(data) }
+    }
+
+    /// Decodes with the first coder that accepts `data`. With none, throws
+    /// ``ImageCodingError/empty`` or ``ImageCodingError/unsupportedFormat(_:)`` naming the format.
+    public func decode(_ data: Data, options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image {
+        if data.isEmpty { throw ImageCodingError.empty }
+        guard let coder = all.first(where: { $0.canDecode(data) }) else {
+            throw ImageCodingError.unsupportedFormat(ImageFormat(detecting: data))
+        }
+        return try coder.decode(data, options: options)
+    }
+
+    /// The first coder that accepts `data` and decodes it progressively, if any.
+    public func progressiveCoder(for data: Data) -> (any ProgressiveImageCoder)? {
+        for coder in all where coder.canDecode(data) {
+            return coder as? any ProgressiveImageCoder
+        }
+        return nil
+    }
+
+    /// The first coder that accepts `data` and reads it frame by frame, if any.
+    public func animatedCoder(for data: Data) -> (any AnimatedImageCoder)? {
+        for coder in all where coder.canDecode(data) {
+            return coder as? any AnimatedImageCoder
+        }
+        return nil
+    }
+
+    public func canEncode(_ format: ImageFormat) -> Bool {
+        all.contains { $0.canEncode(format) }
+    }
+
+    /// Encodes with the first coder that writes `format`, or throws ``ImageCodingError/noEncoder(_:)``.
+    public func encode(_ image: Image, as format: ImageFormat,
+                       options: ImageEncodeOptions = ImageEncodeOptions()) throws -> Data {
+        guard let coder = all.first(where: { $0.canEncode(format) }) else {
+            throw ImageCodingError.noEncoder(format)
+        }
+        return try coder.encode(image, as: format, options: options)
+    }
+}

@@ -1,0 +1,83 @@
+/// How a coder turns bytes into an ``Image``: size limits, thumbnails, and frames.
+///
+/// The defaults decode the whole image at full size, all frames, and refuse anything over
+/// 100 megapixels (a decompression bomb gets an error, not an out-of-memory kill).
+public struct ImageDecodeOptions: Sendable, Hashable {
+    /// The ``Image/scale`` to give the result (SDWebImage's `imageScaleFactor`); 1 by default.
+    public var scaleFactor: Double
+    /// Decode a thumbnail no larger than this (SDWebImage's `imageThumbnailPixelSize`).
+    /// Never upscales. JPEG and WebP decode straight to a reduced size, so a small thumbnail
+    /// of a large photo never holds the full-size pixels.
+    public var thumbnailPixelSize: PixelSize?
+    /// With a thumbnail size: keep the aspect ratio (fit inside the box) rather than stretch.
+    public var preserveAspectRatio: Bool
+    /// Shrink, keeping the aspect ratio, until all frames fit in this many bytes of RGBA8
+    /// (SDWebImage's `scaleDownLargeImages` / `imageScaleDownLimitBytes`).
+    public var scaleDownLimitBytes: Int?
+    /// Decode only the first frame of an animation (SDWebImage's `decodeFirstFrameOnly`).
+    public var firstFrameOnly: Bool
+    /// The most pixels a decode may allocate for one frame; larger images fail with
+    /// ``ImageCodingError/tooManyPixels(width:height:limit:)``.
+    public var maxPixels: Int
+
+    /// The default limit: 100 megapixels.
+    public static let defaultMaxPixels = 100_000_000
+
+    /// Options with the given values; every argument has the default described on its property.
+    public init(
+        scaleFactor: Double = 1,
+        thumbnailPixelSize: PixelSize? = nil,
+        preserveAspectRatio: Bool = true,
+        scaleDownLimitBytes: Int? = nil,
+        firstFrameOnly: Bool = false,
+        maxPixels: Int = ImageDecodeOptions.defaultMaxPixels
+    ) {
+        self.scaleFactor = scaleFactor
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.firstFrameOnly = firstFrameOnly
+        self.maxPixels = maxPixels
+    }
+
+    /// The size the decoded image should have, for a source of `size` with `frameCount` frames.
+    ///
+    /// Applies the thumbnail box, then the scale-down byte limit; never larger than `size`
+    /// in either dimension and never smaller than 1 × 1.
+    public func targetSize(for size: PixelSize, frameCount: Int = 1) -> PixelSize {
+        guard size.width > 0, size.height > 0 else { return size }
+        var target = size
+        if let box = thumbnailPixelSize, box.width > 0, box.height > 0 {
+            if preserveAspectRatio {
+                let ratio = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height))
+                if ratio < 1 { target = Self.scaled(size, by: ratio) }
+            } else {
+                target = PixelSize(width: min(box.width, size.width), height: min(box.height, size.height))
+            }
+        }
+        if let limit = scaleDownLimitBytes, limit > 0 {
+            let bytes = Double(target.area) * 4 * Double(max(frameCount, 1))
+            if bytes > Double(limit) {
+                target = Self.scaled(target, by: (Double(limit) / bytes).squareRoot())
+            }
+        }
+        return target
+    }
+
+    /// Throws ``ImageCodingError/tooManyPixels(width:height:limit:)`` when a frame of `size`
+    /// would exceed ``maxPixels``.
+    public func checkPixelLimit(_ size: PixelSize) throws(ImageCodingError) {
+        if size.width <= 0 || size.height <= 0 {
+            throw .corrupt(.undefined, "image has no pixels (\(size))")
+        }
+        if maxPixels > 0, size.width.multipliedReportingOverflow(by: size.height).overflow
+            || size.area > maxPixels {
+            throw .tooManyPixels(width: size.width, height: size.height, limit: maxPixels)
+        }
+    }
+
+    private static func scaled(_ size: PixelSize, by ratio: Double) -> PixelSize {
+        PixelSize(width: max(1, Int((Double(size.width) * ratio).rounded())),
+                  height: max(1, Int((Double(size.height) * ratio).rounded())))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The container format of encoded image bytes, recognised from the bytes themselves.
+///
+/// WebImage never trusts a URL's extension or a server's `Content-Type`: the format is read from
+/// the leading bytes, as SDWebImage's `sd_imageFormatForImageData` does. Formats are listed here
+/// even when no coder can decode them, so that an error can say *which* format is unsupported.
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case jpeg
+    case png
+    case gif
+    case webp
+    case tiff
+    case bmp
+    case heic
+    case heif
+    case avif
+    case jxl
+    case pdf
+    case svg
+    case ico
+    /// The bytes match no format WebImage knows.
+    case undefined
+
+    /// The lowercase name used in messages, JSON output and file extensions.
+    public var description: String { rawValue }
+
+    /// The usual file extension for this format, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .undefined: ""
+        default: rawValue
+        }
+    }
+
+    /// Detects the format from the leading bytes of `data`.
+    public init(detecting data: Data) {
+        self = data.withUnsafeBytes { ImageFormat.detect(Array($0.prefix(512))) }
+    }
+
+    /// Detects the format from the leading bytes (512 are enough for every format).
+    public init(detecting bytes: [UInt8]) {
+        self = ImageFormat.detect(Array(bytes.prefix(512)))
+    }
+
+    private static func detect(_ b: [UInt8]) -> ImageFormat {
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + prefix.count && Array(b[offset..<offset + prefix.count]) == prefix
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("BM".utf8)) { return .bmp }
+        if starts([0xFF, 0x0A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .jxl }
+        if starts(Array("%PDF".utf8)) { return .pdf }
+        if starts([0x00, 0x00, 0x01, 0x00]) || starts([0x00, 0x00, 0x02, 0x00]) { return .ico }
+        if starts(Array("ftyp".utf8), at: 4), b.count >= 12 {
+            let brand = String(decoding: b[8..<12], as: UTF8.self)
+            switch brand {
+            case "heic", "heix", "hevc", "hevx": return .heic
+            case "mif1", "msf1": return .heif
+            case "avif", "avis": return .avif
+            default: return .undefined
+            }
+        }
+        if isSVG(b) { return .svg }
+        return .undefined
+    }
+
+    /// SVG is text: `<svg`, or an XML prolog (and perhaps a doctype or comments) before an `<svg` root.
+    private static func isSVG(_ b: [UInt8]) -> Bool {
+        let text = String(decoding: b, as: UTF8.self)
+        let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("<svg") { return true }
+        return trimmed.hasPrefix("<?xml") && trimmed.contains("<svg")
+    }
+}
