@@ -39,8 +39,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage"]),
-        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "WebImageCodecs"]),
+        // Fixture paths and pixel comparison, shared by the test targets.
+        .target(name: "WebImageTestSupport", dependencies: ["WebImage"], path: "Tests/WebImageTestSupport"),
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport"]),
+        .testTarget(
+            name: "WebImageCodecsTests",
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

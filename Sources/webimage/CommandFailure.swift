@@ -1,0 +1,19 @@
+import ArgumentParser
+import Foundation
+
+/// A failure a command reports as one line on standard error, exiting with status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ message: String) { description = message }
+
+    /// Runs `body`; any error it throws is printed as `webimage: <message>` and ends the process with status 1.
+    static func reporting(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            FileHandle.standardError.write(Data("webimage: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import WebImage
+import WebImageCodecs
+
+/// The `webimage` command-line tool: WebImage's pipeline from a shell.
+@main
+struct WebImageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webimage",
+        abstract: "Load, decode and inspect images with WebImage, SDWebImage for Linux.",
+        discussion: """
+            Examples:
+              webimage info photo.jpg
+              webimage decode animation.gif -o last.png --frame last
+            """,
+        subcommands: [InfoCommand.self, DecodeCommand.self])
+
+    /// Registers the system-library coders once, before any subcommand runs.
+    static func prepareCoders() {
+        WebImageCodecs.registerDefaults()
+    }
+}
