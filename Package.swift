@@ -11,10 +11,20 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
-        // The core: image model, formats, coder protocols. Links no system C library.
-        .target(name: "WebImage"),
+        // The core: image model, formats, coder protocols, loading. Links no image C library.
+        .target(
+            name: "WebImage",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
 
         // System libraries, found through pkg-config, installed by .ci/run with apt.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
@@ -39,8 +49,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Fixture paths and pixel comparison, shared by the test targets.
-        .target(name: "WebImageTestSupport", dependencies: ["WebImage"], path: "Tests/WebImageTestSupport"),
+        // Fixture paths, pixel comparison and a loopback HTTP server, shared by the test targets.
+        .target(
+            name: "WebImageTestSupport",
+            dependencies: [
+                "WebImage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/WebImageTestSupport"),
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport"]),
         .testTarget(
             name: "WebImageCodecsTests",

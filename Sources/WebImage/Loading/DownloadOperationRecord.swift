@@ -1,0 +1,28 @@
+/// The scheduler's record of one HTTP request and the callers that share it.
+struct DownloadOperationRecord {
+    /// Where the request is in its life.
+    enum Phase {
+        /// Waiting for a free slot (or for the downloader to resume).
+        case queued
+        /// The HTTP request is under way.
+        case running
+        /// The bytes are in and being decoded for the callers; the slot is free again.
+        case decoding
+    }
+
+    let key: DownloadKey
+    /// The options of the caller that created the request: they shape the request.
+    let options: ImageLoaderOptions
+    /// Creation order, for FIFO and LIFO.
+    let sequence: UInt64
+    var phase = Phase.queued
+    /// Whether the request counts against ``HTTPImageDownloaderConfiguration/maxConcurrentDownloads``.
+    var holdsSlot = false
+    var callers: [UInt64: DownloadCaller] = [:]
+    var task: Task<Void, Never>?
+
+    /// The priority of the most urgent caller.
+    var priority: DownloadPriority {
+        callers.values.map(\.priority).max() ?? .low
+    }
+}

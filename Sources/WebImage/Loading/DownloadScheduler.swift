@@ -1,0 +1,165 @@
+/// The downloader's queue and bookkeeping, as a value guarded by the downloader's lock: which
+/// requests exist, who waits on each, which may start. It does no I/O and calls no callbacks;
+/// the downloader does both outside the lock with what these methods return.
+struct DownloadScheduler {
+    let maxConcurrent: Int
+    let order: DownloadExecutionOrder
+    var isSuspended = false
+    private(set) var isShutDown = false
+    private(set) var records: [UInt64: DownloadOperationRecord] = [:]
+    /// The request that new callers of a key join; a request leaves this map once its last
+    /// caller cancels or it completes.
+    private var joinable: [DownloadKey: UInt64] = [:]
+    /// Requests holding a slot.
+    private(set) var runningCount = 0
+    private var nextID: UInt64 = 1
+
+    init(maxConcurrent: Int, order: DownloadExecutionOrder) {
+        self.maxConcurrent = max(1, maxConcurrent)
+        self.order = order
+    }
+
+    /// Adds `caller` to the request for `key`, creating a queued request when none is joinable.
+    /// Returns the request's and the caller's identifiers.
+    mutating func add(_ caller: DownloadCaller, key: DownloadKey, options: ImageLoaderOptions)
+        -> (operation: UInt64, caller: UInt64)
+    {
+        let callerID = makeID()
+        if let operation = joinable[key] {
+            records[operation]?.callers[callerID] = caller
+            return (operation, callerID)
+        }
+        let operation = makeID()
+        var record = DownloadOperationRecord(key: key, options: options, sequence: operation)
+        record.callers[callerID] = caller
+        records[operation] = record
+        joinable[key] = operation
+        return (operation, callerID)
+    }
+
+    /// Removes a caller that cancels. Returns it (nil when it had completed already) and, when
+    /// it was the last caller of a started request, the task to cancel. A queued request
+    /// without callers is dropped at once; a started one stays until its task ends.
+    mutating func removeCaller(_ callerID: UInt64, of operation: UInt64)
+        -> (caller: DownloadCaller?, taskToCancel: Task<Void, Never>?)
+    {
+        guard var record = records[operation], let caller = record.callers.removeValue(forKey: callerID) else {
+            return (nil, nil)
+        }
+        guard record.callers.isEmpty else {
+            records[operation] = record
+            return (caller, nil)
+        }
+        if joinable[record.key] == operation { joinable.removeValue(forKey: record.key) }
+        if record.phase == .queued {
+            records.removeValue(forKey: operation)
+            return (caller, nil)
+        }
+        records[operation] = record
+        return (caller, record.task)
+    }
+
+    /// Marks the requests that may start now as running and returns them, most urgent first:
+    /// none while suspended or shut down, and never more than ``maxConcurrent`` at once.
+    mutating func takeStartable() -> [UInt64] {
+        guard !isSuspended, !isShutDown else { return [] }
+        var started: [UInt64] = []
+        while runningCount < maxConcurrent, let next = nextQueued() {
+            records[next]?.phase = .running
+            records[next]?.holdsSlot = true
+            runningCount += 1
+            started.append(next)
+        }
+        return started
+    }
+
+    /// Keeps the task that runs `operation`, so that cancelling its last caller can cancel it.
+    mutating func setTask(_ task: Task<Void, Never>, for operation: UInt64) {
+        records[operation]?.task = task
+    }
+
+    /// The body of `operation` is complete: it gives its slot back and decodes.
+    mutating func bodyFinished(_ operation: UInt64) {
+        releaseSlot(of: operation)
+        records[operation]?.phase = .decoding
+    }
+
+    /// Ends `operation` and returns the callers still waiting on it, who must be completed.
+    mutating func finish(_ operation: UInt64) -> [DownloadCaller] {
+        releaseSlot(of: operation)
+        guard let record = records.removeValue(forKey: operation) else { return [] }
+        if joinable[record.key] == operation { joinable.removeValue(forKey: record.key) }
+        return Array(record.callers.values)
+    }
+
+    /// Removes every caller of every request (for cancel-all and shutdown). Returns the callers,
+    /// who must be completed, and the tasks of started requests, which must be cancelled.
+    mutating func removeAllCallers(shuttingDown: Bool) -> (callers: [DownloadCaller], tasks: [Task<Void, Never>]) {
+        if shuttingDown { isShutDown = true }
+        var callers: [DownloadCaller] = []
+        var tasks: [Task<Void, Never>] = []
+        for (operation, record) in records {
+            callers.append(contentsOf: record.callers.values)
+            if record.phase == .queued {
+                records.removeValue(forKey: operation)
+            } else {
+                records[operation]?.callers.removeAll()
+                if let task = record.task { tasks.append(task) }
+            }
+        }
+        joinable.removeAll()
+        return (callers, tasks)
+    }
+
+    /// Records the progress of `operation` and returns the handlers due an event.
+    mutating func progressHandlers(of operation: UInt64, received: Int, expected: Int?,
+                                   now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
+        guard var record = records[operation] else { return [] }
+        var handlers: [ImageLoadingEventHandler] = []
+        for (id, var caller) in record.callers {
+            guard let events = caller.events, caller.admitProgress(received: received, expected: expected, now: now)
+            else { continue }
+            record.callers[id] = caller
+            handlers.append(events)
+        }
+        records[operation] = record
+        return handlers
+    }
+
+    /// The callers of `operation` that asked for partial images.
+    func progressiveCallers(of operation: UInt64) -> [DownloadCaller] {
+        records[operation]?.callers.values.filter { $0.progressive && $0.events != nil } ?? []
+    }
+
+    /// The callers of `operation` whose decode key is not in `done`.
+    func callers(of operation: UInt64, notIn done: Set<DownloadCaller.DecodeKey>) -> [DownloadCaller] {
+        records[operation]?.callers.values.filter { !done.contains($0.decodeKey) } ?? []
+    }
+
+    private mutating func releaseSlot(of operation: UInt64) {
+        guard records[operation]?.holdsSlot == true else { return }
+        records[operation]?.holdsSlot = false
+        runningCount -= 1
+    }
+
+    /// The queued request to start next: the highest priority, then the oldest (FIFO) or the
+    /// newest (LIFO).
+    private func nextQueued() -> UInt64? {
+        var best: (id: UInt64, priority: DownloadPriority, sequence: UInt64)?
+        for (id, record) in records where record.phase == .queued {
+            let candidate = (id: id, priority: record.priority, sequence: record.sequence)
+            guard let current = best else { best = candidate; continue }
+            if candidate.priority != current.priority {
+                if candidate.priority > current.priority { best = candidate }
+            } else if order == .fifo ? candidate.sequence < current.sequence : candidate.sequence > current.sequence {
+                best = candidate
+            }
+        }
+        return best?.id
+    }
+
+    private mutating func makeID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Loads `file:` URLs: reads the file and decodes it.
+///
+/// A file that cannot be read fails with ``WebImageError/network(_:)`` (not permanent: the
+/// file may appear later); bytes that are no image fail with ``WebImageError/badImageData(_:)``.
+public struct FileImageLoader: ImageLoader {
+    /// A file loader.
+    public init() {}
+
+    public func canRequest(_ url: URL) -> Bool {
+        url.isFileURL
+    }
+
+    public func requestImage(
+        for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
+    ) async throws -> ImageLoadResult {
+        guard url.isFileURL else { throw WebImageError.invalidURL("\(url) is not a file URL") }
+        if Task.isCancelled { throw WebImageError.cancelled }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw WebImageError.network("cannot read \(url.path): \((error as NSError).localizedDescription)")
+        }
+        let response = ImageLoadResponse(url: url, headers: ["content-length": String(data.count)])
+        return try LoadedDataDecoder.result(data: data, response: response, options: options, events: events)
+    }
+}

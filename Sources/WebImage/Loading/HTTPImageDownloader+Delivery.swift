@@ -1,0 +1,80 @@
+import Foundation
+
+/// Running one shared request and handing its outcome to every caller.
+extension HTTPImageDownloader {
+    /// The body of the task that runs `operation`: fetch, then decode for each caller.
+    func run(_ operation: UInt64) async {
+        let request = state.withLock { state in state.records[operation].map { ($0.key, $0.options) } }
+        guard let (key, options) = request else { return }
+        let outcome: Result<(data: Data, response: ImageLoadResponse), WebImageError>
+        do {
+            outcome = .success(try await fetch(operation, key: key, options: options))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .failure(let error):
+            let callers = state.withLock { $0.finish(operation) }
+            startReadyOperations()
+            for caller in callers { caller.completion(.failure(error)) }
+        case .success(let (data, response)):
+            state.withLock { $0.bodyFinished(operation) }
+            startReadyOperations()
+            deliver(data, response: response, of: operation, decryptor: options.decryptor)
+        }
+    }
+
+    /// Decodes the bytes once per distinct decode options and completes every caller,
+    /// including callers that join while decoding is under way.
+    private func deliver(_ data: Data, response: ImageLoadResponse, of operation: UInt64,
+                         decryptor: ImageDataDecryptor?) {
+        let payload = LoadedDataDecoder.decrypt(data, with: decryptor, response: response)
+        var decoded: [DownloadCaller.DecodeKey: Result<Image, WebImageError>] = [:]
+        func decode(for callers: [DownloadCaller]) {
+            for caller in callers where decoded[caller.decodeKey] == nil {
+                decoded[caller.decodeKey] = payload.flatMap {
+                    LoadedDataDecoder.decode($0, coders: caller.coders, options: caller.decodeOptions)
+                }
+            }
+        }
+        while true {
+            let done = Set(decoded.keys)
+            let waiting = state.withLock { $0.callers(of: operation, notIn: done) }
+            if waiting.isEmpty { break }
+            decode(for: waiting)
+        }
+        let callers = state.withLock { $0.finish(operation) }
+        decode(for: callers)
+        let final = ImageLoadingProgress(receivedBytes: data.count, expectedBytes: response.expectedContentLength ?? data.count)
+        for caller in callers {
+            if caller.lastReceivedBytes < data.count { caller.events?(.progress(final)) }
+            let result = decoded[caller.decodeKey] ?? .failure(.badImageData(.empty))
+            caller.completion(result.map { ImageLoadResult(image: $0, data: data, response: response) })
+        }
+    }
+
+    /// Sends a progress event to the callers of `operation` that are due one.
+    func reportProgress(of operation: UInt64, received: Int, expected: Int?) {
+        let now = ContinuousClock.now
+        let handlers = state.withLock { $0.progressHandlers(of: operation, received: received, expected: expected, now: now) }
+        let progress = ImageLoadingProgress(receivedBytes: received, expectedBytes: expected)
+        for handler in handlers { handler(.progress(progress)) }
+    }
+
+    /// Decodes the bytes so far into a partial image for each distinct decode options of the
+    /// progressive callers of `operation`, and sends it to them. Returns whether anyone asked.
+    @discardableResult
+    func reportPartialImage(of operation: UInt64, data: Data) -> Bool {
+        let callers = state.withLock { $0.progressiveCallers(of: operation) }
+        guard !callers.isEmpty else { return false }
+        for group in Dictionary(grouping: callers, by: \.decodeKey).values {
+            let first = group[0]
+            guard let coder = first.coders.progressiveCoder(for: data),
+                  var image = coder.decodePartial(data, options: first.decodeOptions)
+            else { continue }
+            image.isIncomplete = true
+            for caller in group { caller.events?(.partialImage(image)) }
+        }
+        return true
+    }
+}

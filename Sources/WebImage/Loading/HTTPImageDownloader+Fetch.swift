@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The HTTP exchange of one shared request: build the request, check the response head, stream
+/// the body within the limits.
+extension HTTPImageDownloader {
+    /// New bytes needed before another partial image is decoded: at least this many, and at
+    /// least a twentieth of the announced length (or an eighth of what arrived, when unknown).
+    static let progressiveMinimumBytes = 8 << 10
+
+    /// Fetches the body of `key.url`, reporting progress and partial images to the callers of
+    /// `operation`.
+    func fetch(_ operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)
+        async throws(WebImageError) -> (data: Data, response: ImageLoadResponse)
+    {
+        do {
+            return try await exchange(operation, key: key, options: options)
+        } catch {
+            throw Self.webImageError(from: error)
+        }
+    }
+
+    private func exchange(_ operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)
+        async throws -> (data: Data, response: ImageLoadResponse)
+    {
+        let handlesCookies = configuration.handleCookies || options.handleCookies
+        var request = makeRequest(for: key, options: options, handlesCookies: handlesCookies)
+        if let modifier = options.requestModifier {
+            guard let modified = try await modifier(request) else { throw WebImageError.invalidDownloadOperation }
+            request = modified
+        }
+        try Task.checkCancellation()
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
+        let response = try await client.execute(request, timeout: timeout)
+        let finalURL = response.url ?? key.url
+        if handlesCookies { cookies.store(response.headers["set-cookie"], from: finalURL) }
+        var head = ImageLoadResponse(url: finalURL, statusCode: Int(response.status.code),
+                                     headers: Self.fields(of: response.headers))
+        if let modifier = options.responseModifier {
+            guard let modified = try await modifier(head) else { throw WebImageError.invalidDownloadResponse }
+            head = modified
+        }
+        try check(head)
+        let expected = head.expectedContentLength
+        let data = try await readBody(response.body, expected: expected, of: operation)
+        return (data, head)
+    }
+
+    private func makeRequest(for key: DownloadKey, options: ImageLoaderOptions, handlesCookies: Bool) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: key.url.absoluteString)
+        request.method = .GET
+        for (name, value) in headers.withLock({ $0 }) { request.headers.replaceOrAdd(name: name, value: value) }
+        if let username = configuration.username, let password = configuration.password {
+            request.setBasicAuth(username: username, password: password)
+        }
+        if let etag = key.ifNoneMatch { request.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        if let date = key.ifModifiedSince { request.headers.replaceOrAdd(name: "If-Modified-Since", value: date) }
+        if handlesCookies, let cookie = cookies.cookieHeader(for: key.url) {
+            request.headers.replaceOrAdd(name: "Cookie", value: cookie)
+        }
+        if options.allowInvalidSSLCertificates && !configuration.allowInvalidSSLCertificates {
+            request.tlsConfiguration = Self.unverifiedTLS
+        }
+        return request
+    }
+
+    /// Throws when the response head says the body is not wanted.
+    private func check(_ head: ImageLoadResponse) throws(WebImageError) {
+        guard let status = head.statusCode else { throw .invalidDownloadResponse }
+        if status == 304 { throw .cacheNotModified }
+        guard configuration.acceptableStatusCodes.contains(status) else { throw .badStatusCode(status) }
+        guard configuration.accepts(contentType: head.mimeType) else { throw .invalidContentType(head.mimeType) }
+        if let length = head.expectedContentLength, length > configuration.maxBytes {
+            throw .tooLarge(limit: configuration.maxBytes)
+        }
+    }
+
+    /// Reads the body up to ``HTTPImageDownloaderConfiguration/maxBytes``. Leaving the loop early
+    /// (limit, cancellation) drops the body stream, which closes the connection.
+    private func readBody(_ body: HTTPClientResponse.Body, expected: Int?, of operation: UInt64) async throws -> Data {
+        let limit = configuration.maxBytes
+        var data = Data()
+        data.reserveCapacity(min(expected ?? 0, limit))
+        reportProgress(of: operation, received: 0, expected: expected)
+        var partialAt = 0
+        var wantsPartials = true
+        for try await chunk in body {
+            guard chunk.readableBytes <= limit - data.count else { throw WebImageError.tooLarge(limit: limit) }
+            data.append(contentsOf: chunk.readableBytesView)
+            reportProgress(of: operation, received: data.count, expected: expected)
+            let step = max(Self.progressiveMinimumBytes, expected.map { $0 / 20 } ?? data.count / 8)
+            if wantsPartials, data.count - partialAt >= step, data.count != expected {
+                partialAt = data.count
+                wantsPartials = reportPartialImage(of: operation, data: data)
+            }
+        }
+        return data
+    }
+
+    /// Header fields by lowercase name, repeated fields joined with `", "`.
+    static func fields(of headers: HTTPHeaders) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in headers {
+            let key = name.lowercased()
+            fields[key] = fields[key].map { "\($0), \(value)" } ?? value
+        }
+        return fields
+    }
+
+    /// The ``WebImageError`` for an error thrown by AsyncHTTPClient, NIO or a modifier.
+    static func webImageError(from error: any Error) -> WebImageError {
+        if let error = error as? WebImageError { return error }
+        if error is CancellationError { return .cancelled }
+        guard let error = error as? HTTPClientError else { return .network(String(describing: error)) }
+        switch error {
+        case .readTimeout, .connectTimeout, .deadlineExceeded, .writeTimeout, .tlsHandshakeTimeout:
+            return .timedOut
+        case .cancelled:
+            return .cancelled
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return .invalidURL(String(describing: error))
+        default:
+            return .network(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOSSL
+import Synchronization
+
+/// Downloads images over HTTP(S) (SDWebImage's `SDWebImageDownloader`), with AsyncHTTPClient.
+///
+/// - One HTTP request per URL at a time: callers of a URL that is already being fetched join
+///   that request. Each caller has its own ``DownloadToken``, events, completion and decode
+///   options; the bytes are decoded once per distinct decode options.
+/// - A queue: at most ``HTTPImageDownloaderConfiguration/maxConcurrentDownloads`` requests run;
+///   queued ones start by priority, then FIFO or LIFO. A queued request moves up when a more
+///   urgent caller joins it. ``suspend()`` holds the queue; running requests go on.
+/// - Ownership: the downloader creates one `HTTPClient` of its own on the process-wide event
+///   loop group (`HTTPClient.defaultEventLoopGroup`) and owns it. Call ``shutdown()`` before
+///   releasing a downloader you created: AsyncHTTPClient requires its client to be shut down.
+///   ``shared`` lives for the whole process.
+///
+/// Callbacks (events and completions) run on the downloader's tasks or, for a cancel, on the
+/// thread that cancels; never under its lock. Every completion runs exactly once.
+public final class HTTPImageDownloader: ImageLoader {
+    /// The configuration, as given at creation.
+    public let configuration: HTTPImageDownloaderConfiguration
+    let client: HTTPClient
+    let state: Mutex<DownloadScheduler>
+    let headers: Mutex<[String: String]>
+    let cookies = HTTPCookieJar()
+
+    /// The downloader ``ImageLoaders/shared`` uses, with the default configuration.
+    public static let shared = HTTPImageDownloader()
+
+    /// A downloader with its own HTTP client, configured by `configuration`.
+    public init(configuration: HTTPImageDownloaderConfiguration = HTTPImageDownloaderConfiguration()) {
+        self.configuration = configuration
+        self.state = Mutex(DownloadScheduler(maxConcurrent: configuration.maxConcurrentDownloads,
+                                             order: configuration.executionOrder))
+        self.headers = Mutex(configuration.httpHeaders)
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                 configuration: Self.clientConfiguration(for: configuration))
+    }
+
+    // MARK: Requests
+
+    /// Whether `url` is an `http` or `https` URL with a host.
+    public func canRequest(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return !(url.host ?? "").isEmpty
+    }
+
+    /// Starts (or joins) the download of `url` and returns this caller's token.
+    ///
+    /// `events` receives progress (received bytes never go down, the last event reports all
+    /// bytes) and, with ``ImageLoaderOptions/progressive``, partial images. `completion` runs
+    /// exactly once: with the image, or with a ``WebImageError``. A request that cannot start
+    /// (a URL this downloader cannot request, or a downloader shut down) completes before this
+    /// method returns.
+    @discardableResult
+    public func downloadImage(
+        with url: URL, options: ImageLoaderOptions = ImageLoaderOptions(),
+        events: ImageLoadingEventHandler? = nil,
+        completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
+    ) -> DownloadToken {
+        guard canRequest(url) else {
+            completion(.failure(.invalidURL("\(url.absoluteString) is not an http(s) URL with a host")))
+            return DownloadToken(url: url) {}
+        }
+        let key = DownloadKey(url: url, ifNoneMatch: options.ifNoneMatch, ifModifiedSince: options.ifModifiedSince)
+        let caller = DownloadCaller(options: options, events: events, completion: completion)
+        let ids = state.withLock { state -> (operation: UInt64, caller: UInt64)? in
+            state.isShutDown ? nil : state.add(caller, key: key, options: options)
+        }
+        guard let ids else {
+            completion(.failure(.invalidDownloadOperation))
+            return DownloadToken(url: url) {}
+        }
+        startReadyOperations()
+        return DownloadToken(url: url) { [self] in cancel(caller: ids.caller, of: ids.operation) }
+    }
+
+    /// Downloads and decodes the image at `url`; the async form of
+    /// ``downloadImage(with:options:events:completion:)``. Cancelling the calling task cancels
+    /// this caller's token.
+    public func image(
+        for url: URL, options: ImageLoaderOptions = ImageLoaderOptions(),
+        events: ImageLoadingEventHandler? = nil
+    ) async throws(WebImageError) -> ImageLoadResult {
+        let token = Mutex<DownloadToken?>(nil)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageLoadResult, WebImageError>, Never>) in
+                let started = downloadImage(with: url, options: options, events: events) { continuation.resume(returning: $0) }
+                token.withLock { $0 = started }
+                if Task.isCancelled { started.cancel() }
+            }
+        } onCancel: {
+            token.withLock { $0 }?.cancel()
+        }
+        return try result.get()
+    }
+
+    public func requestImage(
+        for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
+    ) async throws -> ImageLoadResult {
+        try await image(for: url, options: options, events: events)
+    }
+
+    // MARK: Queue
+
+    /// Holds the queue: queued requests wait until ``resume()``; running ones go on.
+    public func suspend() {
+        state.withLock { $0.isSuspended = true }
+    }
+
+    /// Lets queued requests start again.
+    public func resume() {
+        state.withLock { $0.isSuspended = false }
+        startReadyOperations()
+    }
+
+    /// Whether the queue is held by ``suspend()``.
+    public var isSuspended: Bool {
+        state.withLock { $0.isSuspended }
+    }
+
+    /// How many requests are running now (SDWebImage's `currentDownloadCount`).
+    public var currentDownloadCount: Int {
+        state.withLock { $0.runningCount }
+    }
+
+    /// Cancels every caller of every download; each completes with ``WebImageError/cancelled``.
+    public func cancelAllDownloads() {
+        let (callers, tasks) = state.withLock { $0.removeAllCallers(shuttingDown: false) }
+        for task in tasks { task.cancel() }
+        for caller in callers { caller.completion(.failure(.cancelled)) }
+    }
+
+    /// Cancels every download, waits for their tasks to end and shuts the HTTP client down.
+    /// Later requests fail with ``WebImageError/invalidDownloadOperation``.
+    public func shutdown() async throws {
+        let (callers, tasks) = state.withLock { $0.removeAllCallers(shuttingDown: true) }
+        for task in tasks { task.cancel() }
+        for caller in callers { caller.completion(.failure(.cancelled)) }
+        for task in tasks { await task.value }
+        try await client.shutdown()
+    }
+
+    // MARK: Header fields
+
+    /// Sets header field `name` (any case) for every later request, or removes it when `value`
+    /// is `nil` (SDWebImage's `setValue:forHTTPHeaderField:`).
+    public func setValue(_ value: String?, forHTTPHeaderField name: String) {
+        headers.withLock { headers in
+            headers = headers.filter { $0.key.lowercased() != name.lowercased() }
+            if let value { headers[name] = value }
+        }
+    }
+
+    /// The value of header field `name` (any case) sent with every request.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        headers.withLock { $0.first { $0.key.lowercased() == name.lowercased() }?.value }
+    }
+
+    // MARK: Internals
+
+    /// Starts every request the queue allows now. Tasks are created under the lock so that a
+    /// cancel always finds the task of a started request.
+    func startReadyOperations() {
+        state.withLock { state in
+            for operation in state.takeStartable() {
+                state.setTask(Task { await self.run(operation) }, for: operation)
+            }
+        }
+    }
+
+    private func cancel(caller: UInt64, of operation: UInt64) {
+        let (removed, task) = state.withLock { $0.removeCaller(caller, of: operation) }
+        task?.cancel()
+        removed?.completion(.failure(.cancelled))
+    }
+
+    private static func clientConfiguration(for configuration: HTTPImageDownloaderConfiguration) -> HTTPClient.Configuration {
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
+        var client = HTTPClient.Configuration()
+        client.redirectConfiguration = configuration.maxRedirects > 0
+            ? .follow(max: configuration.maxRedirects, allowCycles: false) : .disallow
+        client.timeout = HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
+        client.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads))
+        client.decompression = .disabled
+        if configuration.allowInvalidSSLCertificates {
+            client.tlsConfiguration = Self.unverifiedTLS
+        }
+        return client
+    }
+
+    /// A client TLS configuration that accepts any certificate.
+    static var unverifiedTLS: TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .none
+        return tls
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// What a loader learnt about the bytes besides the bytes: the final URL, the HTTP status and
+/// headers. The manager keeps ``etag`` and ``lastModified`` with the cache entry and sends them
+/// back as ``ImageLoaderOptions/ifNoneMatch`` and ``ImageLoaderOptions/ifModifiedSince``.
+public struct ImageLoadResponse: Sendable, Hashable {
+    /// The URL the bytes came from (after redirects).
+    public var url: URL
+    /// The HTTP status code; `nil` for loaders that do not speak HTTP (`file:`, `data:`).
+    public var statusCode: Int?
+    /// Header fields by lowercase name; a field sent several times has its values joined by
+    /// `", "` as RFC 9110 allows.
+    public var headers: [String: String]
+
+    /// A response from its parts. Header names are lowercased.
+    public init(url: URL, statusCode: Int? = nil, headers: [String: String] = [:]) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { "\($0), \($1)" }
+    }
+
+    /// The value of header field `name` (any case).
+    public subscript(header name: String) -> String? {
+        headers[name.lowercased()]
+    }
+
+    /// The `ETag` validator, as sent (quotes and `W/` kept).
+    public var etag: String? { self[header: "etag"] }
+
+    /// The `Last-Modified` date, as sent.
+    public var lastModified: String? { self[header: "last-modified"] }
+
+    /// The body length the `Content-Length` field announces, if any.
+    public var expectedContentLength: Int? {
+        self[header: "content-length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            .flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// The media type of `Content-Type` without parameters, lowercased (`image/jpeg`).
+    public var mimeType: String? {
+        guard let value = self[header: "content-type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

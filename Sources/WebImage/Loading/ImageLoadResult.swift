@@ -1,0 +1,18 @@
+import Foundation
+
+/// A finished load: the decoded image, the bytes it came from, and what the server said.
+public struct ImageLoadResult: Sendable {
+    /// The image, decoded with the caller's ``ImageLoaderOptions/decodeOptions``.
+    public var image: Image
+    /// The bytes as received (before any decryptor): what the disk cache stores.
+    public var data: Data
+    /// Status, headers (ETag, Last-Modified) and final URL.
+    public var response: ImageLoadResponse
+
+    /// A result from its parts.
+    public init(image: Image, data: Data, response: ImageLoadResponse) {
+        self.image = image
+        self.data = data
+        self.response = response
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// A registry of loaders (SDWebImage's `SDImageLoadersManager`): a request goes to the most
+/// recently added loader that can request the URL, so a loader of yours can take over a scheme.
+public final class ImageLoaders: ImageLoader {
+    private let loaders: Mutex<[any ImageLoader]>
+
+    /// A registry holding `loaders`; later ones take precedence over earlier ones.
+    public init(_ loaders: [any ImageLoader]) {
+        self.loaders = Mutex(loaders)
+    }
+
+    /// The registry the manager uses by default: HTTP(S) through ``HTTPImageDownloader/shared``,
+    /// `file:` and `data:` URLs.
+    public static let shared = ImageLoaders([HTTPImageDownloader.shared, FileImageLoader(), DataURLImageLoader()])
+
+    /// Adds `loader`; it is asked before every loader added earlier.
+    public func add(_ loader: any ImageLoader) {
+        loaders.withLock { $0.append(loader) }
+    }
+
+    /// Removes every loader of type `type`.
+    public func remove<L: ImageLoader>(_ type: L.Type) {
+        loaders.withLock { $0.removeAll { $0 is L } }
+    }
+
+    /// The loaders, most recently added first.
+    public var all: [any ImageLoader] {
+        loaders.withLock { Array($0.reversed()) }
+    }
+
+    /// The loader that requests `url`, if any.
+    public func loader(for url: URL) -> (any ImageLoader)? {
+        all.first { $0.canRequest(url) }
+    }
+
+    public func canRequest(_ url: URL) -> Bool {
+        loader(for: url) != nil
+    }
+
+    /// Loads with ``loader(for:)``; with none, throws ``WebImageError/invalidURL(_:)``.
+    public func requestImage(
+        for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
+    ) async throws -> ImageLoadResult {
+        guard let loader = loader(for: url) else {
+            throw WebImageError.invalidURL("no loader handles \(url.scheme.map { "\($0): URLs" } ?? "URLs without a scheme")")
+        }
+        return try await loader.requestImage(for: url, options: options, events: events)
+    }
+
+    /// Asks the loader that handles `url`; with none, blocks only permanent ``WebImageError``s.
+    public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
+        if let loader = loader(for: url) { return loader.shouldBlockFailedURL(url, error: error) }
+        return (error as? WebImageError)?.isPermanent ?? false
+    }
+}

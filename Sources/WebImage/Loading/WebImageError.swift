@@ -1,0 +1,71 @@
+/// Why an image could not be loaded (SDWebImage's `SDWebImageError` codes), in words a person
+/// can read.
+///
+/// ``isPermanent`` tells whether asking again for the same URL would fail the same way; the
+/// manager puts such URLs on its failed-URL list (SDWebImage's blacklist).
+public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URL cannot be requested: no loader for its scheme, no host, or a malformed `data:` URL.
+    /// The string says what is wrong.
+    case invalidURL(String)
+    /// The bytes arrived but are not an image any registered coder decodes.
+    case badImageData(ImageCodingError)
+    /// The server answered `304 Not Modified` to a conditional request: the cached copy is current.
+    case cacheNotModified
+    /// The URL failed for good earlier and is not tried again (without `retryFailed`).
+    case blacklisted
+    /// The request was never made: the request modifier returned `nil`, or the downloader was
+    /// shut down.
+    case invalidDownloadOperation
+    /// The server answered with a status code outside the acceptable ones.
+    case badStatusCode(Int)
+    /// The caller cancelled the load.
+    case cancelled
+    /// The response modifier returned `nil`, so the response was dropped.
+    case invalidDownloadResponse
+    /// The response's `Content-Type` (without parameters; `nil` when absent) is not acceptable.
+    case invalidContentType(String?)
+    /// The body is larger than the limit, in bytes; the download was stopped early.
+    case tooLarge(limit: Int)
+    /// No data arrived within the download timeout.
+    case timedOut
+    /// The transport failed: cannot connect, connection lost, TLS refused, too many redirects,
+    /// or a file that cannot be read. The string describes the underlying error.
+    case network(String)
+
+    /// Whether the same request would fail again, so the URL should not be retried.
+    ///
+    /// Permanent: ``invalidURL(_:)``, ``badImageData(_:)``, ``invalidContentType(_:)``,
+    /// ``tooLarge(limit:)``, and ``badStatusCode(_:)`` for client errors 400–499 except
+    /// 408 Request Timeout and 429 Too Many Requests (both say "try again later").
+    /// Never permanent: server errors (5xx), other status codes, timeouts, network errors,
+    /// cancellation, and the rest.
+    public var isPermanent: Bool {
+        switch self {
+        case .invalidURL, .badImageData, .invalidContentType, .tooLarge:
+            true
+        case .badStatusCode(let code):
+            (400..<500).contains(code) && code != 408 && code != 429
+        case .cacheNotModified, .blacklisted, .invalidDownloadOperation, .cancelled,
+             .invalidDownloadResponse, .timedOut, .network:
+            false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let why): "invalid image URL: \(why)"
+        case .badImageData(let error): "the downloaded data is not a usable image: \(error)"
+        case .cacheNotModified: "the server answered 304 Not Modified: the cached image is current"
+        case .blacklisted: "the URL failed before and is not retried"
+        case .invalidDownloadOperation: "the download was not started (request modifier returned nil, or the downloader was shut down)"
+        case .badStatusCode(let code): "the server answered with HTTP status \(code)"
+        case .cancelled: "the image load was cancelled"
+        case .invalidDownloadResponse: "the response was dropped by the response modifier"
+        case .invalidContentType(let type?): "the server sent content of type \(type), which is not acceptable"
+        case .invalidContentType(nil): "the server sent no Content-Type, and acceptable types are required"
+        case .tooLarge(let limit): "the image data is larger than the limit of \(limit) bytes"
+        case .timedOut: "the download timed out: no data arrived within the timeout"
+        case .network(let why): "the image could not be fetched: \(why)"
+        }
+    }
+}
