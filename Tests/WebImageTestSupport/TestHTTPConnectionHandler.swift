@@ -1,0 +1,99 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Serves one connection of ``TestHTTPServer``: one request at a time, each response written
+/// on the connection's event loop at the pace its ``TestHTTPResponse`` asks for. A connection
+/// that closes while a response is being written counts as an abort.
+final class TestHTTPConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let server: TestHTTPServer
+    private var head: HTTPRequestHead?
+    /// The path whose response is being written.
+    private var responding: String?
+
+    init(server: TestHTTPServer) {
+        self.server = server
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            respond(to: Self.request(from: head), keepAlive: head.isKeepAlive, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let path = responding {
+            responding = nil
+            server.end(path, aborted: true)
+        }
+        context.fireChannelInactive()
+    }
+
+    private func respond(to request: TestHTTPRequest, keepAlive: Bool, context: ChannelHandlerContext) {
+        var response = server.begin(request)
+        responding = request.path
+        if response.isNotModified(for: request) {
+            response = TestHTTPResponse(status: 304, headers: response.headers.filter { $0.name.lowercased() != "content-type" })
+        }
+        let loop = context.eventLoop.assumeIsolated()
+        loop.scheduleTask(in: Self.amount(response.headDelay)) { [self] in
+            guard context.channel.isActive, responding == request.path else { return }
+            var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+            if !response.neverEnds, !headers.contains(name: "content-length") {
+                headers.add(name: "Content-Length", value: String(response.chunks.reduce(0) { $0 + $1.count }))
+            }
+            if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+            context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+            writeBody(response, from: 0, path: request.path, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    private func writeBody(_ response: TestHTTPResponse, from index: Int, path: String, keepAlive: Bool,
+                           context: ChannelHandlerContext) {
+        guard context.channel.isActive, responding == path else { return }
+        guard index < response.chunks.count else {
+            if response.neverEnds { return }
+            responding = nil
+            server.end(path, aborted: false)
+            let closes = !keepAlive
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                if closes { context.close(promise: nil) }
+            }
+            return
+        }
+        let delay = index == 0 ? .zero : response.chunkDelay
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.amount(delay)) { [self] in
+            guard context.channel.isActive, responding == path else { return }
+            let chunk = response.chunks[index]
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: chunk)))), promise: nil)
+            writeBody(response, from: index + 1, path: path, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    private static func request(from head: HTTPRequestHead) -> TestHTTPRequest {
+        let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var headers: [String: String] = [:]
+        for (name, value) in head.headers {
+            let key = name.lowercased()
+            headers[key] = headers[key].map { "\($0), \(value)" } ?? value
+        }
+        return TestHTTPRequest(method: head.method.rawValue, path: String(parts[0]),
+                               query: parts.count > 1 ? String(parts[1]) : nil, headers: headers)
+    }
+
+    private static func amount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,24 @@
+/// A request as ``TestHTTPServer`` received it.
+public struct TestHTTPRequest: Sendable, Hashable {
+    /// `GET`, `HEAD`, …
+    public let method: String
+    /// The path, without the query.
+    public let path: String
+    /// The query after `?`, if any.
+    public let query: String?
+    /// Header fields by lowercase name (repeated fields joined with `", "`).
+    public let headers: [String: String]
+
+    /// A request from its parts.
+    public init(method: String, path: String, query: String?, headers: [String: String]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+    }
+
+    /// The value of header field `name` (any case).
+    public subscript(header name: String) -> String? {
+        headers[name.lowercased()]
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A real HTTP/1.1 server on 127.0.0.1 for loader tests: routes by path, and records what the
+/// clients did — requests per path, the order and headers of requests, the most requests in
+/// flight at once, and responses the client abandoned by closing the connection.
+///
+/// Unknown paths get 404. Start with ``start()``, stop with ``stop()``.
+public final class TestHTTPServer: Sendable {
+    /// Handles the request for one path.
+    public typealias Handler = @Sendable (TestHTTPRequest) -> TestHTTPResponse
+
+    private struct State {
+        var routes: [String: Handler] = [:]
+        var log: [TestHTTPRequest] = []
+        var inFlight = 0
+        var maxInFlight = 0
+        var aborted: [String] = []
+    }
+
+    private let state = Mutex(State())
+    private let channel = Mutex<(any Channel)?>(nil)
+    private let boundPort = Mutex(0)
+
+    private init() {}
+
+    /// Starts a server on 127.0.0.1 with a port the system picks.
+    public static func start() async throws -> TestHTTPServer {
+        let server = TestHTTPServer()
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(TestHTTPConnectionHandler(server: server))
+                }
+            }
+        let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        server.channel.withLock { $0 = channel }
+        server.boundPort.withLock { $0 = channel.localAddress?.port ?? 0 }
+        return server
+    }
+
+    /// Closes the listening socket.
+    public func stop() async throws {
+        try await channel.withLock { $0 }?.close()
+    }
+
+    /// The port the server listens on.
+    public var port: Int { boundPort.withLock { $0 } }
+
+    /// `http://127.0.0.1:<port><path>`.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Answers requests for `path` (without query) with `handler`.
+    public func route(_ path: String, _ handler: @escaping Handler) {
+        state.withLock { $0.routes[path] = handler }
+    }
+
+    /// Answers every request for `path` with `response`.
+    public func route(_ path: String, _ response: TestHTTPResponse) {
+        route(path) { _ in response }
+    }
+
+    /// Every request received so far, in arrival order.
+    public var requests: [TestHTTPRequest] { state.withLock { $0.log } }
+
+    /// The paths requested so far, in arrival order.
+    public var requestedPaths: [String] { requests.map(\.path) }
+
+    /// How many requests for `path` arrived.
+    public func requestCount(_ path: String) -> Int {
+        state.withLock { $0.log.filter { $0.path == path }.count }
+    }
+
+    /// The most requests that were in flight (received, response not finished) at one time.
+    public var maxConcurrentRequests: Int { state.withLock { $0.maxInFlight } }
+
+    /// How many responses for `path` the client abandoned by closing the connection early.
+    public func abortedCount(_ path: String) -> Int {
+        state.withLock { $0.aborted.filter { $0 == path }.count }
+    }
+
+    /// Waits until `condition` holds, checking every 10 ms for at most `timeout`; returns
+    /// whether it held.
+    public func wait(timeout: Duration = .seconds(5), until condition: @Sendable (TestHTTPServer) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(self)
+    }
+
+    // MARK: Called by the connection handlers
+
+    /// Records `request` as arrived and in flight, and returns the response to send.
+    func begin(_ request: TestHTTPRequest) -> TestHTTPResponse {
+        let handler = state.withLock { state -> Handler? in
+            state.log.append(request)
+            state.inFlight += 1
+            state.maxInFlight = max(state.maxInFlight, state.inFlight)
+            return state.routes[request.path]
+        }
+        return handler?(request) ?? .status(404)
+    }
+
+    /// Records the end of a response for `path`: sent completely, or abandoned by the client.
+    func end(_ path: String, aborted: Bool) {
+        state.withLock { state in
+            state.inFlight -= 1
+            if aborted { state.aborted.append(path) }
+        }
+    }
+}
