@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .executable(name: "webimage", targets: ["webimage"]),
+        .executable(name: "webimage-benchmarks", targets: ["WebImageBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,6 +49,11 @@ let package = Package(
                 "WebImage", "WebImageCodecs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // Benchmarks/run times these cases against Pillow and tjbench.
+        .executableTarget(
+            name: "WebImageBenchmarks", dependencies: ["WebImage", "WebImageCodecs"],
+            path: "Benchmarks/Sources/WebImageBenchmarks"),
 
         // Fixture paths, pixel comparison and a loopback HTTP server, shared by the test targets.
         .target(

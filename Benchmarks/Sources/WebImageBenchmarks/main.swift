@@ -1,0 +1,27 @@
+import Foundation
+
+// webimage-benchmarks FIXTURES CASE [SECONDS]: prints "<case> <median seconds per operation>".
+// Benchmarks/run calls it once per case and round, alternating with the reference.
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: webimage-benchmarks FIXTURES CASE [SECONDS]\n".utf8))
+    exit(2)
+}
+let fixtures = URL(fileURLWithPath: arguments[1])
+let budget = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
+let cases = CodingCases.all(fixtures: fixtures)
+if arguments[2] == "list" {
+    for c in cases { print(c.name) }
+    exit(0)
+}
+guard let chosen = cases.first(where: { $0.name == arguments[2] }) else {
+    FileHandle.standardError.write(Data("unknown case \(arguments[2])\n".utf8))
+    exit(2)
+}
+do {
+    let operation = try chosen.prepare()
+    print(chosen.name, try Stopwatch.median(budget: budget, operation))
+} catch {
+    FileHandle.standardError.write(Data("\(chosen.name) failed: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Runs each benchmark case against its reference in the same run, alternating A/B over
+several rounds, and prints a table and one `ratio <name> <value>` line per comparison
+(our throughput divided by the reference's: above 1 means WebImage is faster).
+
+usage: compare.py OURS_BINARY FIXTURES [--quick]
+"""
+import os, shutil, statistics, subprocess, sys, tempfile
+
+ours_binary, fixtures = sys.argv[1], sys.argv[2]
+quick = "--quick" in sys.argv
+rounds, budget = (3, 0.5) if quick else (5, 1.5)
+here = os.path.dirname(os.path.abspath(__file__))
+python = sys.executable
+
+
+def run(cmd):
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip() or f"exit {out.returncode}")
+    return float(out.stdout.split()[-1])
+
+
+def ours(case):
+    return run([ours_binary, fixtures, case, str(budget)])
+
+
+def pillow(case):
+    return run([python, os.path.join(here, "pillow_bench.py"), fixtures, case, str(budget)])
+
+
+def tjbench(path):
+    """libjpeg-turbo's own decode speed for `path`, as seconds per image."""
+    exe = shutil.which("tjbench")
+    if exe is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "image.jpg")
+        shutil.copy(path, copy)
+        out = subprocess.run([exe, copy, "-rgbx", "-benchtime", str(budget), "-warmup", "0.2", "-quiet"],
+                             capture_output=True, text=True, timeout=600, cwd=tmp)
+    for line in out.stdout.splitlines():
+        fields = line.split()
+        if fields[:2] == ["RGBX", "(TD)"]:
+            width, height, mpps = int(fields[5]), int(fields[6]), float(fields[-1])
+            return width * height / 1e6 / mpps
+    return None
+
+
+bench = os.path.join(fixtures, "bench")
+# (ratio name, case of ours, reference label, reference function)
+comparisons = [
+    ("decode.jpeg.full", "decode.jpeg.full", "Pillow", lambda: pillow("decode.jpeg.full")),
+    ("decode.jpeg.full.tjbench", "decode.jpeg.full", "tjbench",
+     lambda: tjbench(os.path.join(bench, "testjfif_full.jpg"))),
+    ("decode.jpeg.progressive", "decode.jpeg.progressive", "Pillow", lambda: pillow("decode.jpeg.progressive")),
+    ("decode.jpeg.progressive.tjbench", "decode.jpeg.progressive", "tjbench",
+     lambda: tjbench(os.path.join(bench, "testjfif_full.progressive.jpg"))),
+    ("decode.png.1024", "decode.png.1024", "Pillow", lambda: pillow("decode.png.1024")),
+    ("decode.webp.full", "decode.webp.full", "Pillow", lambda: pillow("decode.webp.full")),
+    ("decode.gif.animated", "decode.gif.animated", "Pillow", lambda: pillow("decode.gif.animated")),
+    ("thumbnail.jpeg.256", "thumbnail.jpeg.256", "Pillow", lambda: pillow("thumbnail.jpeg.256")),
+    ("resize.1024", "resize.1024", "Pillow", lambda: pillow("resize.1024")),
+    ("resize.256", "resize.256", "Pillow", lambda: pillow("resize.256")),
+]
+
+results = []
+for name, case, label, reference in comparisons:
+    a, b = [], []
+    try:
+        for _ in range(rounds):  # alternate A/B so drift hits both sides alike
+            a.append(ours(case))
+            r = reference()
+            if r is None:
+                raise RuntimeError(f"{label} is not available")
+            b.append(r)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        print(f"skip {name}: {e}", file=sys.stderr)
+        continue
+    ours_s, ref_s = statistics.median(a), statistics.median(b)
+    results.append((name, ours_s, label, ref_s, ref_s / ours_s))
+
+print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':>6}")
+for name, ours_s, label, ref_s, ratio in results:
+    print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}")
+for name, _, _, _, ratio in results:
+    print(f"ratio {name} {ratio:.3f}")
