@@ -69,6 +69,13 @@ let package = Package(
         .testTarget(
             name: "WebImageCodecsTests",
             dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport"]),
+        // The loaders against the loopback server, decoding real fixtures with the codecs.
+        .testTarget(
+            name: "WebImageLoadingTests",
+            dependencies: [
+                "WebImage", "WebImageCodecs", "WebImageTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

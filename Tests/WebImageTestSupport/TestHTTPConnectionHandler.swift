@@ -49,7 +49,7 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
         loop.scheduleTask(in: Self.amount(response.headDelay)) { [self] in
             guard context.channel.isActive, responding == request.path else { return }
             var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
-            if !response.neverEnds, !headers.contains(name: "content-length") {
+            if !response.neverEnds, !headers.contains(name: "content-length"), !headers.contains(name: "transfer-encoding") {
                 headers.add(name: "Content-Length", value: String(response.chunks.reduce(0) { $0 + $1.count }))
             }
             if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }

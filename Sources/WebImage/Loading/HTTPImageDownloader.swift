@@ -187,6 +187,9 @@ public final class HTTPImageDownloader: ImageLoader {
         client.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads))
+        // A refused connection fails at once (a network error), as NSURLSession's does,
+        // instead of being retried until the timeout.
+        client.connectionPool.retryConnectionEstablishment = false
         client.decompression = .disabled
         if configuration.allowInvalidSSLCertificates {
             client.tlsConfiguration = Self.unverifiedTLS

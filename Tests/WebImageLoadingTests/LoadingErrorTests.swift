@@ -1,0 +1,114 @@
+import Foundation
+import WebImage
+import WebImageTestSupport
+import XCTest
+
+/// Typed errors for what servers do wrong, and which of them are permanent.
+final class LoadingErrorTests: LoadingTestCase {
+    func testNotFoundIsAPermanentBadStatusCode() async throws {
+        let downloader = makeDownloader()
+        let url = server.url("/missing.jpg")
+        let error = await loadError { try await downloader.image(for: url, options: options()) }
+        XCTAssertEqual(error, .badStatusCode(404))
+        XCTAssertEqual(error?.isPermanent, true)
+        XCTAssertTrue(downloader.shouldBlockFailedURL(url, error: error!))
+        XCTAssertTrue(error!.description.contains("404"))
+    }
+
+    func testServerErrorsAndRateLimitsAreNotPermanent() async throws {
+        server.route("/busy.jpg", .status(503))
+        server.route("/slow-down.jpg", .status(429))
+        let downloader = makeDownloader()
+        let busy = await loadError { try await downloader.image(for: server.url("/busy.jpg"), options: options()) }
+        XCTAssertEqual(busy, .badStatusCode(503))
+        XCTAssertEqual(busy?.isPermanent, false)
+        let limited = await loadError { try await downloader.image(for: server.url("/slow-down.jpg"), options: options()) }
+        XCTAssertEqual(limited, .badStatusCode(429))
+        XCTAssertEqual(limited?.isPermanent, false)
+    }
+
+    func testHTMLIsBadImageData() async throws {
+        server.route("/page", .html())
+        let downloader = makeDownloader()
+        let error = await loadError { try await downloader.image(for: server.url("/page"), options: options()) }
+        XCTAssertEqual(error, .badImageData(.unsupportedFormat(.undefined)))
+        XCTAssertEqual(error?.isPermanent, true)
+    }
+
+    func testHTMLIsAnInvalidContentTypeWhenTypesAreRestricted() async throws {
+        server.route("/page", .html())
+        let downloader = makeDownloader { $0.acceptableContentTypes = ["image/*"] }
+        let error = await loadError { try await downloader.image(for: server.url("/page"), options: options()) }
+        XCTAssertEqual(error, .invalidContentType("text/html"))
+    }
+
+    func testBodyOverTheLimitIsTooLarge() async throws {
+        let jpeg = try bench("testjfif_256.jpg")
+        server.route("/photo.jpg", TestHTTPResponse(headers: [("Transfer-Encoding", "chunked")], chunks: [jpeg]))
+        let downloader = makeDownloader { $0.maxBytes = 10_000 }
+        let error = await loadError { try await downloader.image(for: server.url("/photo.jpg"), options: options()) }
+        XCTAssertEqual(error, .tooLarge(limit: 10_000))
+    }
+
+    func testAnnouncedLengthOverTheLimitStopsBeforeTheBody() async throws {
+        server.route("/huge.jpg", TestHTTPResponse(headers: [("Content-Length", "1000000000")], chunks: [Data(count: 64)], neverEnds: true))
+        let downloader = makeDownloader()
+        let error = await loadError { try await downloader.image(for: server.url("/huge.jpg"), options: options()) }
+        XCTAssertEqual(error, .tooLarge(limit: 64 << 20))
+        let aborted = await server.wait { $0.abortedCount("/huge.jpg") == 1 }
+        XCTAssertTrue(aborted, "the download stops instead of reading a gigabyte")
+    }
+
+    func testStalledBodyTimesOut() async throws {
+        server.route("/stall.jpg", .neverEnding())
+        let downloader = makeDownloader { $0.downloadTimeout = 0.5 }
+        let start = ContinuousClock.now
+        let error = await loadError { try await downloader.image(for: server.url("/stall.jpg"), options: options()) }
+        let elapsed = ContinuousClock.now - start
+        XCTAssertEqual(error, .timedOut)
+        XCTAssertEqual(error?.isPermanent, false)
+        XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(400))
+        XCTAssertLessThan(elapsed, .seconds(3))
+    }
+
+    func testZeroTimeoutMeansFifteenSeconds() {
+        var configuration = HTTPImageDownloaderConfiguration(downloadTimeout: 0)
+        XCTAssertEqual(configuration.effectiveTimeout, 15)
+        configuration.downloadTimeout = 2
+        XCTAssertEqual(configuration.effectiveTimeout, 2)
+    }
+
+    func testUnreachableServerIsANetworkError() async throws {
+        let url = server.url("/photo.jpg")
+        try await server.stop()
+        server = try await TestHTTPServer.start()
+        let downloader = makeDownloader { $0.downloadTimeout = 2 }
+        let error = await loadError { try await downloader.image(for: url, options: options()) }
+        guard case .network = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertEqual(error?.isPermanent, false)
+    }
+
+    func testNonHTTPURLIsInvalid() async throws {
+        let downloader = makeDownloader()
+        let url = URL(string: "ftp://127.0.0.1/photo.jpg")!
+        XCTAssertFalse(downloader.canRequest(url))
+        let error = await loadError { try await downloader.image(for: url, options: options()) }
+        guard case .invalidURL = error else { return XCTFail("expected invalidURL, got \(String(describing: error))") }
+        XCTAssertEqual(error?.isPermanent, true)
+    }
+
+    func testPermanenceOfEveryError() {
+        let permanent: [WebImageError] = [
+            .invalidURL("x"), .badImageData(.empty), .invalidContentType("text/html"), .tooLarge(limit: 1),
+            .badStatusCode(400), .badStatusCode(403), .badStatusCode(404), .badStatusCode(410),
+        ]
+        let transient: [WebImageError] = [
+            .cacheNotModified, .blacklisted, .invalidDownloadOperation, .cancelled, .invalidDownloadResponse,
+            .timedOut, .network("connection refused"), .badStatusCode(408), .badStatusCode(429),
+            .badStatusCode(500), .badStatusCode(503), .badStatusCode(302),
+        ]
+        for error in permanent { XCTAssertTrue(error.isPermanent, "\(error)") }
+        for error in transient { XCTAssertFalse(error.isPermanent, "\(error)") }
+        for error in permanent + transient { XCTAssertFalse(error.description.isEmpty) }
+    }
+}

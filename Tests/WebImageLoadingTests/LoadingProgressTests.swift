@@ -1,0 +1,81 @@
+import Foundation
+import WebImage
+import WebImageTestSupport
+import XCTest
+
+/// Progress events and progressive (partial) images.
+final class LoadingProgressTests: LoadingTestCase {
+    func testProgressIsMonotonicAndEndsAtTheByteCount() async throws {
+        let jpeg = try bench("testjfif_1024.jpg")
+        server.route("/photo.jpg", .slow(jpeg, chunkSize: 16 << 10, delay: .milliseconds(5)))
+        let downloader = makeDownloader()
+        let events = Recorder<ImageLoadingProgress>()
+        let result = try await downloader.image(for: server.url("/photo.jpg"), options: options()) { event in
+            if case .progress(let progress) = event { events.append(progress) }
+        }
+        let received = events.all.map(\.receivedBytes)
+        XCTAssertGreaterThanOrEqual(received.count, 3)
+        XCTAssertEqual(received, received.sorted())
+        XCTAssertEqual(Set(received).count, received.count, "no event repeats a count")
+        XCTAssertEqual(received.last, jpeg.count)
+        XCTAssertTrue(events.all.allSatisfy { $0.expectedBytes == jpeg.count }, "Content-Length gives the total")
+        XCTAssertEqual(events.all.last?.fractionCompleted, 1)
+        XCTAssertEqual(result.response.expectedContentLength, jpeg.count)
+    }
+
+    func testProgressWithoutContentLengthHasNoExpectedBytes() async throws {
+        let jpeg = try bench("testjfif_256.jpg")
+        var response = TestHTTPResponse.slow(jpeg, chunkSize: 4096, delay: .milliseconds(5))
+        response.headers.append(("Transfer-Encoding", "chunked"))
+        server.route("/chunked.jpg", response)
+        let downloader = makeDownloader()
+        let events = Recorder<ImageLoadingProgress>()
+        _ = try await downloader.image(for: server.url("/chunked.jpg"), options: options()) { event in
+            if case .progress(let progress) = event { events.append(progress) }
+        }
+        XCTAssertTrue(events.all.allSatisfy { $0.expectedBytes == nil })
+        XCTAssertEqual(events.all.last?.receivedBytes, jpeg.count)
+    }
+
+    func testProgressIntervalThrottlesButKeepsTheLastEvent() async throws {
+        let jpeg = try bench("testjfif_1024.jpg")
+        server.route("/photo.jpg", .slow(jpeg, chunkSize: 4096, delay: .milliseconds(2)))
+        let downloader = makeDownloader()
+        var throttled = options()
+        throttled.progressInterval = .seconds(10)
+        let events = Recorder<ImageLoadingProgress>()
+        _ = try await downloader.image(for: server.url("/photo.jpg"), options: throttled) { event in
+            if case .progress(let progress) = event { events.append(progress) }
+        }
+        XCTAssertEqual(events.all.map(\.receivedBytes), [0, jpeg.count])
+    }
+
+    func testProgressiveJPEGDeliversPartialImagesBeforeTheFinalOne() async throws {
+        let jpeg = try bench("testjfif_1024.progressive.jpg")
+        server.route("/progressive.jpg", .slow(jpeg, chunkSize: 16 << 10, delay: .milliseconds(40)))
+        let downloader = makeDownloader()
+        let partials = Recorder<Image>()
+        let result = try await downloader.image(for: server.url("/progressive.jpg"), options: options(progressive: true)) { event in
+            if case .partialImage(let image) = event { partials.append(image) }
+        }
+        XCTAssertGreaterThanOrEqual(partials.count, 2)
+        for partial in partials.all {
+            XCTAssertTrue(partial.isIncomplete)
+            XCTAssertEqual(partial.pixelWidth, 1024)
+            XCTAssertEqual(partial.pixelHeight, 768)
+        }
+        XCTAssertFalse(result.image.isIncomplete)
+        XCTAssertEqual(result.image.pixelWidth, 1024)
+    }
+
+    func testNoPartialImagesWithoutTheProgressiveOption() async throws {
+        let jpeg = try bench("testjfif_1024.progressive.jpg")
+        server.route("/progressive.jpg", .slow(jpeg, chunkSize: 16 << 10, delay: .milliseconds(5)))
+        let downloader = makeDownloader()
+        let partials = Recorder<Image>()
+        _ = try await downloader.image(for: server.url("/progressive.jpg"), options: options()) { event in
+            if case .partialImage(let image) = event { partials.append(image) }
+        }
+        XCTAssertEqual(partials.count, 0)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+import WebImageTestSupport
+import XCTest
+
+/// A test case with a loopback server and downloaders that are shut down after each test.
+class LoadingTestCase: XCTestCase {
+    /// The codecs' coders in a registry of their own (the shared one stays untouched).
+    static let coders: ImageCoders = {
+        let coders = ImageCoders()
+        WebImageCodecs.registerDefaults(in: coders)
+        coders.add(DevStubCoder())  // TEMPORARY
+        return coders
+    }()
+
+    var server: TestHTTPServer!
+    private var downloaders: [HTTPImageDownloader] = []
+
+    override func setUp() async throws {
+        server = try await TestHTTPServer.start()
+    }
+
+    override func tearDown() async throws {
+        for downloader in downloaders { try await downloader.shutdown() }
+        downloaders = []
+        try await server.stop()
+    }
+
+    /// A downloader that ``tearDown()`` shuts down.
+    func makeDownloader(_ configure: (inout HTTPImageDownloaderConfiguration) -> Void = { _ in }) -> HTTPImageDownloader {
+        var configuration = HTTPImageDownloaderConfiguration()
+        configure(&configuration)
+        let downloader = HTTPImageDownloader(configuration: configuration)
+        downloaders.append(downloader)
+        return downloader
+    }
+
+    /// Options decoding with ``coders``.
+    func options(priority: DownloadPriority = .normal, thumbnail: Int? = nil, progressive: Bool = false)
+        -> ImageLoaderOptions
+    {
+        ImageLoaderOptions(priority: priority,
+                           decodeOptions: ImageDecodeOptions(thumbnailPixelSize: thumbnail.map { PixelSize($0) }),
+                           coders: Self.coders, progressive: progressive)
+    }
+
+    /// The bytes of a file below `fixtures/bench`.
+    func bench(_ name: String) throws -> Data {
+        try Fixtures.data(Fixtures.bench(name))
+    }
+
+    /// The error `body` throws, failing the test when it throws none or another type.
+    func loadError(_ body: () async throws -> ImageLoadResult, file: StaticString = #filePath, line: UInt = #line)
+        async -> WebImageError?
+    {
+        do {
+            let result = try await body()
+            XCTFail("expected an error, got a \(result.image.pixelWidth)x\(result.image.pixelHeight) image", file: file, line: line)
+        } catch let error as WebImageError {
+            return error
+        } catch {
+            XCTFail("expected a WebImageError, got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+}
