@@ -30,8 +30,26 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
     }
 
-    /// The rows of a still WebP received so far, at full (or target) size, the rest transparent;
-    /// `nil` before the header is complete and for animated files.
+    /// The size `data` decodes to under `options`, read from the headers alone, before
+    /// orientation is applied: for a still image the thumbnail or scale-down size libwebp
+    /// scales to while decoding (so the full size is never allocated), for an animation the
+    /// canvas (its frames are resized after compositing).
+    public func decodedPixelSize(of data: Data, options: ImageDecodeOptions) throws -> PixelSize {
+        guard !data.isEmpty else { throw ImageCodingError.empty }
+        return try data.withUnsafeBytes { bytes throws(ImageCodingError) in
+            let features = try WebPFeatures.read(bytes)
+            if features.has_animation != 0 {
+                return PixelSize(width: Int(features.width), height: Int(features.height))
+            }
+            return try WebPStillDecoder.plan(bytes, features: features, options: options).decodedSize
+        }
+    }
+
+    /// The rows of a still WebP received so far, at full (or target) size, the rest transparent,
+    /// with ``Image/isIncomplete`` set; once every byte has arrived, the complete image with
+    /// `isIncomplete` false. `nil` before the header is complete, for animated files and for
+    /// bytes libwebp rejects. The EXIF orientation is applied only if its chunk has arrived
+    /// (writers usually put it after the pixels).
     public func decodePartial(_ data: Data, options: ImageDecodeOptions) -> Image? {
         data.withUnsafeBytes { WebPPartialDecoder.decode($0, options: options) }
     }

@@ -7,7 +7,9 @@ import WebImage
 ///
 /// Lossless output keeps the exact colour of fully transparent pixels (`WebPConfig.exact`), so
 /// a lossless round trip returns identical RGBA. Quality maps 0…1 to libwebp's 0…100; it does
-/// not apply to lossless output, which uses libwebp's default effort.
+/// not apply to lossless output, which uses libwebp's default effort. Animations keep their
+/// loop count and millisecond durations; libwebp merges a frame identical to the one before
+/// it into that frame (adding up their durations).
 struct WebPEncoder {
     /// The largest width or height WebP can store.
     static let maxDimension = 16383

@@ -79,6 +79,9 @@ final class WebPFrameReader: AnimatedFrameReader {
             var canvas: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
             guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
+                // Start afresh on the next request rather than build on a half-composited canvas.
+                WebPAnimDecoderReset(decoder)
+                nextIndex = 0
                 lastCanvas = nil
                 throw ImageCodingError.corrupt(.webp, "frame \(nextIndex) could not be decoded")
             }
