@@ -11,6 +11,7 @@ class LoadingTestCase: XCTestCase {
         let coders = ImageCoders()
         WebImageCodecs.registerDefaults(in: coders)
         coders.add(DevStubCoder())  // TEMPORARY
+        coders.add(DevStubCoder())  // TEMPORARY
         return coders
     }()
 

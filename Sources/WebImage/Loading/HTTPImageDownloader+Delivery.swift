@@ -62,11 +62,9 @@ extension HTTPImageDownloader {
     }
 
     /// Decodes the bytes so far into a partial image for each distinct decode options of the
-    /// progressive callers of `operation`, and sends it to them. Returns whether anyone asked.
-    @discardableResult
-    func reportPartialImage(of operation: UInt64, data: Data) -> Bool {
+    /// progressive callers of `operation`, and sends it to them.
+    func reportPartialImage(of operation: UInt64, data: Data) {
         let callers = state.withLock { $0.progressiveCallers(of: operation) }
-        guard !callers.isEmpty else { return false }
         for group in Dictionary(grouping: callers, by: \.decodeKey).values {
             let first = group[0]
             guard let coder = first.coders.progressiveCoder(for: data),
@@ -75,6 +73,5 @@ extension HTTPImageDownloader {
             image.isIncomplete = true
             for caller in group { caller.events?(.partialImage(image)) }
         }
-        return true
     }
 }

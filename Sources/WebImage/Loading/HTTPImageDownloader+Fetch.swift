@@ -85,15 +85,14 @@ extension HTTPImageDownloader {
         data.reserveCapacity(min(expected ?? 0, limit))
         reportProgress(of: operation, received: 0, expected: expected)
         var partialAt = 0
-        var wantsPartials = true
         for try await chunk in body {
             guard chunk.readableBytes <= limit - data.count else { throw WebImageError.tooLarge(limit: limit) }
             data.append(contentsOf: chunk.readableBytesView)
             reportProgress(of: operation, received: data.count, expected: expected)
             let step = max(Self.progressiveMinimumBytes, expected.map { $0 / 20 } ?? data.count / 8)
-            if wantsPartials, data.count - partialAt >= step, data.count != expected {
+            if data.count - partialAt >= step, data.count != expected {
                 partialAt = data.count
-                wantsPartials = reportPartialImage(of: operation, data: data)
+                reportPartialImage(of: operation, data: data)
             }
         }
         return data
