@@ -50,22 +50,32 @@ final class LoadingProgressTests: LoadingTestCase {
         XCTAssertEqual(events.all.map(\.receivedBytes), [0, jpeg.count])
     }
 
-    func testProgressiveJPEGDeliversPartialImagesBeforeTheFinalOne() async throws {
-        let jpeg = try bench("testjfif_1024.progressive.jpg")
-        server.route("/progressive.jpg", .slow(jpeg, chunkSize: 16 << 10, delay: .milliseconds(40)))
+    /// Serves `name` slowly in 16 KiB parts and checks that partial images of full size come
+    /// before the final image.
+    private func assertPartialImages(_ name: String, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let bytes = try bench(name)
+        server.route("/\(name)", .slow(bytes, chunkSize: 16 << 10, delay: .milliseconds(40)))
         let downloader = makeDownloader()
         let partials = Recorder<Image>()
-        let result = try await downloader.image(for: server.url("/progressive.jpg"), options: options(progressive: true)) { event in
+        let result = try await downloader.image(for: server.url("/\(name)"), options: options(progressive: true)) { event in
             if case .partialImage(let image) = event { partials.append(image) }
         }
-        XCTAssertGreaterThanOrEqual(partials.count, 2)
+        XCTAssertGreaterThanOrEqual(partials.count, 2, file: file, line: line)
         for partial in partials.all {
-            XCTAssertTrue(partial.isIncomplete)
-            XCTAssertEqual(partial.pixelWidth, 1024)
-            XCTAssertEqual(partial.pixelHeight, 768)
+            XCTAssertTrue(partial.isIncomplete, file: file, line: line)
+            XCTAssertEqual(partial.pixelWidth, 1024, file: file, line: line)
+            XCTAssertEqual(partial.pixelHeight, 768, file: file, line: line)
         }
-        XCTAssertFalse(result.image.isIncomplete)
-        XCTAssertEqual(result.image.pixelWidth, 1024)
+        XCTAssertFalse(result.image.isIncomplete, file: file, line: line)
+        XCTAssertEqual(result.image.pixelWidth, 1024, file: file, line: line)
+    }
+
+    func testProgressiveJPEGDeliversPartialImagesBeforeTheFinalOne() async throws {
+        try await assertPartialImages("testjfif_1024.progressive.jpg")
+    }
+
+    func testWebPDeliversPartialImagesBeforeTheFinalOne() async throws {
+        try await assertPartialImages("testjfif_1024.webp")
     }
 
     func testNoPartialImagesWithoutTheProgressiveOption() async throws {

@@ -12,6 +12,7 @@ class LoadingTestCase: XCTestCase {
         WebImageCodecs.registerDefaults(in: coders)
         coders.add(DevStubCoder())  // TEMPORARY
         coders.add(DevStubCoder())  // TEMPORARY
+        coders.add(DevStubCoder())  // TEMPORARY
         return coders
     }()
 
