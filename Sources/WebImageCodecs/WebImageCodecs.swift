@@ -4,7 +4,7 @@ import WebImage
 public enum WebImageCodecs {
     /// Every coder this module provides, in registration order.
     public static var defaultCoders: [any ImageCoder] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder()]
     }
 
     /// Adds ``defaultCoders`` to `registry` (the shared one by default); coders added to it
