@@ -1,6 +1,6 @@
 import WebImage
 
-/// The coders over the system libraries: libjpeg-turbo, libpng, giflib and libwebp.
+/// The coders over the system libraries: libjpeg-turbo, libpng, giflib, libwebp and libavif.
 public enum WebImageCodecs {
     /// Every coder this module provides, in registration order.
     public static var defaultCoders: [any ImageCoder] {
