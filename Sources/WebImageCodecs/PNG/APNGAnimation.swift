@@ -37,8 +37,10 @@ struct APNGAnimation: Sendable {
         guard animated.count >= declared else { return nil }
         animated.removeLast(animated.count - declared)
         if case .frameData = animated[0].source {
+            // Shown alone: its disposal clears the canvas, so the animation starts on a
+            // transparent canvas as the APNG spec says.
             let whole = PixelRect(x: 0, y: 0, width: header.size.width, height: header.size.height)
-            animated.insert(APNGFrame(region: whole, duration: 0, disposal: .none, blend: .source,
+            animated.insert(APNGFrame(region: whole, duration: 0, disposal: .background, blend: .source,
                                       source: .defaultImage), at: 0)
         }
         return APNGAnimation(frames: animated, loopCount: parser.plays, sharedChunks: parser.shared)
