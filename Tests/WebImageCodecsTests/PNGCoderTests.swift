@@ -47,6 +47,19 @@ final class PNGCoderTests: XCTestCase {
         XCTAssertFalse(gray.hasTransparency)
     }
 
+    func testEXIFOrientationIsApplied() throws {
+        // sd_IndexedPNG.png (687 x 123) with an eXIf chunk saying "rotate 90° clockwise" (6).
+        let bytes = [UInt8](try PNGFixtures.png("sd_IndexedPNG.png"))
+        let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]
+        var exif: [UInt8] = [0, 0, 0, UInt8(tiff.count)] + Array("eXIf".utf8) + tiff + [0, 0, 0, 0]
+        exif = PNGFixtures.fixingCRC(exif, chunkAt: 0)
+        let rotated = try coder.decode(Data(bytes[..<33] + exif + bytes[33...]), options: ImageDecodeOptions())
+        XCTAssertEqual(rotated.orientation, .right)
+        XCTAssertEqual(PixelSize(width: rotated.pixelWidth, height: rotated.pixelHeight), PixelSize(width: 123, height: 687))
+        let upright = try coder.decode(Data(bytes), options: ImageDecodeOptions())
+        XCTAssertEqual(rotated.pixels, upright.pixels.applying(.right))
+    }
+
     func testTruncatedFilesGiveTypedErrors() throws {
         for name in ["sd_TestImage.png", "pngsuite_ibasn6a16.png", "pngsuite_basn3p04.png"] {
             let bytes = [UInt8](try PNGFixtures.png(name))

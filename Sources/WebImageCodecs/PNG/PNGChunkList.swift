@@ -49,4 +49,10 @@ struct PNGChunkList: Sendable {
         self.chunks = chunks
         self.ending = ending
     }
+
+    /// The orientation stated by the first `eXIf` chunk, `.up` without one.
+    func exifOrientation(in bytes: UnsafeRawBufferPointer) -> ImageOrientation {
+        guard let exif = chunks.first(where: { $0.type == .eXIf }) else { return .up }
+        return EXIF.orientation(fromTIFF: bytes[exif.data])
+    }
 }

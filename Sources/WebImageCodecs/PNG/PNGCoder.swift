@@ -38,10 +38,9 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
             let header = try PNGHeader(chunks, in: file)
             try options.checkPixelLimit(header.size)
             guard let (pixels, complete) = LibPNG.decodePartial(file, size: header.size) else { return nil }
-            let exif = chunks.chunks.first { $0.type == .eXIf }
-            return (pixels, complete, exif.map { EXIF.orientation(fromTIFF: file[$0.data]) } ?? .up)
+            return (pixels, complete, chunks.exifOrientation(in: file))
         }
-        guard let (stored, complete, orientation) = decoded ?? nil else { return nil }
+        guard let (stored, complete, orientation) = decoded else { return nil }
         var pixels = stored.applying(orientation)
         let target = options.targetSize(for: PixelSize(width: pixels.width, height: pixels.height))
         if target.width != pixels.width || target.height != pixels.height {

@@ -25,8 +25,7 @@ final class PNGFrameReader: AnimatedFrameReader {
             let chunks = try PNGChunkList(file)
             let header = try PNGHeader(chunks, in: file)
             let animation = try APNGAnimation.read(chunks, header: header, in: file)
-            let exif = chunks.chunks.first { $0.type == .eXIf }
-            return (header, animation, exif.map { EXIF.orientation(fromTIFF: file[$0.data]) } ?? .up)
+            return (header, animation, chunks.exifOrientation(in: file))
         }
     }
 
