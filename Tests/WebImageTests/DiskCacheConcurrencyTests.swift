@@ -40,4 +40,35 @@ final class DiskCacheConcurrencyTests: XCTestCase {
         XCTAssertEqual(cache.totalSize, onDisk)
         XCTAssertEqual(DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)).totalSize, onDisk)
     }
+
+    /// Stores from many tasks race with the background trims they start: in the end the
+    /// folder is within `maxSize` and the running count and size still match it.
+    func testTrimsRacingWithStoresKeepTheIndexExact() async throws {
+        let temp = try TemporaryFolder(self)
+        let probe = DiskCache(directory: temp.appending("probe"), configuration: .init(autoTrimInterval: 0))
+        try probe.store(Data(count: 10_000), forKey: "probe")
+        let maxSize = probe.totalSize * 20
+        let folder = temp.appending("cache")
+        let cache = DiskCache(directory: folder, configuration: .init(maxSize: maxSize, autoTrimInterval: 0))
+        await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for i in 0..<30 {
+                        try cache.store(Data(repeating: UInt8(i), count: 10_000), forKey: "k\(task)-\(i)")
+                        _ = cache.data(forKey: "k\((task + 3) % 8)-\(i / 2)")
+                    }
+                }
+            }
+        }
+        func onDisk() -> (count: Int, size: Int) {
+            let names = TemporaryFolder.names(in: folder)
+            return (names.count, names.compactMap { FileStat(folder.appendingPathComponent($0))?.allocatedSize }.reduce(0, +))
+        }
+        // Once the last trim is done, the index and the folder agree and are within the limit.
+        waitUntil {
+            let disk = onDisk()
+            return cache.totalSize <= maxSize && cache.count == disk.count && cache.totalSize == disk.size
+        }
+        XCTAssertGreaterThan(cache.count, 0)
+    }
 }

@@ -11,11 +11,13 @@ final class DiskCacheTrimTests: XCTestCase {
     }
 
     /// Reads stamp the access time from the cache's own clock, and a fresh cache (a restart)
-    /// trims by those stamps. The clock runs in 2001, so an access time the kernel set itself
-    /// (now) would be newer than every stamp and would make the wrong files survive.
+    /// trims by those stamps. The clock runs in 2100: under `noatime` the read entries would
+    /// keep their store times, and under `relatime` the kernel would set them to today, older
+    /// than every store stamp; either way the wrong entries would survive if the cache did not
+    /// stamp reads itself.
     func testLRUOrderComesFromTheCachesOwnAccessStamps() throws {
         let folder = try TemporaryFolder(self).appending("cache")
-        let clock = ManualClock(start: Date(timeIntervalSinceReferenceDate: 0))
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 4_102_444_800))
         let writer = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0, clock: { clock.date }))
         for key in keys {
             clock.advance(by: 10)

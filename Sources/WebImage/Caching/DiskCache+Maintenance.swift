@@ -58,9 +58,11 @@ extension DiskCache {
             if let expiry, expiryDate(of: name, status) <= expiry, deleteIfUnchanged(name) { continue }
             found[name] = (status.allocatedSize, status.accessDate)
         }
-        index.withLock { $0.finishScan(found: found) }
-        for (sidecar, entry) in sidecars where !CacheFile.exists(path + "/" + entry) {
-            unlink(path + "/" + sidecar)
+        index.withLock { index in
+            index.finishScan(found: found)
+            for (sidecar, entry) in sidecars where !CacheFile.exists(path + "/" + entry) {
+                unlink(path + "/" + sidecar)
+            }
         }
     }
 

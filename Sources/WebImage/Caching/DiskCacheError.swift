@@ -13,6 +13,7 @@ public enum DiskCacheError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There is no entry for the key (extended data needs an entry to attach to).
     case noEntry(key: String)
 
+    /// A one-line explanation with the system's wording for the error code.
     public var description: String {
         switch self {
         case .io(let operation, let path, let code):
