@@ -94,7 +94,7 @@ final class DiskCacheTrimTests: XCTestCase {
         cache.removeExpired()
         XCTAssertEqual(["a", "b", "c"].filter(cache.containsData), ["a", "c"])
         XCTAssertEqual(cache.count, 2)
-        clock.advance(by: 100)
+        clock.advance(by: 101)
         cache.removeExpired()
         XCTAssertEqual(cache.count, 0)
         XCTAssertEqual(TemporaryFolder.names(in: folder), [])
@@ -128,9 +128,10 @@ final class DiskCacheTrimTests: XCTestCase {
             forever.removeExpired()
             XCTAssertEqual(forever.count, 3, "negative maxAge never expires (\(expireType))")
 
+            clock.advance(by: -100 * 365 * 24 * 3600)
             let immediate = DiskCache(
                 directory: folder,
-                configuration: .init(maxAge: 0, expireType: expireType, autoTrimInterval: 0))
+                configuration: .init(maxAge: 0, expireType: expireType, autoTrimInterval: 0, clock: { clock.date }))
             immediate.removeExpired()
             XCTAssertEqual(immediate.count, 0, "maxAge 0 expires everything (\(expireType))")
             XCTAssertEqual(TemporaryFolder.names(in: folder), [])

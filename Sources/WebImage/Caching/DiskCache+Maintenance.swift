@@ -42,7 +42,9 @@ extension DiskCache {
     func scan(deletingExpired: Bool) {
         index.withLock { $0.beginScan() }
         let now = configuration.clock()
-        let expiry: Date? = deletingExpired && configuration.maxAge >= 0 ? now - configuration.maxAge : nil
+        let maxAge = configuration.maxAge
+        // maxAge 0 expires everything, even a file stamped this very instant.
+        let expiry: Date? = !deletingExpired || maxAge < 0 ? nil : maxAge == 0 ? .distantFuture : now - maxAge
         var found: [String: (size: Int, accessDate: Date)] = [:]
         var sidecars: [(sidecar: String, entry: String)] = []
         for name in CacheFile.names(in: path) {
