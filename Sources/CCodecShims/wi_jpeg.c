@@ -69,18 +69,32 @@ static void on_error_exit(j_common_ptr cinfo) {
     fail(error, classify(error));
 }
 
-/// Warnings (level -1) are counted and otherwise ignored, as Pillow does, except the end of the
-/// data: without allow_truncated that ends the decode at once (Pillow rejects truncated files).
+/// Whether a warning means the entropy-coded data is damaged, so that what follows is libjpeg's
+/// filler rather than the image. "Extraneous bytes before a marker" is not among them: that is
+/// padding some writers leave between segments, and the image itself is intact.
+static int is_damage(int msg_code) {
+    switch (msg_code) {
+    case JWRN_HIT_MARKER:
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE:
+    case JWRN_MUST_RESYNC:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/// Warnings (level -1) about the end of the data or damaged data end the decode at once, unless
+/// allow_truncated asks for whatever libjpeg can make of a partial download. Others are ignored.
 static void on_emit_message(j_common_ptr cinfo, int msg_level) {
     wi_jpeg_error *error = (wi_jpeg_error *)cinfo->err;
     if (msg_level >= 0) return;
     cinfo->err->num_warnings++;
-    if (cinfo->err->msg_code != JWRN_JPEG_EOF) return;
-    error->saw_eof = 1;
-    if (!error->allow_truncated) {
-        (*cinfo->err->format_message)(cinfo, error->message);
-        fail(error, WI_JPEG_TRUNCATED);
-    }
+    int code = cinfo->err->msg_code;
+    if (code == JWRN_JPEG_EOF) error->saw_eof = 1;
+    if (error->allow_truncated || (code != JWRN_JPEG_EOF && !is_damage(code))) return;
+    (*cinfo->err->format_message)(cinfo, error->message);
+    fail(error, code == JWRN_JPEG_EOF ? WI_JPEG_TRUNCATED : WI_JPEG_CORRUPT);
 }
 
 static void install_error_manager(wi_jpeg_error *error) {

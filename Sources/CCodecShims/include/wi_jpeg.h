@@ -62,8 +62,9 @@ const char *wi_jpeg_decoder_message(const wi_jpeg_decoder *decoder);
 
 /// Reads the markers up to the first scan of `data` (which must stay valid until the decoder is
 /// destroyed) and fills `info`. With `allow_truncated` nonzero, the data may end anywhere after
-/// the header: the missing part of the image is filled in by libjpeg; otherwise an early end
-/// is WI_JPEG_TRUNCATED.
+/// the header and may be damaged: libjpeg fills in what is missing. Otherwise an early end is
+/// WI_JPEG_TRUNCATED and damaged entropy-coded data WI_JPEG_CORRUPT, reported as soon as
+/// libjpeg meets it.
 wi_jpeg_status wi_jpeg_read_header(wi_jpeg_decoder *decoder, const uint8_t *data, size_t length,
                                    int allow_truncated, wi_jpeg_info *info);
 

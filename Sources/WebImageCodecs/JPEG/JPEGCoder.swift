@@ -8,8 +8,11 @@ import WebImage
 /// scale-down limit) decode at a reduced DCT scale first, so a small thumbnail of a large
 /// photo never holds the full-size pixels, and ``ImageDecodeOptions/maxPixels`` is checked
 /// against the size actually decoded. 12-bit files fail with
-/// ``ImageCodingError/unsupportedFeature(_:_:)``; data that ends early fails with
-/// ``ImageCodingError/truncated(_:)`` (as Pillow does), except in ``decodePartial(_:options:)``.
+/// ``ImageCodingError/unsupportedFeature(_:_:)``. Data that ends early fails with
+/// ``ImageCodingError/truncated(_:)`` (as Pillow does, even for a missing EOI), and damaged
+/// entropy-coded data (libjpeg's "Corrupt JPEG data" warnings, except extraneous bytes between
+/// segments) with ``ImageCodingError/corrupt(_:_:)``, where Pillow would show libjpeg's filler;
+/// ``decodePartial(_:options:)`` tolerates both.
 public struct JPEGCoder: ProgressiveImageCoder {
     /// A JPEG coder; it holds no state.
     public init() {}
