@@ -184,14 +184,15 @@ wi_jpeg_status wi_jpeg_read_header(wi_jpeg_decoder *decoder, const uint8_t *data
     return WI_JPEG_OK;
 }
 
-/// libjpeg's 0...255 product with Pillow's rounding (MULDIV255).
+/// a * b / 255 for 0...255 values, rounded as Pillow's MULDIV255 rounds it.
 static inline int muldiv255(int a, int b) {
     int t = a * b + 128;
     return ((t >> 8) + t) >> 8;
 }
 
-/// Turns rows of Adobe-inverted CMYK (as libjpeg returns it) into RGBA in place, with the
-/// arithmetic of Pillow's "CMYK;I" unpacking followed by its CMYK to RGB conversion.
+/// Turns rows of CMYK as libjpeg returns it into RGBA in place. Like Pillow, this assumes the
+/// Adobe convention (stored inverted) for every CMYK JPEG, and uses the arithmetic of Pillow's
+/// "CMYK;I" unpacking followed by its CMYK to RGB conversion.
 static void cmyk_rows_to_rgba(JSAMPROW *rows, JDIMENSION count, JDIMENSION width) {
     for (JDIMENSION r = 0; r < count; r++) {
         uint8_t *p = rows[r];

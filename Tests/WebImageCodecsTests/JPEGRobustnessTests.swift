@@ -86,6 +86,23 @@ final class JPEGRobustnessTests: XCTestCase {
         }
     }
 
+    /// A progressive file repeating its first scan 1100 times is refused after 1000 scans rather
+    /// than decoded scan after scan.
+    func testThousandsOfScansAreRefused() throws {
+        let data = [UInt8](try JPEGTestFixtures.bench("testjfif_256.progressive.jpg"))
+        func isMarker(_ i: Int) -> Bool {
+            data[i] == 0xFF && data[i + 1] != 0x00 && !(0xD0...0xD7).contains(data[i + 1])
+        }
+        let firstScan = try XCTUnwrap((0..<data.count - 1).first { data[$0] == 0xFF && data[$0 + 1] == 0xDA })
+        let scanEnd = try XCTUnwrap((firstScan + 2..<data.count - 1).first(where: isMarker))
+        var bytes = Array(data[..<firstScan])
+        for _ in 0..<1100 { bytes += data[firstScan..<scanEnd] }
+        bytes += data[scanEnd...]
+        XCTAssertThrowsError(try coder.decode(Data(bytes), options: ImageDecodeOptions())) {
+            XCTAssertEqual($0 as? ImageCodingError, .corrupt(.jpeg, "too many scans (more than 1000)"))
+        }
+    }
+
     /// A header claiming 65000 x 65000 fails fast, before any pixel memory is taken.
     func testHugeHeaderIsRefusedQuickly() throws {
         let start = Date()

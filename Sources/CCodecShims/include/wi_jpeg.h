@@ -70,7 +70,7 @@ wi_jpeg_status wi_jpeg_read_header(wi_jpeg_decoder *decoder, const uint8_t *data
 
 /// Decodes the image scaled by 1/`scale_denom` (1, 2, 4 or 8) as RGBA8 into `rgba`, which holds
 /// `width` * `height` * 4 bytes and must match libjpeg's output size at that scale exactly.
-/// CMYK and YCCK are converted to RGB as Pillow does (Adobe-inverted CMYK). `max_memory` caps
+/// CMYK and YCCK are converted to RGB as Pillow does (assuming Adobe-inverted CMYK). `max_memory` caps
 /// the memory libjpeg may take for whole-image buffers (progressive coefficients); 0 = no cap.
 /// `*incomplete` is set nonzero when the data ended early (only possible with allow_truncated).
 wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory,

@@ -6,7 +6,7 @@ import WebImage
 /// libjpeg-turbo scales while it decodes (1/2, 1/4, 1/8) for almost nothing, so a thumbnail
 /// decodes at the strongest reduction that still covers the target in both dimensions, and
 /// the resampler only finishes the last step.
-struct JPEGDecodePlan: Sendable, Hashable {
+struct JPEGDecodePlan: Sendable {
     /// The DCT scaling denominators libjpeg offers, strongest first.
     static let denominators = [8, 4, 2]
 
