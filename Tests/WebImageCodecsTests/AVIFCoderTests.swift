@@ -86,7 +86,7 @@ final class AVIFCoderTests: XCTestCase {
     func testRandomAndDamagedBytesGiveTypedErrors() throws {
         let data = try fixture()
         var random = SeededBytes(seed: 0xA11F)
-        var inputs = [random.bytes(100_000), data.prefix(32) + random.bytes(100_000)]
+        var inputs = [Data(random.bytes(100_000)), data.prefix(32) + random.bytes(100_000)]
         for position in stride(from: 0x20, to: 0x11A, by: 7) {  // the `meta` box: every few bytes
             var damaged = data
             damaged[position] ^= 0xFF
@@ -112,21 +112,5 @@ final class AVIFCoderTests: XCTestCase {
         XCTAssertThrowsError(try coder.encode(image, as: .avif, options: ImageEncodeOptions())) { error in
             XCTAssertEqual(error as? ImageCodingError, .noEncoder(.avif))
         }
-    }
-}
-
-/// Reproducible noise (xorshift64*), so a failing input can be found again.
-private struct SeededBytes {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func bytes(_ count: Int) -> Data {
-        Data((0..<count).map { _ in
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return UInt8(truncatingIfNeeded: (state &* 0x2545_F491_4F6C_DD1D) >> 56)
-        })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageTestSupport
 import XCTest
 
 final class DiskCacheTests: XCTestCase {

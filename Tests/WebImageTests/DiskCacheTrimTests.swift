@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageTestSupport
 import XCTest
 
 /// LRU trimming and expiry of ``DiskCache``, on real folders, with an injected clock.

@@ -2,11 +2,12 @@ import Foundation
 import XCTest
 
 /// A fresh folder under the system's temporary directory, deleted when the test ends.
-struct TemporaryFolder {
-    let url: URL
+public struct TemporaryFolder {
+    /// The folder.
+    public let url: URL
 
     /// Creates the folder and registers its deletion with `test`.
-    init(_ test: XCTestCase) throws {
+    public init(_ test: XCTestCase) throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -15,12 +16,12 @@ struct TemporaryFolder {
     }
 
     /// A subfolder path (not created).
-    func appending(_ name: String) -> URL {
+    public func appending(_ name: String) -> URL {
         url.appendingPathComponent(name, isDirectory: true)
     }
 
     /// The names in `folder`, sorted.
-    static func names(in folder: URL) -> [String] {
+    public static func names(in folder: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 }
