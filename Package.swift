@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
 
         // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift.
         .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"]),
@@ -41,7 +42,7 @@ let package = Package(
         // Coders over the system libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImage", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP"]),
+            dependencies: ["WebImage", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF"]),
 
         .executableTarget(
             name: "webimage",

@@ -1,1 +1,238 @@
-// Placeholder replaced by the PNG shim.
+// libpng behind setjmp: see wi_png.h. Every entry point creates its libpng structures, sets
+// the jump buffer before the first call that can fail, and destroys them on both paths.
+#include "wi_png.h"
+
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// What the error handler fills in: the status to return and the caller's message buffer.
+typedef struct wi_png_context {
+    wi_png_status status;
+    wi_png_error *error;
+} wi_png_context;
+
+/// The bytes libpng reads from, for the whole-file reader.
+typedef struct wi_png_source {
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+} wi_png_source;
+
+/// Where the progressive reader puts its rows.
+typedef struct wi_png_progress {
+    uint8_t *rgba;
+    uint32_t width;
+    uint32_t height;
+    int complete;
+} wi_png_progress;
+
+static void wi_png_set_message(wi_png_error *error, const char *message) {
+    if (error != NULL) snprintf(error->message, sizeof error->message, "%s", message);
+}
+
+/// libpng's fatal error handler: records the message and jumps back to the entry point.
+static void wi_png_on_error(png_structp png, png_const_charp message) {
+    wi_png_context *context = png_get_error_ptr(png);
+    if (context->status == WI_PNG_OK) context->status = WI_PNG_CORRUPT;
+    wi_png_set_message(context->error, message);
+    png_longjmp(png, 1);
+}
+
+/// Warnings (and benign errors, which are made warnings) are not reported: like Pillow, the
+/// decoder accepts what it can read.
+static void wi_png_on_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+/// Fails the current call with `status`.
+static void wi_png_fail(png_structp png, wi_png_status status, const char *message) {
+    wi_png_context *context = png_get_error_ptr(png);
+    context->status = status;
+    png_error(png, message);
+}
+
+static void wi_png_read(png_structp png, png_bytep out, size_t length) {
+    wi_png_source *source = png_get_io_ptr(png);
+    if (length > source->size - source->offset) {
+        wi_png_fail(png, WI_PNG_TRUNCATED, "the data ends before the image does");
+    }
+    memcpy(out, source->data + source->offset, length);
+    source->offset += length;
+}
+
+/// Whether the tRNS chunk, if any, turns pixels transparent. Grayscale of 1, 2 or 4 bits is
+/// the exception: Pillow, whose decodes are the reference, compares the tRNS value with
+/// samples already scaled to 8 bits, so only a tRNS gray of 0 ever matches a pixel. Following
+/// it keeps decodes identical to the reference; libpng alone would also honour other values.
+static int wi_png_wants_trns_alpha(png_structp png, png_infop info) {
+    png_color_16p gray = NULL;
+    if (!png_get_valid(png, info, PNG_INFO_tRNS)) return 0;
+    if (png_get_color_type(png, info) != PNG_COLOR_TYPE_GRAY || png_get_bit_depth(png, info) >= 8) return 1;
+    png_get_tRNS(png, info, NULL, NULL, &gray);
+    return gray != NULL && gray->gray == 0;
+}
+
+/// Asks libpng for 8-bit RGBA rows whatever the file stores, then checks that it agreed.
+static void wi_png_request_rgba8(png_structp png, png_infop info, uint32_t width, uint32_t height) {
+    if (png_get_image_width(png, info) != width || png_get_image_height(png, info) != height) {
+        png_error(png, "IHDR does not state the expected size");
+    }
+    // Not png_set_expand: it (like png_set_palette_to_rgb) also turns every tRNS into alpha.
+    if (png_get_color_type(png, info) == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    png_set_expand_gray_1_2_4_to_8(png);
+    if (wi_png_wants_trns_alpha(png, info)) png_set_tRNS_to_alpha(png);
+    png_set_strip_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)width * 4 || png_get_bit_depth(png, info) != 8) {
+        png_error(png, "libpng cannot produce 8-bit RGBA for this image");
+    }
+}
+
+static png_structp wi_png_create_reader(wi_png_context *context) {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, wi_png_on_error,
+                                             wi_png_on_warning);
+    if (png != NULL) png_set_benign_errors(png, 1);
+    return png;
+}
+
+static wi_png_status wi_png_no_memory(wi_png_error *error) {
+    wi_png_set_message(error, "out of memory");
+    return WI_PNG_NO_MEMORY;
+}
+
+wi_png_status wi_png_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+                            uint8_t *rgba, wi_png_error *error) {
+    wi_png_context context = {WI_PNG_OK, error};
+    wi_png_source source = {data, size, 0};
+    if (width == 0 || height == 0) {
+        wi_png_set_message(error, "the image has no pixels");
+        return WI_PNG_CORRUPT;
+    }
+    png_bytep *rows = malloc(sizeof(png_bytep) * height);
+    if (rows == NULL) return wi_png_no_memory(error);
+    for (uint32_t y = 0; y < height; y++) rows[y] = rgba + (size_t)y * width * 4;
+
+    png_structp png = wi_png_create_reader(&context);
+    png_infop info = png == NULL ? NULL : png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        free(rows);
+        return wi_png_no_memory(error);
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        free(rows);
+        return context.status;
+    }
+    png_set_read_fn(png, &source, wi_png_read);
+    png_read_info(png, info);
+    wi_png_request_rgba8(png, info, width, height);
+    png_read_image(png, rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(rows);
+    return WI_PNG_OK;
+}
+
+static void wi_png_on_info(png_structp png, png_infop info) {
+    wi_png_progress *progress = png_get_progressive_ptr(png);
+    wi_png_request_rgba8(png, info, progress->width, progress->height);
+}
+
+static void wi_png_on_row(png_structp png, png_bytep row, png_uint_32 index, int pass) {
+    (void)pass;
+    wi_png_progress *progress = png_get_progressive_ptr(png);
+    if (row == NULL || index >= progress->height) return;
+    png_progressive_combine_row(png, progress->rgba + (size_t)index * progress->width * 4, row);
+}
+
+static void wi_png_on_end(png_structp png, png_infop info) {
+    (void)info;
+    wi_png_progress *progress = png_get_progressive_ptr(png);
+    progress->complete = 1;
+}
+
+wi_png_status wi_png_decode_partial(const uint8_t *data, size_t size, uint32_t width,
+                                    uint32_t height, uint8_t *rgba, int *complete,
+                                    wi_png_error *error) {
+    wi_png_context context = {WI_PNG_OK, error};
+    wi_png_progress progress = {rgba, width, height, 0};
+    *complete = 0;
+    png_structp png = wi_png_create_reader(&context);
+    png_infop info = png == NULL ? NULL : png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        return wi_png_no_memory(error);
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return context.status;
+    }
+    png_set_progressive_read_fn(png, &progress, wi_png_on_info, wi_png_on_row, wi_png_on_end);
+    // libpng's prototype is not const-qualified, but the progressive reader only reads the buffer.
+    png_process_data(png, info, (png_bytep)data, size);
+    png_destroy_read_struct(&png, &info, NULL);
+    *complete = progress.complete;
+    return WI_PNG_OK;
+}
+
+static void wi_png_write(png_structp png, png_bytep bytes, size_t length) {
+    wi_png_buffer *output = png_get_io_ptr(png);
+    if (length > SIZE_MAX / 2 - output->size) {
+        wi_png_fail(png, WI_PNG_NO_MEMORY, "the encoded image is too large");
+    }
+    size_t needed = output->size + length;
+    if (needed > output->capacity) {
+        size_t capacity = output->capacity < 4096 ? 4096 : output->capacity;
+        while (capacity < needed) capacity *= 2;
+        uint8_t *grown = realloc(output->bytes, capacity);
+        if (grown == NULL) wi_png_fail(png, WI_PNG_NO_MEMORY, "out of memory");
+        output->bytes = grown;
+        output->capacity = capacity;
+    }
+    memcpy(output->bytes + output->size, bytes, length);
+    output->size = needed;
+}
+
+static void wi_png_flush(png_structp png) {
+    (void)png;
+}
+
+wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
+                            wi_png_buffer *output, wi_png_error *error) {
+    wi_png_context context = {WI_PNG_OK, error};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, wi_png_on_error,
+                                              wi_png_on_warning);
+    png_infop info = png == NULL ? NULL : png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        return wi_png_no_memory(error);
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return context.status;
+    }
+    png_set_write_fn(png, output, wi_png_write, wi_png_flush);
+    png_set_IHDR(png, info, width, height, 8,
+                 keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    // On write, a filler tells libpng that each pixel carries a fourth byte to drop.
+    if (!keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, rgba + (size_t)y * width * 4);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    return WI_PNG_OK;
+}
+
+void wi_png_buffer_free(wi_png_buffer *buffer) {
+    free(buffer->bytes);
+    buffer->bytes = NULL;
+    buffer->size = 0;
+    buffer->capacity = 0;
+}

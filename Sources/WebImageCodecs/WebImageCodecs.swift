@@ -1,10 +1,10 @@
 import WebImage
 
-/// The coders over the system libraries: libjpeg-turbo, libpng, giflib and libwebp.
+/// The coders over the system libraries: libjpeg-turbo, libpng, giflib, libwebp and libavif.
 public enum WebImageCodecs {
     /// Every coder this module provides, in registration order.
     public static var defaultCoders: [any ImageCoder] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder()]
     }
 
     /// Adds ``defaultCoders`` to `registry` (the shared one by default); coders added to it

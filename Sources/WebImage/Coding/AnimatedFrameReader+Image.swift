@@ -1,7 +1,8 @@
 extension AnimatedFrameReader {
     /// Reads the frames `options` asks for into an ``Image``: all of them, or the first only;
     /// resized to ``ImageDecodeOptions/targetSize(for:frameCount:)``; durations per the
-    /// under-11 ms rule.
+    /// under-11 ms rule. ``ImageDecodeOptions/maxPixels`` bounds one canvas and also the
+    /// pixels of all decoded frames together.
     public func decodeImage(format: ImageFormat, options: ImageDecodeOptions,
                             orientation: ImageOrientation = .up) throws -> Image {
         try options.checkPixelLimit(canvasSize)
@@ -10,6 +11,9 @@ extension AnimatedFrameReader {
         let upright = orientation.swapsDimensions
             ? PixelSize(width: canvasSize.height, height: canvasSize.width) : canvasSize
         let target = options.targetSize(for: upright, frameCount: count)
+        // Every frame is held at once: the limit covers their sum, so a small file with many
+        // frames on a large canvas cannot ask for gigabytes.
+        try options.checkPixelLimit(PixelSize(width: target.width, height: target.height * count))
         var frames: [ImageFrame] = []
         frames.reserveCapacity(count)
         for index in 0..<count {

@@ -1,14 +1,39 @@
 import Foundation
 import WebImage
 
-/// Placeholder until the GIF coder lands: declines every input.
-public struct GIFCoder: ImageCoder {
+/// Decodes GIF (87a and 89a, still and animated) with giflib.
+///
+/// Frames are composited onto the logical screen: local palettes over the global one,
+/// transparency, and disposal modes 0–3 applied, frames clipped to the screen. The loop count
+/// is the NETSCAPE2.0 value as stored (0 = forever); a GIF without one plays once. Delays are
+/// reported as stored (hundredths of a second); the under-11 ms rule applies at decode.
+/// Progressive decoding and encoding are not offered.
+public struct GIFCoder: AnimatedImageCoder {
+    /// A GIF coder; it holds no state.
     public init() {}
-    public func canDecode(_ data: Data) -> Bool { false }
-    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        throw ImageCodingError.unsupportedFormat(ImageFormat(detecting: data))
+
+    /// Whether `data` starts with `GIF87a` or `GIF89a`.
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat(detecting: data) == .gif
     }
+
+    /// Decodes every frame (or the first, per `options`), composited, with durations and loop count.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        try makeFrameReader(for: data, options: options).decodeImage(format: .gif, options: options)
+    }
+
+    /// A reader that decodes frames on demand; throws ``ImageCodingError`` for data that is
+    /// not a readable GIF or exceeds the pixel limit.
+    public func makeFrameReader(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedFrameReader {
+        if data.isEmpty { throw ImageCodingError.empty }
+        guard canDecode(data) else { throw ImageCodingError.unsupportedFormat(ImageFormat(detecting: data)) }
+        return try GIFFrameReader(data: data, options: options)
+    }
+
+    /// `false`: GIF encoding is not implemented yet.
     public func canEncode(_ format: ImageFormat) -> Bool { false }
+
+    /// Throws ``ImageCodingError/noEncoder(_:)``: GIF encoding is not implemented yet.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         throw ImageCodingError.noEncoder(format)
     }

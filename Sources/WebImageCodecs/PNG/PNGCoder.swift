@@ -1,15 +1,67 @@
 import Foundation
 import WebImage
 
-/// Placeholder until the PNG coder lands: declines every input.
-public struct PNGCoder: ImageCoder {
+/// PNG and APNG over libpng: decodes every PNG colour type and bit depth to RGBA8 (16-bit
+/// channels to their high byte, `tRNS` to alpha, no gamma applied, as Pillow does), composites
+/// APNG frames from their `acTL`/`fcTL`/`fdAT` chunks (which Debian's libpng does not read),
+/// decodes partial downloads with libpng's progressive reader, and encodes PNG and APNG.
+public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
+    /// A PNG coder; it holds no state.
     public init() {}
-    public func canDecode(_ data: Data) -> Bool { false }
-    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        throw ImageCodingError.unsupportedFormat(ImageFormat(detecting: data))
+
+    /// Whether `data` starts with the PNG signature.
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat(detecting: data) == .png
     }
-    public func canEncode(_ format: ImageFormat) -> Bool { false }
+
+    /// Decodes a PNG, or every frame of an APNG (the first only with
+    /// ``ImageDecodeOptions/firstFrameOnly``), checking the pixel limit on the `IHDR` size
+    /// before any pixel is allocated. Thumbnails are decoded in full, then resampled.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        let reader = try PNGFrameReader(data: data)
+        return try reader.decodeImage(format: .png, options: options, orientation: reader.orientation)
+    }
+
+    /// A reader of the frames of `data` (one frame for a still PNG).
+    public func makeFrameReader(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedFrameReader {
+        let reader = try PNGFrameReader(data: data)
+        try options.checkPixelLimit(reader.canvasSize)
+        return reader
+    }
+
+    /// The rows (or interlace passes) of the default image that have arrived, over
+    /// transparent black, at the full image size; `nil` before the `IHDR` has arrived, when the
+    /// image is over the pixel limit, or when libpng rejects the bytes.
+    public func decodePartial(_ data: Data, options: ImageDecodeOptions) -> Image? {
+        let decoded = try? data.withUnsafeBytes { file -> (PixelBuffer, complete: Bool, ImageOrientation)? in
+            let chunks = try PNGChunkList(file)
+            let header = try PNGHeader(chunks, in: file)
+            try options.checkPixelLimit(header.size)
+            guard let (pixels, complete) = LibPNG.decodePartial(file, size: header.size) else { return nil }
+            return (pixels, complete, chunks.exifOrientation(in: file))
+        }
+        guard let (stored, complete, orientation) = decoded else { return nil }
+        var pixels = stored.applying(orientation)
+        let target = options.targetSize(for: PixelSize(width: pixels.width, height: pixels.height))
+        if target.width != pixels.width || target.height != pixels.height {
+            pixels = Resampler.resize(pixels, to: target)
+        }
+        return Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .png,
+                     orientation: orientation, isIncomplete: !complete)
+    }
+
+    /// Whether `format` is PNG.
+    public func canEncode(_ format: ImageFormat) -> Bool {
+        format == .png
+    }
+
+    /// Encodes a still image as an 8-bit PNG (RGB when every pixel is opaque, RGBA otherwise),
+    /// and an animation as an APNG unless ``ImageEncodeOptions/firstFrameOnly`` is set.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        throw ImageCodingError.noEncoder(format)
+        guard format == .png else { throw ImageCodingError.noEncoder(format) }
+        if image.frames.count > 1 && !options.firstFrameOnly {
+            return Data(try APNGEncoder.encode(image.frames, loopCount: image.loopCount))
+        }
+        return Data(try LibPNG.encode(image.pixels, keepAlpha: image.pixels.hasTransparency))
     }
 }

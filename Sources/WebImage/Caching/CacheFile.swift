@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The POSIX file operations behind ``DiskCache``: whole-file reads that stamp the access
+/// time, temporary-file writes for atomic replacement, and `stat` facts.
+enum CacheFile {
+    /// What the cache needs to know of one file.
+    struct Status {
+        /// Bytes allocated on disk (`st_blocks × 512`), what SDWebImage counts.
+        var allocatedSize: Int
+        var accessDate: Date
+        var modificationDate: Date
+    }
+
+    /// The whole content of the regular file at `path`, or nil when it cannot be read.
+    /// When `accessDate` is given it becomes the file's access time (the modification time is
+    /// written back unchanged), so LRU order does not depend on how the file system is mounted.
+    static func contents(of path: String, stampingAccess accessDate: Date?) -> (data: Data, allocatedSize: Int)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, isRegular(info) else { return nil }
+        var data = Data(capacity: Int(info.st_size))
+        let chunk = 1 << 16
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunk) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { return nil }
+            if got == 0 { break }
+            data.append(contentsOf: buffer[0..<got])
+        }
+        if let accessDate {
+            var times = [timespec(accessDate), info.st_mtim]
+            _ = futimens(fd, &times)
+        }
+        return (data, allocatedSize(info))
+    }
+
+    /// Writes `data` to a new hidden temporary file in `directory` whose access and
+    /// modification times are `date`; returns its path and allocated size. The caller renames
+    /// it into place, so no reader ever sees a partial file.
+    static func writeTemporary(_ data: Data, in directory: String, date: Date, sync: Bool) throws(DiskCacheError) -> (path: String, allocatedSize: Int) {
+        let path = directory + "/" + temporaryName()
+        var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == ENOENT {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        guard fd >= 0 else { throw .io(operation: "open", path: path, code: errno) }
+        do throws(DiskCacheError) {
+            defer { close(fd) }
+            try writeAll(data, to: fd, path: path)
+            if sync && fsync(fd) != 0 { throw .io(operation: "fsync", path: path, code: errno) }
+            var times = [timespec(date), timespec(date)]
+            _ = futimens(fd, &times)
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw .io(operation: "fstat", path: path, code: errno) }
+            return (path, allocatedSize(info))
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// The status of the regular file at `path` (symbolic links are not followed), or nil.
+    static func status(_ path: String) -> Status? {
+        var info = stat()
+        guard lstat(path, &info) == 0, isRegular(info) else { return nil }
+        return Status(
+            allocatedSize: allocatedSize(info), accessDate: Date(info.st_atim),
+            modificationDate: Date(info.st_mtim))
+    }
+
+    /// Whether a regular file exists at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && isRegular(info)
+    }
+
+    /// The names in `directory`, or none when it cannot be listed.
+    static func names(in directory: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    }
+
+    /// Whether `name` is a temporary file of ours (`.<pid>-<random>.tmp`).
+    static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(temporarySuffix)
+    }
+
+    /// Whether the temporary file `name` in `directory` was left behind: its writer process is
+    /// gone, or it is older than an hour. A live writer's file (ours or another process's) is kept.
+    static func isAbandonedTemporary(_ name: String, in directory: String, now: Date) -> Bool {
+        guard let status = status(directory + "/" + name) else { return false }
+        if now.timeIntervalSince(status.modificationDate) > 3600 { return true }
+        let pidText = name.dropFirst().prefix { $0 != "-" }
+        guard let pid = pid_t(pidText) else { return true }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    private static let temporarySuffix = ".tmp"
+
+    /// A name no key produces (cache names start with a hex digit) and no other writer picks.
+    private static func temporaryName() -> String {
+        let random = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
+        return ".\(getpid())-\(random)\(temporarySuffix)"
+    }
+
+    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(DiskCacheError) {
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let wrote = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if wrote < 0 && errno == EINTR { continue }
+                guard wrote > 0 else { return wrote < 0 ? errno : ENOSPC }
+                offset += wrote
+            }
+            return nil
+        }
+        if let failure { throw .io(operation: "write", path: path, code: failure) }
+    }
+
+    private static func isRegular(_ info: stat) -> Bool {
+        info.st_mode & S_IFMT == S_IFREG
+    }
+
+    private static func allocatedSize(_ info: stat) -> Int {
+        Int(info.st_blocks) * 512
+    }
+}
+
+private extension timespec {
+    /// The time `date` as seconds and nanoseconds since 1970.
+    init(_ date: Date) {
+        let seconds = date.timeIntervalSince1970
+        let whole = seconds.rounded(.down)
+        self.init(tv_sec: Int(whole), tv_nsec: min(999_999_999, Int(((seconds - whole) * 1e9).rounded())))
+    }
+}
+
+private extension Date {
+    /// The date a `timespec` from `stat` names.
+    init(_ time: timespec) {
+        self.init(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+    }
+}

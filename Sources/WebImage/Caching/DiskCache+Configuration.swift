@@ -1,0 +1,52 @@
+import Foundation
+
+extension DiskCache {
+    /// How a ``DiskCache`` expires, trims and stores (SDWebImage's `SDImageCacheConfig`, disk part).
+    public struct Configuration: Sendable {
+        /// Seconds an entry lives, measured from the date ``expireType`` names. Default one
+        /// week; negative never expires; 0 makes every entry expired.
+        public var maxAge: TimeInterval
+        /// Which date ``maxAge`` counts from. Default ``ExpireType/accessDate``.
+        public var expireType: ExpireType
+        /// The most bytes (allocated sizes) the folder may hold; 0 = unlimited (the default).
+        /// A store that passes it starts a background trim of the least recently used entries.
+        public var maxSize: Int
+        /// A trim deletes entries until the total is at most `maxSize × trimRatio` (default
+        /// 0.5, as SDWebImage), so the next trims are far apart.
+        public var trimRatio: Double
+        /// Seconds between background maintenance passes (expiry, then size), which also run
+        /// once at start-up; 0 = only at start-up. Default 10 minutes: expiry counts in days,
+        /// and size trims are started by the writes that need them.
+        public var autoTrimInterval: TimeInterval
+        /// Folders searched, in order, after the cache's own on a read (SDWebImage's
+        /// `addReadOnlyCachePath`). The cache never writes, stamps or trims them.
+        public var additionalReadOnlyPaths: [URL]
+        /// Whether extended data goes into the `user.webimage` extended attribute when the file
+        /// system allows it (default). When false, or when the attribute is refused, it goes
+        /// into a hidden sidecar file next to the entry.
+        public var usesExtendedAttributes: Bool
+        /// Whether each write is flushed with `fsync` before it is renamed into place, so it
+        /// survives a power loss too (a process crash never leaves a torn file either way).
+        public var syncsWrites: Bool
+        /// The current time, for stamps and expiry. Tests inject one.
+        public var clock: @Sendable () -> Date
+
+        /// A configuration; every parameter defaults to SDWebImage's choice.
+        public init(
+            maxAge: TimeInterval = 7 * 24 * 60 * 60, expireType: ExpireType = .accessDate, maxSize: Int = 0,
+            trimRatio: Double = 0.5, autoTrimInterval: TimeInterval = 600, additionalReadOnlyPaths: [URL] = [],
+            usesExtendedAttributes: Bool = true, syncsWrites: Bool = false,
+            clock: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.maxAge = maxAge
+            self.expireType = expireType
+            self.maxSize = maxSize
+            self.trimRatio = trimRatio
+            self.autoTrimInterval = autoTrimInterval
+            self.additionalReadOnlyPaths = additionalReadOnlyPaths
+            self.usesExtendedAttributes = usesExtendedAttributes
+            self.syncsWrites = syncsWrites
+            self.clock = clock
+        }
+    }
+}

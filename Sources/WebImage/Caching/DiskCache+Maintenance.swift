@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Foundation
+
+extension DiskCache {
+    /// Deletes the entries older than ``Configuration/maxAge`` (by ``Configuration/expireType``),
+    /// then trims to ``Configuration/maxSize`` if the folder is over it (SDWebImage's
+    /// `removeExpiredData`). Lists the whole folder, so it also picks up other processes'
+    /// writes. Synchronous: it runs on the caller's thread; the cache itself runs it in the
+    /// background at start-up and every ``Configuration/autoTrimInterval``.
+    public func removeExpired() {
+        scan(deletingExpired: true)
+        trimToSizeLimit()
+    }
+
+    /// The start-up and timed pass: expiry and size, then the next pass is scheduled.
+    func performMaintenance() {
+        removeExpired()
+        let interval = configuration.autoTrimInterval
+        guard interval > 0 else { return }
+        maintenanceQueue.asyncAfter(deadline: .now() + interval) { [weak self] in self?.performMaintenance() }
+    }
+
+    /// Queues a size trim on the maintenance queue.
+    func scheduleTrim() {
+        maintenanceQueue.async { [weak self] in
+            guard let self else { return }
+            index.withLock { $0.isTrimScheduled = false }
+            trimToSizeLimit()
+        }
+    }
+
+    /// Lists the folder and rebuilds the index from it; deletes abandoned temporary files,
+    /// orphaned sidecars and, when `deletingExpired`, expired entries. Stores, reads and
+    /// removals made meanwhile win over what the listing saw.
+    func scan(deletingExpired: Bool) {
+        index.withLock { $0.beginScan() }
+        let now = configuration.clock()
+        let maxAge = configuration.maxAge
+        // maxAge 0 expires everything, even a file stamped this very instant.
+        let expiry: Date? = !deletingExpired || maxAge < 0 ? nil : maxAge == 0 ? .distantFuture : now - maxAge
+        var found: [String: (size: Int, accessDate: Date)] = [:]
+        var sidecars: [(sidecar: String, entry: String)] = []
+        for name in CacheFile.names(in: path) {
+            if CacheFile.isTemporary(name) {
+                if CacheFile.isAbandonedTemporary(name, in: path, now: now) { unlink(path + "/" + name) }
+                continue
+            }
+            if let entry = Self.entryName(ofSidecar: name) {
+                sidecars.append((name, entry))
+                continue
+            }
+            guard !name.hasPrefix("."), let status = CacheFile.status(path + "/" + name) else { continue }
+            if let expiry, expiryDate(of: name, status) <= expiry, deleteIfUnchanged(name) { continue }
+            found[name] = (status.allocatedSize, status.accessDate)
+        }
+        index.withLock { index in
+            index.finishScan(found: found)
+            for (sidecar, entry) in sidecars where !CacheFile.exists(path + "/" + entry) {
+                unlink(path + "/" + sidecar)
+            }
+        }
+    }
+
+    /// When over ``Configuration/maxSize``, deletes the least recently accessed entries until
+    /// the total is at most `maxSize × trimRatio`. Victims are deleted a batch at a time under
+    /// the lock, and one read or stored again since it was chosen is spared.
+    func trimToSizeLimit() {
+        let maxSize = configuration.maxSize
+        guard maxSize > 0 else { return }
+        if index.withLock({ $0.entries == nil }) { scan(deletingExpired: false) }
+        let target = Int(Double(maxSize) * min(max(configuration.trimRatio, 0), 1))
+        let victims = index.withLock { $0.totalSize > maxSize ? $0.victims(toReach: target) : [] }
+        let batchSize = 64
+        for start in stride(from: 0, to: victims.count, by: batchSize) {
+            index.withLock { index in
+                for victim in victims[start..<min(start + batchSize, victims.count)]
+                where index.entries?[victim.name]?.stamp == victim.stamp {
+                    deleteEntry(victim.name)
+                    index.record(victim.name, .removed)
+                }
+            }
+        }
+    }
+
+    /// Deletes the expired entry `name` unless it was stored or read since the scan began.
+    private func deleteIfUnchanged(_ name: String) -> Bool {
+        index.withLock { index in
+            guard !index.changedDuringScan(name) else { return false }
+            deleteEntry(name)
+            index.record(name, .removed)
+            return true
+        }
+    }
+
+    /// The date ``Configuration/expireType`` names for the file `name`.
+    private func expiryDate(of name: String, _ status: CacheFile.Status) -> Date {
+        switch configuration.expireType {
+        case .accessDate:
+            return status.accessDate
+        case .modificationDate:
+            return status.modificationDate
+        case .creationDate:
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
+            guard let created = attributes?[.creationDate] as? Date, created.timeIntervalSince1970 > 0 else {
+                return status.modificationDate
+            }
+            return created
+        }
+    }
+}

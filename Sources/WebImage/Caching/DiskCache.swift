@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A folder of files, one per key: SDDiskCache's role, with its file naming, so a folder
+/// written by one can be read by the other.
+///
+/// Calls are synchronous and thread-safe; they do file I/O, so call them off the main thread
+/// (the image cache runs them on an I/O executor). Writes go to a temporary file renamed into
+/// place, so a reader never sees a torn file and a crash never leaves a half one behind.
+///
+/// The cache keeps an in-memory index of each entry's allocated size and access date, built by
+/// one scan of the folder in the background at start-up and then kept current, so writes never
+/// list the folder. Reads stamp the file's access time themselves (Linux is often mounted
+/// `noatime`/`relatime`), which is what LRU trimming and access-date expiry rely on. A store
+/// that takes the total past ``Configuration/maxSize`` starts a background trim; a background
+/// pass every ``Configuration/autoTrimInterval`` removes expired entries and trims.
+/// Reads do not check expiry, as in SDWebImage: ``removeExpired()`` does.
+public final class DiskCache: Sendable {
+    /// The folder the cache writes.
+    public let directory: URL
+    /// The limits and options it was made with.
+    public let configuration: Configuration
+
+    /// `directory` as a path.
+    let path: String
+    /// The entries' sizes and access dates. File renames and deletions happen under this lock
+    /// too, so a trim never deletes a file stored after it chose its victims.
+    let index = Mutex(DiskCacheIndex())
+    /// Where start-up scans, timed maintenance and size trims run: never the caller's thread.
+    let maintenanceQueue = DispatchQueue(label: "WebImage.DiskCache.maintenance", qos: .utility)
+
+    /// A cache over `directory`, created on the first store if missing. Starts the background
+    /// start-up pass (index scan, expiry, trim, clean-up of abandoned temporary files).
+    public init(directory: URL, configuration: Configuration = Configuration()) {
+        self.directory = directory
+        self.configuration = configuration
+        path = directory.standardizedFileURL.path
+        maintenanceQueue.async { [weak self] in self?.performMaintenance() }
+    }
+
+    /// A cache in ``defaultDirectory(namespace:)``.
+    public convenience init(namespace: String = "default", configuration: Configuration = Configuration()) {
+        self.init(directory: Self.defaultDirectory(namespace: namespace), configuration: configuration)
+    }
+
+    /// The path an entry for `key` is written to.
+    public func cachePath(forKey key: String) -> URL {
+        directory.appendingPathComponent(Self.fileName(forKey: key), isDirectory: false)
+    }
+
+    /// The bytes stored for `key`, or nil. Looks in the cache's folder (the full name, then the
+    /// name without extension), then in each read-only folder. A hit in the cache's own folder
+    /// becomes its most recently used entry.
+    public func data(forKey key: String) -> Data? {
+        let names = Self.candidateNames(forKey: key)
+        let now = configuration.clock()
+        for name in names {
+            guard let hit = CacheFile.contents(of: path + "/" + name, stampingAccess: now) else { continue }
+            index.withLock { $0.record(name, .accessed(size: hit.allocatedSize, date: now)) }
+            return hit.data
+        }
+        for folder in configuration.additionalReadOnlyPaths {
+            for name in names {
+                if let hit = CacheFile.contents(of: folder.path + "/" + name, stampingAccess: nil) { return hit.data }
+            }
+        }
+        return nil
+    }
+
+    /// Whether `key` has an entry here or in a read-only folder; does not count as a read.
+    public func containsData(forKey key: String) -> Bool {
+        let folders = [path] + configuration.additionalReadOnlyPaths.map(\.path)
+        return folders.contains { folder in
+            Self.candidateNames(forKey: key).contains { CacheFile.exists(folder + "/" + $0) }
+        }
+    }
+
+    /// Stores `data` for `key`, atomically replacing any entry (and its extended data).
+    public func store(_ data: Data, forKey key: String) throws(DiskCacheError) {
+        let name = Self.fileName(forKey: key)
+        let now = configuration.clock()
+        let temporary = try CacheFile.writeTemporary(data, in: path, date: now, sync: configuration.syncsWrites)
+        let maxSize = configuration.maxSize
+        let outcome: Result<Bool, DiskCacheError> = index.withLock { index in
+            let destination = path + "/" + name
+            guard rename(temporary.path, destination) == 0 else {
+                let failure = DiskCacheError.io(operation: "rename", path: destination, code: errno)
+                unlink(temporary.path)
+                return .failure(failure)
+            }
+            unlink(path + "/" + Self.sidecarName(for: name))
+            index.record(name, .stored(size: temporary.allocatedSize, date: now))
+            guard maxSize > 0, index.entries != nil, index.totalSize > maxSize, !index.isTrimScheduled else {
+                return .success(false)
+            }
+            index.isTrimScheduled = true
+            return .success(true)
+        }
+        if try outcome.get() { scheduleTrim() }
+    }
+
+    /// Removes the entry for `key` (under both names) and its extended data.
+    public func removeData(forKey key: String) {
+        index.withLock { index in
+            for name in Self.candidateNames(forKey: key) {
+                deleteEntry(name)
+                index.record(name, .removed)
+            }
+        }
+    }
+
+    /// Removes every entry of the cache's folder. Read-only folders are left alone.
+    public func removeAll() {
+        index.withLock { index in
+            for name in CacheFile.names(in: path) where !CacheFile.isTemporary(name) {
+                unlink(path + "/" + name)
+            }
+            index.removeAll()
+        }
+    }
+
+    /// The number of entries in the cache's folder (not counting temporary or sidecar files).
+    public var count: Int {
+        withLoadedIndex { $0.entries?.count ?? 0 }
+    }
+
+    /// The bytes the entries occupy on disk: the sum of their allocated sizes.
+    public var totalSize: Int {
+        withLoadedIndex { $0.totalSize }
+    }
+
+    /// Deletes the file `name` and its sidecar. Call with the index locked.
+    func deleteEntry(_ name: String) {
+        unlink(path + "/" + name)
+        unlink(path + "/" + Self.sidecarName(for: name))
+    }
+
+    /// `body` applied to the index, after scanning the folder if it was never scanned.
+    private func withLoadedIndex<T: Sendable>(_ body: (DiskCacheIndex) -> T) -> T {
+        if index.withLock({ $0.entries == nil }) { scan(deletingExpired: false) }
+        return index.withLock { body($0) }
+    }
+}

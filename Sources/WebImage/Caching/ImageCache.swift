@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// Decoded images in memory over their encoded bytes on disk: SDImageCache's role.
+///
+/// A query looks in memory first (synchronously, under a lock); on a miss it reads the disk on
+/// the cache's I/O executor, decodes off the caller's task, and back-fills memory. Stores put
+/// the image in memory at once and its bytes on disk: the original download when given,
+/// otherwise what the serializer or an encoder makes.
+public final class ImageCache: ImageCaching {
+    /// The memory tier, keyed by cache key, charged by ``Image/memoryCost``.
+    public let memory: MemoryCache<String, Image>
+    /// The disk tier.
+    public let disk: DiskCache
+    /// The coders that decode disk bytes and encode images that come without bytes.
+    public let coders: ImageCoders
+    private let io = BlockingIO(label: "WebImage.ImageCache.io")
+
+    /// A cache over the given tiers.
+    /// - Parameters:
+    ///   - memory: the memory tier; by default an LRU limited to an eighth of physical memory.
+    ///   - disk: the disk tier; by default the `default` namespace under `~/.cache/webimage`.
+    ///   - coders: how to decode and encode; ``ImageCoders/shared`` by default.
+    public init(memory: MemoryCache<String, Image> = MemoryCache(), disk: DiskCache = DiskCache(),
+                coders: ImageCoders = .shared) {
+        self.memory = memory
+        self.disk = disk
+        self.coders = coders
+    }
+
+    /// A cache whose disk tier is the namespace `namespace` under the default folder.
+    public convenience init(namespace: String, coders: ImageCoders = .shared) {
+        self.init(disk: DiskCache(namespace: namespace), coders: coders)
+    }
+
+    public func imageFromMemory(forKey key: String) -> Image? {
+        memory.value(forKey: key)
+    }
+
+    /// The bytes stored on disk for `key`, read on the calling thread.
+    public func diskData(forKey key: String) -> Data? {
+        disk.data(forKey: key)
+    }
+
+    public func query(forKey key: String, options: ImageCacheQueryOptions) async throws -> ImageCacheQueryResult {
+        if options.cacheType.includesMemory, let image = memory.value(forKey: key) {
+            let wantsData = options.queryMemoryData && options.cacheType.includesDisk
+            let data = wantsData ? try await readDisk(sync: options.queryDiskDataSync) { $0.disk.data(forKey: key) } : nil
+            return ImageCacheQueryResult(image: image, data: data, cacheType: .memory)
+        }
+        guard options.cacheType.includesDisk else { return .miss }
+        let found = try await readDisk(sync: options.queryDiskDataSync) { cache -> (Image, Data)? in
+            guard let data = cache.disk.data(forKey: key),
+                  let image = cache.decodeStored(data, forKey: key, options: options.decodeOptions) else { return nil }
+            return (image, data)
+        }
+        guard let (image, data) = found else { return .miss }
+        if options.cacheType.includesMemory {
+            memory.setValue(image, forKey: key, cost: image.memoryCost)
+        }
+        return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
+    }
+
+    /// Runs `read` on the I/O executor (or inline for `queryDiskDataSync`), unless the task is
+    /// cancelled before the read starts; once started, the read finishes.
+    private func readDisk<T: Sendable>(sync: Bool, _ read: @escaping @Sendable (ImageCache) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        if sync { return try read(self) }
+        let cancelled = Atomic<Bool>(false)
+        return try await withTaskCancellationHandler {
+            try await io.run { [self] in
+                if cancelled.load(ordering: .acquiring) { throw CancellationError() }
+                return try read(self)
+            }
+        } onCancel: {
+            cancelled.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Decodes bytes read from disk. Bytes that no longer decode (damaged outside the cache)
+    /// are removed, and the query misses rather than failing.
+    private func decodeStored(_ data: Data, forKey key: String, options: ImageDecodeOptions) -> Image? {
+        do {
+            return try coders.decode(data, options: options)
+        } catch {
+            disk.removeData(forKey: key)
+            return nil
+        }
+    }
+
+    public func store(_ image: Image?, data: Data?, forKey key: String, to cacheType: ImageCacheType = .all,
+                      serializer: ImageCacheSerializer? = nil) async throws {
+        if cacheType.includesMemory, let image {
+            memory.setValue(image, forKey: key, cost: image.memoryCost)
+        }
+        guard cacheType.includesDisk else { return }
+        try await io.run { [self] in
+            guard let bytes = try diskBytes(for: image, data: data, key: key, serializer: serializer) else { return }
+            try disk.store(bytes, forKey: key)
+        }
+    }
+
+    /// What goes to disk: the serializer's choice; else the original bytes; else an encoding in
+    /// the source format when an encoder exists, PNG for images with transparency, JPEG otherwise.
+    private func diskBytes(for image: Image?, data: Data?, key: String,
+                           serializer: ImageCacheSerializer?) throws -> Data? {
+        if let serializer, let image { return serializer(image, data, key) }
+        if let data { return data }
+        guard let image else { return nil }
+        let format: ImageFormat
+        if image.format != .undefined, coders.canEncode(image.format) {
+            format = image.format
+        } else {
+            format = image.frames.contains { $0.pixels.hasTransparency } ? .png : .jpeg
+        }
+        return try coders.encode(image, as: format)
+    }
+
+    public func remove(forKey key: String, from cacheType: ImageCacheType = .all) async {
+        if cacheType.includesMemory { _ = memory.removeValue(forKey: key) }
+        if cacheType.includesDisk { _ = try? await io.run { [disk] in disk.removeData(forKey: key) } }
+    }
+
+    public func containsImage(forKey key: String, in cacheType: ImageCacheType = .all) async -> ImageCacheType {
+        if cacheType.includesMemory, memory.contains(key) { return .memory }
+        if cacheType.includesDisk, (try? await io.run({ [disk] in disk.containsData(forKey: key) })) == true {
+            return .disk
+        }
+        return .none
+    }
+
+    public func clear(_ cacheType: ImageCacheType = .all) async {
+        if cacheType.includesMemory { memory.removeAll() }
+        if cacheType.includesDisk { _ = try? await io.run { [disk] in disk.removeAll() } }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What the manager needs of a cache (SDWebImage's `SDImageCache` protocol): implemented by
+/// ``ImageCache`` and by the chain ``ImageCachesManager``, and by any tier of yours.
+public protocol ImageCaching: Sendable {
+    /// The image for `key` from the memory tier, answered synchronously; nil on a miss or
+    /// when the cache has no memory tier.
+    func imageFromMemory(forKey key: String) -> Image?
+    /// Looks `key` up in the tiers `options.cacheType` names. Throws `CancellationError` when
+    /// the task is cancelled before the disk read starts.
+    func query(forKey key: String, options: ImageCacheQueryOptions) async throws -> ImageCacheQueryResult
+    /// Stores `image` (and its encoded bytes, when known) under `key` in the tiers `cacheType`
+    /// names. Without bytes, the disk tier stores what `serializer` makes, or an encoding.
+    func store(_ image: Image?, data: Data?, forKey key: String, to cacheType: ImageCacheType,
+               serializer: ImageCacheSerializer?) async throws
+    /// Removes `key` from the tiers `cacheType` names.
+    func remove(forKey key: String, from cacheType: ImageCacheType) async
+    /// The highest tier holding `key`: `.memory`, `.disk`, or `.none`.
+    func containsImage(forKey key: String, in cacheType: ImageCacheType) async -> ImageCacheType
+    /// Empties the tiers `cacheType` names.
+    func clear(_ cacheType: ImageCacheType) async
+}
+
+/// Decides the bytes a cache writes to disk for an image (SDWebImage's `cacheSerializer`):
+/// given the image, the downloaded bytes (if any) and the key; nil writes nothing to disk.
+public typealias ImageCacheSerializer = @Sendable (Image, Data?, String) -> Data?

@@ -1,0 +1,169 @@
+import CGIF
+import Foundation
+import WebImage
+
+/// One pass of giflib over a GIF held in memory, record by record.
+///
+/// The record-by-record API (rather than `DGifSlurp`) lets the reader check every frame's size
+/// before giflib decodes it, decode a frame a row at a time into the canvas, and skip frames
+/// it does not need without running LZW over them. giflib reports errors by return code
+/// (no `longjmp`), so it is called directly. The file is closed when this object goes away.
+final class GIFFile {
+    /// The logical screen size from the header, as stored (it may be zero).
+    let screenSize: PixelSize
+    /// The global colour table, if the file has one.
+    let globalPalette: GIFPalette?
+    /// The background colour index from the header.
+    let backgroundIndex: Int
+    /// The loop count of the first NETSCAPE2.0 (or ANIMEXTS1.0) block read so far, as stored.
+    private(set) var loopCount: Int?
+
+    private let source: GIFDataSource
+    private let file: UnsafeMutablePointer<GifFileType>
+    private var framesRead = 0
+    private var pendingControl: GIFGraphicsControl?
+    /// Whether the LZW data of the last frame returned has not been read to its end yet.
+    private var pixelsPending = false
+
+    /// Opens `data` and reads its header, logical screen and global colour table.
+    init(_ data: Data) throws(ImageCodingError) {
+        let source = GIFDataSource(data)
+        var code: Int32 = 0
+        guard let file = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), readGIFBytes, &code) else {
+            throw Self.failure(code, source)
+        }
+        self.source = source
+        self.file = file
+        screenSize = PixelSize(width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
+        globalPalette = file.pointee.SColorMap.map { GIFPalette($0) }
+        backgroundIndex = Int(file.pointee.SBackGroundColor)
+    }
+
+    deinit {
+        var code: Int32 = 0
+        DGifCloseFile(file, &code)
+    }
+
+    /// Reads up to the next image descriptor and returns that frame; `nil` at the end of the
+    /// stream. Whatever is left of the previous frame's pixel data is skipped first.
+    ///
+    /// The stream ends at the trailer; also, once a frame has been read, where the data ends
+    /// on a record boundary (a missing trailer) or where a byte that starts no record follows
+    /// (browsers show such files too). Data that ends inside a record is truncated.
+    func nextFrame() throws(ImageCodingError) -> GIFFrameInfo? {
+        try skipPixels()
+        while true {
+            if source.isAtEnd {
+                if framesRead > 0 { return nil }
+                throw .truncated(.gif)
+            }
+            var type = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(file, &type) == GIF_OK else {
+                if file.pointee.Error == D_GIF_ERR_WRONG_RECORD, framesRead > 0 { return nil }
+                throw failure()
+            }
+            switch type {
+            case IMAGE_DESC_RECORD_TYPE:
+                return try readImageDescriptor()
+            case EXTENSION_RECORD_TYPE:
+                try readExtension()
+            case TERMINATE_RECORD_TYPE:
+                return nil
+            default:
+                throw .corrupt(.gif, "unknown record type \(type.rawValue)")
+            }
+        }
+    }
+
+    /// Decodes the pixel rows of `frame` (the frame ``nextFrame()`` just returned) in stored
+    /// order, handing `draw` each row among the first `visibleRows` rows of the frame as
+    /// palette indices. Decoding stops after the last such row; the rest of the data is
+    /// skipped by the next ``nextFrame()``.
+    func readRows(of frame: GIFFrameInfo, visibleRows: Int,
+                  _ draw: (_ row: Int, _ indices: UnsafeBufferPointer<UInt8>) -> Void) throws(ImageCodingError) {
+        guard pixelsPending, visibleRows > 0, frame.width > 0 else { return }
+        var line = [UInt8](repeating: 0, count: frame.width)
+        var remaining = min(visibleRows, frame.height)
+        let order = frame.storedRowOrder
+        for (position, row) in order.enumerated() {
+            let status = line.withUnsafeMutableBufferPointer {
+                DGifGetLine(file, $0.baseAddress, Int32($0.count))
+            }
+            guard status == GIF_OK else { throw failure() }
+            guard row < visibleRows else { continue }
+            line.withUnsafeBufferPointer { draw(row, $0) }
+            remaining -= 1
+            if remaining == 0 {
+                // giflib consumes the end of the data itself once the last row is read.
+                if position == order.count - 1 { pixelsPending = false }
+                return
+            }
+        }
+        pixelsPending = false
+    }
+
+    private func readImageDescriptor() throws(ImageCodingError) -> GIFFrameInfo {
+        guard DGifGetImageDesc(file) == GIF_OK else { throw failure() }
+        let descriptor = file.pointee.Image
+        let frame = GIFFrameInfo(
+            left: Int(descriptor.Left), top: Int(descriptor.Top),
+            width: Int(descriptor.Width), height: Int(descriptor.Height),
+            isInterlaced: descriptor.Interlace,
+            localPalette: descriptor.ColorMap.map { GIFPalette($0) },
+            control: pendingControl ?? GIFGraphicsControl())
+        pendingControl = nil
+        pixelsPending = true
+        framesRead += 1
+        return frame
+    }
+
+    /// Reads one extension: a graphics control block applies to the next frame; the first
+    /// NETSCAPE2.0 / ANIMEXTS1.0 loop sub-block gives the loop count; others are skipped.
+    private func readExtension() throws(ImageCodingError) {
+        var function: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(file, &function, &block) == GIF_OK else { throw failure() }
+        var index = 0
+        var isLoopApplication = false
+        while let current = block {
+            // giflib's sub-block: the length byte, then the data.
+            let data = UnsafeBufferPointer(start: current + 1, count: Int(current[0]))
+            switch function {
+            case GRAPHICS_EXT_FUNC_CODE where index == 0:
+                pendingControl = GIFGraphicsControl(data)
+            case APPLICATION_EXT_FUNC_CODE where index == 0:
+                let identifier = String(decoding: data, as: UTF8.self)
+                isLoopApplication = identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0"
+            case APPLICATION_EXT_FUNC_CODE where isLoopApplication && loopCount == nil:
+                if data.count >= 3, data[0] == 1 {
+                    loopCount = Int(data[1]) | Int(data[2]) << 8
+                }
+            default:
+                break
+            }
+            index += 1
+            guard DGifGetExtensionNext(file, &block) == GIF_OK else { throw failure() }
+        }
+    }
+
+    /// Reads past the rest of the current frame's LZW data without decoding it.
+    private func skipPixels() throws(ImageCodingError) {
+        guard pixelsPending else { return }
+        pixelsPending = false
+        var block: UnsafeMutablePointer<GifByteType>?
+        repeat {
+            guard DGifGetCodeNext(file, &block) == GIF_OK else { throw failure() }
+        } while block != nil
+    }
+
+    private func failure() -> ImageCodingError {
+        Self.failure(file.pointee.Error, source)
+    }
+
+    /// The typed error for giflib's error `code`: truncated when the data ran out.
+    private static func failure(_ code: Int32, _ source: GIFDataSource) -> ImageCodingError {
+        if source.isAtEnd { return .truncated(.gif) }
+        let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+        return .corrupt(.gif, message)
+    }
+}

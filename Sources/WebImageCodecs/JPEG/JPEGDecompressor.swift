@@ -1,0 +1,88 @@
+import CCodecShims
+import WebImage
+
+/// One libjpeg decompression over bytes that outlive it: the header is read when it is made,
+/// then ``decode(scaleDenominator:size:maxPixels:)`` runs once.
+///
+/// Noncopyable because it owns the C decoder, which `deinit` releases exactly once.
+struct JPEGDecompressor: ~Copyable {
+    /// The stored (not yet oriented) size of the image.
+    let imageSize: PixelSize
+    /// The orientation from the first `Exif` APP1 marker, else from the XMP packet; `.up` without.
+    let orientation: ImageOrientation
+    private let handle: OpaquePointer
+
+    /// Reads the header of the JPEG in `bytes`, which must stay valid while this value lives.
+    /// With `allowTruncated`, the data may end anywhere after the header.
+    init(bytes: UnsafeRawBufferPointer, allowTruncated: Bool) throws(ImageCodingError) {
+        guard let handle = wi_jpeg_decoder_create() else {
+            throw .corrupt(.jpeg, "out of memory creating the JPEG decoder")
+        }
+        var info = wi_jpeg_info()
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let status = wi_jpeg_read_header(handle, base, bytes.count, allowTruncated ? 1 : 0, &info)
+        guard status == WI_JPEG_OK else {
+            let error = Self.error(status, handle: handle, size: nil, maxPixels: 0)
+            wi_jpeg_decoder_destroy(handle)
+            throw error
+        }
+        self.handle = handle
+        self.imageSize = PixelSize(width: Int(info.width), height: Int(info.height))
+        self.orientation = Self.orientation(info)
+    }
+
+    deinit { wi_jpeg_decoder_destroy(handle) }
+
+    /// EXIF's orientation; when that is upright or absent, XMP's `tiff:Orientation` (as Pillow,
+    /// which takes XMP's only when EXIF has no tag: an explicit EXIF 1 beside another XMP
+    /// value, which no known writer produces, is read as XMP's here).
+    private static func orientation(_ info: wi_jpeg_info) -> ImageOrientation {
+        if let exif = info.exif {
+            let orientation = EXIF.orientation(fromTIFF: UnsafeBufferPointer(start: exif, count: info.exif_length))
+            if orientation != .up { return orientation }
+        }
+        guard let xmp = info.xmp else { return .up }
+        return XMP.orientation(fromPacket: UnsafeBufferPointer(start: xmp, count: info.xmp_length)) ?? .up
+    }
+
+    /// Decodes the image scaled by 1/`scaleDenominator` into RGBA8 of `size`, which must be
+    /// the size libjpeg outputs at that scale. Whole-image buffers (a progressive JPEG's
+    /// coefficients, kept at full size whatever the scale) may take at most 8 bytes for each
+    /// of `maxPixels` pixels, so a huge progressive file fails with `tooManyPixels`.
+    /// Returns whether the data ended early (possible only with `allowTruncated`).
+    func decode(scaleDenominator: Int, size: PixelSize, maxPixels: Int) throws(ImageCodingError)
+        -> (pixels: PixelBuffer, incomplete: Bool)
+    {
+        let count = size.area * 4
+        let product = maxPixels.multipliedReportingOverflow(by: 8)
+        let maxMemory = maxPixels <= 0 ? 0 : product.overflow ? Int.max : product.partialValue
+        var incomplete: Int32 = 0
+        var status = WI_JPEG_OK
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            status = wi_jpeg_decode(handle, Int32(scaleDenominator), maxMemory, buffer.baseAddress,
+                                    Int32(size.width), Int32(size.height), &incomplete)
+            initialized = status == WI_JPEG_OK ? count : 0
+        }
+        guard status == WI_JPEG_OK else {
+            throw Self.error(status, handle: handle, size: imageSize, maxPixels: maxPixels)
+        }
+        return (PixelBuffer(width: size.width, height: size.height, bytes: bytes), incomplete != 0)
+    }
+
+    /// The typed error for a failed shim call.
+    private static func error(_ status: wi_jpeg_status, handle: OpaquePointer, size: PixelSize?,
+                              maxPixels: Int) -> ImageCodingError {
+        let message = String(cString: wi_jpeg_decoder_message(handle))
+        switch status {
+        case WI_JPEG_TRUNCATED:
+            return .truncated(.jpeg)
+        case WI_JPEG_UNSUPPORTED:
+            return .unsupportedFeature(.jpeg, message)
+        case WI_JPEG_TOO_LARGE:
+            guard let size else { return .corrupt(.jpeg, message) }
+            return .tooManyPixels(width: size.width, height: size.height, limit: maxPixels)
+        default:
+            return .corrupt(.jpeg, message)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import CCodecShims
+import WebImage
+
+/// Swift's side of the libpng shim (`wi_png.c`): buffers sized from the `IHDR` already
+/// checked, and shim statuses turned into ``ImageCodingError``.
+enum LibPNG {
+    /// Decodes the complete PNG in `file`, whose `IHDR` states `size`, to RGBA8.
+    static func decode(_ file: UnsafeRawBufferPointer, size: PixelSize) throws(ImageCodingError) -> PixelBuffer {
+        let count = try byteCount(size)
+        var error = wi_png_error()
+        var status = WI_PNG_OK
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            status = wi_png_decode(file.baseAddress, file.count, UInt32(size.width), UInt32(size.height),
+                                   buffer.baseAddress, &error)
+            initialized = status == WI_PNG_OK ? count : 0
+        }
+        try check(status, error)
+        return PixelBuffer(width: size.width, height: size.height, bytes: bytes)
+    }
+
+    /// Decodes what has arrived of a PNG whose `IHDR` states `size`: the rows or interlace
+    /// passes seen so far over transparent black, and whether the image data was complete.
+    /// `nil` when libpng rejects the bytes.
+    static func decodePartial(_ prefix: UnsafeRawBufferPointer, size: PixelSize) -> (PixelBuffer, complete: Bool)? {
+        guard let count = try? byteCount(size) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var error = wi_png_error()
+        var complete: Int32 = 0
+        let status = bytes.withUnsafeMutableBufferPointer { buffer in
+            wi_png_decode_partial(prefix.baseAddress, prefix.count, UInt32(size.width), UInt32(size.height),
+                                  buffer.baseAddress, &complete, &error)
+        }
+        guard status == WI_PNG_OK else { return nil }
+        return (PixelBuffer(width: size.width, height: size.height, bytes: bytes), complete != 0)
+    }
+
+    /// Encodes `pixels` as an 8-bit PNG: RGBA when `keepAlpha`, otherwise RGB.
+    static func encode(_ pixels: PixelBuffer, keepAlpha: Bool) throws(ImageCodingError) -> [UInt8] {
+        guard pixels.width > 0, pixels.height > 0,
+              let width = UInt32(exactly: pixels.width), let height = UInt32(exactly: pixels.height)
+        else { throw .encodingFailed(.png, "cannot encode a \(pixels.width)x\(pixels.height) image") }
+        var output = wi_png_buffer()
+        defer { wi_png_buffer_free(&output) }
+        var error = wi_png_error()
+        let status = pixels.bytes.withUnsafeBufferPointer { rgba in
+            wi_png_encode(rgba.baseAddress, width, height, keepAlpha ? 1 : 0, &output, &error)
+        }
+        guard status == WI_PNG_OK else { throw .encodingFailed(.png, message(error)) }
+        return Array(UnsafeBufferPointer(start: output.bytes, count: output.size))
+    }
+
+    /// `size.area * 4`, or ``ImageCodingError/tooManyPixels(width:height:limit:)`` when that
+    /// does not fit in memory's address range.
+    private static func byteCount(_ size: PixelSize) throws(ImageCodingError) -> Int {
+        let (area, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard !overflow, area <= Int.max / 4 else {
+            throw .tooManyPixels(width: size.width, height: size.height, limit: Int.max / 4)
+        }
+        return area * 4
+    }
+
+    private static func check(_ status: wi_png_status, _ error: wi_png_error) throws(ImageCodingError) {
+        switch status {
+        case WI_PNG_OK: return
+        case WI_PNG_TRUNCATED: throw .truncated(.png)
+        default: throw .corrupt(.png, message(error))
+        }
+    }
+
+    private static func message(_ error: wi_png_error) -> String {
+        withUnsafeBytes(of: error.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+import WebImageTestSupport
+import XCTest
+
+final class ImageCacheTests: XCTestCase {
+    private let coders = ImageCoders(WebImageCodecs.defaultCoders)
+    private let key = "https://example.com/images/photo.png?token=1"
+
+    private func makeCache(_ folder: URL) -> ImageCache {
+        ImageCache(memory: MemoryCache(), disk: DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)),
+                   coders: coders)
+    }
+
+    private func fixture() throws -> (Image, Data) {
+        let data = try Fixtures.data(Fixtures.image("png/pngsuite_basn6a08.png"))
+        return (try coders.decode(data), data)
+    }
+
+    func testAStoredImageIsInMemoryAtOnceAndItsBytesOnDisk() async throws {
+        let folder = try TemporaryFolder(self)
+        let cache = makeCache(folder.url)
+        let (image, data) = try fixture()
+        try await cache.store(image, data: data, forKey: key)
+        XCTAssertEqual(cache.imageFromMemory(forKey: key), image)
+        XCTAssertEqual(try Data(contentsOf: cache.disk.cachePath(forKey: key)), data, "the original bytes, as they came")
+        let hit = try await cache.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(hit.cacheType, .memory)
+        XCTAssertNil(hit.data, "a memory hit reads no disk unless queryMemoryData asks")
+        let withData = try await cache.query(forKey: key, options: ImageCacheQueryOptions(queryMemoryData: true))
+        XCTAssertEqual(withData.data, data)
+    }
+
+    func testANewCacheOnTheSameFolderAnswersFromDiskAndBackFillsMemory() async throws {
+        let folder = try TemporaryFolder(self)
+        let (image, data) = try fixture()
+        try await makeCache(folder.url).store(image, data: data, forKey: key)
+
+        let fresh = makeCache(folder.url)
+        XCTAssertNil(fresh.imageFromMemory(forKey: key))
+        let first = try await fresh.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(first.cacheType, .disk)
+        XCTAssertEqual(first.image, image)
+        XCTAssertEqual(first.data, data)
+        XCTAssertEqual(fresh.imageFromMemory(forKey: key), image, "back-filled")
+        let second = try await fresh.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(second.cacheType, .memory)
+    }
+
+    func testDiskQueriesDecodeWithTheGivenOptions() async throws {
+        let folder = try TemporaryFolder(self)
+        let cache = makeCache(folder.url)
+        let data = try Fixtures.data(Fixtures.bench("testjfif_1024.jpg"))
+        try await cache.store(nil, data: data, forKey: key, to: .disk)
+        let options = ImageCacheQueryOptions(decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(64)))
+        let result = try await cache.query(forKey: key, options: options)
+        XCTAssertEqual(result.cacheType, .disk)
+        XCTAssertEqual(result.image.map { max($0.pixelWidth, $0.pixelHeight) }, 64)
+    }
+
+    func testCacheTypesLimitWhereImagesGoAndWhereQueriesLook() async throws {
+        let folder = try TemporaryFolder(self)
+        let cache = makeCache(folder.url)
+        let (image, data) = try fixture()
+
+        try await cache.store(image, data: data, forKey: "memory-only", to: .memory)
+        XCTAssertNotNil(cache.imageFromMemory(forKey: "memory-only"))
+        XCTAssertFalse(cache.disk.containsData(forKey: "memory-only"))
+
+        try await cache.store(image, data: data, forKey: "disk-only", to: .disk)
+        XCTAssertNil(cache.imageFromMemory(forKey: "disk-only"))
+        XCTAssertTrue(cache.disk.containsData(forKey: "disk-only"))
+
+        let none = try await cache.query(forKey: "memory-only", options: ImageCacheQueryOptions(cacheType: .none))
+        XCTAssertEqual(none.cacheType, .none)
+        let memoryOnly = try await cache.query(forKey: "disk-only", options: ImageCacheQueryOptions(cacheType: .memory))
+        XCTAssertNil(memoryOnly.image)
+        let diskOnly = try await cache.query(forKey: "disk-only", options: ImageCacheQueryOptions(cacheType: .disk))
+        XCTAssertEqual(diskOnly.cacheType, .disk)
+        XCTAssertNil(cache.imageFromMemory(forKey: "disk-only"), "a disk-only query does not fill memory")
+
+        let inDisk = await cache.containsImage(forKey: "disk-only", in: .all)
+        XCTAssertEqual(inDisk, .disk)
+        await cache.remove(forKey: "disk-only", from: .all)
+        let gone = await cache.containsImage(forKey: "disk-only", in: .all)
+        XCTAssertEqual(gone, .none)
+        await cache.clear(.all)
+        XCTAssertEqual(cache.memory.count, 0)
+        XCTAssertEqual(cache.disk.count, 0)
+    }
+
+    func testImagesWithoutBytesAreEncodedOrSerialized() async throws {
+        let folder = try TemporaryFolder(self)
+        let cache = makeCache(folder.url)
+        let opaque = Image(pixels: PixelBuffer(width: 8, height: 8, fill: RGBA(r: 10, g: 200, b: 30)))
+        let clear = Image(pixels: PixelBuffer(width: 8, height: 8, fill: RGBA(r: 10, g: 200, b: 30, a: 100)))
+        try await cache.store(opaque, data: nil, forKey: "opaque", to: .disk)
+        try await cache.store(clear, data: nil, forKey: "clear", to: .disk)
+        XCTAssertEqual(cache.disk.data(forKey: "opaque").map { ImageFormat(detecting: $0) }, .jpeg)
+        XCTAssertEqual(cache.disk.data(forKey: "clear").map { ImageFormat(detecting: $0) }, .png)
+
+        let marker = Data("serialized".utf8)
+        try await cache.store(opaque, data: Data([1, 2, 3]), forKey: "custom", to: .disk) { _, original, key in
+            XCTAssertEqual(original, Data([1, 2, 3]))
+            XCTAssertEqual(key, "custom")
+            return marker
+        }
+        XCTAssertEqual(cache.disk.data(forKey: "custom"), marker)
+    }
+
+    func testDamagedDiskBytesAreAMissAndAreRemoved() async throws {
+        let folder = try TemporaryFolder(self)
+        let cache = makeCache(folder.url)
+        try await cache.store(nil, data: Data("<html>not an image</html>".utf8), forKey: key, to: .disk)
+        let result = try await cache.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(result.cacheType, .none)
+        XCTAssertFalse(cache.disk.containsData(forKey: key))
+    }
+
+    func testACancelledQueryDoesNotReadTheDisk() async throws {
+        let folder = try TemporaryFolder(self)
+        let cache = makeCache(folder.url)
+        let (image, data) = try fixture()
+        try await cache.store(image, data: data, forKey: key, to: .disk)
+        let key = self.key
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await cache.query(forKey: key, options: ImageCacheQueryOptions())
+        }
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled query must throw")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        XCTAssertNil(cache.imageFromMemory(forKey: key), "nothing was read, so nothing back-filled")
+    }
+
+    func testTheChainAsksInOrderAndStoresPerPolicy() async throws {
+        let folder = try TemporaryFolder(self)
+        let high = makeCache(folder.appending("high"))
+        let low = makeCache(folder.appending("low"))
+        let (image, data) = try fixture()
+        try await low.store(image, data: data, forKey: key)
+
+        let serial = ImageCachesManager(caches: [high, low])
+        let found = try await serial.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(found.image, image)
+        XCTAssertEqual(found.cacheType, .memory, "answered by the lower cache's memory")
+        let onlyHigh = ImageCachesManager(caches: [high, low], queryPolicy: .highestOnly)
+        let missed = try await onlyHigh.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertNil(missed.image)
+        let concurrent = ImageCachesManager(caches: [high, low], queryPolicy: .concurrent)
+        let raced = try await concurrent.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(raced.image, image)
+
+        try await serial.store(image, data: data, forKey: "new", to: .all, serializer: nil)
+        XCTAssertNotNil(high.imageFromMemory(forKey: "new"))
+        XCTAssertNil(low.imageFromMemory(forKey: "new"), "highestOnly stores to the first cache")
+        let everywhere = ImageCachesManager(caches: [high, low], storePolicy: .all)
+        try await everywhere.store(image, data: data, forKey: "both", to: .memory, serializer: nil)
+        XCTAssertNotNil(low.imageFromMemory(forKey: "both"))
+        XCTAssertNotNil(high.imageFromMemory(forKey: "both"))
+    }
+}

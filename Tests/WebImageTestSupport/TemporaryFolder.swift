@@ -1,0 +1,27 @@
+import Foundation
+import XCTest
+
+/// A fresh folder under the system's temporary directory, deleted when the test ends.
+public struct TemporaryFolder {
+    /// The folder.
+    public let url: URL
+
+    /// Creates the folder and registers its deletion with `test`.
+    public init(_ test: XCTestCase) throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("webimage-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = url
+        test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// A subfolder path (not created).
+    public func appending(_ name: String) -> URL {
+        url.appendingPathComponent(name, isDirectory: true)
+    }
+
+    /// The names in `folder`, sorted.
+    public static func names(in folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+}
