@@ -10,9 +10,6 @@ class LoadingTestCase: XCTestCase {
     static let coders: ImageCoders = {
         let coders = ImageCoders()
         WebImageCodecs.registerDefaults(in: coders)
-        coders.add(DevStubCoder())  // TEMPORARY
-        coders.add(DevStubCoder())  // TEMPORARY
-        coders.add(DevStubCoder())  // TEMPORARY
         return coders
     }()
 
