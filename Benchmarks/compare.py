@@ -42,7 +42,7 @@ def tjbench(path):
     for line in out.stdout.splitlines():
         fields = line.split()
         if fields[:2] == ["RGBX", "(TD)"]:
-            width, height, mpps = int(fields[5]), int(fields[6]), float(fields[-1])
+            width, height, mpps = int(fields[4]), int(fields[5]), float(fields[-1])
             return width * height / 1e6 / mpps
     return None
 
@@ -74,7 +74,7 @@ for name, case, label, reference in comparisons:
             if r is None:
                 raise RuntimeError(f"{label} is not available")
             b.append(r)
-    except (RuntimeError, subprocess.TimeoutExpired) as e:
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         print(f"skip {name}: {e}", file=sys.stderr)
         continue
     ours_s, ref_s = statistics.median(a), statistics.median(b)
