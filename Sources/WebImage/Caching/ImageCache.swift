@@ -14,7 +14,7 @@ public final class ImageCache: ImageCaching {
     public let disk: DiskCache
     /// The coders that decode disk bytes and encode images that come without bytes.
     public let coders: ImageCoders
-    private let io = BlockingIO(label: "WebImage.ImageCache.io")
+    let io = BlockingIO(label: "WebImage.ImageCache.io")
 
     /// A cache over the given tiers.
     /// - Parameters:
@@ -132,5 +132,19 @@ public final class ImageCache: ImageCaching {
     public func clear(_ cacheType: ImageCacheType = .all) async {
         if cacheType.includesMemory { memory.removeAll() }
         if cacheType.includesDisk { _ = try? await io.run { [disk] in disk.removeAll() } }
+    }
+}
+
+extension ImageCache {
+    /// The validators kept as the disk entry's extended data.
+    public func validators(forKey key: String) async -> HTTPValidators? {
+        let data = try? await io.run { [disk] in disk.extendedData(forKey: key) }
+        return data.flatMap { $0.flatMap { try? JSONDecoder().decode(HTTPValidators.self, from: $0) } }
+    }
+
+    /// Keeps `validators` as the disk entry's extended data (the entry must exist).
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String) async {
+        let data = validators.flatMap { try? JSONEncoder().encode($0) }
+        _ = try? await io.run { [disk] in try disk.setExtendedData(data, forKey: key) }
     }
 }

@@ -104,4 +104,15 @@ public final class ImageCachesManager: ImageCaching {
     public func clear(_ cacheType: ImageCacheType) async {
         for cache in caches { await cache.clear(cacheType) }
     }
+
+    public func validators(forKey key: String) async -> HTTPValidators? {
+        for cache in queried {
+            if let found = await cache.validators(forKey: key) { return found }
+        }
+        return nil
+    }
+
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String) async {
+        for cache in stored { await cache.setValidators(validators, forKey: key) }
+    }
 }

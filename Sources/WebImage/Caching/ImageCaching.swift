@@ -19,6 +19,10 @@ public protocol ImageCaching: Sendable {
     func containsImage(forKey key: String, in cacheType: ImageCacheType) async -> ImageCacheType
     /// Empties the tiers `cacheType` names.
     func clear(_ cacheType: ImageCacheType) async
+    /// The HTTP validators kept with the entry for `key` (see ``HTTPValidators``).
+    func validators(forKey key: String) async -> HTTPValidators?
+    /// Keeps HTTP validators with the entry for `key`.
+    func setValidators(_ validators: HTTPValidators?, forKey key: String) async
 }
 
 /// Decides the bytes a cache writes to disk for an image (SDWebImage's `cacheSerializer`):

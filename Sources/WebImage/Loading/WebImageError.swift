@@ -28,6 +28,9 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooLarge(limit: Int)
     /// No data arrived within the download timeout.
     case timedOut
+    /// The image is not in the cache and loading was not allowed: the `fromCacheOnly` option,
+    /// or the manager's `shouldDownload` hook said no. No request was made.
+    case notInCache
     /// The transport failed: cannot connect, connection lost, TLS refused, too many redirects,
     /// or a file that cannot be read. The string describes the underlying error.
     case network(String)
@@ -45,7 +48,7 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
             true
         case .badStatusCode(let code):
             (400..<500).contains(code) && code != 408 && code != 429
-        case .cacheNotModified, .blacklisted, .invalidDownloadOperation, .cancelled,
+        case .cacheNotModified, .blacklisted, .invalidDownloadOperation, .cancelled, .notInCache,
              .invalidDownloadResponse, .timedOut, .network:
             false
         }
@@ -65,6 +68,7 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidContentType(nil): "the server sent no Content-Type, and acceptable types are required"
         case .tooLarge(let limit): "the image data is larger than the limit of \(limit) bytes"
         case .timedOut: "the download timed out: no data arrived within the timeout"
+        case .notInCache: "the image is not in the cache, and loading it was not allowed"
         case .network(let why): "the image could not be fetched: \(why)"
         }
     }

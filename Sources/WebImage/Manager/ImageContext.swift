@@ -1,0 +1,43 @@
+import Dispatch
+import Foundation
+
+/// Per-load settings that are values rather than flags (SDWebImage's `SDWebImageContext`),
+/// with typed properties instead of string keys. Unset properties fall back to the manager's.
+public struct ImageContext: Sendable {
+    /// The target binding's operation key: a new load under the same key cancels the old one.
+    public var operationKey: String?
+    /// Where callback-style completions and progress run; nil runs them on the loading task.
+    public var callbackQueue: DispatchQueue?
+    /// The cache to use instead of the manager's.
+    public var imageCache: (any ImageCaching)?
+    /// The loader to use instead of the manager's.
+    public var imageLoader: (any ImageLoader)?
+    /// The coders to decode with instead of the manager's.
+    public var coders: ImageCoders?
+    /// Applied after decoding; its key is part of the cache key.
+    public var transformer: (any ImageTransformer)?
+    /// Thumbnail size, scale-down limit, maximum pixels. A thumbnail size is part of the cache key.
+    public var decodeOptions: ImageDecodeOptions?
+    /// The scale of the image; by default 2 or 3 for `@2x`/`@3x` in the URL, else 1.
+    public var imageScaleFactor: Double?
+    /// Where to look for the (transformed) image; by default all tiers (none with `fromLoaderOnly`).
+    public var queryCacheType: ImageCacheType?
+    /// Where to store the (transformed) image; by default all tiers.
+    public var storeCacheType: ImageCacheType?
+    /// Where to store the original bytes when a transformer changed the image; disk by default.
+    public var originalStoreCacheType: ImageCacheType?
+    /// Changes each HTTP request before it is sent.
+    public var requestModifier: ImageRequestModifier?
+    /// Changes each HTTP response head before it is checked.
+    public var responseModifier: ImageResponseModifier?
+    /// Turns received bytes into decodable bytes.
+    public var decryptor: ImageDataDecryptor?
+    /// Maps a URL to its cache key, e.g. to drop a signed URL's expiring token; nil result
+    /// means the full URL.
+    public var cacheKeyFilter: (@Sendable (URL) -> String?)?
+    /// Decides the bytes written to disk for an image.
+    public var cacheSerializer: ImageCacheSerializer?
+
+    /// An empty context: every setting falls back to the manager's.
+    public init() {}
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where a loaded image came from.
+public enum ImageSource: String, Sendable, Hashable {
+    /// Downloaded (or read by a non-HTTP loader).
+    case network
+    /// The memory cache.
+    case memory
+    /// The disk cache.
+    case disk
+    /// The cache, confirmed current by the server (`304 Not Modified`) under `refreshCached`.
+    case revalidated
+}
+
+/// A finished load (SDWebImage's completion arguments as one value).
+public struct ImageResult: Sendable {
+    /// The image, transformed when a transformer was given.
+    public var image: Image
+    /// The encoded bytes, when they were at hand (downloaded or read from disk).
+    public var data: Data?
+    /// Where the image came from.
+    public var source: ImageSource
+    /// The URL that was asked for.
+    public var url: URL
+
+    /// The cache tier that answered, in SDWebImage's terms: `.none` for a download.
+    public var cacheType: ImageCacheType {
+        switch source {
+        case .memory: .memory
+        case .disk: .disk
+        case .network, .revalidated: .none
+        }
+    }
+
+    /// A result from its parts.
+    public init(image: Image, data: Data?, source: ImageSource, url: URL) {
+        self.image = image
+        self.data = data
+        self.source = source
+        self.url = url
+    }
+}
+
+/// What a load reports on its way, in the order it happens.
+public enum ImageManagerEvent: Sendable {
+    /// Bytes received so far.
+    case progress(ImageLoadingProgress)
+    /// A partial image of a download in progress (`progressiveLoad`); never cached.
+    case partialImage(Image)
+    /// Under `refreshCached`: the cached image, delivered before the server is asked.
+    case cachedImage(ImageResult)
+    /// The final result; nothing follows it.
+    case finished(ImageResult)
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// One load's settings, resolved from the manager, the options and the context.
+struct LoadPlan: Sendable {
+    let url: URL
+    let options: WebImageOptions
+    let context: ImageContext
+    let cache: any ImageCaching
+    let loader: any ImageLoader
+    let coders: ImageCoders
+    let transformer: (any ImageTransformer)?
+    /// The key of the image as delivered (transformed, thumbnailed).
+    let key: String
+    /// The key of the original bytes.
+    let originalKey: String
+    let decodeOptions: ImageDecodeOptions
+
+    init(manager: ImageManager, url: URL, options: WebImageOptions, context: ImageContext) {
+        self.url = url
+        self.options = options
+        self.context = context
+        cache = context.imageCache ?? manager.imageCache
+        loader = context.imageLoader ?? manager.imageLoader
+        coders = context.coders ?? manager.coders
+        transformer = context.transformer ?? manager.transformer
+        key = manager.cacheKey(for: url, context: context)
+        originalKey = context.cacheKeyFilter?(url) ?? url.absoluteString
+        var decode = context.decodeOptions ?? ImageDecodeOptions()
+        decode.scaleFactor = context.imageScaleFactor ?? CacheKey.scaleFactor(of: url.absoluteString)
+        if options.contains(.scaleDownLargeImages) && decode.scaleDownLimitBytes == nil {
+            decode.scaleDownLimitBytes = ImageManager.defaultScaleDownLimitBytes
+        }
+        if options.contains(.decodeFirstFrameOnly) { decode.firstFrameOnly = true }
+        decodeOptions = decode
+    }
+
+    /// The cached image, or nil on a miss (or when the options skip the cache).
+    func queryCache() async throws -> ImageResult? {
+        let type = context.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
+        guard type != .none else { return nil }
+        let query = ImageCacheQueryOptions(
+            cacheType: type, decodeOptions: decodeOptions,
+            queryMemoryData: options.contains(.queryMemoryData), queryDiskDataSync: options.contains(.queryDiskDataSync))
+        let found = try await cache.query(forKey: key, options: query)
+        guard let image = found.image else { return nil }
+        return ImageResult(image: image, data: found.data, source: found.cacheType == .memory ? .memory : .disk, url: url)
+    }
+
+    /// Loads, transforms and stores the image.
+    func download(validators: HTTPValidators?, events: (@Sendable (ImageManagerEvent) -> Void)?) async throws -> ImageResult {
+        let loaded = try await loader.requestImage(for: url, options: loaderOptions(validators), events: events.map { emit in
+            { event in
+                switch event {
+                case .progress(let progress): emit(.progress(progress))
+                case .partialImage(let image): emit(.partialImage(image))
+                }
+            }
+        })
+        try Task.checkCancellation()
+        var image = loaded.image
+        var transformed = false
+        if let transformer, !image.isAnimated || options.contains(.transformAnimatedImage),
+           let output = transformer.transform(image, forKey: key) {
+            image = output
+            transformed = true
+        }
+        try await store(image, original: loaded, transformed: transformed)
+        return ImageResult(image: image, data: loaded.data, source: .network, url: url)
+    }
+
+    private func loaderOptions(_ validators: HTTPValidators?) -> ImageLoaderOptions {
+        let priority: DownloadPriority = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        return ImageLoaderOptions(
+            priority: priority, decodeOptions: decodeOptions, coders: coders,
+            progressive: options.contains(.progressiveLoad),
+            requestModifier: context.requestModifier, responseModifier: context.responseModifier,
+            decryptor: context.decryptor, ifNoneMatch: validators?.etag, ifModifiedSince: validators?.lastModified,
+            allowInvalidSSLCertificates: options.contains(.allowInvalidSSLCertificates),
+            handleCookies: options.contains(.handleCookies))
+    }
+
+    /// Memory at once; disk awaited with `waitStoreCache`, in the background otherwise.
+    private func store(_ image: Image, original: ImageLoadResult, transformed: Bool) async throws {
+        let type = context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
+        let validators = HTTPValidators(etag: original.response.etag, lastModified: original.response.lastModified)
+        if type.includesMemory {
+            try await cache.store(image, data: nil, forKey: key, to: .memory, serializer: nil)
+        }
+        let cache = cache, key = key, originalKey = originalKey, serializer = context.cacheSerializer
+        let originalType = context.originalStoreCacheType ?? .disk
+        let writeDisk: @Sendable () async throws -> Void = {
+            if transformed {
+                if originalType != .none {
+                    try await cache.store(original.image, data: original.data, forKey: originalKey, to: originalType, serializer: serializer)
+                }
+                if type.includesDisk {
+                    try await cache.store(image, data: nil, forKey: key, to: .disk, serializer: serializer)
+                }
+            } else if type.includesDisk {
+                try await cache.store(image, data: original.data, forKey: key, to: .disk, serializer: serializer)
+            }
+            if type.includesDisk, let validators { await cache.setValidators(validators, forKey: key) }
+        }
+        if options.contains(.waitStoreCache) {
+            try await writeDisk()
+        } else {
+            Task.detached { try? await writeDisk() }
+        }
+    }
+}
