@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import WebImage
+import WebImageTestSupport
 @testable import WebImageCodecs
 
 final class APNGTests: XCTestCase {
@@ -11,7 +12,7 @@ final class APNGTests: XCTestCase {
                      "apng_dispose_op_none.png", "apng_dispose_op_previous.png", "apng_mode_palette_alpha.png",
                      "apng_num_plays.png", "sd_TestImageLarge.png", "sd_TestImageAnimated.apng"]
         for name in names {
-            let image = try coder.decode(PNGFixtures.png(name), options: ImageDecodeOptions())
+            let image = try coder.decode(Fixtures.imageData("png/" + name), options: ImageDecodeOptions())
             XCTAssertGreaterThan(image.frames.count, 1, name)
             assertSamePixels(image.frames[0].pixels, try PNGFixtures.reference(name, "f0"), "\(name) frame 0")
             assertSamePixels(image.frames.last!.pixels, try PNGFixtures.reference(name, "last"), "\(name) last frame")
@@ -20,38 +21,38 @@ final class APNGTests: XCTestCase {
 
     func testFramesDurationsAndLoops() throws {
         // The default image is not part of this animation: it is frame 0, the 4 fcTL frames follow.
-        let delay = try coder.decode(PNGFixtures.png("apng_delay.png"), options: ImageDecodeOptions())
+        let delay = try coder.decode(Fixtures.imageData("png/apng_delay.png"), options: ImageDecodeOptions())
         XCTAssertEqual(delay.frames.count, 5)
         XCTAssertEqual(Array(delay.durations.dropFirst()), [0.5, 1, 0.5, 1])
         XCTAssertEqual(delay.loopCount, 0)
 
-        let over = try coder.decode(PNGFixtures.png("apng_blend_op_over.png"), options: ImageDecodeOptions())
+        let over = try coder.decode(Fixtures.imageData("png/apng_blend_op_over.png"), options: ImageDecodeOptions())
         XCTAssertEqual(over.frames.count, 3)
         XCTAssertEqual(over.loopCount, 1)
         XCTAssertEqual(over.durations[1], 0.1, accuracy: 1e-9)
 
-        let animated = try coder.decode(PNGFixtures.png("sd_TestImageAnimated.apng"), options: ImageDecodeOptions())
+        let animated = try coder.decode(Fixtures.imageData("png/sd_TestImageAnimated.apng"), options: ImageDecodeOptions())
         XCTAssertEqual(animated.frames.count, 101)
         XCTAssertEqual(animated.loopCount, 0)
         XCTAssertTrue(animated.durations.allSatisfy { abs($0 - 0.03) < 1e-9 })
 
-        let large = try coder.decode(PNGFixtures.png("sd_TestImageLarge.png"), options: ImageDecodeOptions())
+        let large = try coder.decode(Fixtures.imageData("png/sd_TestImageLarge.png"), options: ImageDecodeOptions())
         XCTAssertEqual(large.frames.count, 4)
         XCTAssertEqual(PixelSize(width: large.pixelWidth, height: large.pixelHeight), PixelSize(width: 1275, height: 720))
 
-        let single = try coder.decode(PNGFixtures.png("apng_single_frame.png"), options: ImageDecodeOptions())
+        let single = try coder.decode(Fixtures.imageData("png/apng_single_frame.png"), options: ImageDecodeOptions())
         XCTAssertEqual(single.frames.count, 1)
         assertSamePixels(single.pixels, try PNGFixtures.reference("apng_single_frame.png", "f0"), "single frame")
     }
 
     func testFirstFrameOnly() throws {
-        let image = try coder.decode(PNGFixtures.png("sd_TestImageAnimated.apng"), options: ImageDecodeOptions(firstFrameOnly: true))
+        let image = try coder.decode(Fixtures.imageData("png/sd_TestImageAnimated.apng"), options: ImageDecodeOptions(firstFrameOnly: true))
         XCTAssertEqual(image.frames.count, 1)
         assertSamePixels(image.pixels, try PNGFixtures.reference("sd_TestImageAnimated.apng", "f0"), "frame 0")
     }
 
     func testFramesCanBeReadInAnyOrder() throws {
-        let data = try PNGFixtures.png("apng_dispose_op_previous.png")
+        let data = try Fixtures.imageData("png/apng_dispose_op_previous.png")
         let sequential = try coder.decode(data, options: ImageDecodeOptions()).frames.map(\.pixels)
         let reader = try coder.makeFrameReader(for: data, options: ImageDecodeOptions())
         XCTAssertEqual(reader.frameCount, 4)
@@ -65,7 +66,7 @@ final class APNGTests: XCTestCase {
 
     func testBrokenAnimationFallsBackToTheDefaultImage() throws {
         // Move the first fcTL region of apng_dispose_op_none.png outside the canvas.
-        let bytes = [UInt8](try PNGFixtures.png("apng_dispose_op_none.png"))
+        let bytes = [UInt8](try Fixtures.imageData("png/apng_dispose_op_none.png"))
         let control = try bytes.withUnsafeBytes { try PNGChunkList($0) }.chunks.first { $0.type == .fcTL }!
         let broken = PNGFixtures.fixingCRC(PNGFixtures.patching(bytes, uint32: 500, at: control.data.lowerBound + 12),
                                            chunkAt: control.start)
@@ -75,7 +76,7 @@ final class APNGTests: XCTestCase {
     }
 
     func testTruncatedAnimationIsTyped() throws {
-        let bytes = [UInt8](try PNGFixtures.png("sd_TestImageAnimated.apng"))
+        let bytes = [UInt8](try Fixtures.imageData("png/sd_TestImageAnimated.apng"))
         for step in 1..<100 {
             let cut = bytes.count * step / 100
             XCTAssertThrowsError(try coder.decode(Data(bytes.prefix(cut)), options: ImageDecodeOptions())) {
@@ -85,7 +86,7 @@ final class APNGTests: XCTestCase {
     }
 
     func testAnimationRoundTrip() throws {
-        let image = try coder.decode(PNGFixtures.png("apng_dispose_op_previous.png"), options: ImageDecodeOptions())
+        let image = try coder.decode(Fixtures.imageData("png/apng_dispose_op_previous.png"), options: ImageDecodeOptions())
         let encoded = try coder.encode(image, as: .png, options: ImageEncodeOptions())
         let decoded = try coder.decode(encoded, options: ImageDecodeOptions())
         XCTAssertEqual(decoded.frames.count, image.frames.count)

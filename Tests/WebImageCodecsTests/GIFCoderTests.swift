@@ -1,16 +1,16 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageTestSupport
 import XCTest
 
 /// The GIF coder against the fixture corpus: Pillow's facts from the manifest, pixels checked
 /// against Pillow's reference frames, and bad input that must fail with a typed error.
 final class GIFCoderTests: XCTestCase {
-    private static let root = "../shared/fixtures/images/"
     private let coder = GIFCoder()
 
     private func fixture(_ name: String) throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: Self.root + "gif/" + name))
+        try Fixtures.imageData("gif/" + name)
     }
 
     private func decode(_ name: String, options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image {
@@ -38,23 +38,20 @@ final class GIFCoderTests: XCTestCase {
     // MARK: - Manifest facts
 
     func testEveryDecodableGIFMatchesTheManifest() throws {
-        let json = try Data(contentsOf: URL(fileURLWithPath: Self.root + "manifest.json"))
-        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: json) as? [String: Any])
-        let entries = try XCTUnwrap(manifest["images"] as? [[String: Any]])
-            .filter { ($0["file"] as? String)?.hasPrefix("gif/") == true && $0["decodes"] as? Bool == true }
+        let entries = try Fixtures.manifest(kind: "gif").filter(\.decodes)
         XCTAssertEqual(entries.count, 9)
         for entry in entries {
-            let name = try XCTUnwrap(entry["file"] as? String)
-            let image = try coder.decode(Data(contentsOf: URL(fileURLWithPath: Self.root + name)),
-                                         options: ImageDecodeOptions())
+            let name = entry.file
+            let image = try coder.decode(Fixtures.imageData(name), options: ImageDecodeOptions())
             XCTAssertEqual(image.format, .gif, name)
-            XCTAssertEqual(image.pixelWidth, entry["width"] as? Int, name)
-            XCTAssertEqual(image.pixelHeight, entry["height"] as? Int, name)
-            XCTAssertEqual(image.frames.count, entry["frames"] as? Int, name)
+            XCTAssertEqual(image.pixelWidth, entry.width, name)
+            XCTAssertEqual(image.pixelHeight, entry.height, name)
+            XCTAssertEqual(image.frames.count, entry.frames, name)
             guard image.frames.count > 1 else { continue }
-            XCTAssertEqual(image.loopCount, entry["loop"] as? Int ?? 1, name)
-            let expected = try XCTUnwrap(entry["durations_ms"] as? [Int], name).map { $0 < 11 ? 100 : $0 }
-            XCTAssertEqual(image.durations.map { Int(($0 * 1000).rounded()) }, expected, name)
+            XCTAssertEqual(image.loopCount, entry.loop ?? 1, name)
+            let expected = try XCTUnwrap(entry.durations_ms, name)
+                .map { try XCTUnwrap($0, name) }.map { $0 < 11 ? 100 : $0 }
+            XCTAssertEqual(image.durations.map { ($0 * 1000).rounded() }, expected, name)
         }
     }
 
@@ -213,9 +210,9 @@ final class GIFCoderTests: XCTestCase {
         XCTAssertThrowsError(try coder.decode(Data(repeating: 0, count: 64), options: ImageDecodeOptions())) {
             XCTAssertEqual($0 as? ImageCodingError, .unsupportedFormat(.undefined))
         }
-        var generator = SplitMix(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for length in [1, 6, 13, 50, 800] {
-            let random = Data((0..<length).map { _ in generator.nextByte() })
+            let random = Data(generator.bytes(length))
             assertTypedErrorOrImage(random, "random \(length) bytes")
             assertTypedErrorOrImage(Data("GIF89a".utf8) + random, "GIF89a + random \(length) bytes")
         }
@@ -237,31 +234,17 @@ final class GIFCoderTests: XCTestCase {
     }
 
     func testCorruptedBytesNeverCrash() throws {
-        var generator = SplitMix(seed: 42)
+        var generator = SeededRandom(seed: 42)
         for name in ["sd_TestImage.gif", "pil_dispose_bgnd.gif", "sd_TestLoopCount.gif"] {
             let original = try fixture(name)
             for _ in 0..<300 {
                 var data = original
                 for _ in 0..<4 {
                     let offset = 6 + Int(generator.next() % UInt64(data.count - 6))
-                    data[offset] = generator.nextByte()
+                    data[offset] = generator.byte()
                 }
                 assertTypedErrorOrImage(data, "\(name) with changed bytes")
             }
         }
     }
-}
-
-/// A small seeded generator, so that the random inputs are the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func nextByte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
 }

@@ -14,7 +14,7 @@ final class ImageCacheTests: XCTestCase {
     }
 
     private func fixture() throws -> (Image, Data) {
-        let data = try Fixtures.data(Fixtures.image("png/pngsuite_basn6a08.png"))
+        let data = try Fixtures.imageData("png/pngsuite_basn6a08.png")
         return (try coders.decode(data), data)
     }
 
@@ -51,7 +51,7 @@ final class ImageCacheTests: XCTestCase {
     func testDiskQueriesDecodeWithTheGivenOptions() async throws {
         let folder = try TemporaryFolder(self)
         let cache = makeCache(folder.url)
-        let data = try Fixtures.data(Fixtures.bench("testjfif_1024.jpg"))
+        let data = try Fixtures.benchData("testjfif_1024.jpg")
         try await cache.store(nil, data: data, forKey: key, to: .disk)
         let options = ImageCacheQueryOptions(decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(64)))
         let result = try await cache.query(forKey: key, options: options)

@@ -1,6 +1,7 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageTestSupport
 import XCTest
 
 /// Decoding the corpus: sizes, orientation, colour spaces and pixels against Pillow's refs.
@@ -8,10 +9,10 @@ final class JPEGCoderTests: XCTestCase {
     private let coder = JPEGCoder()
 
     func testEveryManifestJPEGDecodesToItsSizeOrFailsTyped() throws {
-        let entries = try JPEGTestFixtures.jpegEntries()
+        let entries = try Fixtures.manifest(kind: "jpeg")
         XCTAssertGreaterThanOrEqual(entries.count, 19)
         for entry in entries {
-            let data = try JPEGTestFixtures.image(entry.file)
+            let data = try Fixtures.imageData(entry.file)
             XCTAssertTrue(coder.canDecode(data), entry.file)
             if entry.decodes {
                 let image = try coder.decode(data, options: ImageDecodeOptions())
@@ -30,8 +31,8 @@ final class JPEGCoderTests: XCTestCase {
     }
 
     func testCanDecodeOnlyJPEG() throws {
-        XCTAssertTrue(coder.canDecode(try JPEGTestFixtures.image("jpeg/pil_hopper.jpg")))
-        XCTAssertFalse(coder.canDecode(try JPEGTestFixtures.bench("testjfif_256.png")))
+        XCTAssertTrue(coder.canDecode(try Fixtures.imageData("jpeg/pil_hopper.jpg")))
+        XCTAssertFalse(coder.canDecode(try Fixtures.benchData("testjfif_256.png")))
         XCTAssertFalse(coder.canDecode(Data()))
     }
 
@@ -49,57 +50,54 @@ final class JPEGCoderTests: XCTestCase {
                                  (4031, 3023, RGBA(r: 178, g: 181, b: 170))]),
         ]
         for (name, points) in expectations {
-            let image = try coder.decode(try JPEGTestFixtures.image("jpeg/" + name), options: ImageDecodeOptions())
+            let image = try coder.decode(try Fixtures.imageData("jpeg/" + name), options: ImageDecodeOptions())
             for (x, y, expected) in points {
-                let got = image.pixels[x, y]
-                for (g, e) in [(got.r, expected.r), (got.g, expected.g), (got.b, expected.b), (got.a, expected.a)] {
-                    XCTAssertLessThanOrEqual(abs(Int(g) - Int(e)), 2, "\(name) (\(x), \(y)): \(got) vs \(expected)")
-                }
+                assertClose(image.pixels[x, y], expected, "\(name) (\(x), \(y))")
             }
         }
     }
 
     /// The arithmetic-coded and the Huffman-coded copy of one image decode alike (Pillow: same hash).
     func testArithmeticCodingMatchesHuffman() throws {
-        let ari = try coder.decode(try JPEGTestFixtures.image("jpeg/ljt_testimgari.jpg"), options: ImageDecodeOptions())
-        let int = try coder.decode(try JPEGTestFixtures.image("jpeg/ljt_testimgint.jpg"), options: ImageDecodeOptions())
+        let ari = try coder.decode(try Fixtures.imageData("jpeg/ljt_testimgari.jpg"), options: ImageDecodeOptions())
+        let int = try coder.decode(try Fixtures.imageData("jpeg/ljt_testimgint.jpg"), options: ImageDecodeOptions())
         XCTAssertEqual(ari.pixels, int.pixels)
     }
 
     /// Every orientation 2–8 of Pillow's hopper, turned upright, looks like the upright hopper
     /// (mean error about 3.5 from recompression; a wrong transform gives tens).
     func testAllOrientationsComeOutUpright() throws {
-        let upright = try coder.decode(try JPEGTestFixtures.image("jpeg/pil_hopper.jpg"), options: ImageDecodeOptions())
+        let upright = try coder.decode(try Fixtures.imageData("jpeg/pil_hopper.jpg"), options: ImageDecodeOptions())
         for value in 2...8 {
-            let image = try coder.decode(try JPEGTestFixtures.image("jpeg/pil_hopper_orientation_\(value).jpg"),
+            let image = try coder.decode(try Fixtures.imageData("jpeg/pil_hopper_orientation_\(value).jpg"),
                                          options: ImageDecodeOptions())
             XCTAssertEqual(image.orientation.rawValue, UInt8(value))
-            XCTAssertLessThan(JPEGTestFixtures.meanAbsoluteError(image.pixels, upright.pixels), 5, "orientation \(value)")
+            XCTAssertLessThan(PixelDifference(image.pixels, upright.pixels).mean, 5, "orientation \(value)")
         }
     }
 
     /// sd_TestJFIF.jpg states its orientation (3) only in XMP, as Pillow reads it.
     func testOrientationFromXMP() throws {
-        let image = try coder.decode(try JPEGTestFixtures.image("jpeg/sd_TestJFIF.jpg"),
+        let image = try coder.decode(try Fixtures.imageData("jpeg/sd_TestJFIF.jpg"),
                                      options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(400)))
         XCTAssertEqual(image.orientation, .down)
     }
 
     func testScaleFactorIsKept() throws {
-        let image = try coder.decode(try JPEGTestFixtures.image("jpeg/sd_TestImage.jpg"),
+        let image = try coder.decode(try Fixtures.imageData("jpeg/sd_TestImage.jpg"),
                                      options: ImageDecodeOptions(scaleFactor: 2))
         XCTAssertEqual(image.scale, 2)
         XCTAssertEqual(image.width, 40)
     }
 
     func testTwelveBitIsUnsupported() throws {
-        XCTAssertThrowsError(try coder.decode(try JPEGTestFixtures.image("jpeg/ljt_monkey12.jpg"), options: ImageDecodeOptions())) {
+        XCTAssertThrowsError(try coder.decode(try Fixtures.imageData("jpeg/ljt_monkey12.jpg"), options: ImageDecodeOptions())) {
             XCTAssertEqual($0 as? ImageCodingError, .unsupportedFeature(.jpeg, "12-bit samples"))
         }
     }
 
     func testPillowsTruncatedFileFailsAsTruncated() throws {
-        XCTAssertThrowsError(try coder.decode(try JPEGTestFixtures.image("jpeg/pil_truncated_jpeg.jpg"), options: ImageDecodeOptions())) {
+        XCTAssertThrowsError(try coder.decode(try Fixtures.imageData("jpeg/pil_truncated_jpeg.jpg"), options: ImageDecodeOptions())) {
             XCTAssertEqual($0 as? ImageCodingError, .truncated(.jpeg))
         }
     }

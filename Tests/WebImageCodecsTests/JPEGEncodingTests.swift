@@ -1,6 +1,7 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageTestSupport
 import XCTest
 
 /// Encoding: round trips, quality, alpha.
@@ -8,17 +9,17 @@ final class JPEGEncodingTests: XCTestCase {
     private let coder = JPEGCoder()
 
     func testRoundTripAtQuality90() throws {
-        let original = try coder.decode(try JPEGTestFixtures.bench("testjfif_256.jpg"), options: ImageDecodeOptions())
+        let original = try coder.decode(try Fixtures.benchData("testjfif_256.jpg"), options: ImageDecodeOptions())
         let data = try coder.encode(original, as: .jpeg, options: ImageEncodeOptions(quality: 0.9))
         XCTAssertEqual(ImageFormat(detecting: data), .jpeg)
         let decoded = try coder.decode(data, options: ImageDecodeOptions())
         XCTAssertEqual(decoded.pixelWidth, 256)
         XCTAssertEqual(decoded.pixelHeight, 192)
-        XCTAssertLessThan(JPEGTestFixtures.meanAbsoluteError(decoded.pixels, original.pixels), 2.5)
+        XCTAssertLessThan(PixelDifference(decoded.pixels, original.pixels).mean, 2.5)
     }
 
     func testLowerQualityIsSmaller() throws {
-        let image = try coder.decode(try JPEGTestFixtures.bench("testjfif_256.jpg"), options: ImageDecodeOptions())
+        let image = try coder.decode(try Fixtures.benchData("testjfif_256.jpg"), options: ImageDecodeOptions())
         let small = try coder.encode(image, as: .jpeg, options: ImageEncodeOptions(quality: 0.2))
         let large = try coder.encode(image, as: .jpeg, options: ImageEncodeOptions(quality: 1))
         XCTAssertLessThan(small.count * 2, large.count)

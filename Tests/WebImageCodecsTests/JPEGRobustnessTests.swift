@@ -1,6 +1,7 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageTestSupport
 import XCTest
 
 /// Bad input gives a typed error (or, for a partial decode, an image or nil): never a crash.
@@ -18,7 +19,7 @@ final class JPEGRobustnessTests: XCTestCase {
     /// The partial decoder returns nil or a full-size incomplete image for each.
     func testTruncationAtHundredPoints() throws {
         for name in ["testjfif_256.jpg", "testjfif_256.progressive.jpg"] {
-            let data = try JPEGTestFixtures.bench(name)
+            let data = try Fixtures.benchData(name)
             let full = try coder.decode(data, options: ImageDecodeOptions())
             for step in 0..<100 {
                 let length = 1 + step * (data.count - 1) / 100
@@ -35,7 +36,7 @@ final class JPEGRobustnessTests: XCTestCase {
 
     /// Entropy-coded data cut short and closed with an EOI is damage, not an image.
     func testDataEndingEarlyBeforeEOIIsCorrupt() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_256.jpg")
+        let data = try Fixtures.benchData("testjfif_256.jpg")
         let cut = data.prefix(data.count / 2) + Data([0xFF, 0xD9])
         XCTAssertThrowsError(try coder.decode(cut, options: ImageDecodeOptions())) {
             guard case .corrupt(.jpeg, _) = $0 as? ImageCodingError else { return XCTFail("\($0)") }
@@ -44,7 +45,7 @@ final class JPEGRobustnessTests: XCTestCase {
     }
 
     func testMissingEOIIsTruncated() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_256.jpg")
+        let data = try Fixtures.benchData("testjfif_256.jpg")
         XCTAssertThrowsError(try coder.decode(data.dropLast(2), options: ImageDecodeOptions())) {
             XCTAssertEqual($0 as? ImageCodingError, .truncated(.jpeg))
         }
@@ -58,7 +59,7 @@ final class JPEGRobustnessTests: XCTestCase {
     }
 
     func testRandomBytesGiveTypedErrors() {
-        var random = SeededBytes(seed: 42)
+        var random = SeededRandom(seed: 42)
         for length in [1, 2, 3, 10, 100, 1000, 10_000] {
             assertTypedError(Data(random.bytes(length)), "\(length) random bytes")
             // The same behind a JPEG signature, so libjpeg parses further.
@@ -68,8 +69,8 @@ final class JPEGRobustnessTests: XCTestCase {
 
     /// Damaged entropy data decodes with libjpeg's concealment or fails typed.
     func testFlippedBytesNeverCrash() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_256.progressive.jpg")
-        var random = SeededBytes(seed: 7)
+        let data = try Fixtures.benchData("testjfif_256.progressive.jpg")
+        var random = SeededRandom(seed: 7)
         for _ in 0..<100 {
             var bytes = [UInt8](data)
             for _ in 0..<8 {
@@ -89,7 +90,7 @@ final class JPEGRobustnessTests: XCTestCase {
     /// A progressive file repeating its first scan 1100 times is refused after 1000 scans rather
     /// than decoded scan after scan.
     func testThousandsOfScansAreRefused() throws {
-        let data = [UInt8](try JPEGTestFixtures.bench("testjfif_256.progressive.jpg"))
+        let data = [UInt8](try Fixtures.benchData("testjfif_256.progressive.jpg"))
         func isMarker(_ i: Int) -> Bool {
             data[i] == 0xFF && data[i + 1] != 0x00 && !(0xD0...0xD7).contains(data[i + 1])
         }
@@ -106,7 +107,7 @@ final class JPEGRobustnessTests: XCTestCase {
     /// A header claiming 65000 x 65000 fails fast, before any pixel memory is taken.
     func testHugeHeaderIsRefusedQuickly() throws {
         let start = Date()
-        let huge = JPEGTestFixtures.patchingFrameSize(try JPEGTestFixtures.image("jpeg/pil_hopper.jpg"),
+        let huge = JPEGTestFixtures.patchingFrameSize(try Fixtures.imageData("jpeg/pil_hopper.jpg"),
                                                       width: 65000, height: 65000)
         XCTAssertThrowsError(try coder.decode(huge, options: ImageDecodeOptions())) {
             XCTAssertEqual($0 as? ImageCodingError, .tooManyPixels(width: 65000, height: 65000, limit: 100_000_000))
@@ -119,7 +120,7 @@ final class JPEGRobustnessTests: XCTestCase {
     /// fails as soon as the entropy-coded data runs into the EOI, rather than decoding filler.
     func testHugeBaselineThumbnailFailsAtTheEndOfData() throws {
         let start = Date()
-        let huge = JPEGTestFixtures.patchingFrameSize(try JPEGTestFixtures.image("jpeg/pil_hopper.jpg"),
+        let huge = JPEGTestFixtures.patchingFrameSize(try Fixtures.imageData("jpeg/pil_hopper.jpg"),
                                                       width: 65000, height: 65000)
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(256))
         XCTAssertEqual(try JPEGCoder.decodedSize(of: huge, options: options), PixelSize(8125))
@@ -134,7 +135,7 @@ final class JPEGRobustnessTests: XCTestCase {
     /// progressive header is refused by the memory cap instead of allocating gigabytes.
     func testHugeProgressiveThumbnailIsRefused() throws {
         let start = Date()
-        let huge = JPEGTestFixtures.patchingFrameSize(try JPEGTestFixtures.bench("testjfif_256.progressive.jpg"),
+        let huge = JPEGTestFixtures.patchingFrameSize(try Fixtures.benchData("testjfif_256.progressive.jpg"),
                                                       width: 65000, height: 65000)
         XCTAssertThrowsError(try coder.decode(huge, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(256)))) {
             XCTAssertEqual($0 as? ImageCodingError, .tooManyPixels(width: 65000, height: 65000, limit: 100_000_000))

@@ -1,6 +1,7 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageTestSupport
 import XCTest
 
 /// DCT-scaled thumbnails and partial (progressive) decoding.
@@ -10,7 +11,7 @@ final class JPEGScalingTests: XCTestCase {
     /// A 256 px thumbnail of the 4032 x 3024 photo is decoded by libjpeg at 1/8 (504 x 378),
     /// then resampled to 256 x 192.
     func testThumbnailDecodesAtOneEighth() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_full.jpg")
+        let data = try Fixtures.benchData("testjfif_full.jpg")
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(256))
         XCTAssertEqual(try JPEGCoder.decodedSize(of: data, options: options), PixelSize(width: 504, height: 378))
         XCTAssertEqual(try JPEGCoder.decodedSize(of: data), PixelSize(width: 4032, height: 3024))
@@ -21,7 +22,7 @@ final class JPEGScalingTests: XCTestCase {
     /// The pixel limit applies to the size decoded: 1 MP refuses the 12 MP photo but allows its
     /// thumbnail, which therefore never held the full-size pixels.
     func testPixelLimitAppliesToTheDecodedSize() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_full.jpg")
+        let data = try Fixtures.benchData("testjfif_full.jpg")
         XCTAssertThrowsError(try coder.decode(data, options: ImageDecodeOptions(maxPixels: 1_000_000))) {
             XCTAssertEqual($0 as? ImageCodingError, .tooManyPixels(width: 4032, height: 3024, limit: 1_000_000))
         }
@@ -34,7 +35,7 @@ final class JPEGScalingTests: XCTestCase {
     /// The strongest reduction still covering the target: 1/4 for 800 px (1008 >= 800), 1/2 for
     /// 1200 px, none for a target larger than 1/2; the scale-down byte limit counts too.
     func testScaleChoice() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_full.jpg")
+        let data = try Fixtures.benchData("testjfif_full.jpg")
         func decoded(_ side: Int) throws -> PixelSize {
             try JPEGCoder.decodedSize(of: data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(side)))
         }
@@ -50,12 +51,12 @@ final class JPEGScalingTests: XCTestCase {
 
     /// The scale considers orientation: sd_TestJFIF (orientation 3, no swap) and a rotated hopper.
     func testThumbnailOfRotatedImage() throws {
-        let data = try JPEGTestFixtures.image("jpeg/pil_hopper_orientation_6.jpg")
+        let data = try Fixtures.imageData("jpeg/pil_hopper_orientation_6.jpg")
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 64, height: 32), preserveAspectRatio: false)
         XCTAssertEqual(try JPEGCoder.decodedSize(of: data, options: options), PixelSize(width: 64, height: 64))
         let image = try coder.decode(data, options: options)
         XCTAssertEqual(PixelSize(width: image.pixelWidth, height: image.pixelHeight), PixelSize(width: 64, height: 32))
-        let jfif = try coder.decode(try JPEGTestFixtures.image("jpeg/sd_TestJFIF.jpg"),
+        let jfif = try coder.decode(try Fixtures.imageData("jpeg/sd_TestJFIF.jpg"),
                                     options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(256)))
         XCTAssertEqual(PixelSize(width: jfif.pixelWidth, height: jfif.pixelHeight), PixelSize(width: 256, height: 192))
     }
@@ -63,13 +64,13 @@ final class JPEGScalingTests: XCTestCase {
     /// Half of a progressive JPEG gives the full-size image from the scans that arrived:
     /// already close to the final image.
     func testPartialProgressive() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_256.progressive.jpg")
+        let data = try Fixtures.benchData("testjfif_256.progressive.jpg")
         let full = try coder.decode(data, options: ImageDecodeOptions())
         let partial = try XCTUnwrap(coder.decodePartial(data.prefix(data.count / 2), options: ImageDecodeOptions()))
         XCTAssertTrue(partial.isIncomplete)
         XCTAssertEqual(partial.pixelWidth, 256)
         XCTAssertEqual(partial.pixelHeight, 192)
-        XCTAssertLessThan(JPEGTestFixtures.meanAbsoluteError(partial.pixels, full.pixels), 10)
+        XCTAssertLessThan(PixelDifference(partial.pixels, full.pixels).mean, 10)
         let complete = try XCTUnwrap(coder.decodePartial(data, options: ImageDecodeOptions()))
         XCTAssertFalse(complete.isIncomplete)
         XCTAssertEqual(complete.pixels, full.pixels)
@@ -77,7 +78,7 @@ final class JPEGScalingTests: XCTestCase {
 
     /// Half of a baseline JPEG gives its top rows exactly.
     func testPartialBaselineHasTheTopRows() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_256.jpg")
+        let data = try Fixtures.benchData("testjfif_256.jpg")
         let full = try coder.decode(data, options: ImageDecodeOptions())
         let partial = try XCTUnwrap(coder.decodePartial(data.prefix(data.count / 2), options: ImageDecodeOptions()))
         XCTAssertTrue(partial.isIncomplete)
@@ -87,7 +88,7 @@ final class JPEGScalingTests: XCTestCase {
     }
 
     func testPartialWithoutHeaderIsNil() throws {
-        let data = try JPEGTestFixtures.bench("testjfif_256.progressive.jpg")
+        let data = try Fixtures.benchData("testjfif_256.progressive.jpg")
         XCTAssertNil(coder.decodePartial(data.prefix(100), options: ImageDecodeOptions()))
     }
 }

@@ -1,17 +1,18 @@
 import Foundation
 import XCTest
 import WebImage
+import WebImageTestSupport
 @testable import WebImageCodecs
 
 final class PNGCoderTests: XCTestCase {
     private let coder = PNGCoder()
 
     func testEveryPNGFixtureMatchesTheManifest() throws {
-        let entries = try PNGFixtures.manifest().filter { $0.file.hasPrefix("png/") }
+        let entries = try Fixtures.manifest(kind: "png")
         XCTAssertEqual(entries.count, 65)
         for entry in entries {
             XCTAssertTrue(entry.decodes)
-            let image = try coder.decode(PNGFixtures.data("images/" + entry.file), options: ImageDecodeOptions())
+            let image = try coder.decode(Fixtures.imageData(entry.file), options: ImageDecodeOptions())
             XCTAssertEqual(image.pixelWidth, entry.width, entry.file)
             XCTAssertEqual(image.pixelHeight, entry.height, entry.file)
             XCTAssertEqual(image.frames.count, entry.frames, entry.file)
@@ -31,25 +32,25 @@ final class PNGCoderTests: XCTestCase {
                      "basn3p04", "basn4a08", "basn4a16", "basn6a16", "ibasn0g16", "ibasn3p08", "ibasn6a16",
                      "ftbbn0g04", "ftbwn0g16", "ftbbn2c16", "ftbyn3p08", "ftp1n3p08", "iftbbn3p08"]
         for name in names.map({ "pngsuite_\($0).png" }) + ["sd_IndexedPNG.png", "sd_RGBA16PNG.png"] {
-            let image = try coder.decode(PNGFixtures.png(name), options: ImageDecodeOptions())
+            let image = try coder.decode(Fixtures.imageData("png/" + name), options: ImageDecodeOptions())
             assertSamePixels(image.pixels, try PNGFixtures.reference(name, "f0"), name)
         }
     }
 
     func testPixelValuesOfKnownFiles() throws {
         // 16-bit RGB with a tRNS of white: white is transparent, the rest opaque.
-        let transparent = try coder.decode(PNGFixtures.png("pngsuite_ftbbn2c16.png"), options: ImageDecodeOptions()).pixels
+        let transparent = try coder.decode(Fixtures.imageData("png/pngsuite_ftbbn2c16.png"), options: ImageDecodeOptions()).pixels
         XCTAssertEqual(transparent[0, 0].a, 0)
         XCTAssertEqual(Set(stride(from: 3, to: transparent.bytes.count, by: 4).map { transparent.bytes[$0] }), [0, 255])
         // 1-bit grayscale: samples are 0 or 255, all opaque.
-        let gray = try coder.decode(PNGFixtures.png("pngsuite_basn0g01.png"), options: ImageDecodeOptions()).pixels
+        let gray = try coder.decode(Fixtures.imageData("png/pngsuite_basn0g01.png"), options: ImageDecodeOptions()).pixels
         XCTAssertEqual(Set(gray.bytes), [0, 255])
         XCTAssertFalse(gray.hasTransparency)
     }
 
     func testEXIFOrientationIsApplied() throws {
         // sd_IndexedPNG.png (687 x 123) with an eXIf chunk saying "rotate 90° clockwise" (6).
-        let bytes = [UInt8](try PNGFixtures.png("sd_IndexedPNG.png"))
+        let bytes = [UInt8](try Fixtures.imageData("png/sd_IndexedPNG.png"))
         let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]
         var exif: [UInt8] = [0, 0, 0, UInt8(tiff.count)] + Array("eXIf".utf8) + tiff + [0, 0, 0, 0]
         exif = PNGFixtures.fixingCRC(exif, chunkAt: 0)
@@ -62,7 +63,7 @@ final class PNGCoderTests: XCTestCase {
 
     func testTruncatedFilesGiveTypedErrors() throws {
         for name in ["sd_TestImage.png", "pngsuite_ibasn6a16.png", "pngsuite_basn3p04.png"] {
-            let bytes = [UInt8](try PNGFixtures.png(name))
+            let bytes = [UInt8](try Fixtures.imageData("png/" + name))
             // Everything up to the end of the last IDAT chunk's data is needed for the pixels.
             let lastIDAT = try bytes.withUnsafeBytes { try PNGChunkList($0) }.chunks.last { $0.type == .IDAT }!
             XCTAssertThrowsError(try coder.decode(Data(), options: ImageDecodeOptions())) {
@@ -97,7 +98,7 @@ final class PNGCoderTests: XCTestCase {
 
     func testHugeHeaderIsRefusedBeforeDecoding() throws {
         // A real file whose IHDR now claims 100000 x 100000 pixels, with a valid CRC.
-        var bytes = [UInt8](try PNGFixtures.png("sd_TestImage.png"))
+        var bytes = [UInt8](try Fixtures.imageData("png/sd_TestImage.png"))
         bytes = PNGFixtures.patching(bytes, uint32: 100_000, at: 16)
         bytes = PNGFixtures.patching(bytes, uint32: 100_000, at: 20)
         bytes = PNGFixtures.fixingCRC(bytes, chunkAt: 8)
@@ -113,7 +114,7 @@ final class PNGCoderTests: XCTestCase {
 
     func testEncodeDecodeRoundTripIsExact() throws {
         for name in ["sd_TestImage.png", "pngsuite_basn6a16.png", "pngsuite_basn2c08.png", "sd_IndexedPNG.png"] {
-            let image = try coder.decode(PNGFixtures.png(name), options: ImageDecodeOptions())
+            let image = try coder.decode(Fixtures.imageData("png/" + name), options: ImageDecodeOptions())
             let encoded = try coder.encode(image, as: .png, options: ImageEncodeOptions())
             // Colour type: RGB (2) for an opaque image, RGBA (6) otherwise.
             XCTAssertEqual(encoded[25], image.pixels.hasTransparency ? 6 : 2, name)
@@ -125,7 +126,7 @@ final class PNGCoderTests: XCTestCase {
     }
 
     func testPartialDecodeShowsTheRowsReceived() throws {
-        let data = try PNGFixtures.data("bench/testjfif_256.png")
+        let data = try Fixtures.benchData("testjfif_256.png")
         let full = try coder.decode(data, options: ImageDecodeOptions()).pixels
         let partial = try XCTUnwrap(coder.decodePartial(data.prefix(data.count / 2), options: ImageDecodeOptions()))
         XCTAssertTrue(partial.isIncomplete)
@@ -146,7 +147,7 @@ final class PNGCoderTests: XCTestCase {
     }
 
     func testPartialDecodeOfAnInterlacedFileHasTheFullSize() throws {
-        let data = try PNGFixtures.png("pngsuite_ibasn6a08.png")
+        let data = try Fixtures.imageData("png/pngsuite_ibasn6a08.png")
         let partial = try XCTUnwrap(coder.decodePartial(data.prefix(data.count * 3 / 4), options: ImageDecodeOptions()))
         XCTAssertTrue(partial.isIncomplete)
         XCTAssertEqual(PixelSize(width: partial.pixelWidth, height: partial.pixelHeight), PixelSize(32))
@@ -157,7 +158,7 @@ final class PNGCoderTests: XCTestCase {
 
     func testThumbnailIsDecodedThenResized() throws {
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(64))
-        let image = try coder.decode(PNGFixtures.data("bench/testjfif_256.png"), options: options)
+        let image = try coder.decode(Fixtures.benchData("testjfif_256.png"), options: options)
         XCTAssertEqual(PixelSize(width: image.pixelWidth, height: image.pixelHeight), PixelSize(width: 64, height: 48))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageTestSupport
 import XCTest
 
 /// Encoding: lossless and lossy round trips, animations, and what the encoder refuses.
@@ -18,32 +19,32 @@ final class WebPEncoderTests: XCTestCase {
 
     func testLosslessRoundTripIsExact() throws {
         // Transparent pixels with white colour: lossless output keeps even those exactly.
-        let original = try coder.decode(WebPFixture.image("lwt_lossless1.webp"), options: ImageDecodeOptions())
+        let original = try coder.decode(Fixtures.imageData("webp/lwt_lossless1.webp"), options: ImageDecodeOptions())
         let data = try coder.encode(original, as: .webp, options: ImageEncodeOptions(lossless: true))
         XCTAssertEqual(ImageFormat(detecting: data), .webp)
         let decoded = try coder.decode(data, options: ImageDecodeOptions())
         XCTAssertEqual(decoded.pixels, original.pixels)
 
-        let alpha = try coder.decode(WebPFixture.image("pil_transparent.webp"), options: ImageDecodeOptions())
+        let alpha = try coder.decode(Fixtures.imageData("webp/pil_transparent.webp"), options: ImageDecodeOptions())
         let alphaTrip = try coder.decode(coder.encode(alpha, as: .webp, options: ImageEncodeOptions(lossless: true)),
                                          options: ImageDecodeOptions())
         XCTAssertEqual(alphaTrip.pixels, alpha.pixels)
     }
 
     func testLossyRoundTripIsCloseAndQualityMatters() throws {
-        let original = try coder.decode(WebPFixture.image("sd_TestImageStatic.webp"), options: ImageDecodeOptions())
+        let original = try coder.decode(Fixtures.imageData("webp/sd_TestImageStatic.webp"), options: ImageDecodeOptions())
         let high = try coder.encode(original, as: .webp, options: ImageEncodeOptions(quality: 0.9))
         let low = try coder.encode(original, as: .webp, options: ImageEncodeOptions(quality: 0.1))
         XCTAssertLessThan(low.count, high.count)
         let decoded = try coder.decode(high, options: ImageDecodeOptions())
         XCTAssertEqual(decoded.pixelWidth, 550)
         XCTAssertEqual(decoded.pixelHeight, 368)
-        XCTAssertLessThan(meanDifference(decoded.pixels, original.pixels), 3)
+        XCTAssertLessThan(PixelDifference(decoded.pixels, original.pixels).mean, 3)
         XCTAssertFalse(decoded.pixels.hasTransparency)
     }
 
     func testLossyKeepsAlpha() throws {
-        let original = try coder.decode(WebPFixture.image("pil_transparent.webp"), options: ImageDecodeOptions())
+        let original = try coder.decode(Fixtures.imageData("webp/pil_transparent.webp"), options: ImageDecodeOptions())
         let decoded = try coder.decode(coder.encode(original, as: .webp, options: ImageEncodeOptions(quality: 0.8)),
                                        options: ImageDecodeOptions())
         XCTAssertEqual(decoded.pixels[0, 0].a, 0)
@@ -77,10 +78,5 @@ final class WebPEncoderTests: XCTestCase {
                 return XCTFail("expected encodingFailed, got \(error)")
             }
         }
-    }
-
-    private func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-        let total = zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
-        return Double(total) / Double(max(a.bytes.count, 1))
     }
 }

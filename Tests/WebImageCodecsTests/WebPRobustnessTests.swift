@@ -1,6 +1,7 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageTestSupport
 import XCTest
 
 /// Bad input: truncated, damaged, random and oversized files give typed errors (or a valid
@@ -12,7 +13,7 @@ final class WebPRobustnessTests: XCTestCase {
 
     func testTruncationAtOneHundredPoints() throws {
         for name in Self.samples {
-            let data = try WebPFixture.image(name)
+            let data = try Fixtures.imageData("webp/" + name)
             var truncatedErrors = 0
             for step in 0..<100 {
                 let prefix = data.prefix(data.count * step / 100)
@@ -27,9 +28,9 @@ final class WebPRobustnessTests: XCTestCase {
     }
 
     func testDamagedBytesNeverCrash() throws {
-        var random = SeededGenerator(seed: 0x5EB9)
+        var random = SeededRandom(seed: 0x5EB9)
         for name in Self.samples {
-            let data = try WebPFixture.image(name)
+            let data = try Fixtures.imageData("webp/" + name)
             for _ in 0..<40 {
                 var damaged = data
                 for _ in 0..<3 {
@@ -50,7 +51,7 @@ final class WebPRobustnessTests: XCTestCase {
         XCTAssertThrowsError(try coder.decode(Data(count: 1000), options: ImageDecodeOptions())) {
             XCTAssertTrue($0 is ImageCodingError)
         }
-        var random = SeededGenerator(seed: 42)
+        var random = SeededRandom(seed: 42)
         for length in [1, 12, 30, 100, 5000] {
             let noise = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &random) })
             XCTAssertThrowsError(try coder.decode(noise, options: ImageDecodeOptions())) { XCTAssertTrue($0 is ImageCodingError) }
@@ -85,7 +86,7 @@ final class WebPRobustnessTests: XCTestCase {
     }
 
     func testStillImageOverThePixelLimit() throws {
-        let data = try WebPFixture.image("sd_TestImageStatic.webp")
+        let data = try Fixtures.imageData("webp/sd_TestImageStatic.webp")
         XCTAssertThrowsError(try coder.decode(data, options: ImageDecodeOptions(maxPixels: 550 * 368 - 1))) {
             XCTAssertEqual($0 as? ImageCodingError, .tooManyPixels(width: 550, height: 368, limit: 550 * 368 - 1))
         }
@@ -112,20 +113,5 @@ final class WebPRobustnessTests: XCTestCase {
         } catch {
             XCTAssertTrue(error is ImageCodingError, "\(message): \(error)", file: file, line: line)
         }
-    }
-}
-
-/// A reproducible random sequence (SplitMix64), so a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -25,10 +25,27 @@ public enum Fixtures {
         try Data(contentsOf: url)
     }
 
+    /// The bytes of a file below `images/`, such as `"jpeg/pil_hopper.jpg"` or a manifest
+    /// entry's `file`.
+    public static func imageData(_ path: String) throws -> Data {
+        try data(image(path))
+    }
+
+    /// The bytes of a file below `bench/`, such as `"testjfif_256.jpg"`.
+    public static func benchData(_ name: String) throws -> Data {
+        try data(bench(name))
+    }
+
     /// The entries of `images/manifest.json`.
     public static func manifest() throws -> [ManifestEntry] {
         let data = try Data(contentsOf: root.appendingPathComponent("images/manifest.json"))
         return try JSONDecoder().decode(Manifest.self, from: data).images
+    }
+
+    /// The entries of `images/manifest.json` in one folder (`png`, `jpeg`, `gif`, `webp` or
+    /// `other`; see ``ManifestEntry/kind``), in manifest order.
+    public static func manifest(kind: String) throws -> [ManifestEntry] {
+        try manifest().filter { $0.kind == kind }
     }
 
     private struct Manifest: Decodable {
