@@ -138,8 +138,9 @@ public final class ImageCache: ImageCaching {
 extension ImageCache {
     /// The validators kept as the disk entry's extended data.
     public func validators(forKey key: String) async -> HTTPValidators? {
-        let data = try? await io.run { [disk] in disk.extendedData(forKey: key) }
-        return data.flatMap { $0.flatMap { try? JSONDecoder().decode(HTTPValidators.self, from: $0) } }
+        let stored: Data?? = try? await io.run { [disk] in disk.extendedData(forKey: key) }
+        guard let data = stored ?? nil else { return nil }
+        return try? JSONDecoder().decode(HTTPValidators.self, from: data)
     }
 
     /// Keeps `validators` as the disk entry's extended data (the entry must exist).

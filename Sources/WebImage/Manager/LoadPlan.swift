@@ -48,14 +48,16 @@ struct LoadPlan: Sendable {
 
     /// Loads, transforms and stores the image.
     func download(validators: HTTPValidators?, events: (@Sendable (ImageManagerEvent) -> Void)?) async throws -> ImageResult {
-        let loaded = try await loader.requestImage(for: url, options: loaderOptions(validators), events: events.map { emit in
-            { event in
+        var forward: ImageLoadingEventHandler?
+        if let events {
+            forward = { event in
                 switch event {
-                case .progress(let progress): emit(.progress(progress))
-                case .partialImage(let image): emit(.partialImage(image))
+                case .progress(let progress): events(.progress(progress))
+                case .partialImage(let image): events(.partialImage(image))
                 }
             }
-        })
+        }
+        let loaded = try await loader.requestImage(for: url, options: loaderOptions(validators), events: forward)
         try Task.checkCancellation()
         var image = loaded.image
         var transformed = false

@@ -1,0 +1,186 @@
+import Foundation
+import WebImage
+import WebImageTestSupport
+import XCTest
+
+/// The manager's flow against a loopback server and real cache folders.
+final class ImageManagerTests: LoadingTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        folder = try TemporaryFolder(self)
+    }
+
+    /// A manager over a fresh memory tier and the test's disk folder.
+    private func makeManager(_ downloader: HTTPImageDownloader, transformer: (any ImageTransformer)? = nil,
+                             shouldDownload: (@Sendable (URL) -> Bool)? = nil) -> ImageManager {
+        let cache = ImageCache(memory: MemoryCache(), disk: DiskCache(directory: folder.url, configuration: .init(autoTrimInterval: 0)),
+                               coders: Self.coders)
+        return ImageManager(imageCache: cache, imageLoader: downloader, coders: Self.coders, transformer: transformer,
+                            shouldDownload: shouldDownload)
+    }
+
+    private func serveJPEG(_ path: String = "/photo.jpg", etag: String? = nil) throws -> URL {
+        server.route(path, .bytes(try bench("testjfif_256.jpg"), contentType: "image/jpeg", etag: etag))
+        return server.url(path)
+    }
+
+    private func error(_ body: () async throws(WebImageError) -> ImageResult) async -> WebImageError? {
+        do {
+            let result = try await body()
+            XCTFail("expected an error, got an image from \(result.source)")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testColdThenMemoryThenDiskFromANewManager() async throws {
+        let url = try serveJPEG()
+        let downloader = makeDownloader()
+        let manager = makeManager(downloader)
+        let cold = try await manager.image(for: url, options: .waitStoreCache)
+        XCTAssertEqual(cold.source, .network)
+        XCTAssertEqual(cold.image.pixelWidth, 256)
+        let warm = try await manager.image(for: url)
+        XCTAssertEqual(warm.source, .memory)
+        let fresh = try await makeManager(downloader).image(for: url)
+        XCTAssertEqual(fresh.source, .disk)
+        XCTAssertEqual(fresh.image, cold.image)
+        XCTAssertEqual(server.requestCount("/photo.jpg"), 1)
+    }
+
+    func testFromCacheOnlyMissesWithoutARequestAndFromLoaderOnlyIgnoresTheCache() async throws {
+        let url = try serveJPEG()
+        let manager = makeManager(makeDownloader())
+        let miss = await error { () async throws(WebImageError) in try await manager.image(for: url, options: .fromCacheOnly) }
+        XCTAssertEqual(miss, .notInCache)
+        XCTAssertEqual(server.requestCount("/photo.jpg"), 0)
+        _ = try await manager.image(for: url)
+        let again = try await manager.image(for: url, options: .fromLoaderOnly)
+        XCTAssertEqual(again.source, .network)
+        XCTAssertEqual(server.requestCount("/photo.jpg"), 2)
+    }
+
+    func testCacheMemoryOnlyWritesNothingToDiskAndWaitStoreCacheWritesBeforeCompleting() async throws {
+        let url = try serveJPEG()
+        let manager = makeManager(makeDownloader())
+        _ = try await manager.image(for: url, options: [.cacheMemoryOnly, .waitStoreCache])
+        XCTAssertEqual(TemporaryFolder.names(in: folder.url).filter { !$0.hasPrefix(".") }, [])
+        XCTAssertNotNil(manager.imageFromMemory(for: url))
+
+        let other = try serveJPEG("/other.jpg")
+        _ = try await manager.image(for: other, options: .waitStoreCache)
+        let path = DiskCache(directory: folder.url).cachePath(forKey: manager.cacheKey(for: other))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path.path), "the file exists when the load completes")
+    }
+
+    func testPermanentFailuresAreBlacklistedUntilRetryFailed() async throws {
+        server.route("/missing.jpg", .status(404))
+        server.route("/busy.jpg", .status(503))
+        let manager = makeManager(makeDownloader())
+        let missing = server.url("/missing.jpg"), busy = server.url("/busy.jpg")
+        let first = await error { () async throws(WebImageError) in try await manager.image(for: missing) }
+        XCTAssertEqual(first, .badStatusCode(404))
+        let second = await error { () async throws(WebImageError) in try await manager.image(for: missing) }
+        XCTAssertEqual(second, .blacklisted)
+        XCTAssertEqual(server.requestCount("/missing.jpg"), 1, "a blacklisted URL is not requested")
+        _ = await error { () async throws(WebImageError) in try await manager.image(for: busy) }
+        XCTAssertFalse(manager.isFailed(busy), "a 503 says try later: not blacklisted")
+
+        server.route("/missing.jpg", .bytes(try bench("testjfif_256.jpg")))
+        let retried = try await manager.image(for: missing, options: .retryFailed)
+        XCTAssertEqual(retried.source, .network)
+        XCTAssertFalse(manager.isFailed(missing), "a success with retryFailed clears the URL")
+    }
+
+    func testShouldDownloadCanRefuse() async throws {
+        let url = try serveJPEG()
+        let manager = makeManager(makeDownloader(), shouldDownload: { _ in false })
+        let refused = await error { () async throws(WebImageError) in try await manager.image(for: url) }
+        XCTAssertEqual(refused, .notInCache)
+        XCTAssertEqual(server.requestCount("/photo.jpg"), 0)
+    }
+
+    func testRefreshCachedRevalidates() async throws {
+        let url = try serveJPEG(etag: "\"v1\"")
+        let manager = makeManager(makeDownloader())
+        _ = try await manager.image(for: url, options: .waitStoreCache)
+
+        var events: [ImageManagerEvent] = []
+        for try await event in manager.events(for: url, options: .refreshCached) { events.append(event) }
+        guard case .cachedImage(let cached)? = events.first, case .finished(let final)? = events.last else {
+            return XCTFail("expected the cached image first and a result last: \(events)")
+        }
+        XCTAssertEqual(cached.source, .memory)
+        XCTAssertEqual(final.source, .revalidated, "304: the cached image stands")
+        XCTAssertEqual(server.requests.last?[header: "If-None-Match"], "\"v1\"")
+
+        server.route("/photo.jpg", .bytes(try bench("testjfif_1024.jpg"), etag: "\"v2\""))
+        let changed = try await manager.image(for: url, options: [.refreshCached, .waitStoreCache])
+        XCTAssertEqual(changed.source, .network)
+        XCTAssertEqual(changed.image.pixelWidth, 1024)
+        XCTAssertEqual(manager.imageFromMemory(for: url)?.pixelWidth, 1024, "the new image replaced the entry")
+    }
+
+    func testTransformerAndThumbnailKeysFollowSDWebImage() async throws {
+        struct Grayscale: ImageTransformer {
+            let key = "gray"
+            func transform(_ image: Image, forKey key: String) -> Image? {
+                var out = image
+                var pixels = image.pixels
+                for y in 0..<pixels.height { for x in 0..<pixels.width {
+                    let p = pixels[x, y]
+                    let v = UInt8((Int(p.r) + Int(p.g) + Int(p.b)) / 3)
+                    pixels[x, y] = RGBA(r: v, g: v, b: v, a: p.a)
+                } }
+                out.frames[0].pixels = pixels
+                return out
+            }
+        }
+        let url = try serveJPEG()
+        let manager = makeManager(makeDownloader(), transformer: Grayscale())
+        XCTAssertEqual(manager.cacheKey(for: url), url.absoluteString.replacingOccurrences(of: "photo.jpg", with: "photo-gray.jpg"))
+        var context = ImageContext()
+        context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(64))
+        XCTAssertTrue(manager.cacheKey(for: url, context: context).hasSuffix("photo-Thumbnail({64,64},1)-gray.jpg"))
+
+        let result = try await manager.image(for: url, options: .waitStoreCache, context: context)
+        XCTAssertEqual(result.image.pixelWidth, 64)
+        let p = result.image.pixels[10, 10]
+        XCTAssertTrue(p.r == p.g && p.g == p.b, "transformed")
+        let disk = DiskCache(directory: folder.url)
+        XCTAssertTrue(disk.containsData(forKey: url.absoluteString), "the original bytes under the original key")
+        XCTAssertTrue(disk.containsData(forKey: manager.cacheKey(for: url, context: context)))
+    }
+
+    func testCallbacksCompleteOnceAndCancelDeliversCancelled() async throws {
+        server.route("/slow.jpg", .slow(try bench("testjfif_256.jpg"), chunkSize: 1000, delay: .milliseconds(50)))
+        let manager = makeManager(makeDownloader())
+        let calls = Recorder<(Result<ImageResult, WebImageError>, Bool)>()
+        let done = expectation(description: "completed")
+        let operation = manager.loadImage(with: server.url("/slow.jpg")) { result, finished in
+            calls.append((result, finished))
+            if finished { done.fulfill() }
+        }
+        _ = await server.wait { $0.requestCount("/slow.jpg") == 1 }
+        operation.cancel()
+        await fulfillment(of: [done], timeout: 5)
+        try await Task.sleep(for: .milliseconds(200))
+        XCTAssertEqual(calls.all.count, 1, "exactly one completion")
+        guard case .failure(.cancelled) = calls.all.first?.0 else { return XCTFail("\(calls.all)") }
+        let aborted = await server.wait { $0.abortedCount("/slow.jpg") == 1 }
+        XCTAssertTrue(aborted, "the download was aborted")
+
+        let ok = expectation(description: "image")
+        let queue = DispatchQueue(label: "callbacks")
+        var context = ImageContext()
+        context.callbackQueue = queue
+        manager.loadImage(with: try serveJPEG(), context: context) { result, finished in
+            dispatchPrecondition(condition: .onQueue(queue))
+            if case .success(let image) = result, finished, image.source == .network { ok.fulfill() }
+        }
+        await fulfillment(of: [ok], timeout: 5)
+    }
+}
