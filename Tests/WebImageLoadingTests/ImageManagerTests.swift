@@ -183,4 +183,40 @@ final class ImageManagerTests: LoadingTestCase {
         }
         await fulfillment(of: [ok], timeout: 5)
     }
+
+    func testBadImageDataIsBlacklistedButATimeoutIsNot() async throws {
+        server.route("/page.jpg", .html())
+        server.route("/stalled.jpg", .neverEnding())
+        let manager = makeManager(makeDownloader { $0.downloadTimeout = 0.3 })
+        let page = server.url("/page.jpg"), stalled = server.url("/stalled.jpg")
+        let bad = await error { () async throws(WebImageError) in try await manager.image(for: page) }
+        guard case .badImageData? = bad else { return XCTFail("\(String(describing: bad))") }
+        let refused = await error { () async throws(WebImageError) in try await manager.image(for: page) }
+        XCTAssertEqual(refused, .blacklisted)
+        XCTAssertEqual(server.requestCount("/page.jpg"), 1, "refused without a request")
+        let timeout = await error { () async throws(WebImageError) in try await manager.image(for: stalled) }
+        XCTAssertEqual(timeout, .timedOut)
+        XCTAssertFalse(manager.isFailed(stalled))
+    }
+
+    func testTwoThumbnailSizesShareOneRequestAndGetTwoEntries() async throws {
+        server.route("/big.jpg", .slow(try bench("testjfif_1024.jpg"), chunkSize: 20_000, delay: .milliseconds(10)))
+        let url = server.url("/big.jpg")
+        let manager = makeManager(makeDownloader())
+        func context(_ side: Int) -> ImageContext {
+            var context = ImageContext()
+            context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(side))
+            return context
+        }
+        async let small = manager.image(for: url, options: .waitStoreCache, context: context(64))
+        async let large = manager.image(for: url, options: .waitStoreCache, context: context(200))
+        let (a, b) = try await (small, large)
+        XCTAssertEqual(a.image.pixelWidth, 64)
+        XCTAssertEqual(b.image.pixelWidth, 200)
+        XCTAssertEqual(server.requestCount("/big.jpg"), 1)
+        let disk = DiskCache(directory: folder.url)
+        XCTAssertTrue(disk.containsData(forKey: manager.cacheKey(for: url, context: context(64))))
+        XCTAssertTrue(disk.containsData(forKey: manager.cacheKey(for: url, context: context(200))))
+        XCTAssertEqual(manager.imageFromMemory(for: url, context: context(64))?.pixelWidth, 64)
+    }
 }
