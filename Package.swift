@@ -48,10 +48,14 @@ let package = Package(
 
         // Fixture paths and pixel comparison, shared by the test targets.
         .target(name: "WebImageTestSupport", dependencies: ["WebImage"], path: "Tests/WebImageTestSupport"),
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport"]),
+        // Stores entries into a disk cache in a loop, for the tests that kill it mid-write.
+        .executableTarget(
+            name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
+        // The executables they run are dependencies so that they are built first.
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport", "cache-writer"]),
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport"]),
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "webimage"]),
     ],
     swiftLanguageModes: [.v6]
 )
