@@ -26,6 +26,7 @@ enum DiskTrimCase {
                 setUp: {
                     cache = nil
                     try folder.empty()
+                    try folder.placeStartUpMarker()
                     // A limit the full folder exceeds; a trim goes down to it (trimRatio 1).
                     let configuration = DiskCache.Configuration(
                         maxAge: -1, maxSize: folder.target, trimRatio: 1, autoTrimInterval: 0)
@@ -35,9 +36,11 @@ enum DiskTrimCase {
                     cache = fresh
                 },
                 run: {
-                    guard let cache else { throw TrimFolder.Failure() }
+                    guard let cache else { throw TrimFolder.Failure("no cache was set up") }
                     cache.removeExpired()
-                    guard cache.totalSize <= folder.target, cache.count == fileCount / 2 else { throw TrimFolder.Failure() }
+                    guard cache.totalSize <= folder.target, cache.count == fileCount / 2 else {
+                        throw TrimFolder.Failure("trimmed to \(cache.count) entries, \(cache.totalSize) bytes")
+                    }
                 },
                 tearDown: folder.remove)
         })
@@ -66,7 +69,7 @@ enum DiskTrimCase {
                         unlink(path + "/" + file.name)
                         total -= file.size
                     }
-                    guard total <= folder.target else { throw TrimFolder.Failure() }
+                    guard total <= folder.target else { throw TrimFolder.Failure("trimmed to \(total) bytes") }
                 },
                 tearDown: folder.remove)
         })

@@ -8,8 +8,11 @@ import Foundation
 /// The folder of ``DiskTrimCase``: filled with ``DiskTrimCase/fileCount`` files of
 /// ``DiskTrimCase/fileSize`` bytes whose access dates are a millisecond apart, oldest first.
 final class TrimFolder {
-    /// The trim left the folder in a state it should not be in.
-    struct Failure: Error {}
+    /// Preparing or trimming the folder went wrong: what and where.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
 
     /// A new folder in `/dev/shm` (tmpfs) where there is one, else in the temporary directory.
     /// Filling and emptying 100,000 files on a shared disk takes many seconds per run and
@@ -30,7 +33,7 @@ final class TrimFolder {
         let probe = url.appendingPathComponent("probe").path
         try Self.createFile(probe, date: Date())
         var info = stat()
-        guard stat(probe, &info) == 0 else { throw Failure() }
+        guard stat(probe, &info) == 0 else { throw Failure("cannot stat \(probe)") }
         unlink(probe)
         target = Int(info.st_blocks) * 512 * DiskTrimCase.fileCount / 2
     }
@@ -46,18 +49,24 @@ final class TrimFolder {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// Waits until a disk cache just opened on the empty folder has listed it, so that its
-    /// start-up pass can neither see nor trim the files written next. The pass deletes the
-    /// temporary files of dead writers, so a fake one (a pid no process has) marks the moment.
-    func waitForStartUpPass() throws {
-        let marker = url.path + "/.\(Int32.max)-benchmark.tmp"
+    /// Puts in the empty folder a temporary file of a dead writer (a pid no process has):
+    /// the start-up pass of a disk cache opened next deletes it, which marks the moment that
+    /// pass has listed the folder (see ``waitForStartUpPass()``).
+    func placeStartUpMarker() throws {
         try Self.createFile(marker, date: Date())
+    }
+
+    /// Waits until the disk cache opened after ``placeStartUpMarker()`` has listed the folder,
+    /// so that its start-up pass can neither see nor trim the files written next.
+    func waitForStartUpPass() throws {
         let deadline = Date() + 30
         while access(marker, F_OK) == 0 {
-            guard Date() < deadline else { throw Failure() }
+            guard Date() < deadline else { throw Failure("the disk cache never listed \(url.path)") }
             usleep(500)
         }
     }
+
+    private var marker: String { url.path + "/.\(Int32.max)-benchmark.tmp" }
 
     /// Writes the files, named like cache entries.
     func fill() throws {
@@ -73,13 +82,13 @@ final class TrimFolder {
     /// modification dates `date`.
     private static func createFile(_ path: String, date: Date) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure() }
+        guard fd >= 0 else { throw Failure("cannot create \(path): errno \(errno)") }
         defer { close(fd) }
         let bytes = [UInt8](repeating: 0x5A, count: DiskTrimCase.fileSize)
-        guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure() }
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure("cannot write \(path)") }
         let seconds = date.timeIntervalSince1970.rounded(.down)
         let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
         var times = [time, time]
-        guard futimens(fd, &times) == 0 else { throw Failure() }
+        guard futimens(fd, &times) == 0 else { throw Failure("cannot set the dates of \(path)") }
     }
 }
