@@ -56,7 +56,7 @@ let package = Package(
             name: "WebImageBenchmarks", dependencies: ["WebImage", "WebImageCodecs"],
             path: "Benchmarks/Sources/WebImageBenchmarks"),
 
-        // Fixture paths, pixel comparison and a loopback HTTP server, shared by the test targets.
+        // Fixture paths, pixel comparison, child processes and a loopback HTTP server, shared by the test targets.
         .target(
             name: "WebImageTestSupport",
             dependencies: [
@@ -66,10 +66,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/WebImageTestSupport"),
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport"]),
+        // Stores entries into a disk cache in a loop, for the tests that kill it mid-write.
+        .executableTarget(
+            name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
+        // The executables they run are dependencies so that they are built first.
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport", "cache-writer"]),
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport"]),
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "webimage"]),
         // The loaders against the loopback server, decoding real fixtures with the codecs.
         .testTarget(
             name: "WebImageLoadingTests",

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Runs each benchmark case against its reference in the same run, alternating A/B over
 several rounds, and prints a table and one `ratio <name> <value>` line per comparison
-(our throughput divided by the reference's: above 1 means WebImage is faster).
+(our throughput divided by the reference's: above 1 means WebImage is faster). References are
+Pillow, tjbench, or plain Swift doing the same job (the case `ref.<name>` of our binary).
+Times are per operation; a cache operation is a batch (10,000 memory hits, 1,000 disk hits,
+one trim of 100,000 files to half).
 
 usage: compare.py OURS_BINARY FIXTURES [--quick]
 """
@@ -23,6 +26,11 @@ def run(cmd):
 
 def ours(case):
     return run([ours_binary, fixtures, case, str(budget)])
+
+
+def swift_reference(case):
+    """The plain-Swift reference `ref.<case>` of the same binary."""
+    return ours("ref." + case)
 
 
 def pillow(case):
@@ -62,6 +70,11 @@ comparisons = [
     ("thumbnail.jpeg.256", "thumbnail.jpeg.256", "Pillow", lambda: pillow("thumbnail.jpeg.256")),
     ("resize.1024", "resize.1024", "Pillow", lambda: pillow("resize.1024")),
     ("resize.256", "resize.256", "Pillow", lambda: pillow("resize.256")),
+    # Swift references: a Mutex<[String: Image]> lookup, a Data(contentsOf:) read, and a
+    # plain list + lstat + sort + unlink trim of the same folder.
+    ("cache.memory.hit", "cache.memory.hit", "dict", lambda: swift_reference("cache.memory.hit")),
+    ("cache.disk.hit", "cache.disk.hit", "Data()", lambda: swift_reference("cache.disk.hit")),
+    ("cache.disk.trim", "cache.disk.trim", "naive", lambda: swift_reference("cache.disk.trim")),
 ]
 
 results = []

@@ -13,7 +13,7 @@ struct WebImageCommand: ParsableCommand {
               webimage info photo.jpg
               webimage decode animation.gif -o last.png --frame last
             """,
-        subcommands: [InfoCommand.self, DecodeCommand.self])
+        subcommands: [InfoCommand.self, DecodeCommand.self, CacheCommand.self])
 
     /// Registers the system-library coders once, before any subcommand runs.
     static func prepareCoders() {

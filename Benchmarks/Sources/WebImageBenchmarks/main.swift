@@ -1,7 +1,8 @@
 import Foundation
 
 // webimage-benchmarks FIXTURES CASE [SECONDS]: prints "<case> <median seconds per operation>".
-// Benchmarks/run calls it once per case and round, alternating with the reference.
+// Benchmarks/run calls it once per case and round, alternating with the reference (Pillow,
+// tjbench, or for a case `X` whose reference is plain Swift, the case `ref.X` of this binary).
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: webimage-benchmarks FIXTURES CASE [SECONDS]\n".utf8))
@@ -9,7 +10,7 @@ guard arguments.count >= 3 else {
 }
 let fixtures = URL(fileURLWithPath: arguments[1])
 let budget = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
-let cases = CodingCases.all(fixtures: fixtures)
+let cases = CodingCases.all(fixtures: fixtures) + CacheCases.all(fixtures: fixtures)
 if arguments[2] == "list" {
     for c in cases { print(c.name) }
     exit(0)
@@ -20,6 +21,7 @@ guard let chosen = cases.first(where: { $0.name == arguments[2] }) else {
 }
 do {
     let operation = try chosen.prepare()
+    defer { operation.tearDown() }
     print(chosen.name, try Stopwatch.median(budget: budget, operation))
 } catch {
     FileHandle.standardError.write(Data("\(chosen.name) failed: \(error)\n".utf8))

@@ -27,16 +27,19 @@ enum CacheFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, isRegular(info) else { return nil }
-        var data = Data(capacity: Int(info.st_size))
-        let chunk = 1 << 16
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunk) }
-            if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { return nil }
-            if got == 0 { break }
-            data.append(contentsOf: buffer[0..<got])
+        var data = Data(count: Int(info.st_size))
+        var filled = 0
+        let failed = data.withUnsafeMutableBytes { bytes -> Bool in
+            while filled < bytes.count {
+                let got = read(fd, bytes.baseAddress! + filled, bytes.count - filled)
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { return got < 0 }
+                filled += got
+            }
+            return false
         }
+        guard !failed else { return nil }
+        data.count = filled
         if let accessDate {
             var times = [timespec(accessDate), info.st_mtim]
             _ = futimens(fd, &times)

@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+import WebImage
+import WebImageCodecs
+
+/// Cache cases. Each case `X` has a reference `ref.X` in plain Swift that does the same job
+/// without the cache, timed the same way in the same binary. A run is a batch of lookups, so
+/// one timed run is milliseconds long.
+enum CacheCases {
+    static func all(fixtures: URL) -> [BenchmarkCase] {
+        let bench = fixtures.appendingPathComponent("bench")
+        return [
+            memoryHit(bench), memoryHitReference(bench),
+            diskHit(bench), diskHitReference(bench),
+            DiskTrimCase.trim, DiskTrimCase.reference,
+        ]
+    }
+
+    /// Entries in the memory caches.
+    private static let memoryEntries = 1_000
+    /// Lookups per timed run of the memory cases.
+    private static let memoryLookups = 10_000
+    /// Reads per timed run of the disk cases.
+    private static let diskReads = 1_000
+
+    /// A lookup that found nothing: the case is broken.
+    struct Miss: Error {}
+
+    /// 1,000 URL keys, and 10,000 lookups among them in a fixed shuffled order.
+    private static func memoryKeys() -> (keys: [String], lookups: [String]) {
+        let keys = (0..<memoryEntries).map { "https://example.com/images/\($0).jpg" }
+        var generator = SplitMix64(seed: 42)
+        let lookups = (0..<memoryLookups).map { _ in keys[Int(generator.next() % UInt64(keys.count))] }
+        return (keys, lookups)
+    }
+
+    /// The decoded image every memory entry holds (they share its pixels).
+    private static func image(_ bench: URL) throws -> Image {
+        try ImageCoders(WebImageCodecs.defaultCoders).decode(try Data(contentsOf: bench.appendingPathComponent("testjfif_256.png")))
+    }
+
+    /// `cache.memory.hit`: `MemoryCache<String, Image>.value(forKey:)` hits.
+    private static func memoryHit(_ bench: URL) -> BenchmarkCase {
+        BenchmarkCase(name: "cache.memory.hit") {
+            let (keys, lookups) = memoryKeys()
+            let image = try image(bench)
+            let cache = MemoryCache<String, Image>()
+            for key in keys { cache.setValue(image, forKey: key, cost: image.memoryCost) }
+            return {
+                for key in lookups where cache.value(forKey: key) == nil { throw Miss() }
+            }
+        }
+    }
+
+    /// `ref.cache.memory.hit`: the same lookups in a bare `Mutex<[String: Image]>`.
+    private static func memoryHitReference(_ bench: URL) -> BenchmarkCase {
+        BenchmarkCase(name: "ref.cache.memory.hit") {
+            let (keys, lookups) = memoryKeys()
+            let image = try image(bench)
+            let dictionary = Mutex<[String: Image]>([:])
+            for key in keys { dictionary.withLock { $0[key] = image } }
+            return {
+                for key in lookups where dictionary.withLock({ $0[key] }) == nil { throw Miss() }
+            }
+        }
+    }
+
+    /// A disk cache in a new temporary folder holding one ~100 KB entry (a WebP image), with
+    /// its key and bytes.
+    private static func diskEntry(_ bench: URL) throws -> (cache: DiskCache, key: String, data: Data) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
+        let cache = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
+        let data = try Data(contentsOf: bench.appendingPathComponent("testjfif_1024.webp"))
+        let key = "https://example.com/images/testjfif_1024.webp"
+        try cache.store(data, forKey: key)
+        return (cache, key, data)
+    }
+
+    /// `cache.disk.hit`: `DiskCache.data(forKey:)` of the ~100 KB entry.
+    private static func diskHit(_ bench: URL) -> BenchmarkCase {
+        BenchmarkCase(name: "cache.disk.hit", prepareOperation: {
+            let (cache, key, data) = try diskEntry(bench)
+            return TimedOperation(
+                run: {
+                    for _ in 0..<diskReads where cache.data(forKey: key)?.count != data.count { throw Miss() }
+                },
+                tearDown: { try? FileManager.default.removeItem(at: cache.directory) })
+        })
+    }
+
+    /// `ref.cache.disk.hit`: `Data(contentsOf:)` of the same file.
+    private static func diskHitReference(_ bench: URL) -> BenchmarkCase {
+        BenchmarkCase(name: "ref.cache.disk.hit", prepareOperation: {
+            let (cache, key, data) = try diskEntry(bench)
+            let file = cache.cachePath(forKey: key)
+            return TimedOperation(
+                run: {
+                    for _ in 0..<diskReads where try Data(contentsOf: file).count != data.count { throw Miss() }
+                },
+                tearDown: { try? FileManager.default.removeItem(at: cache.directory) })
+        })
+    }
+}

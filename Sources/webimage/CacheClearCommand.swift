@@ -1,0 +1,26 @@
+import ArgumentParser
+import WebImage
+
+/// `webimage cache clear`: empties the disk cache.
+struct CacheClearCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clear",
+        abstract: "Delete every entry of the disk cache.",
+        discussion: """
+            Files another process is writing at that moment are left to it.
+            Example:
+              webimage cache clear --cache-dir /tmp/thumbs
+              removed 12 entries, 13.7 MiB (14389248 bytes) from /tmp/thumbs
+            """)
+
+    @OptionGroup var options: CacheFolderOptions
+
+    func run() throws {
+        try CommandFailure.reporting {
+            let cache = try options.openCache(configuration: .keepingEverything, writing: true)
+            let count = cache.count, size = cache.totalSize
+            cache.removeAll()
+            print("removed \(CacheCommand.entries(count)), \(ByteCount.describe(size)) from \(cache.directory.path)")
+        }
+    }
+}
