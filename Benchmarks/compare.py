@@ -73,6 +73,8 @@ comparisons = [
     # Swift references: a Mutex<[String: Image]> lookup, a Data(contentsOf:) read, and a
     # plain list + lstat + sort + unlink trim of the same folder.
     ("cache.memory.hit", "cache.memory.hit", "dict", lambda: swift_reference("cache.memory.hit")),
+    ("manager.memory.hit", "manager.memory.hit", "dict", lambda: swift_reference("cache.memory.hit")),
+    ("manager.memory.hit.callback", "manager.memory.hit.callback", "dict", lambda: swift_reference("cache.memory.hit")),
     ("cache.disk.hit", "cache.disk.hit", "Data()", lambda: swift_reference("cache.disk.hit")),
     ("cache.disk.trim", "cache.disk.trim", "naive", lambda: swift_reference("cache.disk.trim")),
 ]

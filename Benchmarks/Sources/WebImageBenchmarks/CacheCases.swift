@@ -10,7 +10,7 @@ enum CacheCases {
     static func all(fixtures: URL) -> [BenchmarkCase] {
         let bench = fixtures.appendingPathComponent("bench")
         return [
-            memoryHit(bench), memoryHitReference(bench),
+            memoryHit(bench), memoryHitReference(bench), managerHit(bench), managerCallbackHit(bench),
             diskHit(bench), diskHitReference(bench),
             DiskTrimCase.trim, DiskTrimCase.reference,
         ]
@@ -39,17 +39,72 @@ enum CacheCases {
         try ImageCoders(WebImageCodecs.defaultCoders).decode(try Data(contentsOf: bench.appendingPathComponent("testjfif_256.png")))
     }
 
-    /// `cache.memory.hit`: `MemoryCache<String, Image>.value(forKey:)` hits.
+    /// `cache.memory.hit`: `ImageCache.imageFromMemory(forKey:)` hits, the manager's memory path.
     private static func memoryHit(_ bench: URL) -> BenchmarkCase {
         BenchmarkCase(name: "cache.memory.hit") {
             let (keys, lookups) = memoryKeys()
-            let image = try image(bench)
-            let cache = MemoryCache<String, Image>()
-            for key in keys { cache.setValue(image, forKey: key, cost: image.memoryCost) }
+            let cache = try filledImageCache(keys, image: try image(bench))
             return {
-                for key in lookups where cache.value(forKey: key) == nil { throw Miss() }
+                for key in lookups where cache.imageFromMemory(forKey: key) == nil { throw Miss() }
             }
         }
+    }
+
+    /// `manager.memory.hit`: `ImageManager.image(for:)` answered from memory, awaited one by one.
+    private static func managerHit(_ bench: URL) -> BenchmarkCase {
+        BenchmarkCase(name: "manager.memory.hit") {
+            let (keys, lookups) = memoryKeys()
+            let manager = ImageManager(imageCache: try filledImageCache(keys, image: try image(bench)))
+            let urls = lookups.map { URL(string: $0)! }
+            return {
+                try blockingAwait {
+                    for url in urls { _ = try await manager.image(for: url, options: .fromCacheOnly) }
+                }
+            }
+        }
+    }
+
+    /// `manager.memory.hit.callback`: `ImageManager.loadImage` answered from memory, all in
+    /// flight at once, waited for together.
+    private static func managerCallbackHit(_ bench: URL) -> BenchmarkCase {
+        BenchmarkCase(name: "manager.memory.hit.callback") {
+            let (keys, lookups) = memoryKeys()
+            let manager = ImageManager(imageCache: try filledImageCache(keys, image: try image(bench)))
+            let urls = lookups.map { URL(string: $0)! }
+            return {
+                let group = DispatchGroup()
+                let misses = Atomic<Int>(0)
+                for url in urls {
+                    group.enter()
+                    manager.loadImage(with: url, options: .fromCacheOnly) { result, finished in
+                        if case .failure = result { misses.add(1, ordering: .relaxed) }
+                        if finished { group.leave() }
+                    }
+                }
+                group.wait()
+                if misses.load(ordering: .relaxed) > 0 { throw Miss() }
+            }
+        }
+    }
+
+    /// An image cache (disk in a temporary folder, never written) with `image` in memory under every key.
+    private static func filledImageCache(_ keys: [String], image: Image) throws -> ImageCache {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
+        let cache = ImageCache(disk: DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)))
+        for key in keys { cache.memory.setValue(image, forKey: key, cost: image.memoryCost) }
+        return cache
+    }
+
+    /// Runs `body` on the concurrency pool and blocks the (benchmark) thread until it ends.
+    private static func blockingAwait(_ body: @escaping @Sendable () async throws -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        let failure = Mutex<(any Error)?>(nil)
+        Task {
+            do { try await body() } catch { failure.withLock { $0 = error } }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// `ref.cache.memory.hit`: the same lookups in a bare `Mutex<[String: Image]>`.

@@ -67,11 +67,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// The value for `key`, or nil; a hit becomes the most recently used entry.
     public func value(forKey key: Key) -> Value? {
-        let now = clock()
         // The tuple carries an expired value out so it is released after the lock.
-        return state.withLock { state -> (hit: Value?, expired: Value?) in
+        state.withLock { state -> (hit: Value?, expired: Value?) in
             guard let stored = state.storage.storedInstant(forKey: key) else { return (nil, nil) }
-            if Self.isExpired(stored, now: now, ageLimit: state.ageLimit) {
+            // The clock is read only when entries can expire: hits stay a lookup.
+            if state.ageLimit > 0, Self.isExpired(stored, now: clock(), ageLimit: state.ageLimit) {
                 return (nil, state.storage.remove(key))
             }
             return (state.storage.value(forKey: key), nil)
