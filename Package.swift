@@ -47,25 +47,31 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs",
+                "WebImage", "WebImageCodecs", "LoopbackHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Benchmarks/run times these cases against Pillow and tjbench.
+        // Benchmarks/run times these cases against Pillow, tjbench and plain-Swift references.
         .executableTarget(
-            name: "WebImageBenchmarks", dependencies: ["WebImage", "WebImageCodecs"],
+            name: "WebImageBenchmarks",
+            dependencies: [
+                "WebImage", "WebImageCodecs", "LoopbackHTTPServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Benchmarks/Sources/WebImageBenchmarks"),
 
-        // Fixture paths, pixel comparison, child processes and a loopback HTTP server, shared by the test targets.
+        // A real HTTP server on loopback that records what clients do: for the tests and the demo.
         .target(
-            name: "WebImageTestSupport",
+            name: "LoopbackHTTPServer",
             dependencies: [
-                "WebImage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            path: "Tests/WebImageTestSupport"),
+            ]),
+
+        // Fixture paths, pixel comparison, child processes and temporary folders, shared by the test targets.
+        .target(name: "WebImageTestSupport", dependencies: ["WebImage"], path: "Tests/WebImageTestSupport"),
         // Stores entries into a disk cache in a loop, for the tests that kill it mid-write.
         .executableTarget(
             name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
@@ -78,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "WebImageLoadingTests",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageTestSupport",
+                "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
     ],

@@ -77,6 +77,9 @@ comparisons = [
     ("manager.memory.hit.callback", "manager.memory.hit.callback", "dict", lambda: swift_reference("cache.memory.hit")),
     ("cache.disk.hit", "cache.disk.hit", "Data()", lambda: swift_reference("cache.disk.hit")),
     ("cache.disk.trim", "cache.disk.trim", "naive", lambda: swift_reference("cache.disk.trim")),
+    # 2,000 small PNGs over loopback, 6 at a time: the downloader (decoding) against bare
+    # AsyncHTTPClient GETs.
+    ("download.2000", "download.2000", "AHC", lambda: swift_reference("download.2000")),
 ]
 
 results = []

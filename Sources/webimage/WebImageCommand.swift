@@ -4,16 +4,17 @@ import WebImageCodecs
 
 /// The `webimage` command-line tool: WebImage's pipeline from a shell.
 @main
-struct WebImageCommand: ParsableCommand {
+struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Load, decode and inspect images with WebImage, SDWebImage for Linux.",
         discussion: """
             Examples:
+              webimage get https://example.com/cat.jpg -o out --thumbnail 256
               webimage info photo.jpg
               webimage decode animation.gif -o last.png --frame last
             """,
-        subcommands: [InfoCommand.self, DecodeCommand.self, CacheCommand.self])
+        subcommands: [DemoCommand.self, GetCommand.self, InfoCommand.self, DecodeCommand.self, CacheCommand.self])
 
     /// Registers the system-library coders once, before any subcommand runs.
     static func prepareCoders() {

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import WebImage
 import WebImageTestSupport
 import XCTest
@@ -44,14 +45,14 @@ final class LoadingErrorTests: LoadingTestCase {
 
     func testBodyOverTheLimitIsTooLarge() async throws {
         let jpeg = try bench("testjfif_256.jpg")
-        server.route("/photo.jpg", TestHTTPResponse(headers: [("Transfer-Encoding", "chunked")], chunks: [jpeg]))
+        server.route("/photo.jpg", LoopbackHTTPResponse(headers: [("Transfer-Encoding", "chunked")], chunks: [jpeg]))
         let downloader = makeDownloader { $0.maxBytes = 10_000 }
         let error = await loadError { try await downloader.image(for: server.url("/photo.jpg"), options: options()) }
         XCTAssertEqual(error, .tooLarge(limit: 10_000))
     }
 
     func testAnnouncedLengthOverTheLimitStopsBeforeTheBody() async throws {
-        server.route("/huge.jpg", TestHTTPResponse(headers: [("Content-Length", "1000000000")], chunks: [Data(count: 64)], neverEnds: true))
+        server.route("/huge.jpg", LoopbackHTTPResponse(headers: [("Content-Length", "1000000000")], chunks: [Data(count: 64)], neverEnds: true))
         let downloader = makeDownloader()
         let error = await loadError { try await downloader.image(for: server.url("/huge.jpg"), options: options()) }
         XCTAssertEqual(error, .tooLarge(limit: 64 << 20))
@@ -81,7 +82,7 @@ final class LoadingErrorTests: LoadingTestCase {
     func testUnreachableServerIsANetworkError() async throws {
         let url = server.url("/photo.jpg")
         try await server.stop()
-        server = try await TestHTTPServer.start()
+        server = try await LoopbackHTTPServer.start()
         let downloader = makeDownloader { $0.downloadTimeout = 2 }
         let error = await loadError { try await downloader.image(for: url, options: options()) }
         guard case .network = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
@@ -110,5 +111,46 @@ final class LoadingErrorTests: LoadingTestCase {
         for error in permanent { XCTAssertTrue(error.isPermanent, "\(error)") }
         for error in transient { XCTAssertFalse(error.isPermanent, "\(error)") }
         for error in permanent + transient { XCTAssertFalse(error.description.isEmpty) }
+    }
+
+    func testAServerThatNeverAnswersTimesOut() async throws {
+        var silent = LoopbackHTTPResponse.bytes(try bench("testjfif_256.jpg"))
+        silent.headDelay = .seconds(60)
+        server.route("/silent.jpg", silent)
+        let downloader = makeDownloader { $0.downloadTimeout = 0.5 }
+        let start = ContinuousClock.now
+        let error = await loadError { try await downloader.image(for: server.url("/silent.jpg"), options: options()) }
+        XCTAssertEqual(error, .timedOut)
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(3))
+        await assertNothingLeft(downloader)
+    }
+
+    func testARedirectLoopFails() async throws {
+        server.route("/a.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "/b.jpg")]))
+        server.route("/b.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "/a.jpg")]))
+        let downloader = makeDownloader()
+        let error = await loadError { try await downloader.image(for: server.url("/a.jpg"), options: options()) }
+        guard case .network(let why)? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertTrue(why.lowercased().contains("redirect"), why)
+        XCTAssertLessThanOrEqual(server.requests.count, 11, "the loop is cut off")
+        await assertNothingLeft(downloader)
+    }
+
+    func testAConnectionResetMidBodyIsANetworkError() async throws {
+        let jpeg = try bench("testjfif_1024.jpg")
+        server.route("/cut.jpg", LoopbackHTTPResponse(headers: [("Content-Length", "\(jpeg.count)")],
+                                                       chunks: [jpeg.prefix(jpeg.count / 2)], closesEarly: true))
+        let downloader = makeDownloader()
+        let error = await loadError { try await downloader.image(for: server.url("/cut.jpg"), options: options()) }
+        guard case .network? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertEqual(error?.isPermanent, false, "a cut connection is worth another try")
+        await assertNothingLeft(downloader)
+    }
+
+    /// No download still counted by the downloader and no response still open on the server.
+    private func assertNothingLeft(_ downloader: HTTPImageDownloader, file: StaticString = #filePath, line: UInt = #line) async {
+        let idle = await server.wait { $0.requestsInFlight == 0 }
+        XCTAssertTrue(idle, "the server still has \(server.requestsInFlight) responses open", file: file, line: line)
+        XCTAssertEqual(downloader.currentDownloadCount, 0, "downloads left running", file: file, line: line)
     }
 }

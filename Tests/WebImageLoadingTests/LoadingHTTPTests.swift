@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LoopbackHTTPServer
 import WebImage
 import WebImageTestSupport
 import XCTest
@@ -127,7 +128,7 @@ final class LoadingHTTPTests: LoadingTestCase {
 
     func testRedirectsAreFollowedUpToTheLimit() async throws {
         server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
-        server.route("/old.jpg", TestHTTPResponse(status: 302, headers: [("Location", "/photo.jpg")]))
+        server.route("/old.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "/photo.jpg")]))
         let downloader = makeDownloader()
         let result = try await downloader.image(for: server.url("/old.jpg"), options: options())
         XCTAssertEqual(result.response.url.path, "/photo.jpg")
@@ -156,7 +157,7 @@ final class LoadingHTTPTests: LoadingTestCase {
 
     func testCookiesOnlyWhenHandled() async throws {
         let jpeg = try bench("testjfif_256.jpg")
-        server.route("/login.jpg", TestHTTPResponse(headers: [("Set-Cookie", "session=abc; Path=/")], chunks: [jpeg]))
+        server.route("/login.jpg", LoopbackHTTPResponse(headers: [("Set-Cookie", "session=abc; Path=/")], chunks: [jpeg]))
         server.route("/photo.jpg", .bytes(jpeg))
         let ignoring = makeDownloader()
         _ = try await ignoring.image(for: server.url("/login.jpg"), options: options())

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import WebImage
 import WebImageTestSupport
 import XCTest
@@ -25,7 +26,7 @@ final class LoadingProgressTests: LoadingTestCase {
 
     func testProgressWithoutContentLengthHasNoExpectedBytes() async throws {
         let jpeg = try bench("testjfif_256.jpg")
-        var response = TestHTTPResponse.slow(jpeg, chunkSize: 4096, delay: .milliseconds(5))
+        var response = LoopbackHTTPResponse.slow(jpeg, chunkSize: 4096, delay: .milliseconds(5))
         response.headers.append(("Transfer-Encoding", "chunked"))
         server.route("/chunked.jpg", response)
         let downloader = makeDownloader()

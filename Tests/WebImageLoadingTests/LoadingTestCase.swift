@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import WebImage
 import WebImageCodecs
 import WebImageTestSupport
@@ -13,11 +14,11 @@ class LoadingTestCase: XCTestCase {
         return coders
     }()
 
-    var server: TestHTTPServer!
+    var server: LoopbackHTTPServer!
     private var downloaders: [HTTPImageDownloader] = []
 
     override func setUp() async throws {
-        server = try await TestHTTPServer.start()
+        server = try await LoopbackHTTPServer.start()
     }
 
     override func tearDown() async throws {

@@ -57,7 +57,7 @@ enum CacheCases {
             let manager = ImageManager(imageCache: try filledImageCache(keys, image: try image(bench)))
             let urls = lookups.map { URL(string: $0)! }
             return {
-                try blockingAwait {
+                try Blocking.await {
                     for url in urls { _ = try await manager.image(for: url, options: .fromCacheOnly) }
                 }
             }
@@ -93,18 +93,6 @@ enum CacheCases {
         let cache = ImageCache(disk: DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)))
         for key in keys { cache.memory.setValue(image, forKey: key, cost: image.memoryCost) }
         return cache
-    }
-
-    /// Runs `body` on the concurrency pool and blocks the (benchmark) thread until it ends.
-    private static func blockingAwait(_ body: @escaping @Sendable () async throws -> Void) throws {
-        let done = DispatchSemaphore(value: 0)
-        let failure = Mutex<(any Error)?>(nil)
-        Task {
-            do { try await body() } catch { failure.withLock { $0 = error } }
-            done.signal()
-        }
-        done.wait()
-        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// `ref.cache.memory.hit`: the same lookups in a bare `Mutex<[String: Image]>`.

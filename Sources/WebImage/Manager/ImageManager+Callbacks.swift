@@ -15,7 +15,7 @@ extension ImageManager {
         with url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext(),
         progress: (@Sendable (ImageLoadingProgress) -> Void)? = nil, completed: @escaping ImageLoadCompletion
     ) -> ImageLoadOperation {
-        let operation = ImageLoadOperation()
+        let operation = WebImageOperation()
         let deliver: @Sendable (@escaping @Sendable () -> Void) -> Void = { call in
             if let queue = context.callbackQueue { queue.async(execute: call) } else { call() }
         }

@@ -53,6 +53,7 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     public static let avoidAutoCancelImage = WebImageOptions(rawValue: 1 << 19)
     /// iOS only (background task); accepted and ignored on Linux.
     public static let continueInBackground = WebImageOptions(rawValue: 1 << 20)
-    /// iOS only (view transitions on cache hits); accepted and ignored on Linux.
+    /// Target binding: run the target's ``ImageTransition`` for cache hits too, not only for
+    /// downloaded images.
     public static let forceTransition = WebImageOptions(rawValue: 1 << 21)
 }

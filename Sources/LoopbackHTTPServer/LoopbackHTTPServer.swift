@@ -4,18 +4,18 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// A real HTTP/1.1 server on 127.0.0.1 for loader tests: routes by path, and records what the
-/// clients did — requests per path, the order and headers of requests, the most requests in
+/// A real HTTP/1.1 server on 127.0.0.1, for the loader tests and `webimage demo`: routes by
+/// path, and records what the clients did — requests per path, the order and headers of requests, the most requests in
 /// flight at once, and responses the client abandoned by closing the connection.
 ///
 /// Unknown paths get 404. Start with ``start()``, stop with ``stop()``.
-public final class TestHTTPServer: Sendable {
+public final class LoopbackHTTPServer: Sendable {
     /// Handles the request for one path.
-    public typealias Handler = @Sendable (TestHTTPRequest) -> TestHTTPResponse
+    public typealias Handler = @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPResponse
 
     private struct State {
         var routes: [String: Handler] = [:]
-        var log: [TestHTTPRequest] = []
+        var log: [LoopbackHTTPRequest] = []
         var inFlight = 0
         var maxInFlight = 0
         var aborted: [String] = []
@@ -28,15 +28,15 @@ public final class TestHTTPServer: Sendable {
     private init() {}
 
     /// Starts a server on 127.0.0.1 with a port the system picks.
-    public static func start() async throws -> TestHTTPServer {
-        let server = TestHTTPServer()
+    public static func start() async throws -> LoopbackHTTPServer {
+        let server = LoopbackHTTPServer()
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(TestHTTPConnectionHandler(server: server))
+                    try channel.pipeline.syncOperations.addHandler(LoopbackHTTPConnectionHandler(server: server))
                 }
             }
         let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
@@ -64,12 +64,12 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Answers every request for `path` with `response`.
-    public func route(_ path: String, _ response: TestHTTPResponse) {
+    public func route(_ path: String, _ response: LoopbackHTTPResponse) {
         route(path) { _ in response }
     }
 
     /// Every request received so far, in arrival order.
-    public var requests: [TestHTTPRequest] { state.withLock { $0.log } }
+    public var requests: [LoopbackHTTPRequest] { state.withLock { $0.log } }
 
     /// The paths requested so far, in arrival order.
     public var requestedPaths: [String] { requests.map(\.path) }
@@ -82,6 +82,10 @@ public final class TestHTTPServer: Sendable {
     /// The most requests that were in flight (received, response not finished) at one time.
     public var maxConcurrentRequests: Int { state.withLock { $0.maxInFlight } }
 
+    /// How many requests are in flight now: received, and their response neither finished nor
+    /// abandoned.
+    public var requestsInFlight: Int { state.withLock { $0.inFlight } }
+
     /// How many responses for `path` the client abandoned by closing the connection early.
     public func abortedCount(_ path: String) -> Int {
         state.withLock { $0.aborted.filter { $0 == path }.count }
@@ -89,7 +93,7 @@ public final class TestHTTPServer: Sendable {
 
     /// Waits until `condition` holds, checking every 10 ms for at most `timeout`; returns
     /// whether it held.
-    public func wait(timeout: Duration = .seconds(5), until condition: @Sendable (TestHTTPServer) -> Bool) async -> Bool {
+    public func wait(timeout: Duration = .seconds(5), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(self) { return true }
@@ -101,7 +105,7 @@ public final class TestHTTPServer: Sendable {
     // MARK: Called by the connection handlers
 
     /// Records `request` as arrived and in flight, and returns the response to send.
-    func begin(_ request: TestHTTPRequest) -> TestHTTPResponse {
+    func begin(_ request: LoopbackHTTPRequest) -> LoopbackHTTPResponse {
         let handler = state.withLock { state -> Handler? in
             state.log.append(request)
             state.inFlight += 1

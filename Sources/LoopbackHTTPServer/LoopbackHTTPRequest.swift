@@ -1,5 +1,5 @@
-/// A request as ``TestHTTPServer`` received it.
-public struct TestHTTPRequest: Sendable, Hashable {
+/// A request as ``LoopbackHTTPServer`` received it.
+public struct LoopbackHTTPRequest: Sendable, Hashable {
     /// `GET`, `HEAD`, …
     public let method: String
     /// The path, without the query.

@@ -2,19 +2,19 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Serves one connection of ``TestHTTPServer``: one request at a time, each response written
-/// on the connection's event loop at the pace its ``TestHTTPResponse`` asks for. A connection
+/// Serves one connection of ``LoopbackHTTPServer``: one request at a time, each response written
+/// on the connection's event loop at the pace its ``LoopbackHTTPResponse`` asks for. A connection
 /// that closes while a response is being written counts as an abort.
-final class TestHTTPConnectionHandler: ChannelInboundHandler {
+final class LoopbackHTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let server: TestHTTPServer
+    private let server: LoopbackHTTPServer
     private var head: HTTPRequestHead?
     /// The path whose response is being written.
     private var responding: String?
 
-    init(server: TestHTTPServer) {
+    init(server: LoopbackHTTPServer) {
         self.server = server
     }
 
@@ -39,11 +39,11 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
-    private func respond(to request: TestHTTPRequest, keepAlive: Bool, context: ChannelHandlerContext) {
+    private func respond(to request: LoopbackHTTPRequest, keepAlive: Bool, context: ChannelHandlerContext) {
         var response = server.begin(request)
         responding = request.path
         if response.isNotModified(for: request) {
-            response = TestHTTPResponse(status: 304, headers: response.headers.filter { $0.name.lowercased() != "content-type" })
+            response = LoopbackHTTPResponse(status: 304, headers: response.headers.filter { $0.name.lowercased() != "content-type" })
         }
         let loop = context.eventLoop.assumeIsolated()
         loop.scheduleTask(in: Self.amount(response.headDelay)) { [self] in
@@ -59,11 +59,15 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private func writeBody(_ response: TestHTTPResponse, from index: Int, path: String, keepAlive: Bool,
+    private func writeBody(_ response: LoopbackHTTPResponse, from index: Int, path: String, keepAlive: Bool,
                            context: ChannelHandlerContext) {
         guard context.channel.isActive, responding == path else { return }
         guard index < response.chunks.count else {
             if response.neverEnds { return }
+            if response.closesEarly {
+                context.close(promise: nil)
+                return
+            }
             responding = nil
             server.end(path, aborted: false)
             let closes = !keepAlive
@@ -81,14 +85,14 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private static func request(from head: HTTPRequestHead) -> TestHTTPRequest {
+    private static func request(from head: HTTPRequestHead) -> LoopbackHTTPRequest {
         let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var headers: [String: String] = [:]
         for (name, value) in head.headers {
             let key = name.lowercased()
             headers[key] = headers[key].map { "\($0), \(value)" } ?? value
         }
-        return TestHTTPRequest(method: head.method.rawValue, path: String(parts[0]),
+        return LoopbackHTTPRequest(method: head.method.rawValue, path: String(parts[0]),
                                query: parts.count > 1 ? String(parts[1]) : nil, headers: headers)
     }
 

@@ -1,0 +1,89 @@
+import Dispatch
+
+/// What one load of the target binding hands the target and the caller: on the target's
+/// queue, and to the target only while the load is still its current one under its key.
+struct TargetDelivery<Target: WebImageTarget>: Sendable {
+    weak var target: Target?
+    weak var state: WebImageTargetState?
+    let queue: DispatchQueue
+    let key: String
+    let generation: Int
+    let options: WebImageOptions
+    let placeholder: Image?
+    let completed: ImageLoadCompletion?
+
+    init(target: Target, state: WebImageTargetState, key: String, generation: Int, options: WebImageOptions,
+         placeholder: Image?, completed: ImageLoadCompletion?) {
+        self.target = target
+        self.state = state
+        queue = state.queue
+        self.key = key
+        self.generation = generation
+        self.options = options
+        self.placeholder = placeholder
+        self.completed = completed
+    }
+
+    /// The target and its state, when the load is still the target's current one.
+    private var current: (target: Target, state: WebImageTargetState)? {
+        guard let target, let state, state.isCurrent(generation, key: key) else { return nil }
+        return (target, state)
+    }
+
+    /// Shows the placeholder (unless `delayPlaceholder`) and starts the indicator.
+    func start() {
+        queue.async {
+            guard let (target, state) = current else { return }
+            if !options.contains(.delayPlaceholder) { target.setImage(placeholder) }
+            state.indicator?.startAnimating()
+        }
+    }
+
+    /// Reports download progress.
+    func progress(_ value: ImageLoadingProgress, then report: (@Sendable (ImageLoadingProgress) -> Void)?) {
+        queue.async {
+            guard let (_, state) = current else { return }
+            if let fraction = value.fractionCompleted { state.indicator?.updateProgress(fraction) }
+            report?(value)
+        }
+    }
+
+    /// Shows a partial image, or under `refreshCached` the cached one, and passes it on.
+    func partial(_ result: Result<ImageResult, WebImageError>) {
+        queue.async {
+            guard let (target, state) = current else { return }
+            if case .success(let loaded) = result { show(loaded, on: target, state: state) }
+            completed?(result, false)
+        }
+    }
+
+    /// Shows the final image (or, with `delayPlaceholder`, the placeholder on failure) and
+    /// completes. A load that is no longer current completes with ``WebImageError/cancelled``,
+    /// unless `avoidAutoCancelImage` let it run on: then it completes with its own result,
+    /// but the target is left alone.
+    func finish(_ result: Result<ImageResult, WebImageError>) {
+        queue.async {
+            defer { state?.end(generation, key: key) }
+            guard let (target, state) = current else {
+                let keptRunning = options.contains(.avoidAutoCancelImage) && target != nil
+                completed?(keptRunning ? result : .failure(.cancelled), true)
+                return
+            }
+            state.indicator?.stopAnimating()
+            switch result {
+            case .success(let loaded): show(loaded, on: target, state: state)
+            case .failure: if options.contains(.delayPlaceholder) { target.setImage(placeholder) }
+            }
+            completed?(result, true)
+        }
+    }
+
+    private func show(_ loaded: ImageResult, on target: Target, state: WebImageTargetState) {
+        guard !options.contains(.avoidAutoSetImage) else { return }
+        if let transition = state.transition, loaded.source == .network || options.contains(.forceTransition) {
+            transition.apply(target, loaded.image)
+        } else {
+            target.setImage(loaded.image)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+import WebImage
+
+/// Writes loaded images into a folder for `webimage get`: the downloaded bytes as they are, or
+/// the image encoded in the format asked for. Names come from the URLs; a name already taken
+/// in this run gets the URL's position in front.
+final class ImageSaver: Sendable {
+    let folder: URL
+    let format: OutputFormat?
+    let quality: Double
+    private let taken = Mutex<Set<String>>([])
+
+    init(folder: String, format: OutputFormat?, quality: Double) throws(CommandFailure) {
+        self.folder = URL(fileURLWithPath: folder, isDirectory: true)
+        self.format = format
+        self.quality = quality
+        do {
+            try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create \(folder): \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes `result`; returns the path written.
+    func save(_ result: ImageResult, index: Int) throws -> String {
+        let (bytes, imageFormat) = try encoded(result)
+        let stem = result.url.deletingPathExtension().lastPathComponent
+        var name = "\(stem.isEmpty || stem == "/" ? "image" : stem).\(imageFormat.fileExtension)"
+        taken.withLock { taken in
+            if taken.contains(name) { name = "\(index + 1)-\(name)" }
+            taken.insert(name)
+        }
+        let path = folder.appendingPathComponent(name).path
+        guard FileManager.default.createFile(atPath: path, contents: bytes) else {
+            throw CommandFailure("cannot write \(path)")
+        }
+        return path
+    }
+
+    private func encoded(_ result: ImageResult) throws -> (Data, ImageFormat) {
+        if format == nil, let data = result.data, !result.image.isIncomplete {
+            let detected = ImageFormat(detecting: data)
+            if detected != .undefined { return (data, detected) }
+        }
+        let target = format?.imageFormat ?? (result.image.pixels.hasTransparency ? .png : .jpeg)
+        let data = try ImageCoders.shared.encode(result.image, as: target, options: ImageEncodeOptions(quality: quality))
+        return (data, target)
+    }
+}

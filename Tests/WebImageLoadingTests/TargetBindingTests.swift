@@ -1,0 +1,197 @@
+import Foundation
+import LoopbackHTTPServer
+import WebImage
+import WebImageTestSupport
+import XCTest
+
+/// The target binding against a loopback server: last URL wins, placeholders, options, hooks.
+final class TargetBindingTests: LoadingTestCase {
+    /// A target that records everything it is asked to show.
+    final class RecordingTarget: WebImageTarget {
+        let webImageState = WebImageTargetState()
+        let shown = Recorder<Int?>()
+
+        /// Records the width of what is shown (nil for nothing), so that images tell apart.
+        func setImage(_ image: Image?) { shown.append(image?.pixelWidth) }
+
+        var last: Int?? { shown.all.last }
+    }
+
+    /// Records the indicator calls in order.
+    final class RecordingIndicator: ImageIndicator {
+        let calls = Recorder<String>()
+        func startAnimating() { calls.append("start") }
+        func stopAnimating() { calls.append("stop") }
+        func updateProgress(_ fraction: Double) { calls.append("progress") }
+    }
+
+    private var manager: ImageManager!
+    private var folder: TemporaryFolder!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        folder = try TemporaryFolder(self)
+        let disk = DiskCache(directory: folder.url, configuration: .init(autoTrimInterval: 0))
+        manager = ImageManager(imageCache: ImageCache(memory: MemoryCache(), disk: disk, coders: Self.coders),
+                               imageLoader: makeDownloader(), coders: Self.coders)
+    }
+
+    private var context: ImageContext {
+        var context = ImageContext()
+        context.manager = manager
+        return context
+    }
+
+    /// A PNG `width` pixels wide, so that the width names the image.
+    private func png(width: Int) throws -> Data {
+        try Self.coders.encode(Image(pixels: PixelBuffer(width: width, height: 4, fill: RGBA(r: 200, g: 10, b: 10))),
+                               as: .png, options: ImageEncodeOptions())
+    }
+
+    /// Waits for `completed` to be called with `finished` for `count` loads in total.
+    private func completions() -> (Recorder<Result<ImageResult, WebImageError>>, ImageLoadCompletion) {
+        let recorder = Recorder<Result<ImageResult, WebImageError>>()
+        return (recorder, { result, finished in if finished { recorder.append(result) } })
+    }
+
+    func testTheLastURLWinsAndTheReplacedLoadReportsCancelled() async throws {
+        server.route("/a.png", .slow(try png(width: 300), chunkSize: 64, delay: .milliseconds(30)))
+        server.route("/b.png", .bytes(try png(width: 20)))
+        let target = RecordingTarget()
+        let (a, aDone) = completions(), (b, bDone) = completions()
+        target.webImage.setImage(with: server.url("/a.png"), context: context, completed: aDone)
+        _ = await server.wait { $0.requestCount("/a.png") == 1 }
+        target.webImage.setImage(with: server.url("/b.png"), context: context, completed: bDone)
+        let done = await a.wait(for: 1)
+        let doneB = await b.wait(for: 1)
+        XCTAssertTrue(done && doneB)
+        guard case .failure(.cancelled) = a.all.first else { return XCTFail("A: \(a.all)") }
+        guard case .success(let loaded) = b.all.first else { return XCTFail("B: \(b.all)") }
+        XCTAssertEqual(loaded.image.pixelWidth, 20)
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertEqual(target.last, 20, "the target shows B")
+        XCTAssertFalse(target.shown.all.contains(300), "A's image never reached the target")
+        XCTAssertEqual(target.webImage.currentURL, server.url("/b.png"))
+        let aborted = await server.wait { $0.abortedCount("/a.png") == 1 }
+        XCTAssertTrue(aborted, "A's download was cancelled on the wire")
+        XCTAssertEqual(a.count, 1)
+        XCTAssertEqual(b.count, 1)
+    }
+
+    func testRandomSetAndCancelSequencesEndOnEachTargetsLastRequest() async throws {
+        let widths = Array(10..<30)
+        var random = SeededRandom(seed: 2026)
+        for width in widths {
+            var response = LoopbackHTTPResponse.bytes(try png(width: width))
+            response.headDelay = .milliseconds(Int.random(in: 0...15, using: &random))
+            server.route("/\(width).png", response)
+        }
+        let targets = (0..<50).map { _ in RecordingTarget() }
+        var lastWidth: [Int?] = Array(repeating: nil, count: targets.count)
+        let finished = Recorder<Int>()
+        var loads = 0
+        for step in 0..<1000 {
+            let index = Int.random(in: 0..<targets.count, using: &random)
+            if Bool.random(using: &random) || lastWidth[index] == nil {
+                let width = widths.randomElement(using: &random)!
+                let options: WebImageOptions = Bool.random(using: &random) ? .fromLoaderOnly : []
+                targets[index].webImage.setImage(with: server.url("/\(width).png"), options: options, context: context,
+                                                    completed: { _, done in if done { finished.append(step) } })
+                lastWidth[index] = width
+                loads += 1
+            } else {
+                targets[index].webImage.cancelCurrentLoad()
+                lastWidth[index] = -1
+            }
+            if step % 50 == 0 { try await Task.sleep(for: .milliseconds(Int.random(in: 0...10, using: &random))) }
+        }
+        let all = await finished.wait(for: loads, timeout: .seconds(30))
+        XCTAssertTrue(all, "\(finished.count) of \(loads) loads completed")
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertEqual(finished.count, loads, "every completion exactly once")
+        XCTAssertEqual(Set(finished.all).count, loads, "no load completed twice")
+        for (index, target) in targets.enumerated() {
+            guard let expected = lastWidth[index] else { continue }
+            if expected == -1 {
+                let last = target.last ?? nil
+                XCTAssertTrue(last == nil || widths.contains(last!), "target \(index) after cancel shows \(String(describing: last))")
+            } else {
+                XCTAssertEqual(target.last, expected, "target \(index) shows its last request")
+            }
+        }
+    }
+
+    func testPlaceholderNowOrAfterAFailureWithDelayPlaceholder() async throws {
+        let placeholder = Image(pixels: PixelBuffer(width: 7, height: 7))
+        server.route("/ok.png", .bytes(try png(width: 40), delay: .milliseconds(50)))
+        server.route("/missing.png", .status(404))
+        let now = RecordingTarget(), delayed = RecordingTarget()
+        let (nowDone, nowCompletion) = completions(), (delayedDone, delayedCompletion) = completions()
+        now.webImage.setImage(with: server.url("/ok.png"), placeholder: placeholder, context: context, completed: nowCompletion)
+        delayed.webImage.setImage(with: server.url("/missing.png"), placeholder: placeholder, options: .delayPlaceholder,
+                                  context: context, completed: delayedCompletion)
+        _ = await nowDone.wait(for: 1)
+        _ = await delayedDone.wait(for: 1)
+        XCTAssertEqual(now.shown.all, [7, 40], "placeholder at once, then the image")
+        XCTAssertEqual(delayed.shown.all, [7], "the placeholder only once the load failed")
+        guard case .failure(.badStatusCode(404)) = delayedDone.all.first else { return XCTFail("\(delayedDone.all)") }
+    }
+
+    func testAvoidAutoSetImageLeavesTheTargetToTheCompletion() async throws {
+        server.route("/ok.png", .bytes(try png(width: 40)))
+        let target = RecordingTarget()
+        let (done, completion) = completions()
+        target.webImage.setImage(with: server.url("/ok.png"), options: .avoidAutoSetImage, context: context, completed: completion)
+        _ = await done.wait(for: 1)
+        guard case .success(let loaded) = done.all.first else { return XCTFail("\(done.all)") }
+        XCTAssertEqual(loaded.image.pixelWidth, 40)
+        XCTAssertEqual(target.shown.all, [nil], "only the (empty) placeholder was set")
+    }
+
+    func testIndicatorAndTransitionHooks() async throws {
+        server.route("/big.png", .slow(try png(width: 500), chunkSize: 500, delay: .milliseconds(5)))
+        let target = RecordingTarget()
+        let indicator = RecordingIndicator()
+        let transitions = Recorder<Int>()
+        target.webImageState.indicator = indicator
+        target.webImageState.transition = ImageTransition { _, image in transitions.append(image.pixelWidth) }
+        let (done, completion) = completions()
+        target.webImage.setImage(with: server.url("/big.png"), context: context, completed: completion)
+        _ = await done.wait(for: 1)
+        let calls = indicator.calls.all
+        XCTAssertEqual(calls.first, "start")
+        XCTAssertEqual(calls.last, "stop")
+        XCTAssertTrue(calls.contains("progress"), "\(calls)")
+        XCTAssertEqual(transitions.all, [500], "a downloaded image goes through the transition")
+        XCTAssertEqual(target.shown.all, [nil], "…and not through setImage")
+
+        let (hit, hitCompletion) = completions()
+        target.webImage.setImage(with: server.url("/big.png"), context: context, completed: hitCompletion)
+        _ = await hit.wait(for: 1)
+        try await Task.sleep(for: .milliseconds(50))
+        XCTAssertEqual(target.last, 500, "a memory hit is set directly")
+        XCTAssertEqual(transitions.count, 1)
+        let (forced, forcedCompletion) = completions()
+        target.webImage.setImage(with: server.url("/big.png"), options: .forceTransition, context: context,
+                                 completed: forcedCompletion)
+        _ = await forced.wait(for: 1)
+        XCTAssertEqual(transitions.count, 2, "forceTransition runs it for cache hits too")
+    }
+
+    func testAReleasedTargetCancelsItsLoad() async throws {
+        server.route("/slow.png", .slow(try png(width: 300), chunkSize: 64, delay: .milliseconds(30)))
+        let (done, completion) = completions()
+        weak var weakTarget: RecordingTarget?
+        do {
+            let target = RecordingTarget()
+            weakTarget = target
+            target.webImage.setImage(with: server.url("/slow.png"), context: context, completed: completion)
+            _ = await server.wait { $0.requestCount("/slow.png") == 1 }
+        }
+        XCTAssertNil(weakTarget, "the binding does not keep the target alive")
+        let aborted = await server.wait { $0.abortedCount("/slow.png") == 1 }
+        XCTAssertTrue(aborted, "the download stopped with its target")
+        _ = await done.wait(for: 1)
+        guard case .failure(.cancelled) = done.all.first else { return XCTFail("\(done.all)") }
+    }
+}
