@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport", "cache-writer"]),
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "webimage"]),
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage"]),
         // The loaders against the loopback server, decoding real fixtures with the codecs.
         .testTarget(
             name: "WebImageLoadingTests",

@@ -3,7 +3,7 @@ import Foundation
 import WebImage
 
 /// `webimage cache clean`: deletes the expired entries of the disk cache.
-struct CacheCleanCommand: ParsableCommand {
+struct CacheCleanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clean",
         abstract: "Delete the entries not used for a week (the disk cache's default maxAge) and list them.",
@@ -17,8 +17,8 @@ struct CacheCleanCommand: ParsableCommand {
 
     @OptionGroup var options: CacheFolderOptions
 
-    func run() throws {
-        try CommandFailure.reporting {
+    func run() async throws {
+        try await CommandFailure.reporting {
             let folder = options.folder
             let before = CacheFolderListing.entries(in: folder)
             let cache = try options.openCache(configuration: DiskCache.Configuration(autoTrimInterval: 0), writing: true)

@@ -2,7 +2,7 @@ import ArgumentParser
 import WebImage
 
 /// `webimage cache clear`: empties the disk cache.
-struct CacheClearCommand: ParsableCommand {
+struct CacheClearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",
         abstract: "Delete every entry of the disk cache.",
@@ -15,8 +15,8 @@ struct CacheClearCommand: ParsableCommand {
 
     @OptionGroup var options: CacheFolderOptions
 
-    func run() throws {
-        try CommandFailure.reporting {
+    func run() async throws {
+        try await CommandFailure.reporting {
             let cache = try options.openCache(configuration: .keepingEverything, writing: true)
             let count = cache.count, size = cache.totalSize
             cache.removeAll()

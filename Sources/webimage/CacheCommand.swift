@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `webimage cache`: inspect and empty a disk cache folder.
-struct CacheCommand: ParsableCommand {
+struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Show, clean or clear the disk cache.",

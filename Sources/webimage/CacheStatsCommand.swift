@@ -2,7 +2,7 @@ import ArgumentParser
 import WebImage
 
 /// `webimage cache stats`: how many entries the disk cache holds and what they occupy.
-struct CacheStatsCommand: ParsableCommand {
+struct CacheStatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Print the number of entries, their size on disk and the cache folder.",
@@ -17,8 +17,8 @@ struct CacheStatsCommand: ParsableCommand {
 
     @OptionGroup var options: CacheFolderOptions
 
-    func run() throws {
-        try CommandFailure.reporting {
+    func run() async throws {
+        try await CommandFailure.reporting {
             let cache = try options.openCache(configuration: .keepingEverything, writing: false)
             print("folder: \(cache.directory.path)")
             print("entries: \(cache.count)")

@@ -8,9 +8,9 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ message: String) { description = message }
 
     /// Runs `body`; any error it throws is printed as `webimage: <message>` and ends the process with status 1.
-    static func reporting(_ body: () throws -> Void) throws {
+    static func reporting(_ body: () async throws -> Void) async throws {
         do {
-            try body()
+            try await body()
         } catch {
             FileHandle.standardError.write(Data("webimage: \(error)\n".utf8))
             throw ExitCode.failure

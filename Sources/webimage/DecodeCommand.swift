@@ -3,7 +3,7 @@ import Foundation
 import WebImage
 
 /// `webimage decode`: one frame of an image, upright, as an RGBA PNG.
-struct DecodeCommand: ParsableCommand {
+struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Write one frame of an image as an RGBA PNG (EXIF orientation applied, not premultiplied).",
@@ -13,7 +13,7 @@ struct DecodeCommand: ParsableCommand {
               webimage decode animation.gif -o last.png --frame last
             """)
 
-    @Argument(help: "An image file or file:// URL.")
+    @Argument(help: "An image file, or a file, http(s) or data URL.")
     var input: String
 
     @Option(name: .shortAndLong, help: "Where to write the PNG.")
@@ -22,10 +22,10 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "The frame to write: an index from 0, or 'last'.")
     var frame: FrameSelector = .index(0)
 
-    func run() throws {
+    func run() async throws {
         WebImageCommand.prepareCoders()
-        try CommandFailure.reporting {
-            let image = try ImageCoders.shared.decode(try InputBytes.read(input))
+        try await CommandFailure.reporting {
+            let image = try await InputImage.load(input)
             let index = frame.index(in: image.frames.count)
             guard image.frames.indices.contains(index) else {
                 throw CommandFailure("frame \(index) does not exist: the image has \(image.frames.count) frame(s)")

@@ -3,7 +3,7 @@ import Foundation
 import WebImage
 
 /// `webimage info`: what an image is, as one JSON object.
-struct InfoCommand: ParsableCommand {
+struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Print an image's format, size (after EXIF orientation), frames, loop count and durations as JSON.",
@@ -13,13 +13,13 @@ struct InfoCommand: ParsableCommand {
               {"durationsMs":[100,100],"format":"gif","frames":2,"height":48,"loopCount":0,"orientation":1,"width":72}
             """)
 
-    @Argument(help: "An image file or file:// URL.")
+    @Argument(help: "An image file, or a file, http(s) or data URL.")
     var input: String
 
-    func run() throws {
+    func run() async throws {
         WebImageCommand.prepareCoders()
-        try CommandFailure.reporting {
-            let image = try ImageCoders.shared.decode(try InputBytes.read(input))
+        try await CommandFailure.reporting {
+            let image = try await InputImage.load(input)
             print(try ImageSummary(image).json())
         }
     }

@@ -15,10 +15,7 @@ final class ImageManagerTests: LoadingTestCase {
     /// A manager over a fresh memory tier and the test's disk folder.
     private func makeManager(_ downloader: HTTPImageDownloader, transformer: (any ImageTransformer)? = nil,
                              shouldDownload: (@Sendable (URL) -> Bool)? = nil) -> ImageManager {
-        let cache = ImageCache(memory: MemoryCache(), disk: DiskCache(directory: folder.url, configuration: .init(autoTrimInterval: 0)),
-                               coders: Self.coders)
-        return ImageManager(imageCache: cache, imageLoader: downloader, coders: Self.coders, transformer: transformer,
-                            shouldDownload: shouldDownload)
+        makeManager(downloader, folder: folder.url, transformer: transformer, shouldDownload: shouldDownload)
     }
 
     private func serveJPEG(_ path: String = "/photo.jpg", etag: String? = nil) throws -> URL {

@@ -12,9 +12,7 @@ final class ImagePrefetcherTests: LoadingTestCase {
     override func setUp() async throws {
         try await super.setUp()
         folder = try TemporaryFolder(self)
-        let disk = DiskCache(directory: folder.url, configuration: .init(autoTrimInterval: 0))
-        manager = ImageManager(imageCache: ImageCache(memory: MemoryCache(), disk: disk, coders: Self.coders),
-                               imageLoader: makeDownloader(), coders: Self.coders)
+        manager = makeManager(makeDownloader(), folder: folder.url)
     }
 
     /// `count` URLs of small JPEGs, each answered after `delay`; the ones in `broken` answer 404.

@@ -36,6 +36,15 @@ class LoadingTestCase: XCTestCase {
         return downloader
     }
 
+    /// A manager over a new memory tier and a disk tier in `folder` (no background trim),
+    /// decoding with ``coders``.
+    func makeManager(_ loader: any ImageLoader, folder: URL, transformer: (any ImageTransformer)? = nil,
+                     shouldDownload: (@Sendable (URL) -> Bool)? = nil) -> ImageManager {
+        let disk = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
+        return ImageManager(imageCache: ImageCache(memory: MemoryCache(), disk: disk, coders: Self.coders),
+                            imageLoader: loader, coders: Self.coders, transformer: transformer, shouldDownload: shouldDownload)
+    }
+
     /// Options decoding with ``coders``.
     func options(priority: DownloadPriority = .normal, thumbnail: Int? = nil, progressive: Bool = false)
         -> ImageLoaderOptions

@@ -31,9 +31,7 @@ final class TargetBindingTests: LoadingTestCase {
     override func setUp() async throws {
         try await super.setUp()
         folder = try TemporaryFolder(self)
-        let disk = DiskCache(directory: folder.url, configuration: .init(autoTrimInterval: 0))
-        manager = ImageManager(imageCache: ImageCache(memory: MemoryCache(), disk: disk, coders: Self.coders),
-                               imageLoader: makeDownloader(), coders: Self.coders)
+        manager = makeManager(makeDownloader(), folder: folder.url)
     }
 
     private var context: ImageContext {
