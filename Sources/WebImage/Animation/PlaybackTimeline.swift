@@ -48,10 +48,14 @@ struct PlaybackTimeline: Sendable {
         return loopCount == 0 ? loop : min(loop, loopCount - 1)
     }
 
-    /// How long step `position` shows its frame at `rate`.
+    /// How long step `position` shows its frame at `rate`, at most ``longestStep`` (a rate
+    /// barely above 0 would otherwise overflow `Duration`).
     func duration(at position: Int, rate: Double) -> Duration {
-        .seconds(durations[frameIndex(at: position)] / rate)
+        .seconds(min(durations[frameIndex(at: position)] / rate, Self.longestStep))
     }
+
+    /// A year, in seconds: longer than any frame is shown, well inside `Duration`'s range.
+    static let longestStep: Double = 365 * 24 * 3600
 
     /// The first step of `loop` that shows frame `index`; throws when either is out of range.
     func position(ofFrame index: Int, loop: Int) throws(AnimatedImageError) -> Int {
