@@ -28,7 +28,6 @@ public final class TestClock: Clock, Sendable {
     }
 
     private let current = Mutex(Instant(offset: .zero))
-    private let sleepCount = Mutex(0)
 
     /// A clock at time zero.
     public init() {}
@@ -37,14 +36,10 @@ public final class TestClock: Clock, Sendable {
 
     public var minimumResolution: Swift.Duration { .zero }
 
-    /// How many sleeps have been asked of the clock.
-    public var sleeps: Int { sleepCount.withLock { $0 } }
-
     /// Moves time to `deadline` if it is not there yet, then yields; throws `CancellationError`
     /// when the task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Swift.Duration? = nil) async throws {
         try Task.checkCancellation()
-        sleepCount.withLock { $0 += 1 }
         current.withLock { $0 = max($0, deadline) }
         await Task.yield()
         try Task.checkCancellation()
