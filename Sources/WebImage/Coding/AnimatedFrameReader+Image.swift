@@ -17,15 +17,22 @@ extension AnimatedFrameReader {
         var frames: [ImageFrame] = []
         frames.reserveCapacity(count)
         for index in 0..<count {
-            var pixels = try frame(at: index)
-            if orientation != .up { pixels = pixels.applying(orientation) }
-            if PixelSize(width: pixels.width, height: pixels.height) != target {
-                pixels = Resampler.resize(pixels, to: target)
-            }
+            let pixels = try frame(at: index, orientation: orientation, size: target)
             let duration = count > 1 ? ImageFrame.playbackDuration(seconds: duration(at: index)) : 0
             frames.append(ImageFrame(pixels: pixels, duration: duration))
         }
         return Image(frames: frames, scale: options.scaleFactor, format: format,
                      orientation: orientation, loopCount: loopCount)
+    }
+
+    /// Frame `index` made ready to show: `orientation` applied, then resized to `size` when
+    /// it differs from the upright canvas.
+    public func frame(at index: Int, orientation: ImageOrientation, size: PixelSize) throws -> PixelBuffer {
+        var pixels = try frame(at: index)
+        if orientation != .up { pixels = pixels.applying(orientation) }
+        if PixelSize(width: pixels.width, height: pixels.height) != size {
+            pixels = Resampler.resize(pixels, to: size)
+        }
+        return pixels
     }
 }

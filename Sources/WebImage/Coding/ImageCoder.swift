@@ -33,8 +33,11 @@ public protocol AnimatedImageCoder: ImageCoder {
 ///
 /// A reader owns decoding state and is used from one task at a time; it is not `Sendable`.
 public protocol AnimatedFrameReader: AnyObject {
-    /// The canvas size every frame has.
+    /// The canvas size every frame has, as stored (before ``orientation`` is applied).
     var canvasSize: PixelSize { get }
+    /// The EXIF orientation the file declares; ``frame(at:)`` returns pixels as stored, and
+    /// whoever shows them applies it. `.up` unless the format carries one.
+    var orientation: ImageOrientation { get }
     /// The number of frames.
     var frameCount: Int { get }
     /// Plays: 0 = forever.
@@ -44,4 +47,9 @@ public protocol AnimatedFrameReader: AnyObject {
     func duration(at index: Int) -> TimeInterval
     /// Frame `index` composited onto the canvas (disposal and blending of earlier frames applied).
     func frame(at index: Int) throws -> PixelBuffer
+}
+
+extension AnimatedFrameReader {
+    /// `.up`: for formats without an orientation tag, such as GIF.
+    public var orientation: ImageOrientation { .up }
 }
