@@ -10,9 +10,14 @@ final class TargetBindingTests: LoadingTestCase {
     final class RecordingTarget: WebImageTarget {
         let webImageState = WebImageTargetState()
         let shown = Recorder<Int?>()
+        let pixels = Recorder<PixelBuffer>()
 
-        /// Records the width of what is shown (nil for nothing), so that images tell apart.
-        func setImage(_ image: Image?) { shown.append(image?.pixelWidth) }
+        /// Records the width of what is shown (nil for nothing), so that images tell apart, and
+        /// the pixels.
+        func setImage(_ image: Image?) {
+            shown.append(image?.pixelWidth)
+            if let image { pixels.append(image.pixels) }
+        }
 
         var last: Int?? { shown.all.last }
     }
@@ -191,5 +196,33 @@ final class TargetBindingTests: LoadingTestCase {
         XCTAssertTrue(aborted, "the download stopped with its target")
         _ = await done.wait(for: 1)
         guard case .failure(.cancelled) = done.all.first else { return XCTFail("\(done.all)") }
+    }
+
+    func testAnAnimationPlaysFrameByFrameUntilTheTargetLoadsSomethingElse() async throws {
+        let gif = try Fixtures.imageData("gif/sd_TestImage.gif")
+        let frames = try Self.coders.decode(gif).frames.map(\.pixels)
+        server.route("/anim.gif", .bytes(gif, contentType: "image/gif"))
+        server.route("/still.png", .bytes(try png(width: 20)))
+        let target = RecordingTarget()
+        target.webImageState.animatedImagePlayback = AnimatedImagePlayer.Configuration()
+        let (done, completion) = completions()
+        target.webImage.setImage(with: server.url("/anim.gif"), context: context, completed: completion)
+        _ = await done.wait(for: 1)
+        guard case .success(let loaded) = done.all.first else { return XCTFail("\(done.all)") }
+        XCTAssertEqual(loaded.image.frames.count, 5)
+        let played = await target.pixels.wait(for: 8, timeout: .seconds(5))
+        XCTAssertTrue(played, "frames keep coming: \(target.pixels.count)")
+        let shown = target.pixels.all
+        XCTAssertTrue(shown.allSatisfy { frames.contains($0) }, "every still shown is one of the animation's frames")
+        XCTAssertEqual(Set(shown).count, Set(frames).count, "every frame is shown")
+
+        let (stillDone, stillCompletion) = completions()
+        target.webImage.setImage(with: server.url("/still.png"), context: context, completed: stillCompletion)
+        _ = await stillDone.wait(for: 1)
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertEqual(target.last, 20, "the still replaced the animation")
+        let count = target.shown.count
+        try await Task.sleep(for: .milliseconds(400))
+        XCTAssertEqual(target.shown.count, count, "the player stopped")
     }
 }

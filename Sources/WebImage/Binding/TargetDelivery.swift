@@ -11,9 +11,11 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
     let options: WebImageOptions
     let placeholder: Image?
     let completed: ImageLoadCompletion?
+    /// Read the frames of an animation the target plays.
+    let coders: ImageCoders
 
     init(target: Target, state: WebImageTargetState, key: String, generation: Int, options: WebImageOptions,
-         placeholder: Image?, completed: ImageLoadCompletion?) {
+         placeholder: Image?, completed: ImageLoadCompletion?, coders: ImageCoders) {
         self.target = target
         self.state = state
         queue = state.queue
@@ -22,6 +24,7 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
         self.options = options
         self.placeholder = placeholder
         self.completed = completed
+        self.coders = coders
     }
 
     /// The target and its state, when the load is still the target's current one.
@@ -80,10 +83,28 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
 
     private func show(_ loaded: ImageResult, on target: Target, state: WebImageTargetState) {
         guard !options.contains(.avoidAutoSetImage) else { return }
-        if let transition = state.transition, loaded.source == .network || options.contains(.forceTransition) {
+        if loaded.image.isAnimated && !loaded.image.isIncomplete, let playback = state.animatedImagePlayback,
+           let data = loaded.data, let animation = try? AnimatedImage(data: data, coders: coders) {
+            play(animation, like: loaded.image, configuration: playback, state: state)
+        } else if let transition = state.transition, loaded.source == .network || options.contains(.forceTransition) {
             transition.apply(target, loaded.image)
         } else {
             target.setImage(loaded.image)
         }
+    }
+
+    /// Shows `animation` frame by frame, as stills with the scale and format of `image`, while
+    /// this load is the target's current one.
+    private func play(_ animation: AnimatedImage, like image: Image, configuration: AnimatedImagePlayer.Configuration,
+                      state: WebImageTargetState) {
+        let player = AnimatedImagePlayer(image: animation, configuration: configuration)
+        let delivery = self
+        player.onFrame = { frame in
+            delivery.queue.async {
+                guard let (target, _) = delivery.current else { return }
+                target.setImage(Image(pixels: frame.pixels, scale: image.scale, format: image.format, orientation: image.orientation))
+            }
+        }
+        state.attach(player, key: key, generation: generation)
     }
 }

@@ -21,7 +21,8 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
     /// - Parameters:
     ///   - placeholder: shown at once (or, with `delayPlaceholder`, only if the load fails).
     ///   - options: the manager's options; `avoidAutoSetImage` leaves showing the image to
-    ///     `completed`, `avoidAutoCancelImage` lets the previous load run on.
+    ///     `completed`, `avoidAutoCancelImage` lets the previous load run on. With the state's
+    ///     ``WebImageTargetState/animatedImagePlayback`` set, an animation plays frame by frame.
     ///   - context: the manager's context; its ``ImageContext/operationKey`` groups loads
     ///     (default: the target's type) and its ``ImageContext/manager`` loads them
     ///     (default: ``ImageManager/shared``).
@@ -38,8 +39,9 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
         let key = context.operationKey ?? Self.defaultOperationKey
         let keepPrevious = options.contains(.avoidAutoCancelImage)
         let generation = state.begin(url, key: key, keepPrevious: keepPrevious)
+        let manager = context.manager ?? .shared
         let delivery = TargetDelivery(target: target, state: state, key: key, generation: generation, options: options,
-                                placeholder: placeholder, completed: completed)
+                                      placeholder: placeholder, completed: completed, coders: context.coders ?? manager.coders)
         delivery.start()
         guard let url else {
             delivery.finish(.failure(.invalidURL("no URL")))
@@ -47,8 +49,10 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
         }
         var loadContext = context
         loadContext.callbackQueue = nil
-        let operation = (context.manager ?? .shared).loadImage(
-            with: url, options: options, context: loadContext,
+        // A player reads an animation from its encoded bytes, which a memory hit has only on request.
+        let loadOptions = state.animatedImagePlayback == nil ? options : options.union(.queryMemoryData)
+        let operation = manager.loadImage(
+            with: url, options: loadOptions, context: loadContext,
             progress: { value in delivery.progress(value, then: progress) },
             completed: { result, finished in
                 if finished { delivery.finish(result) } else { delivery.partial(result) }

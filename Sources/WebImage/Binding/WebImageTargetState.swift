@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// What the binding keeps with one target (SDWebImage keeps it in associated objects): the
-/// running load per operation key, the URL asked for last, and the indicator and transition.
+/// running load (and animation player) per operation key, the URL asked for last, the
+/// indicator, the transition and how animations play.
 ///
 /// Every change to the target — placeholder, partial and final image, indicator — and every
 /// callback of its loads runs on ``queue``, in the order the loads were asked for, so the
@@ -17,6 +18,7 @@ public final class WebImageTargetState: Sendable {
     private struct Load {
         var generation: Int
         var operation: WebImageOperation?
+        var player: AnimatedImagePlayer?
     }
 
     private struct Loads {
@@ -25,6 +27,7 @@ public final class WebImageTargetState: Sendable {
         var currentURL: URL?
         var indicator: (any ImageIndicator)?
         var transition: ImageTransition?
+        var playback: AnimatedImagePlayer.Configuration?
     }
 
     private let loads = Mutex(Loads())
@@ -35,7 +38,10 @@ public final class WebImageTargetState: Sendable {
     }
 
     deinit {
-        for load in loads.withLock({ $0.byKey.values }) { load.operation?.cancel() }
+        for load in loads.withLock({ $0.byKey.values }) {
+            load.player?.stop()
+            load.operation?.cancel()
+        }
     }
 
     /// The URL of the last ``WebImageBinding/setImage(with:placeholder:options:context:progress:completed:)``
@@ -54,16 +60,26 @@ public final class WebImageTargetState: Sendable {
         set { loads.withLock { $0.transition = newValue } }
     }
 
+    /// Plays animated images on the target (SDWebImage's `SDAnimatedImageView`): when set, an
+    /// animated result is shown frame by frame through ``WebImageTarget/setImage(_:)`` by an
+    /// ``AnimatedImagePlayer`` with this configuration, decoding frames lazily from the
+    /// encoded bytes; the player stops when the target loads something else. Nil (the
+    /// default) hands the target the whole animated ``Image``.
+    public var animatedImagePlayback: AnimatedImagePlayer.Configuration? {
+        get { loads.withLock { $0.playback } }
+        set { loads.withLock { $0.playback = newValue } }
+    }
+
     /// Starts a load of `url` under `key`: it becomes the key's current load, and the one it
     /// replaces is cancelled unless `keepPrevious`. Returns the new load's generation.
     func begin(_ url: URL?, key: String, keepPrevious: Bool) -> Int {
-        let (generation, replaced) = loads.withLock { loads -> (Int, WebImageOperation?) in
+        let (generation, replaced) = loads.withLock { loads -> (Int, Load?) in
             loads.generation += 1
             loads.currentURL = url
-            let old = loads.byKey.updateValue(Load(generation: loads.generation), forKey: key)
-            return (loads.generation, old?.operation)
+            return (loads.generation, loads.byKey.updateValue(Load(generation: loads.generation), forKey: key))
         }
-        if !keepPrevious { replaced?.cancel() }
+        replaced?.player?.stop()
+        if !keepPrevious { replaced?.operation?.cancel() }
         return generation
     }
 
@@ -83,15 +99,29 @@ public final class WebImageTargetState: Sendable {
         loads.withLock { $0.byKey[key]?.generation == generation }
     }
 
-    /// Forgets load `generation` under `key` once it has ended, if nothing replaced it.
+    /// Plays `player` for load `generation` under `key` while it is the current one.
+    func attach(_ player: AnimatedImagePlayer, key: String, generation: Int) {
+        let current = loads.withLock { loads -> Bool in
+            guard loads.byKey[key]?.generation == generation else { return false }
+            loads.byKey[key]?.player = player
+            return true
+        }
+        if current { player.play() }
+    }
+
+    /// Forgets the operation of load `generation` under `key` once it has ended, if nothing
+    /// replaced it; its player, if any, plays on.
     func end(_ generation: Int, key: String) {
         loads.withLock { loads in
-            if loads.byKey[key]?.generation == generation { loads.byKey[key] = nil }
+            guard loads.byKey[key]?.generation == generation else { return }
+            if loads.byKey[key]?.player == nil { loads.byKey[key] = nil } else { loads.byKey[key]?.operation = nil }
         }
     }
 
     /// Cancels the current load under `key`; its completion reports ``WebImageError/cancelled``.
     func cancel(key: String) {
-        loads.withLock { $0.byKey.removeValue(forKey: key) }?.operation?.cancel()
+        let load = loads.withLock { $0.byKey.removeValue(forKey: key) }
+        load?.player?.stop()
+        load?.operation?.cancel()
     }
 }
