@@ -34,9 +34,17 @@ enum SeparableConvolution {
         return PixelBuffer(width: outWidth, height: outHeight, bytes: output)
     }
 
-    /// One source row as premultiplied Float pixels.
+    /// One source row as premultiplied Float pixels. Most rows are opaque, so the row is
+    /// converted first and premultiplied only if some alpha is under 255.
     private static func premultiply(_ source: UnsafeRawPointer, into row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
-        for x in 0..<count { row[x] = PremultipliedRGBA.load(source, at: x * 4) }
+        var minimumAlpha: Float = 255
+        for x in 0..<count {
+            let pixel = SIMD4<Float>(source.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+            minimumAlpha = min(minimumAlpha, pixel.w)
+            row[x] = pixel
+        }
+        guard minimumAlpha < 255 else { return }
+        for x in 0..<count { row[x] = PremultipliedRGBA.premultiplied(row[x]) }
     }
 
     /// One row filtered along its length.
