@@ -77,9 +77,11 @@ let package = Package(
             name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
         // The executables they run are dependencies so that they are built first.
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport", "cache-writer"]),
+        // References/ holds Pillow's outputs, read by path (see scripts/make-resize-references.py).
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage"]),
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage"],
+            exclude: ["References"]),
         // The loaders against the loopback server, decoding real fixtures with the codecs.
         .testTarget(
             name: "WebImageLoadingTests",

@@ -6,7 +6,7 @@ Pillow, tjbench, or plain Swift doing the same job (the case `ref.<name>` of our
 Times are per operation; a cache operation is a batch (10,000 memory hits, 1,000 disk hits,
 one trim of 100,000 files to half).
 
-usage: compare.py OURS_BINARY FIXTURES [--quick]
+usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import os, shutil, statistics, subprocess, sys, tempfile
 
@@ -82,6 +82,9 @@ comparisons = [
     ("download.2000", "download.2000", "AHC", lambda: swift_reference("download.2000")),
 ]
 
+chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
+if chosen:
+    comparisons = [c for c in comparisons if c[0] in chosen]
 results = []
 for name, case, label, reference in comparisons:
     a, b = [], []

@@ -7,7 +7,8 @@ import WebImage
 /// transparency, and disposal modes 0–3 applied, frames clipped to the screen. The loop count
 /// is the NETSCAPE2.0 value as stored (0 = forever); a GIF without one plays once. Delays are
 /// reported as stored (hundredths of a second); the under-11 ms rule applies at decode.
-/// Progressive decoding and encoding are not offered.
+/// Progressive decoding is not offered. Encoding writes GIF89a with a median-cut palette per
+/// frame (see ``encode(_:as:options:)``).
 public struct GIFCoder: AnimatedImageCoder {
     /// A GIF coder; it holds no state.
     public init() {}
@@ -30,11 +31,15 @@ public struct GIFCoder: AnimatedImageCoder {
         return try GIFFrameReader(data: data, options: options)
     }
 
-    /// `false`: GIF encoding is not implemented yet.
-    public func canEncode(_ format: ImageFormat) -> Bool { false }
+    /// GIF only.
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .gif }
 
-    /// Throws ``ImageCodingError/noEncoder(_:)``: GIF encoding is not implemented yet.
+    /// Encodes `image` as GIF89a: each frame reduced to its own palette of at most 256 colours
+    /// (pixels with alpha under 128 transparent), delays in hundredths of a second, and the
+    /// loop count in a NETSCAPE2.0 block; only the first frame with
+    /// ``ImageEncodeOptions/firstFrameOnly``. Quality and lossless do not apply.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        throw ImageCodingError.noEncoder(format)
+        guard format == .gif else { throw ImageCodingError.noEncoder(format) }
+        return try GIFEncoder(options: options).encode(image)
     }
 }

@@ -92,7 +92,20 @@ struct WebPEncoder {
             throw .encodingFailed(.webp, Self.describe(encoder))
         }
         defer { WebPDataClear(&output) }
-        return Data(bytes: bytes, count: output.size)
+        var data = Data(bytes: bytes, count: output.size)
+        if image.frames.contains(where: { $0.pixels.hasTransparency }) { Self.setAlphaFlag(&data) }
+        return data
+    }
+
+    /// Sets the alpha flag of the `VP8X` header. libwebp sets it only when a stored frame has
+    /// alpha, but it crops frames to what they draw, so an animation whose transparency lies
+    /// only around those rectangles comes out without it, and readers that trust the flag
+    /// (Pillow) then show the transparent canvas as opaque black.
+    private static func setAlphaFlag(_ data: inout Data) {
+        let vp8x = Array("VP8X".utf8)
+        let start = data.startIndex
+        guard data.count > 20, Array(data[start + 12..<start + 16]) == vp8x else { return }
+        data[start + 20] |= 0x10
     }
 
     /// Runs `body` with a libwebp picture holding a copy of `pixels` (as ARGB), then frees it.

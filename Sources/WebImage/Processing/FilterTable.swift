@@ -1,0 +1,87 @@
+import Foundation
+
+/// The weights of a one-dimensional convolution from `inputSize` samples to `outputSize`:
+/// for each output position, the first input index and up to ``stride`` normalised weights.
+///
+/// Tables are computed once per pass and stored flat (`stride` weights a position, unused ones
+/// zero), so the convolution loops read them without allocating.
+struct FilterTable: Sendable {
+    /// Input samples along the filtered axis.
+    let inputSize: Int
+    /// Output samples along the filtered axis.
+    let outputSize: Int
+    /// The most taps any position uses: the distance between two positions' weights.
+    let stride: Int
+    /// The first input index each output position reads.
+    let starts: [Int]
+    /// How many input samples each output position reads.
+    let counts: [Int]
+    /// `outputSize * stride` weights; those of one position add up to 1.
+    let weights: [Float]
+
+    /// A table from each output position's window (its centre and reach, in input samples) and
+    /// a kernel of the distance between an input sample's centre and that window's centre,
+    /// normalised so every position's weights add up to 1.
+    init(inputSize: Int, outputSize: Int, window: (Int) -> (center: Double, radius: Double),
+         kernel: (_ distance: Double) -> Double) {
+        var starts = [Int](repeating: 0, count: outputSize)
+        var counts = [Int](repeating: 0, count: outputSize)
+        let stride = (0..<outputSize).reduce(1) { widest, i in
+            let (center, radius) = window(i)
+            let start = max(0, Int((center - radius).rounded(.down)))
+            let end = min(inputSize, Int((center + radius).rounded(.up)))
+            starts[i] = start
+            counts[i] = max(0, end - start)
+            return max(widest, end - start)
+        }
+        var weights = [Float](repeating: 0, count: outputSize * stride)
+        for i in 0..<outputSize {
+            let center = window(i).center
+            var total = 0.0
+            var row = [Double](repeating: 0, count: counts[i])
+            for k in 0..<counts[i] {
+                row[k] = kernel(Double(starts[i] + k) + 0.5 - center)
+                total += row[k]
+            }
+            let norm = total == 0 ? 0 : 1 / total
+            for k in 0..<counts[i] { weights[i * stride + k] = Float(row[k] * norm) }
+        }
+        self.inputSize = inputSize
+        self.outputSize = outputSize
+        self.stride = stride
+        self.starts = starts
+        self.counts = counts
+        self.weights = weights
+    }
+
+    /// Lanczos-3 resampling from `inputSize` to `outputSize` samples. When shrinking, the
+    /// kernel is widened by the reduction factor so every input sample contributes, as
+    /// Pillow's `LANCZOS` does; when enlarging it spans three samples each side.
+    static func lanczos(from inputSize: Int, to outputSize: Int) -> FilterTable {
+        let scale = Double(outputSize) / Double(inputSize)
+        let filterScale = max(1, 1 / scale)
+        return FilterTable(
+            inputSize: inputSize, outputSize: outputSize,
+            window: { ((Double($0) + 0.5) / scale, 3 * filterScale) },
+            kernel: { lanczos3($0 / filterScale) })
+    }
+
+    /// A Gaussian blur of standard deviation `sigma` over `size` samples, cut off at three
+    /// standard deviations; near the edges the weights that fall inside are renormalised.
+    static func gaussian(sigma: Double, size: Int) -> FilterTable {
+        let radius = max(1, 3 * sigma)
+        let twoSigmaSquared = 2 * sigma * sigma
+        return FilterTable(
+            inputSize: size, outputSize: size,
+            window: { (Double($0) + 0.5, radius) },
+            kernel: { abs($0) > radius ? 0 : exp(-$0 * $0 / twoSigmaSquared) })
+    }
+
+    /// `sinc(x) · sinc(x / 3)` for |x| < 3, else 0.
+    static func lanczos3(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        if abs(x) >= 3 { return 0 }
+        let px = Double.pi * x
+        return 3 * sin(px) * sin(px / 3) / (px * px)
+    }
+}
