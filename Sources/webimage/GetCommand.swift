@@ -15,6 +15,7 @@ struct GetCommand: AsyncParsableCommand {
             Exit status: 0 when every URL loaded, 1 when any failed, 64 for bad arguments.
             Examples:
               webimage get https://example.com/cat.jpg -o out --thumbnail 256
+              webimage get https://example.com/cat.jpg -o out --resize 200x200 --mode aspect-fill --format webp
               webimage get --json --no-cache https://example.com/a.png https://example.com/b.gif
             """)
 
@@ -26,6 +27,12 @@ struct GetCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Decode to fit this many pixels on the long side (never larger).", valueName: "N"))
     var thumbnail: Int?
+
+    @Option(help: ArgumentHelp("Resize each image to this size after decoding (Lanczos).", valueName: "WxH"))
+    var resize: ResizeSize?
+
+    @Option(help: "How --resize fits the image: fill (stretch), fit (letterbox) or aspect-fill (crop).")
+    var mode: ResizeMode = .fit
 
     @Option(help: "Save as this format (default: the downloaded bytes as they are).")
     var format: OutputFormat?
@@ -116,6 +123,7 @@ struct GetCommand: AsyncParsableCommand {
     private var context: ImageContext {
         var context = ImageContext()
         if let thumbnail { context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(thumbnail)) }
+        if let resize { context.transformer = .resize(size: resize.size, mode: mode.scaleMode) }
         if noCache {
             context.queryCacheType = ImageCacheType.none
             context.storeCacheType = ImageCacheType.none

@@ -76,6 +76,12 @@ final class CommandLineLoadingTests: XCTestCase {
         let png = try ImageCoders(WebImageCodecs.defaultCoders).decode(try Data(contentsOf: out.appendingPathComponent("photo.png")))
         XCTAssertEqual(png.format, .png)
         XCTAssertEqual(max(png.pixelWidth, png.pixelHeight), 100)
+
+        let resized = try webimage(["get", "--cache-dir", cache.path, "--resize", "50x30", "--mode", "fill", "--format", "webp",
+                                    "-o", out.path, url])
+        XCTAssertEqual(resized.status, 0, resized.error)
+        let webp = try ImageCoders(WebImageCodecs.defaultCoders).decode(try Data(contentsOf: out.appendingPathComponent("photo.webp")))
+        XCTAssertEqual([webp.pixelWidth, webp.pixelHeight], [50, 30])
     }
 
     func testGetRejectsBadArguments() throws {
