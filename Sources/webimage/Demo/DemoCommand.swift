@@ -4,9 +4,9 @@ import LoopbackHTTPServer
 import WebImage
 
 /// `webimage demo`: the library at work with no network. A loopback server serves a gallery
-/// drawn on the spot; the demo loads it cold (network), warm (memory) and through a fresh
-/// manager (disk), shows that concurrent loads of one URL make one request, and writes the
-/// thumbnails and a contact sheet.
+/// drawn on the spot; the demo loads it as square, round-cornered thumbnails cold (network),
+/// warm (memory) and through a fresh manager (disk), shows that concurrent loads of one URL
+/// make one request, and writes the thumbnails and a contact sheet.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -58,11 +58,21 @@ struct DemoCommand: AsyncParsableCommand {
         func manager() -> ImageManager {
             ImageManager(imageCache: ImageCache(disk: DiskCache(directory: cacheFolder)), imageLoader: downloader)
         }
+        // Decode near the size (JPEG and WebP decode smaller in the codec), then cut square
+        // thumbnails with round corners; animations too, frame by frame.
         var context = ImageContext()
-        context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(thumbnail))
+        context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(thumbnail * 2))
+        context.transformer = .pipeline([
+            ResizingTransformer.resize(size: PixelSize(thumbnail), mode: .aspectFill),
+            RoundCornerTransformer.roundCorner(radius: Double(thumbnail) / 8),
+        ])
         let first = manager()
         var phases: [DemoPhase] = []
-        for (name, loader, options) in [("cold", first, WebImageOptions.waitStoreCache), ("warm", first, []), ("disk", manager(), [])] {
+        let steps: [(String, ImageManager, WebImageOptions)] = [
+            ("cold", first, [.waitStoreCache, .transformAnimatedImage]), ("warm", first, .transformAnimatedImage),
+            ("disk", manager(), .transformAnimatedImage),
+        ]
+        for (name, loader, options) in steps {
             progress.begin(name, total: urls.count)
             let before = server.requests.count
             var phase = await DemoPhase.run(name, urls: urls, manager: loader, options: options, context: context) { progress.tick() }
@@ -74,8 +84,10 @@ struct DemoCommand: AsyncParsableCommand {
         progress.begin("coalesce", total: callers)
         server.route("/shared.jpg", .bytes(gallery.items[0].data, contentType: gallery.items[0].contentType, delay: .milliseconds(50)))
         let shared = Array(repeating: server.url("/shared.jpg"), count: callers)
+        var plain = ImageContext()
+        plain.decodeOptions = context.decodeOptions
         var coalesced = await DemoPhase.run("coalesce", urls: shared, manager: first, options: .fromLoaderOnly,
-                                            context: context) { progress.tick() }
+                                            context: plain) { progress.tick() }
         coalesced.serverRequests = server.requestCount("/shared.jpg")
         progress.end("\(callers) callers at once, \(coalesced.serverRequests) request to the server")
         phases.append(coalesced)
