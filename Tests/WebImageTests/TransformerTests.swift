@@ -94,6 +94,8 @@ final class TransformerTests: XCTestCase {
         let clipped = try apply(.crop(PixelRect(x: 25, y: 15, width: 50, height: 50)), to: source)
         XCTAssertEqual([clipped.width, clipped.height], [5, 5])
         XCTAssertEqual(clipped[4, 4], source[29, 19])
+        XCTAssertEqual(source.cropped(to: PixelRect(x: 25, y: 15, width: 50, height: 50)), clipped)
+        XCTAssertEqual(source.cropped(to: PixelRect(x: -5, y: 0, width: 3, height: 3)).bytes.count, 0)
         XCTAssertNil(CroppingTransformer.crop(PixelRect(x: 40, y: 0, width: 5, height: 5))
             .transform(Image(pixels: source), forKey: "k"))
     }

@@ -1,5 +1,5 @@
-/// Turns every frame grey, keeping alpha: each colour becomes its luma
-/// (`0.299 R + 0.587 G + 0.114 B`, as Pillow's `convert("L")` and SDWebImage's grayscale filter weigh it).
+/// Turns every frame grey, keeping alpha: each colour becomes its Rec. 601 luma
+/// (`0.299 R + 0.587 G + 0.114 B`, rounded, as Pillow's `convert("L")` computes it).
 public struct GrayscaleTransformer: ImageTransformer {
     /// A grayscale transformer; it has no parameters.
     public init() {}

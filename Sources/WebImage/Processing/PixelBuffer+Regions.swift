@@ -1,8 +1,7 @@
 extension PixelBuffer {
-    /// The pixels inside `rect`, which must lie within the buffer.
+    /// The pixels inside `rect` clipped to the buffer (an empty buffer when they do not overlap).
     public func cropped(to rect: PixelRect) -> PixelBuffer {
-        precondition(rect.x >= 0 && rect.y >= 0 && rect.x + rect.width <= width && rect.y + rect.height <= height,
-                     "crop rectangle outside the pixels")
+        let rect = rect.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
         if rect.x == 0 && rect.y == 0 && rect.width == width && rect.height == height { return self }
         var out = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
         let rowBytes = rect.width * 4
@@ -19,7 +18,7 @@ extension PixelBuffer {
     }
 
     /// These pixels centred on a transparent canvas of `size` (at least as large as they are).
-    public func centred(in size: PixelSize) -> PixelBuffer {
+    func centred(in size: PixelSize) -> PixelBuffer {
         precondition(size.width >= width && size.height >= height, "canvas smaller than the pixels")
         if size.width == width && size.height == height { return self }
         var canvas = [UInt8](repeating: 0, count: size.width * size.height * 4)
