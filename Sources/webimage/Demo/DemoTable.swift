@@ -1,10 +1,10 @@
 /// The demo's summary: per phase, how many loads, where they came from, their median and 95th
-/// percentile times, the bytes that crossed the wire, and the requests the server saw.
+/// percentile times, the encoded bytes delivered, and the requests the server saw.
 struct DemoTable {
     let phases: [DemoPhase]
 
     func render() -> String {
-        let header = ["phase", "loads", "source", "median", "p95", "bytes", "requests"]
+        let header = ["phase", "loads", "source", "median", "p95", "data", "requests"]
         let rows = phases.map { phase in
             [phase.name, "\(phase.times.count)", phase.sourceSummary, Self.ms(phase.milliseconds(at: 0.5)),
              Self.ms(phase.milliseconds(at: 0.95)), ByteCount.human(phase.bytes), "\(phase.serverRequests)"]
