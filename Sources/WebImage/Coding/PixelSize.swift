@@ -1,6 +1,8 @@
 /// A size in whole pixels.
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Columns of pixels.
     public var width: Int
+    /// Rows of pixels.
     public var height: Int
 
     /// A size from its two sides.

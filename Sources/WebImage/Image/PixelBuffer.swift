@@ -65,6 +65,7 @@ public struct PixelBuffer: Sendable, Hashable {
 
 /// One non-premultiplied RGBA8 colour.
 public struct RGBA: Sendable, Hashable {
+    /// Red, green, blue and alpha, 0…255, colour not premultiplied by alpha.
     public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
 
     /// A colour from its four channels.

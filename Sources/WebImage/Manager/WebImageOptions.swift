@@ -1,7 +1,9 @@
 /// How the manager loads one image: SDWebImage's `SDWebImageOptions`, under the same names.
 public struct WebImageOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits.
     public let rawValue: UInt32
 
+    /// Options from their bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Try a URL again even though it failed for good before (it is on the failed-URL list).

@@ -1,5 +1,6 @@
 /// Which corners of a rectangle a round-corner transformer rounds (SDWebImage's `SDRectCorner`).
 public struct RectCorners: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The corners as bits.
     public let rawValue: UInt8
 
     /// Corners from their bits.
