@@ -49,9 +49,9 @@ extension DiskCache {
 
     private static let sidecarSuffix = ".meta"
 
-    /// The key's path extension: from the key parsed as a URL, else from the raw string.
+    /// The key's path extension, read as a URL's.
     private static func pathExtension(ofKey key: String) -> String {
-        let pathExtension = URL(string: key)?.pathExtension ?? (key as NSString).pathExtension
+        let pathExtension = String(CacheKey.pathExtension(of: key))
         let forbidden: Set<UInt8> = [UInt8(ascii: "/"), 0, UInt8(ascii: ":")]
         guard pathExtension.utf8.count <= 200, !pathExtension.utf8.contains(where: forbidden.contains) else { return "" }
         return pathExtension

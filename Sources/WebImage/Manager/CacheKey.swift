@@ -1,15 +1,13 @@
-import Foundation
-
 /// Cache keys as SDWebImage writes them, so caches stay readable across the two.
+///
+/// Keys are read as URLs by plain string scanning: this runs on every load, memory hits
+/// included, where parsing a `URL` would cost more than the whole cache lookup.
 enum CacheKey {
     /// `key` with `-suffix` inserted before the URL path's extension (or appended when there
-    /// is none): `https://a/b.png` + `x` → `https://a/b-x.png`.
+    /// is none): `https://a/b.png?v=1` + `x` → `https://a/b-x.png?v=1`.
     static func inserting(_ suffix: String, into key: String) -> String {
-        guard let url = URL(string: key), !url.pathExtension.isEmpty,
-              let range = key.range(of: "." + url.pathExtension, options: .backwards) else {
-            return key + "-" + suffix
-        }
-        return key.replacingCharacters(in: range, with: "-\(suffix).\(url.pathExtension)")
+        guard let dot = extensionDot(of: lastPathComponent(of: key)) else { return key + "-" + suffix }
+        return String(key[..<dot]) + "-" + suffix + String(key[dot...])
     }
 
     /// SDWebImage's thumbnail suffix: `Thumbnail({width,height},preserveAspectRatio)`.
@@ -17,11 +15,40 @@ enum CacheKey {
         "Thumbnail({\(size.width),\(size.height)},\(preserveAspectRatio ? 1 : 0))"
     }
 
-    /// 2 or 3 for `@2x` / `@3x` before the extension (or at the end) of `key`, else 1.
+    /// 2 or 3 for `@2x` / `@3x` before the extension (or at the end) of the key's last path
+    /// component, else 1.
     static func scaleFactor(of key: String) -> Double {
-        let stem = URL(string: key)?.deletingPathExtension().lastPathComponent ?? key
+        let component = lastPathComponent(of: key)
+        let stem = extensionDot(of: component).map { component[..<$0] } ?? component
         if stem.hasSuffix("@3x") { return 3 }
         if stem.hasSuffix("@2x") { return 2 }
         return 1
+    }
+
+    /// The extension of the key's last path component (`png` for `https://a/b.png?v=1`), or
+    /// an empty string.
+    static func pathExtension(of key: String) -> Substring {
+        let component = lastPathComponent(of: key)
+        return extensionDot(of: component).map { component[component.index(after: $0)...] } ?? ""
+    }
+
+    /// The last component of the key's path: after the scheme and host of an absolute URL,
+    /// before any query or fragment.
+    static func lastPathComponent(of key: String) -> Substring {
+        var path = key[...]
+        if let separator = key.range(of: "://") {
+            let afterScheme = key[separator.upperBound...]
+            path = afterScheme[(afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex)...]
+        }
+        path = path[..<(path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex)]
+        return path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
+    }
+
+    /// Where the extension of `component` starts (its last `.`), if it has one: not a leading
+    /// dot, not a trailing one.
+    private static func extensionDot(of component: Substring) -> String.Index? {
+        guard let dot = component.lastIndex(of: "."), dot != component.startIndex,
+              component.index(after: dot) != component.endIndex else { return nil }
+        return dot
     }
 }

@@ -1,0 +1,30 @@
+@testable import WebImage
+import XCTest
+
+/// Cache keys read as URLs by string scanning, as SDWebImage reads them with `NSURL`.
+final class CacheKeyTests: XCTestCase {
+    func testSuffixesGoBeforeThePathExtension() {
+        XCTAssertEqual(CacheKey.inserting("x", into: "https://a.com/b/c.png"), "https://a.com/b/c-x.png")
+        XCTAssertEqual(CacheKey.inserting("x", into: "https://a.com/c.png?v=1.2#top"), "https://a.com/c-x.png?v=1.2#top")
+        XCTAssertEqual(CacheKey.inserting("x", into: "https://a.com/c"), "https://a.com/c-x")
+        XCTAssertEqual(CacheKey.inserting("x", into: "https://a.com"), "https://a.com-x", "a host is not a path")
+        XCTAssertEqual(CacheKey.inserting("x", into: "https://a.com/dir.d/"), "https://a.com/dir.d/-x")
+        XCTAssertEqual(CacheKey.inserting("x", into: "photo.jpg"), "photo-x.jpg")
+        XCTAssertEqual(CacheKey.inserting("x", into: "https://a.com/.hidden"), "https://a.com/.hidden-x")
+    }
+
+    func testScaleFactorComesFromTheLastPathComponent() {
+        XCTAssertEqual(CacheKey.scaleFactor(of: "https://a.com/icon@2x.png"), 2)
+        XCTAssertEqual(CacheKey.scaleFactor(of: "https://a.com/icon@3x.png?size=@2x"), 3)
+        XCTAssertEqual(CacheKey.scaleFactor(of: "https://a.com/icon@2x"), 2)
+        XCTAssertEqual(CacheKey.scaleFactor(of: "https://a.com/@2x/icon.png"), 1)
+        XCTAssertEqual(CacheKey.scaleFactor(of: "file:///tmp/sd_1@2x.gif"), 2)
+    }
+
+    func testPathExtensionMatchesFoundationsReading() {
+        for key in ["https://a.com/b/c.png", "https://a.com/c.tar.gz?x=1", "https://a.com/c", "photo.jpg", "a:b.webp",
+                    "https://a.com/c.png#frag", "file:///tmp/x.jpeg", "https://a.com/dir/"] {
+            XCTAssertEqual(String(CacheKey.pathExtension(of: key)), URL(string: key)!.pathExtension, key)
+        }
+    }
+}
