@@ -102,11 +102,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Whether a live (unexpired) value is held for `key`; does not change the LRU order.
     public func contains(_ key: Key) -> Bool {
-        let now = clock()
-        return state.withLock { state in
-            state.storage.storedInstant(forKey: key).map {
-                !Self.isExpired($0, now: now, ageLimit: state.ageLimit)
-            } ?? false
+        state.withLock { state in
+            guard let stored = state.storage.storedInstant(forKey: key) else { return false }
+            // As for hits, the clock is read only when entries can expire.
+            return state.ageLimit == 0 || !Self.isExpired(stored, now: clock(), ageLimit: state.ageLimit)
         }
     }
 

@@ -19,9 +19,9 @@ enum CacheKey {
     /// component, else 1.
     static func scaleFactor(of key: String) -> Double {
         let component = lastPathComponent(of: key)
-        let stem = extensionDot(of: component).map { component[..<$0] } ?? component
-        if stem.hasSuffix("@3x") { return 3 }
-        if stem.hasSuffix("@2x") { return 2 }
+        let stem = (extensionDot(of: component).map { component[..<$0] } ?? component).utf8
+        if stem.suffix(3).elementsEqual("@3x".utf8) { return 3 }
+        if stem.suffix(3).elementsEqual("@2x".utf8) { return 2 }
         return 1
     }
 
@@ -29,26 +29,30 @@ enum CacheKey {
     /// an empty string.
     static func pathExtension(of key: String) -> Substring {
         let component = lastPathComponent(of: key)
-        return extensionDot(of: component).map { component[component.index(after: $0)...] } ?? ""
+        return extensionDot(of: component).map { component[component.utf8.index(after: $0)...] } ?? ""
     }
 
     /// The last component of the key's path: after the scheme and host of an absolute URL,
-    /// before any query or fragment.
+    /// before any query or fragment. Scans UTF-8 bytes: every delimiter is ASCII.
     static func lastPathComponent(of key: String) -> Substring {
-        var path = key[...]
-        if let separator = key.range(of: "://") {
-            let afterScheme = key[separator.upperBound...]
-            path = afterScheme[(afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex)...]
+        let bytes = key.utf8
+        let slash = UInt8(ascii: "/"), query = UInt8(ascii: "?"), fragment = UInt8(ascii: "#")
+        var start = bytes.startIndex
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) {
+            let authority = bytes.index(colon, offsetBy: 3)
+            start = bytes[authority...].firstIndex { $0 == slash || $0 == query || $0 == fragment } ?? bytes.endIndex
         }
-        path = path[..<(path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex)]
-        return path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
+        let end = bytes[start...].firstIndex { $0 == query || $0 == fragment } ?? bytes.endIndex
+        let componentStart = bytes[start..<end].lastIndex(of: slash).map { bytes.index(after: $0) } ?? start
+        return key[componentStart..<end]
     }
 
     /// Where the extension of `component` starts (its last `.`), if it has one: not a leading
     /// dot, not a trailing one.
     private static func extensionDot(of component: Substring) -> String.Index? {
-        guard let dot = component.lastIndex(of: "."), dot != component.startIndex,
-              component.index(after: dot) != component.endIndex else { return nil }
+        let bytes = component.utf8
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex,
+              bytes.index(after: dot) != bytes.endIndex else { return nil }
         return dot
     }
 }

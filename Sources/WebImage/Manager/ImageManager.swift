@@ -61,7 +61,12 @@ public final class ImageManager: Sendable {
     /// The key the image for `url` is cached under with `context`: the filtered URL, plus
     /// SDWebImage's transformer and thumbnail suffixes.
     public func cacheKey(for url: URL, context: ImageContext = ImageContext()) -> String {
-        var key = originalCacheKey(for: url, context: context)
+        cacheKey(forOriginalKey: context.cacheKeyFilter?(url) ?? url.absoluteString, context: context)
+    }
+
+    /// `originalKey` (the filtered URL) with the transformer and thumbnail suffixes of `context`.
+    func cacheKey(forOriginalKey originalKey: String, context: ImageContext) -> String {
+        var key = originalKey
         if let box = context.decodeOptions?.thumbnailPixelSize {
             let preserve = context.decodeOptions?.preserveAspectRatio ?? true
             key = CacheKey.inserting(CacheKey.thumbnailSuffix(box, preserveAspectRatio: preserve), into: key)
@@ -70,10 +75,6 @@ public final class ImageManager: Sendable {
             key = CacheKey.inserting(transformer.key, into: key)
         }
         return key
-    }
-
-    private func originalCacheKey(for url: URL, context: ImageContext) -> String {
-        context.cacheKeyFilter?(url) ?? url.absoluteString
     }
 
     /// The image for `url` from the memory cache, answered at once; nil on a miss.

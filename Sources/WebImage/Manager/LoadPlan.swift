@@ -13,7 +13,6 @@ struct LoadPlan: Sendable {
     let key: String
     /// The key of the original bytes.
     let originalKey: String
-    let decodeOptions: ImageDecodeOptions
 
     init(manager: ImageManager, url: URL, options: WebImageOptions, context: ImageContext) {
         self.url = url
@@ -23,21 +22,31 @@ struct LoadPlan: Sendable {
         loader = context.imageLoader ?? manager.imageLoader
         coders = context.coders ?? manager.coders
         transformer = context.transformer ?? manager.transformer
-        key = manager.cacheKey(for: url, context: context)
         originalKey = context.cacheKeyFilter?(url) ?? url.absoluteString
+        key = manager.cacheKey(forOriginalKey: originalKey, context: context)
+    }
+
+    /// How the bytes are decoded: the context's options with the scale (from the context or
+    /// the URL's `@2x`/`@3x`), the scale-down limit and first-frame-only flag of the options.
+    /// Computed when bytes are at hand, never on a memory hit.
+    var decodeOptions: ImageDecodeOptions {
         var decode = context.decodeOptions ?? ImageDecodeOptions()
         decode.scaleFactor = context.imageScaleFactor ?? CacheKey.scaleFactor(of: url.absoluteString)
         if options.contains(.scaleDownLargeImages) && decode.scaleDownLimitBytes == nil {
             decode.scaleDownLimitBytes = ImageManager.defaultScaleDownLimitBytes
         }
         if options.contains(.decodeFirstFrameOnly) { decode.firstFrameOnly = true }
-        decodeOptions = decode
+        return decode
     }
 
     /// The cached image, or nil on a miss (or when the options skip the cache).
     func queryCache() async throws -> ImageResult? {
         let type = context.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
         guard type != .none else { return nil }
+        // A memory hit is answered here, under the cache's lock, without an async query.
+        if type.includesMemory && !options.contains(.queryMemoryData), let image = cache.imageFromMemory(forKey: key) {
+            return ImageResult(image: image, data: nil, source: .memory, url: url)
+        }
         let query = ImageCacheQueryOptions(
             cacheType: type, decodeOptions: decodeOptions,
             queryMemoryData: options.contains(.queryMemoryData), queryDiskDataSync: options.contains(.queryDiskDataSync))
