@@ -65,11 +65,13 @@ struct GetCommand: AsyncParsableCommand {
 
     func run() async throws {
         WebImageCommand.prepareCoders()
+        let saver = try output.map {
+            try ImageSaver(folder: $0, format: format, quality: quality, keepsDownloadedBytes: thumbnail == nil && resize == nil)
+        }
         let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: jobs))
         let loaders = ImageLoaders([downloader, FileImageLoader(), DataURLImageLoader()])
         let manager = ImageManager(imageCache: ImageCache(disk: DiskCache(directory: cache.folder)), imageLoader: loaders)
         let display = GetDisplay(total: urls.count, mode: json ? .json : quiet ? .quiet : .text)
-        let saver = try output.map { try ImageSaver(folder: $0, format: format, quality: quality) }
         let failures = await withTaskGroup(of: Bool.self) { group in
             var pending = urls.enumerated().makeIterator()
             var failures = 0
@@ -114,7 +116,8 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     private var options: WebImageOptions {
-        var options: WebImageOptions = []
+        // A process that exits must not leave cache writes behind.
+        var options: WebImageOptions = .waitStoreCache
         if refresh { options.insert(.refreshCached) }
         if format == nil && output != nil { options.insert(.queryMemoryData) }
         return options

@@ -9,12 +9,16 @@ final class ImageSaver: Sendable {
     let folder: URL
     let format: OutputFormat?
     let quality: Double
+    /// Whether the downloaded bytes may be written as they are: not when the image was
+    /// decoded smaller or transformed.
+    let keepsDownloadedBytes: Bool
     private let taken = Mutex<Set<String>>([])
 
-    init(folder: String, format: OutputFormat?, quality: Double) throws(CommandFailure) {
+    init(folder: String, format: OutputFormat?, quality: Double, keepsDownloadedBytes: Bool) throws(CommandFailure) {
         self.folder = URL(fileURLWithPath: folder, isDirectory: true)
         self.format = format
         self.quality = quality
+        self.keepsDownloadedBytes = keepsDownloadedBytes
         do {
             try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
         } catch {
@@ -25,7 +29,7 @@ final class ImageSaver: Sendable {
     /// Writes `result`; returns the path written.
     func save(_ result: ImageResult, index: Int) throws -> String {
         let (bytes, imageFormat) = try encoded(result)
-        let stem = result.url.deletingPathExtension().lastPathComponent
+        let stem = result.url.host == nil ? "" : result.url.deletingPathExtension().lastPathComponent
         var name = "\(stem.isEmpty || stem == "/" ? "image" : stem).\(imageFormat.fileExtension)"
         taken.withLock { taken in
             if taken.contains(name) { name = "\(index + 1)-\(name)" }
@@ -39,7 +43,7 @@ final class ImageSaver: Sendable {
     }
 
     private func encoded(_ result: ImageResult) throws -> (Data, ImageFormat) {
-        if format == nil, let data = result.data, !result.image.isIncomplete {
+        if format == nil && keepsDownloadedBytes, let data = result.data, !result.image.isIncomplete {
             let detected = ImageFormat(detecting: data)
             if detected != .undefined { return (data, detected) }
         }

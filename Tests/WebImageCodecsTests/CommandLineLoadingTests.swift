@@ -99,9 +99,12 @@ final class CommandLineLoadingTests: XCTestCase {
         XCTAssertEqual(row("cold")?[2...3], ["network", "8"], run.output)
         XCTAssertEqual(row("warm")?[2...3], ["memory", "8"], run.output)
         XCTAssertEqual(row("disk")?[2...3], ["disk", "8"], run.output)
-        XCTAssertEqual(row("warm")?.last, "0", "no requests when warm")
-        XCTAssertEqual(row("disk")?.last, "0", "no requests from disk")
-        XCTAssertEqual(row("coalesce")?.last, "1", "20 callers, one request")
+        /// The requests column: before the downloaded size and its unit.
+        func requests(_ phase: String) -> String? { row(phase).map { $0[$0.count - 3] } }
+        XCTAssertEqual(requests("cold"), "8", run.output)
+        XCTAssertEqual(requests("warm"), "0", "no requests when warm")
+        XCTAssertEqual(requests("disk"), "0", "no requests from disk")
+        XCTAssertEqual(requests("coalesce"), "1", "20 callers, one request")
         let sheet = try ImageCoders(WebImageCodecs.defaultCoders).decode(try Data(contentsOf: out.appendingPathComponent("contact-sheet.png")))
         XCTAssertEqual(sheet.pixelWidth, 6 * (64 + 12) + 12)
         XCTAssertEqual(sheet.pixelHeight, 2 * (64 + 12) + 12)

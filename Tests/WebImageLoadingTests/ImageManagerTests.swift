@@ -141,7 +141,8 @@ final class ImageManagerTests: LoadingTestCase {
         XCTAssertEqual(manager.cacheKey(for: url), url.absoluteString.replacingOccurrences(of: "photo.jpg", with: "photo-gray.jpg"))
         var context = ImageContext()
         context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(64))
-        XCTAssertTrue(manager.cacheKey(for: url, context: context).hasSuffix("photo-Thumbnail({64,64},1)-gray.jpg"))
+        XCTAssertTrue(manager.cacheKey(for: url, context: context).hasSuffix("photo-Thumbnail(%7B64.000000,64.000000%7D,1)-gray.jpg"),
+                      "SDWebImage's key: %f sizes, the path percent-encoded by NSURLComponents")
 
         let result = try await manager.image(for: url, options: .waitStoreCache, context: context)
         XCTAssertEqual(result.image.pixelWidth, 64)

@@ -38,7 +38,8 @@ final class ImagePrefetcherTests: LoadingTestCase {
         XCTAssertEqual(done.all, [ImagePrefetchProgress(finished: 100, skipped: 10, total: 100)])
         XCTAssertEqual(steps.all.map(\.finished), Array(1...100), "one step per URL, in order")
         XCTAssertEqual(steps.all.last?.skipped, 10)
-        XCTAssertEqual(server.maxConcurrentRequests, 3, "never more than 3 in flight (and the limit is used)")
+        XCTAssertLessThanOrEqual(server.maxConcurrentRequests, 3, "never more than 3 in flight")
+        XCTAssertGreaterThanOrEqual(server.maxConcurrentRequests, 2, "and the limit is used")
         XCTAssertEqual(server.requests.count, 100, "each URL requested once")
         XCTAssertNotNil(manager.imageFromMemory(for: urls[1]), "prefetched images are cached")
         try await Task.sleep(for: .milliseconds(100))
@@ -53,7 +54,7 @@ final class ImagePrefetcherTests: LoadingTestCase {
         prefetcher.prefetch(Array(urls[10...]), completed: { done.append($0) })
         let completed = await done.wait(for: 2)
         XCTAssertTrue(completed)
-        XCTAssertEqual(server.maxConcurrentRequests, 2)
+        XCTAssertLessThanOrEqual(server.maxConcurrentRequests, 2, "the limit holds across prefetches")
     }
 
     func testCancelStopsThePrefetchWithoutACompletion() async throws {

@@ -91,6 +91,7 @@ final class TargetBindingTests: LoadingTestCase {
         }
         let targets = (0..<50).map { _ in RecordingTarget() }
         var lastWidth: [Int?] = Array(repeating: nil, count: targets.count)
+        var requested: [Set<Int>] = Array(repeating: [], count: targets.count)
         let finished = Recorder<Int>()
         var loads = 0
         for step in 0..<1000 {
@@ -101,6 +102,7 @@ final class TargetBindingTests: LoadingTestCase {
                 targets[index].webImage.setImage(with: server.url("/\(width).png"), options: options, context: context,
                                                     completed: { _, done in if done { finished.append(step) } })
                 lastWidth[index] = width
+                requested[index].insert(width)
                 loads += 1
             } else {
                 targets[index].webImage.cancelCurrentLoad()
@@ -117,7 +119,8 @@ final class TargetBindingTests: LoadingTestCase {
             guard let expected = lastWidth[index] else { continue }
             if expected == -1 {
                 let last = target.last ?? nil
-                XCTAssertTrue(last == nil || widths.contains(last!), "target \(index) after cancel shows \(String(describing: last))")
+                XCTAssertTrue(last == nil || requested[index].contains(last!),
+                              "target \(index) after cancel shows its placeholder or an image it asked for, not \(String(describing: last))")
             } else {
                 XCTAssertEqual(target.last, expected, "target \(index) shows its last request")
             }
@@ -224,5 +227,45 @@ final class TargetBindingTests: LoadingTestCase {
         let count = target.shown.count
         try await Task.sleep(for: .milliseconds(400))
         XCTAssertEqual(target.shown.count, count, "the player stopped")
+    }
+
+    func testAvoidAutoCancelImageLetsTheReplacedLoadFinishWithoutShowingIt() async throws {
+        server.route("/a.png", .slow(try png(width: 300), chunkSize: 64, delay: .milliseconds(20)))
+        server.route("/a2.png", .slow(try png(width: 301), chunkSize: 64, delay: .milliseconds(20)))
+        server.route("/b.png", .bytes(try png(width: 20)))
+        let target = RecordingTarget()
+        let (a, aDone) = completions(), (b, bDone) = completions()
+        target.webImage.setImage(with: server.url("/a.png"), context: context, completed: aDone)
+        _ = await server.wait { $0.requestCount("/a.png") == 1 }
+        target.webImage.setImage(with: server.url("/b.png"), options: .avoidAutoCancelImage, context: context, completed: bDone)
+        _ = await a.wait(for: 1)
+        _ = await b.wait(for: 1)
+        guard case .success(let kept) = a.all.first else { return XCTFail("the new load's flag lets A run on") }
+        XCTAssertEqual(kept.image.pixelWidth, 300)
+        XCTAssertEqual(target.last, 20, "…but the target shows B")
+        XCTAssertFalse(target.shown.all.contains(300))
+
+        let (c, cDone) = completions(), (d, dDone) = completions()
+        target.webImage.setImage(with: server.url("/a2.png"), options: .avoidAutoCancelImage, context: context, completed: cDone)
+        _ = await server.wait { $0.requestCount("/a2.png") == 1 }
+        target.webImage.setImage(with: server.url("/b.png"), context: context, completed: dDone)
+        _ = await c.wait(for: 1)
+        _ = await d.wait(for: 1)
+        guard case .failure(.cancelled) = c.all.first else { return XCTFail("without the flag on the new load, A is cancelled") }
+    }
+
+    func testCancellingTheCurrentLoadStopsTheIndicator() async throws {
+        server.route("/slow.png", .slow(try png(width: 300), chunkSize: 64, delay: .milliseconds(30)))
+        let target = RecordingTarget()
+        let indicator = RecordingIndicator()
+        target.webImageState.indicator = indicator
+        let (done, completion) = completions()
+        target.webImage.setImage(with: server.url("/slow.png"), context: context, completed: completion)
+        _ = await server.wait { $0.requestCount("/slow.png") == 1 }
+        target.webImage.cancelCurrentLoad()
+        _ = await done.wait(for: 1)
+        _ = await indicator.calls.wait(for: 2)
+        XCTAssertEqual(indicator.calls.all.first, "start")
+        XCTAssertEqual(indicator.calls.all.last, "stop")
     }
 }

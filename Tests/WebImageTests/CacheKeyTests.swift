@@ -11,6 +11,17 @@ final class CacheKeyTests: XCTestCase {
         XCTAssertEqual(CacheKey.inserting("x", into: "https://a.com/dir.d/"), "https://a.com/dir.d/-x")
         XCTAssertEqual(CacheKey.inserting("x", into: "photo.jpg"), "photo-x.jpg")
         XCTAssertEqual(CacheKey.inserting("x", into: "https://a.com/.hidden"), "https://a.com/.hidden-x")
+        XCTAssertEqual(CacheKey.inserting("x", into: "b.png?u=http://y/z"), "b-x.png?u=http://y/z",
+                       "a :// in the query is not a scheme")
+    }
+
+    func testKeysMatchSDWebImages() {
+        let thumbnail = CacheKey.thumbnailSuffix(PixelSize(width: 100, height: 50), preserveAspectRatio: true)
+        XCTAssertEqual(thumbnail, "Thumbnail({100.000000,50.000000},1)")
+        XCTAssertEqual(CacheKey.inserting(thumbnail, into: "https://a.com/p.jpg?q=1"),
+                       "https://a.com/p-Thumbnail(%7B100.000000,50.000000%7D,1).jpg?q=1")
+        XCTAssertEqual(CacheKey.inserting(thumbnail, into: "file:///tmp/p.jpg"), "file:///tmp/p-Thumbnail({100.000000,50.000000},1).jpg")
+        XCTAssertEqual(CacheKey.inserting("tint(#FF0000FF,0.5)", into: "https://a.com/p.png"), "https://a.com/p-tint(%23FF0000FF,0.5).png")
     }
 
     func testScaleFactorComesFromTheLastPathComponent() {

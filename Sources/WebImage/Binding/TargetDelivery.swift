@@ -11,11 +11,12 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
     let options: WebImageOptions
     let placeholder: Image?
     let completed: ImageLoadCompletion?
-    /// Read the frames of an animation the target plays.
+    /// Read the frames of an animation the target plays, as the load decoded them.
     let coders: ImageCoders
+    let decodeOptions: ImageDecodeOptions
 
     init(target: Target, state: WebImageTargetState, key: String, generation: Int, options: WebImageOptions,
-         placeholder: Image?, completed: ImageLoadCompletion?, coders: ImageCoders) {
+         placeholder: Image?, completed: ImageLoadCompletion?, coders: ImageCoders, decodeOptions: ImageDecodeOptions) {
         self.target = target
         self.state = state
         queue = state.queue
@@ -25,6 +26,7 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
         self.placeholder = placeholder
         self.completed = completed
         self.coders = coders
+        self.decodeOptions = decodeOptions
     }
 
     /// The target and its state, when the load is still the target's current one.
@@ -55,7 +57,7 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
     func partial(_ result: Result<ImageResult, WebImageError>) {
         queue.async {
             guard let (target, state) = current else { return }
-            if case .success(let loaded) = result { show(loaded, on: target, state: state) }
+            if case .success(let loaded) = result { show(loaded, finished: false, on: target, state: state) }
             completed?(result, false)
         }
     }
@@ -68,25 +70,28 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
         queue.async {
             defer { state?.end(generation, key: key) }
             guard let (target, state) = current else {
-                let keptRunning = options.contains(.avoidAutoCancelImage) && target != nil
+                let keptRunning = state?.finishKeptRunning(generation) == true && target != nil
                 completed?(keptRunning ? result : .failure(.cancelled), true)
                 return
             }
             state.indicator?.stopAnimating()
             switch result {
-            case .success(let loaded): show(loaded, on: target, state: state)
+            case .success(let loaded): show(loaded, finished: true, on: target, state: state)
             case .failure: if options.contains(.delayPlaceholder) { target.setImage(placeholder) }
             }
             completed?(result, true)
         }
     }
 
-    private func show(_ loaded: ImageResult, on target: Target, state: WebImageTargetState) {
+    /// Shows `loaded`: played frame by frame when it is a finished animation the state asks
+    /// to play (from its encoded bytes, decoded as the load decoded them), through the
+    /// transition when it is a finished download (or `forceTransition`), directly otherwise.
+    private func show(_ loaded: ImageResult, finished: Bool, on target: Target, state: WebImageTargetState) {
         guard !options.contains(.avoidAutoSetImage) else { return }
-        if loaded.image.isAnimated && !loaded.image.isIncomplete, let playback = state.animatedImagePlayback,
-           let data = loaded.data, let animation = try? AnimatedImage(data: data, coders: coders) {
+        if finished && loaded.image.isAnimated, let playback = state.animatedImagePlayback, let data = loaded.data,
+           let animation = try? AnimatedImage(data: data, coders: coders, options: decodeOptions) {
             play(animation, like: loaded.image, configuration: playback, state: state)
-        } else if let transition = state.transition, loaded.source == .network || options.contains(.forceTransition) {
+        } else if finished, let transition = state.transition, loaded.source == .network || options.contains(.forceTransition) {
             transition.apply(target, loaded.image)
         } else {
             target.setImage(loaded.image)

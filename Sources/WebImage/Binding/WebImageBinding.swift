@@ -41,7 +41,8 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
         let generation = state.begin(url, key: key, keepPrevious: keepPrevious)
         let manager = context.manager ?? .shared
         let delivery = TargetDelivery(target: target, state: state, key: key, generation: generation, options: options,
-                                      placeholder: placeholder, completed: completed, coders: context.coders ?? manager.coders)
+                                      placeholder: placeholder, completed: completed, coders: context.coders ?? manager.coders,
+                                      decodeOptions: context.decodeOptions ?? ImageDecodeOptions())
         delivery.start()
         guard let url else {
             delivery.finish(.failure(.invalidURL("no URL")))
@@ -57,7 +58,7 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
             completed: { result, finished in
                 if finished { delivery.finish(result) } else { delivery.partial(result) }
             })
-        state.attach(operation, key: key, generation: generation, keepIfReplaced: keepPrevious)
+        state.attach(operation, key: key, generation: generation)
         return operation
     }
 

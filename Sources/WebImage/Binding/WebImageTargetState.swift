@@ -23,6 +23,8 @@ public final class WebImageTargetState: Sendable {
 
     private struct Loads {
         var byKey: [String: Load] = [:]
+        /// Replaced loads that run on, because their successor had `avoidAutoCancelImage`.
+        var keptRunning: Set<Int> = []
         var generation = 0
         var currentURL: URL?
         var indicator: (any ImageIndicator)?
@@ -71,12 +73,15 @@ public final class WebImageTargetState: Sendable {
     }
 
     /// Starts a load of `url` under `key`: it becomes the key's current load, and the one it
-    /// replaces is cancelled unless `keepPrevious`. Returns the new load's generation.
+    /// replaces is cancelled unless `keepPrevious` (the new load's `avoidAutoCancelImage`).
+    /// Returns the new load's generation.
     func begin(_ url: URL?, key: String, keepPrevious: Bool) -> Int {
         let (generation, replaced) = loads.withLock { loads -> (Int, Load?) in
             loads.generation += 1
             loads.currentURL = url
-            return (loads.generation, loads.byKey.updateValue(Load(generation: loads.generation), forKey: key))
+            let replaced = loads.byKey.updateValue(Load(generation: loads.generation), forKey: key)
+            if keepPrevious, let replaced { loads.keptRunning.insert(replaced.generation) }
+            return (loads.generation, replaced)
         }
         replaced?.player?.stop()
         if !keepPrevious { replaced?.operation?.cancel() }
@@ -84,14 +89,20 @@ public final class WebImageTargetState: Sendable {
     }
 
     /// Records the operation of load `generation`; cancels it at once when that load was
-    /// replaced or cancelled in the meantime (unless `keepIfReplaced`).
-    func attach(_ operation: WebImageOperation, key: String, generation: Int, keepIfReplaced: Bool) {
-        let current = loads.withLock { loads -> Bool in
-            guard loads.byKey[key]?.generation == generation else { return false }
+    /// replaced or cancelled in the meantime, unless its successor let it run on.
+    func attach(_ operation: WebImageOperation, key: String, generation: Int) {
+        let cancel = loads.withLock { loads -> Bool in
+            guard loads.byKey[key]?.generation == generation else { return !loads.keptRunning.contains(generation) }
             loads.byKey[key]?.operation = operation
-            return true
+            return false
         }
-        if !current && !keepIfReplaced { operation.cancel() }
+        if cancel { operation.cancel() }
+    }
+
+    /// Whether load `generation`, no longer current, was let run on by its successor; asked
+    /// once, when it finishes.
+    func finishKeptRunning(_ generation: Int) -> Bool {
+        loads.withLock { $0.keptRunning.remove(generation) != nil }
     }
 
     /// Whether load `generation` is still the current one under `key`.
@@ -120,8 +131,10 @@ public final class WebImageTargetState: Sendable {
 
     /// Cancels the current load under `key`; its completion reports ``WebImageError/cancelled``.
     func cancel(key: String) {
-        let load = loads.withLock { $0.byKey.removeValue(forKey: key) }
-        load?.player?.stop()
-        load?.operation?.cancel()
+        guard let load = loads.withLock({ $0.byKey.removeValue(forKey: key) }) else { return }
+        load.player?.stop()
+        load.operation?.cancel()
+        let indicator = indicator
+        queue.async { indicator?.stopAnimating() }
     }
 }

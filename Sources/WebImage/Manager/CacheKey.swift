@@ -1,18 +1,24 @@
+import Foundation
+
 /// Cache keys as SDWebImage writes them, so caches stay readable across the two.
 ///
 /// Keys are read as URLs by plain string scanning: this runs on every load, memory hits
 /// included, where parsing a `URL` would cost more than the whole cache lookup.
 enum CacheKey {
     /// `key` with `-suffix` inserted before the URL path's extension (or appended when there
-    /// is none): `https://a/b.png?v=1` + `x` → `https://a/b-x.png?v=1`.
+    /// is none): `https://a/b.png?v=1` + `x` → `https://a/b-x.png?v=1`. In the path of a
+    /// non-file URL the suffix is percent-encoded, as SDWebImage's `NSURLComponents` does.
     static func inserting(_ suffix: String, into key: String) -> String {
         guard let dot = extensionDot(of: lastPathComponent(of: key)) else { return key + "-" + suffix }
-        return String(key[..<dot]) + "-" + suffix + String(key[dot...])
+        let scheme = key.range(of: "://").map { key[..<$0.lowerBound].lowercased() }
+        let inserted = scheme == nil || scheme == "file"
+            ? suffix : suffix.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? suffix
+        return String(key[..<dot]) + "-" + inserted + String(key[dot...])
     }
 
-    /// SDWebImage's thumbnail suffix: `Thumbnail({width,height},preserveAspectRatio)`.
+    /// SDWebImage's thumbnail suffix, `Thumbnail({%f,%f},%d)`: `Thumbnail({64.000000,64.000000},1)`.
     static func thumbnailSuffix(_ size: PixelSize, preserveAspectRatio: Bool) -> String {
-        "Thumbnail({\(size.width),\(size.height)},\(preserveAspectRatio ? 1 : 0))"
+        "Thumbnail({\(size.width).000000,\(size.height).000000},\(preserveAspectRatio ? 1 : 0))"
     }
 
     /// 2 or 3 for `@2x` / `@3x` before the extension (or at the end) of the key's last path
@@ -38,7 +44,9 @@ enum CacheKey {
         let bytes = key.utf8
         let slash = UInt8(ascii: "/"), query = UInt8(ascii: "?"), fragment = UInt8(ascii: "#")
         var start = bytes.startIndex
-        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) {
+        // A scheme's `://` comes before any `/`, `?` or `#` (not inside a query, say).
+        if let colon = bytes.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == slash || $0 == query || $0 == fragment }),
+           bytes[colon...].starts(with: "://".utf8) {
             let authority = bytes.index(colon, offsetBy: 3)
             start = bytes[authority...].firstIndex { $0 == slash || $0 == query || $0 == fragment } ?? bytes.endIndex
         }

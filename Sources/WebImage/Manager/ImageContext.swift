@@ -6,8 +6,8 @@ import Foundation
 public struct ImageContext: Sendable {
     /// The target binding's operation key: a new load under the same key cancels the old one.
     public var operationKey: String?
-    /// The manager that loads for the target binding and the prefetcher, instead of
-    /// ``ImageManager/shared`` (SDWebImage's `customManager`).
+    /// The manager that loads for the target binding instead of ``ImageManager/shared``
+    /// (SDWebImage's `customManager`).
     public var manager: ImageManager?
     /// Where callback-style completions and progress run; nil runs them on the loading task.
     public var callbackQueue: DispatchQueue?

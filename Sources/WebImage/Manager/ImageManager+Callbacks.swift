@@ -39,8 +39,8 @@ extension ImageManager {
             } catch {
                 result = .failure(error)
             }
-            let final = operation.isCancelled ? .failure(.cancelled) : result
-            deliver { completed(final, true) }
+            // Checked where the completion runs: a cancel that lands meanwhile still wins.
+            deliver { completed(operation.isCancelled ? .failure(.cancelled) : result, true) }
         }
         return operation
     }

@@ -16,7 +16,8 @@ public enum ImageSource: String, Sendable, Hashable {
 public struct ImageResult: Sendable {
     /// The image, transformed when a transformer was given.
     public var image: Image
-    /// The encoded bytes, when they were at hand (downloaded or read from disk).
+    /// The encoded bytes of ``image``, when they were at hand (downloaded or read from disk);
+    /// nil for a transformed download, whose bytes are the original's.
     public var data: Data?
     /// Where the image came from.
     public var source: ImageSource

@@ -76,7 +76,8 @@ struct LoadPlan: Sendable {
             transformed = true
         }
         try await store(image, original: loaded, transformed: transformed)
-        return ImageResult(image: image, data: loaded.data, source: .network, url: url)
+        // As SDWebImage: the downloaded bytes are not the transformed image's, so none are given.
+        return ImageResult(image: image, data: transformed ? nil : loaded.data, source: .network, url: url)
     }
 
     private func loaderOptions(_ validators: HTTPValidators?) -> ImageLoaderOptions {

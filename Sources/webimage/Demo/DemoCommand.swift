@@ -54,9 +54,55 @@ struct DemoCommand: AsyncParsableCommand {
         let galleryBytes = gallery.items.reduce(0) { $0 + $1.data.count }
         progress.end("\(count) pictures drawn and encoded (\(ByteCount.human(galleryBytes))) in \(Self.format(ContinuousClock.now - started)), served at \(server.url("/"))")
 
+        // The coalescing step's URL answers after 50 ms, so that all its callers overlap.
+        let first = gallery.items[0]
+        server.route("/shared.jpg", .bytes(first.data, contentType: first.contentType, delay: .milliseconds(50)))
+        var sizes = Dictionary(uniqueKeysWithValues: gallery.items.map { ($0.path, $0.data.count) })
+        sizes["/shared.jpg"] = first.data.count
         let downloader = HTTPImageDownloader()
+        let phases: [DemoPhase]
+        let written: DemoOutput.Written
+        do {
+            (phases, written) = try await run(urls, sizes: sizes, server: server, downloader: downloader,
+                                              cacheFolder: cacheFolder, folder: folder, progress: progress)
+            try await downloader.shutdown()
+            try await server.stop()
+        } catch {
+            try? await downloader.shutdown()
+            try? await server.stop()
+            throw error
+        }
+
+        print()
+        print(DemoTable(phases: phases).render())
+        let disk = DiskCache(directory: cacheFolder, configuration: .init(autoTrimInterval: 0))
+        print("cache:         \(cacheFolder.path) (\(disk.count) files, \(ByteCount.human(disk.totalSize)))")
+        print("thumbnails:    \(written.thumbnails.path)")
+        print("contact sheet: \(written.contactSheet.path)")
+        let failures = phases.flatMap(\.failures)
+        if !failures.isEmpty {
+            for failure in failures { FileHandle.standardError.write(Data("webimage: \(failure)\n".utf8)) }
+            throw ExitCode.failure
+        }
+    }
+
+    /// The phases over `urls` (cold, warm, disk, coalescing), then the thumbnails and sheet.
+    private func run(_ urls: [URL], sizes: [String: Int], server: LoopbackHTTPServer, downloader: HTTPImageDownloader,
+                     cacheFolder: URL, folder: URL, progress: DemoProgress) async throws -> ([DemoPhase], DemoOutput.Written) {
         func manager() -> ImageManager {
             ImageManager(imageCache: ImageCache(disk: DiskCache(directory: cacheFolder)), imageLoader: downloader)
+        }
+        /// Runs a phase and adds what the server answered meanwhile.
+        func phase(_ name: String, _ urls: [URL], _ manager: ImageManager, _ options: WebImageOptions,
+                   _ context: ImageContext, summary: (DemoPhase) -> String) async -> DemoPhase {
+            progress.begin(name, total: urls.count)
+            let before = server.requests.count
+            var phase = await DemoPhase.run(name, urls: urls, manager: manager, options: options, context: context) { progress.tick() }
+            let answered = server.requests.dropFirst(before)
+            phase.serverRequests = answered.count
+            phase.downloadedBytes = answered.reduce(0) { $0 + (sizes[$1.path] ?? 0) }
+            progress.end(summary(phase))
+            return phase
         }
         // Decode near the size (JPEG and WebP decode smaller in the codec), then cut square
         // thumbnails with round corners; animations too, frame by frame.
@@ -73,44 +119,23 @@ struct DemoCommand: AsyncParsableCommand {
             ("disk", manager(), .transformAnimatedImage),
         ]
         for (name, loader, options) in steps {
-            progress.begin(name, total: urls.count)
-            let before = server.requests.count
-            var phase = await DemoPhase.run(name, urls: urls, manager: loader, options: options, context: context) { progress.tick() }
-            phase.serverRequests = server.requests.count - before
-            progress.end("\(phase.sourceSummary); \(phase.serverRequests) requests to the server")
-            phases.append(phase)
+            phases.append(await phase(name, urls, loader, options, context) {
+                "\($0.sourceSummary); \($0.serverRequests) requests to the server"
+            })
         }
 
-        progress.begin("coalesce", total: callers)
-        server.route("/shared.jpg", .bytes(gallery.items[0].data, contentType: gallery.items[0].contentType, delay: .milliseconds(50)))
-        let shared = Array(repeating: server.url("/shared.jpg"), count: callers)
+        let shared = server.url("/shared.jpg")
         var plain = ImageContext()
         plain.decodeOptions = context.decodeOptions
-        var coalesced = await DemoPhase.run("coalesce", urls: shared, manager: first, options: .fromLoaderOnly,
-                                            context: plain) { progress.tick() }
-        coalesced.serverRequests = server.requestCount("/shared.jpg")
-        progress.end("\(callers) callers at once, \(coalesced.serverRequests) request to the server")
-        phases.append(coalesced)
+        phases.append(await phase("coalesce", Array(repeating: shared, count: callers), first, .fromLoaderOnly, plain) {
+            "\(callers) callers at once, \($0.serverRequests) request to the server"
+        })
 
         progress.begin("write", total: 1)
-        let written = try DemoOutput(folder: folder, coders: first.coders).write(thumbnails: phases[0].images,
-                                                                                   names: urls.map(\.lastPathComponent),
-                                                                                   cell: thumbnail)
-        progress.end("\(phases[0].images.count) thumbnails and a contact sheet")
-        try await downloader.shutdown()
-        try await server.stop()
-
-        print()
-        print(DemoTable(phases: phases).render())
-        let disk = DiskCache(directory: cacheFolder, configuration: .init(autoTrimInterval: 0))
-        print("cache:         \(cacheFolder.path) (\(disk.count) files, \(ByteCount.human(disk.totalSize)))")
-        print("thumbnails:    \(written.thumbnails.path)")
-        print("contact sheet: \(written.contactSheet.path)")
-        let failures = phases.flatMap(\.failures)
-        if !failures.isEmpty {
-            for failure in failures { FileHandle.standardError.write(Data("webimage: \(failure)\n".utf8)) }
-            throw ExitCode.failure
-        }
+        let thumbnails = phases[0].images.map { (name: urls[$0.index].lastPathComponent, image: $0.image) }
+        let written = try DemoOutput(folder: folder, coders: first.coders).write(thumbnails: thumbnails, cell: thumbnail)
+        progress.end("\(thumbnails.count) thumbnails and a contact sheet")
+        return (phases, written)
     }
 
     private static func format(_ duration: Duration) -> String {

@@ -12,15 +12,16 @@ struct DemoOutput {
         let contactSheet: URL
     }
 
-    func write(thumbnails: [Image], names: [String], cell: Int) throws -> Written {
+    /// Writes each thumbnail as `<name>.png` and the sheet of all of them, `cell` pixels a cell.
+    func write(thumbnails: [(name: String, image: Image)], cell: Int) throws -> Written {
         let thumbnailFolder = folder.appendingPathComponent("thumbnails", isDirectory: true)
         try FileManager.default.createDirectory(at: thumbnailFolder, withIntermediateDirectories: true)
-        for (image, name) in zip(thumbnails, names) {
+        for (name, image) in thumbnails {
             let still = Image(pixels: image.pixels)
             let file = thumbnailFolder.appendingPathComponent(name).deletingPathExtension().appendingPathExtension("png")
             try coders.encode(still, as: .png).write(to: file, options: .atomic)
         }
-        let sheet = ContactSheet(columns: min(6, max(1, thumbnails.count)), cell: cell, gap: 12).render(thumbnails)
+        let sheet = ContactSheet(columns: min(6, max(1, thumbnails.count)), cell: cell, gap: 12).render(thumbnails.map(\.image))
         let sheetFile = folder.appendingPathComponent("contact-sheet.png")
         try coders.encode(Image(pixels: sheet), as: .png).write(to: sheetFile, options: .atomic)
         return Written(thumbnails: thumbnailFolder, contactSheet: sheetFile)

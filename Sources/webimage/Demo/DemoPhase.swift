@@ -7,10 +7,12 @@ struct DemoPhase {
     let name: String
     var times: [Duration] = []
     var sources: [ImageSource: Int] = [:]
-    var bytes = 0
     var failures: [String] = []
+    /// Requests the server answered during the phase, and the bytes of their bodies.
     var serverRequests = 0
-    var images: [Image] = []
+    var downloadedBytes = 0
+    /// The images loaded, by the position of their URL.
+    var images: [(index: Int, image: Image)] = []
 
     /// `name`'s loads of `urls` through `manager`, all at once, each reported to `tick` as it ends.
     static func run(_ name: String, urls: [URL], manager: ImageManager, options: WebImageOptions = [],
@@ -37,8 +39,7 @@ struct DemoPhase {
             switch result {
             case .success(let loaded):
                 phase.sources[loaded.source, default: 0] += 1
-                phase.bytes += loaded.data?.count ?? 0
-                phase.images.append(loaded.image)
+                phase.images.append((index, loaded.image))
             case .failure(let error):
                 phase.failures.append("\(urls[index].path): \(error)")
             }

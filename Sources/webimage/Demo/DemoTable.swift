@@ -1,13 +1,14 @@
 /// The demo's summary: per phase, how many loads, where they came from, their median and 95th
-/// percentile times, the encoded bytes delivered, and the requests the server saw.
+/// percentile times, and the requests the server answered with the bytes it sent.
 struct DemoTable {
     let phases: [DemoPhase]
 
+    /// The table as aligned text, a header and a rule first.
     func render() -> String {
-        let header = ["phase", "loads", "source", "median", "p95", "data", "requests"]
+        let header = ["phase", "loads", "source", "median", "p95", "requests", "downloaded"]
         let rows = phases.map { phase in
             [phase.name, "\(phase.times.count)", phase.sourceSummary, Self.ms(phase.milliseconds(at: 0.5)),
-             Self.ms(phase.milliseconds(at: 0.95)), ByteCount.human(phase.bytes), "\(phase.serverRequests)"]
+             Self.ms(phase.milliseconds(at: 0.95)), "\(phase.serverRequests)", ByteCount.human(phase.downloadedBytes)]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
