@@ -10,6 +10,7 @@ struct WebImageCommand: AsyncParsableCommand {
         abstract: "Load, decode and inspect images with WebImage, SDWebImage for Linux.",
         discussion: """
             Examples:
+              webimage demo                      (no network needed: a gallery on loopback)
               webimage get https://example.com/cat.jpg -o out --thumbnail 256
               webimage info photo.jpg
               webimage decode animation.gif -o last.png --frame last
