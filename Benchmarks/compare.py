@@ -2,13 +2,15 @@
 """Runs each benchmark case against its reference in the same run, alternating A/B over
 several rounds, and prints a table and one `ratio <name> <value>` line per comparison
 (our throughput divided by the reference's: above 1 means WebImage is faster). References are
-Pillow, tjbench, or plain Swift doing the same job (the case `ref.<name>` of our binary).
-Times are per operation; a cache operation is a batch (10,000 memory hits, 1,000 disk hits,
-one trim of 100,000 files to half).
+Pillow, tjbench, a requests + Pillow pipeline, or plain Swift doing the same job (the case
+`ref.<name>` of our binary). Times are per operation; a cache operation is a batch (10,000
+memory hits, 1,000 disk hits, one trim of 100,000 files to half), a download or pipeline
+operation a whole set (2,000 downloads, a gallery of 300 images).
 
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
-import os, shutil, statistics, subprocess, sys, tempfile
+import contextlib, os, shutil, statistics, subprocess, sys, tempfile
+import gallery_server
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 quick = "--quick" in sys.argv
@@ -80,11 +82,22 @@ comparisons = [
     # 2,000 small PNGs over loopback, 6 at a time: the downloader (decoding) against bare
     # AsyncHTTPClient GETs.
     ("download.2000", "download.2000", "AHC", lambda: swift_reference("download.2000")),
+    # 300 corpus images cold from nginx on loopback through ImageManager (download, 256 px
+    # thumbnail, disk cache) against requests + Pillow in a pool of 6 threads.
+    ("pipeline.gallery", "pipeline.gallery", "Python", lambda: pillow("pipeline.gallery")),
 ]
 
 chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
 if chosen:
     comparisons = [c for c in comparisons if c[0] in chosen]
+servers = contextlib.ExitStack()
+if any(c[0] == "pipeline.gallery" for c in comparisons):
+    try:  # both sides find the server through the environment they inherit
+        url, folder = servers.enter_context(gallery_server.serve(bench))
+        os.environ.update(WEBIMAGE_GALLERY_URL=url, WEBIMAGE_GALLERY_DIR=folder)
+    except (RuntimeError, OSError) as e:
+        print(f"skip pipeline.gallery: {e}", file=sys.stderr)
+        comparisons = [c for c in comparisons if c[0] != "pipeline.gallery"]
 results = []
 for name, case, label, reference in comparisons:
     a, b = [], []
@@ -100,6 +113,7 @@ for name, case, label, reference in comparisons:
         continue
     ours_s, ref_s = statistics.median(a), statistics.median(b)
     results.append((name, ours_s, label, ref_s, ref_s / ours_s))
+servers.close()
 
 print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':>6}")
 for name, ours_s, label, ref_s, ratio in results:

@@ -4,7 +4,8 @@
 Prints "<case> <median seconds per operation>" for the Pillow operation a Python user would
 write for the same job as the Swift case of the same name.
 """
-import io, os, sys, time
+import io, os, shutil, sys, tempfile, threading, time
+from concurrent.futures import ThreadPoolExecutor
 from PIL import Image
 
 fixtures, case = sys.argv[1], sys.argv[2]
@@ -48,6 +49,45 @@ def resize(long_edge):
     return lambda: im.resize(size, Image.LANCZOS)
 
 
+def gallery(workers=6, side=256):
+    """pipeline.gallery: every file the gallery server serves (WEBIMAGE_GALLERY_URL, from the
+    folder WEBIMAGE_GALLERY_DIR) fetched by a pool of `workers` threads, each with its own
+    keep-alive requests session: GET, open, draft + thumbnail, and the downloaded bytes written
+    to a new folder (what WebImage's disk cache stores)."""
+    import requests
+    base, served = os.environ["WEBIMAGE_GALLERY_URL"], os.environ["WEBIMAGE_GALLERY_DIR"]
+    names = sorted(os.listdir(served))
+    local = threading.local()
+    pool = ThreadPoolExecutor(max_workers=workers)
+    folders = []
+
+    def load(name, folder):
+        if not hasattr(local, "session"):
+            local.session = requests.Session()
+        response = local.session.get(base + name, timeout=15)
+        response.raise_for_status()
+        with Image.open(io.BytesIO(response.content)) as im:
+            im.draft("RGB", (side, side))
+            im.thumbnail((side, side), Image.LANCZOS)
+            if max(im.size) > side:
+                raise RuntimeError(f"{name} thumbnailed to {im.size}")
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(response.content)
+
+    def reset():
+        for folder in folders:
+            shutil.rmtree(folder)
+        folders[:] = [tempfile.mkdtemp(prefix="pillow-gallery-")]
+
+    def op():
+        folder = folders[0]
+        for _ in pool.map(lambda name: load(name, folder), names):
+            pass
+    op.reset = reset
+    op.cleanup = lambda: [shutil.rmtree(folder) for folder in folders]
+    return op
+
+
 cases = {
     "decode.jpeg.full": lambda: decode(os.path.join(bench, "testjfif_full.jpg")),
     "decode.jpeg.progressive": lambda: decode(os.path.join(bench, "testjfif_full.progressive.jpg")),
@@ -57,15 +97,20 @@ cases = {
     "thumbnail.jpeg.256": lambda: thumbnail(os.path.join(bench, "testjfif_full.jpg"), 256),
     "resize.1024": lambda: resize(1024),
     "resize.256": lambda: resize(256),
+    "pipeline.gallery": gallery,
 }
 if case not in cases:
     sys.exit(f"unknown case {case}")
 op = cases[case]()
+reset = getattr(op, "reset", lambda: None)  # untimed preparation before each run
+reset()
 op()
 samples, start = [], time.perf_counter()
 while len(samples) < 3 or time.perf_counter() - start < budget:
+    reset()
     t0 = time.perf_counter()
     op()
     samples.append(time.perf_counter() - t0)
+getattr(op, "cleanup", lambda: None)()
 samples.sort()
 print(case, samples[len(samples) // 2])

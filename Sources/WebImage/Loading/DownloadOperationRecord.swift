@@ -21,8 +21,13 @@ struct DownloadOperationRecord {
     var callers: [UInt64: DownloadCaller] = [:]
     var task: Task<Void, Never>?
 
-    /// The priority of the most urgent caller.
+    /// The priority of the most urgent caller; ``DownloadPriority/low`` without callers.
     var priority: DownloadPriority {
-        callers.values.map(\.priority).max() ?? .low
+        callers.values.reduce(.low) { max($0, $1.priority) }
+    }
+
+    /// This record's entry in the ``DownloadQueue``, at its priority now.
+    func queueEntry(_ operation: UInt64) -> DownloadQueue.Entry {
+        DownloadQueue.Entry(operation: operation, priority: priority, sequence: sequence)
     }
 }

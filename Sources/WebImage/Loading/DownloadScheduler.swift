@@ -3,7 +3,6 @@
 /// the downloader does both outside the lock with what these methods return.
 struct DownloadScheduler {
     let maxConcurrent: Int
-    let order: DownloadExecutionOrder
     var isSuspended = false
     private(set) var isShutDown = false
     private(set) var records: [UInt64: DownloadOperationRecord] = [:]
@@ -12,11 +11,14 @@ struct DownloadScheduler {
     private var joinable: [DownloadKey: UInt64] = [:]
     /// Requests holding a slot.
     private(set) var runningCount = 0
+    /// The queued requests in start order; its entries for requests that are no longer queued,
+    /// or queued at another priority now, are stale (``nextQueued()`` skips them).
+    private var queue: DownloadQueue
     private var nextID: UInt64 = 1
 
     init(maxConcurrent: Int, order: DownloadExecutionOrder) {
         self.maxConcurrent = max(1, maxConcurrent)
-        self.order = order
+        queue = DownloadQueue(order: order)
     }
 
     /// Adds `caller` to the request for `key`, creating a queued request when none is joinable.
@@ -25,8 +27,11 @@ struct DownloadScheduler {
         -> (operation: UInt64, caller: UInt64)
     {
         let callerID = makeID()
-        if let operation = joinable[key] {
-            records[operation]?.callers[callerID] = caller
+        if let operation = joinable[key], var record = records[operation] {
+            let priority = record.priority
+            record.callers[callerID] = caller
+            records[operation] = record
+            requeueIfPriorityChanged(record, operation, from: priority)
             return (operation, callerID)
         }
         let operation = makeID()
@@ -34,6 +39,7 @@ struct DownloadScheduler {
         record.callers[callerID] = caller
         records[operation] = record
         joinable[key] = operation
+        queue.insert(record.queueEntry(operation))
         return (operation, callerID)
     }
 
@@ -43,11 +49,12 @@ struct DownloadScheduler {
     mutating func removeCaller(_ callerID: UInt64, of operation: UInt64)
         -> (caller: DownloadCaller?, taskToCancel: Task<Void, Never>?)
     {
-        guard var record = records[operation], let caller = record.callers.removeValue(forKey: callerID) else {
-            return (nil, nil)
-        }
+        guard var record = records[operation] else { return (nil, nil) }
+        let priority = record.priority
+        guard let caller = record.callers.removeValue(forKey: callerID) else { return (nil, nil) }
         guard record.callers.isEmpty else {
             records[operation] = record
+            requeueIfPriorityChanged(record, operation, from: priority)
             return (caller, nil)
         }
         if joinable[record.key] == operation { joinable.removeValue(forKey: record.key) }
@@ -108,6 +115,7 @@ struct DownloadScheduler {
             }
         }
         joinable.removeAll()
+        queue.removeAll()
         return (callers, tasks)
     }
 
@@ -143,19 +151,22 @@ struct DownloadScheduler {
     }
 
     /// The queued request to start next: the highest priority, then the oldest (FIFO) or the
-    /// newest (LIFO).
-    private func nextQueued() -> UInt64? {
-        var best: (id: UInt64, priority: DownloadPriority, sequence: UInt64)?
-        for (id, record) in records where record.phase == .queued {
-            let candidate = (id: id, priority: record.priority, sequence: record.sequence)
-            guard let current = best else { best = candidate; continue }
-            if candidate.priority != current.priority {
-                if candidate.priority > current.priority { best = candidate }
-            } else if order == .fifo ? candidate.sequence < current.sequence : candidate.sequence > current.sequence {
-                best = candidate
-            }
+    /// newest (LIFO). Removes it, and the stale entries above it, from ``queue``.
+    private mutating func nextQueued() -> UInt64? {
+        while let entry = queue.popFirst() {
+            guard let record = records[entry.operation], record.phase == .queued,
+                  record.priority == entry.priority else { continue }
+            return entry.operation
         }
-        return best?.id
+        return nil
+    }
+
+    /// Queues `operation` again at its new priority when a caller who joined or left changed
+    /// it; the entry at the old priority goes stale.
+    private mutating func requeueIfPriorityChanged(_ record: DownloadOperationRecord, _ operation: UInt64,
+                                                   from old: DownloadPriority) {
+        guard record.phase == .queued, record.priority != old else { return }
+        queue.insert(record.queueEntry(operation))
     }
 
     private mutating func makeID() -> UInt64 {

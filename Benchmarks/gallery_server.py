@@ -1,0 +1,86 @@
+"""The server of pipeline.gallery: nginx on a free loopback port, with a generated
+configuration, serving a temporary folder of 300 corpus images under distinct names.
+
+`serve(bench)` is a context manager yielding (base URL, folder); it raises RuntimeError when
+nginx is not installed or does not start.
+"""
+import contextlib, os, re, shutil, socket, subprocess, tempfile, time
+
+COUNT = 300
+# The 1024 px and 256 px variants of each corpus photo: baseline and progressive JPEG, WebP, PNG.
+CORPUS = re.compile(r".*_(1024|256)(\.progressive)?\.(jpg|png|webp)")
+
+CONFIG = """daemon off;
+worker_processes 1;
+pid {root}/nginx.pid;
+error_log {root}/error.log;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {root}/body;
+    proxy_temp_path {root}/proxy;
+    fastcgi_temp_path {root}/fastcgi;
+    uwsgi_temp_path {root}/uwsgi;
+    scgi_temp_path {root}/scgi;
+    types {{ image/jpeg jpg; image/png png; image/webp webp; }}
+    sendfile on;
+    keepalive_requests 1000000;
+    server {{
+        listen 127.0.0.1:{port};
+        root {images};
+    }}
+}}
+"""
+
+
+def nginx():
+    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+    if found is None:
+        raise RuntimeError("nginx is not installed")
+    return found
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fill(images, bench):
+    """Copies the corpus round-robin into `images` as 000-<name> … 299-<name>."""
+    corpus = sorted(f for f in os.listdir(bench) if CORPUS.fullmatch(f))
+    if not corpus:
+        raise RuntimeError(f"no corpus images in {bench}")
+    for i in range(COUNT):
+        name = corpus[i % len(corpus)]
+        shutil.copyfile(os.path.join(bench, name), os.path.join(images, f"{i:03d}-{name}"))
+
+
+@contextlib.contextmanager
+def serve(bench):
+    exe = nginx()
+    with tempfile.TemporaryDirectory(prefix="webimage-gallery-server-") as root:
+        os.chmod(root, 0o755)  # nginx workers may run as another user
+        images = os.path.join(root, "images")
+        os.mkdir(images)
+        fill(images, bench)
+        port = free_port()
+        config = os.path.join(root, "nginx.conf")
+        with open(config, "w") as f:
+            f.write(CONFIG.format(root=root, port=port, images=images))
+        server = subprocess.Popen([exe, "-p", root, "-e", os.path.join(root, "error.log"), "-c", config],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 10
+            while True:
+                if server.poll() is not None:
+                    raise RuntimeError(f"nginx exited: {server.stderr.read().decode().strip()}")
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+                if time.monotonic() > deadline:
+                    raise RuntimeError("nginx did not start listening")
+                time.sleep(0.05)
+            yield f"http://127.0.0.1:{port}/", images
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
