@@ -102,6 +102,21 @@ final class DiskFaultTests: LoadingTestCase {
         XCTAssertEqual(names(in: directory).hidden, [], "no temporary file")
     }
 
+    func testAFileWhereTheFolderShouldBeFailsTheStoresButNotTheLoads() async throws {
+        let urls = try serve("testjfif_256.jpg", on: ["/a.jpg"])
+        let directory = folder.appending("cache")
+        try Data("not a folder".utf8).write(to: directory)
+        let manager = makeManager(makeCache(directory), makeDownloader())
+        let loaded = try await manager.image(for: urls[0], options: .waitStoreCache)
+        XCTAssertEqual(loaded.source, .network)
+        let warnings = log.messages(at: .warning)
+        XCTAssertEqual(warnings.count, 1, "\(warnings)")
+        XCTAssertTrue(warnings.first?.contains("Not a directory") == true, "\(warnings)")
+        let again = try await manager.image(for: urls[0])
+        XCTAssertEqual(again.source, .memory)
+        XCTAssertEqual(try Data(contentsOf: directory), Data("not a folder".utf8), "the file is left alone")
+    }
+
     func testAFullDiskNeverKeepsAPartialFileAndLoadsGoOn() async throws {
         let paths = (1...6).map { "/\($0).jpg" }
         let urls = try serve("testjfif_1024.jpg", on: paths)
