@@ -62,8 +62,9 @@ final class StressTests: LoadingTestCase {
         }
         let memory = MemoryCache<String, Image>(costLimit: Self.memoryCostLimit)
         let disk = DiskCache(directory: try TemporaryFolder(self).url, configuration: .init(autoTrimInterval: 0))
+        let log = LogRecorder()
         let manager = ImageManager(imageCache: ImageCache(memory: memory, disk: disk, coders: Self.coders),
-                                   imageLoader: downloader, coders: Self.coders)
+                                   imageLoader: downloader, coders: Self.coders, logger: log.logger)
         let outcomes = StressOutcomes(loads: loads)
 
         let residentBefore = ProcessMemory.residentBytes
@@ -111,6 +112,7 @@ final class StressTests: LoadingTestCase {
         XCTAssertLessThan(duration, timeLimit, "the run did not finish in time")
         XCTAssertEqual(outcomes.loadsNotCompletedOnce, [], "loads whose completion did not run exactly once (load: count)")
         XCTAssertEqual(outcomes.extraCallbacks, 0, "callbacks that were not asked for")
+        XCTAssertEqual(log.messages(at: .warning), [], "disk stores that failed")
         XCTAssertEqual(outcomes.wrongImages, [], "successful loads with another image than their URL serves")
         XCTAssertTrue(idle, "the server still has \(server.requestsInFlight) responses open")
         XCTAssertEqual(downloader.currentDownloadCount, 0, "downloads left running")
