@@ -2,13 +2,15 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1, for the loader tests and `webimage demo`: routes by
 /// path, and records what the clients did — requests per path, the order and headers of requests, the most requests in
 /// flight at once, and responses the client abandoned by closing the connection.
 ///
-/// Unknown paths get 404. Start with ``start()``, stop with ``stop()``.
+/// Unknown paths get 404. Start with ``start(tls:)``, stop with ``stop()``. Given a
+/// ``LoopbackTLSIdentity``, it speaks HTTPS instead, for the certificate-verification tests.
 public final class LoopbackHTTPServer: Sendable {
     /// Handles the request for one path.
     public typealias Handler = @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPResponse
@@ -24,17 +26,26 @@ public final class LoopbackHTTPServer: Sendable {
     private let state = Mutex(State())
     private let channel = Mutex<(any Channel)?>(nil)
     private let boundPort = Mutex(0)
+    /// `https` when the server speaks TLS, `http` otherwise.
+    private let scheme: String
 
-    private init() {}
+    private init(scheme: String) {
+        self.scheme = scheme
+    }
 
-    /// Starts a server on 127.0.0.1 with a port the system picks.
-    public static func start() async throws -> LoopbackHTTPServer {
-        let server = LoopbackHTTPServer()
+    /// Starts a server on 127.0.0.1 with a port the system picks: plain HTTP, or HTTPS with
+    /// `tls`'s certificate when given.
+    public static func start(tls: LoopbackTLSIdentity? = nil) async throws -> LoopbackHTTPServer {
+        let server = LoopbackHTTPServer(scheme: tls == nil ? "http" : "https")
+        let sslContext = try tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(LoopbackHTTPConnectionHandler(server: server))
                 }
@@ -53,9 +64,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// The port the server listens on.
     public var port: Int { boundPort.withLock { $0 } }
 
-    /// `http://127.0.0.1:<port><path>`.
+    /// `http://127.0.0.1:<port><path>` (`https` when the server speaks TLS).
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
+        URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
     }
 
     /// Answers requests for `path` (without query) with `handler`.

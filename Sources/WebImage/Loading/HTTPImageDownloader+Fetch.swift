@@ -9,6 +9,8 @@ extension HTTPImageDownloader {
     /// New bytes needed before another partial image is decoded: at least this many, and at
     /// least a twentieth of the announced length (or an eighth of what arrived, when unknown).
     static let progressiveMinimumBytes = 8 << 10
+    /// The statuses whose `Location` is followed (up to ``HTTPImageDownloaderConfiguration/maxRedirects``).
+    static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Fetches the body of `key.url`, reporting progress and partial images to the callers of
     /// `operation`.
@@ -70,7 +72,14 @@ extension HTTPImageDownloader {
     private func check(_ head: ImageLoadResponse) throws(WebImageError) {
         guard let status = head.statusCode else { throw .invalidDownloadResponse }
         if status == 304 { throw .cacheNotModified }
-        guard configuration.acceptableStatusCodes.contains(status) else { throw .badStatusCode(status) }
+        guard configuration.acceptableStatusCodes.contains(status) else {
+            if configuration.maxRedirects > 0, Self.redirectStatusCodes.contains(status), let location = head[header: "Location"] {
+                // AsyncHTTPClient hands back a redirect it will not follow: one out of http(s).
+                let scheme = URL(string: location)?.scheme.map { "a \($0): URL" } ?? "an unreadable location"
+                throw .invalidURL("refused a redirect to \(scheme): only http and https redirects are followed")
+            }
+            throw .badStatusCode(status)
+        }
         guard configuration.accepts(contentType: head.mimeType) else { throw .invalidContentType(head.mimeType) }
         if let length = head.expectedContentLength, length > configuration.maxBytes {
             throw .tooLarge(limit: configuration.maxBytes)

@@ -25,6 +25,8 @@ public struct HTTPImageDownloaderConfiguration: Sendable, Hashable {
     /// download with ``WebImageError/tooLarge(limit:)``. 64 MiB by default.
     public var maxBytes: Int
     /// Redirects followed per request; 0 follows none (the 3xx fails as a bad status code). 10 by default.
+    /// Only redirects to `http` and `https` URLs are followed; one to another scheme (`file:`,
+    /// `data:`, `ftp:`, a Unix socket) fails with ``WebImageError/invalidURL(_:)``.
     public var maxRedirects: Int
     /// With a password, sent as HTTP basic authentication (`Authorization: Basic …`).
     public var username: String?

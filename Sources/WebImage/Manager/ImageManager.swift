@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// Loads images by URL through a cache, a loader, coders and an optional transformer
@@ -19,6 +20,9 @@ public final class ImageManager: Sendable {
     public let transformer: (any ImageTransformer)?
     /// Asked before each download; `false` fails the load with ``WebImageError/notInCache``.
     public let shouldDownload: (@Sendable (URL) -> Bool)?
+    /// Where the manager reports what goes wrong without failing a load: a disk store that
+    /// fails (read-only folder, full disk) is logged as a warning, and the load still succeeds.
+    public let logger: Logger
     private let failedURLs: FailedURLList
 
     /// The limit ``WebImageOptions/scaleDownLargeImages`` applies when the context names none:
@@ -42,16 +46,19 @@ public final class ImageManager: Sendable {
     ///   - transformer: applied to every load (a context's transformer replaces it).
     ///   - failedURLLimit: how many failed URLs are remembered (oldest forgotten first).
     ///   - shouldDownload: asked before each download (SDWebImage's delegate hook).
+    ///   - logger: receives the failures that do not fail a load; `WebImage.ImageManager` by default.
     public init(
         imageCache: any ImageCaching = ImageCache(), imageLoader: any ImageLoader = ImageLoaders.shared,
         coders: ImageCoders = .shared, transformer: (any ImageTransformer)? = nil,
-        failedURLLimit: Int = 1000, shouldDownload: (@Sendable (URL) -> Bool)? = nil
+        failedURLLimit: Int = 1000, shouldDownload: (@Sendable (URL) -> Bool)? = nil,
+        logger: Logger = Logger(label: "WebImage.ImageManager")
     ) {
         self.imageCache = imageCache
         self.imageLoader = imageLoader
         self.coders = coders
         self.transformer = transformer
         self.shouldDownload = shouldDownload
+        self.logger = logger
         failedURLs = FailedURLList(limit: failedURLLimit)
     }
 

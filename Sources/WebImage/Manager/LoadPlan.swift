@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// One load's settings, resolved from the manager, the options and the context.
 struct LoadPlan: Sendable {
@@ -13,6 +14,7 @@ struct LoadPlan: Sendable {
     let key: String
     /// The key of the original bytes.
     let originalKey: String
+    let logger: Logger
 
     init(manager: ImageManager, url: URL, options: WebImageOptions, context: ImageContext) {
         self.url = url
@@ -22,6 +24,7 @@ struct LoadPlan: Sendable {
         loader = context.imageLoader ?? manager.imageLoader
         coders = context.coders ?? manager.coders
         transformer = context.transformer ?? manager.transformer
+        logger = manager.logger
         originalKey = context.cacheKeyFilter?(url) ?? url.absoluteString
         key = manager.cacheKey(forOriginalKey: originalKey, context: context)
     }
@@ -91,32 +94,39 @@ struct LoadPlan: Sendable {
             handleCookies: options.contains(.handleCookies))
     }
 
-    /// Memory at once; disk awaited with `waitStoreCache`, in the background otherwise.
+    /// Memory at once; disk awaited with `waitStoreCache`, in the background otherwise. A disk
+    /// store that fails (read-only folder, full disk) is logged and does not fail the load: the
+    /// image is in hand, and the disk cache never keeps a partial file.
     private func store(_ image: Image, original: ImageLoadResult, transformed: Bool) async throws {
         let type = context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
         let validators = HTTPValidators(etag: original.response.etag, lastModified: original.response.lastModified)
         if type.includesMemory {
             try await cache.store(image, data: nil, forKey: key, to: .memory, serializer: nil)
         }
-        let cache = cache, key = key, originalKey = originalKey, serializer = context.cacheSerializer
+        let cache = cache, key = key, originalKey = originalKey, serializer = context.cacheSerializer, logger = logger
         let originalType = context.originalStoreCacheType ?? .disk
-        let writeDisk: @Sendable () async throws -> Void = {
-            if transformed {
-                if originalType != .none {
-                    try await cache.store(original.image, data: original.data, forKey: originalKey, to: originalType, serializer: serializer)
+        let writeDisk: @Sendable () async -> Void = {
+            do {
+                if transformed {
+                    if originalType != .none {
+                        try await cache.store(original.image, data: original.data, forKey: originalKey, to: originalType,
+                                              serializer: serializer)
+                    }
+                    if type.includesDisk {
+                        try await cache.store(image, data: nil, forKey: key, to: .disk, serializer: serializer)
+                    }
+                } else if type.includesDisk {
+                    try await cache.store(image, data: original.data, forKey: key, to: .disk, serializer: serializer)
                 }
-                if type.includesDisk {
-                    try await cache.store(image, data: nil, forKey: key, to: .disk, serializer: serializer)
-                }
-            } else if type.includesDisk {
-                try await cache.store(image, data: original.data, forKey: key, to: .disk, serializer: serializer)
+                if type.includesDisk, let validators { await cache.setValidators(validators, forKey: key) }
+            } catch {
+                logger.warning("could not store the image on disk", metadata: ["key": "\(key)", "error": "\(error)"])
             }
-            if type.includesDisk, let validators { await cache.setValidators(validators, forKey: key) }
         }
         if options.contains(.waitStoreCache) {
-            try await writeDisk()
+            await writeDisk()
         } else {
-            Task.detached { try? await writeDisk() }
+            Task.detached { await writeDisk() }
         }
     }
 }

@@ -49,7 +49,8 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     /// Decode every frame of an animation before completing. Frames are always decoded up
     /// front today, so this is what already happens.
     public static let preloadAllFrames = WebImageOptions(rawValue: 1 << 17)
-    /// Complete only after the image is written to the disk cache.
+    /// Complete only after the disk store has finished. A store that fails (read-only folder,
+    /// full disk) is logged through ``ImageManager/logger``; the load still succeeds.
     public static let waitStoreCache = WebImageOptions(rawValue: 1 << 18)
     /// Target binding: a new load does not cancel the target's running one.
     public static let avoidAutoCancelImage = WebImageOptions(rawValue: 1 << 19)
