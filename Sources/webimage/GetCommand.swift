@@ -69,7 +69,7 @@ struct GetCommand: AsyncParsableCommand {
             try ImageSaver(folder: $0, format: format, quality: quality, keepsDownloadedBytes: thumbnail == nil && resize == nil)
         }
         let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: jobs))
-        let loaders = ImageLoaders([downloader, FileImageLoader(), DataURLImageLoader()])
+        let loaders = ImageLoaders.standard(downloader: downloader)
         let manager = ImageManager(imageCache: ImageCache(disk: DiskCache(directory: cache.folder)), imageLoader: loaders)
         let display = GetDisplay(total: urls.count, mode: json ? .json : quiet ? .quiet : .text)
         let failures = await withTaskGroup(of: Bool.self) { group in

@@ -11,7 +11,7 @@ enum InputImage {
         }
         if url.isFileURL { return try decodeFile(atPath: url.path) }
         let downloader = HTTPImageDownloader()
-        let loaders = ImageLoaders([downloader, DataURLImageLoader()])
+        let loaders = ImageLoaders.standard(downloader: downloader)
         do {
             let result = try await loaders.requestImage(for: url, options: ImageLoaderOptions(), events: nil)
             try await downloader.shutdown()

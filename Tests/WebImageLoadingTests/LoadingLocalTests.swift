@@ -69,7 +69,7 @@ final class LoadingLocalTests: LoadingTestCase {
     func testRegistryRoutesByScheme() async throws {
         server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
         let downloader = makeDownloader()
-        let loaders = ImageLoaders([downloader, FileImageLoader(), DataURLImageLoader()])
+        let loaders = ImageLoaders.standard(downloader: downloader)
         XCTAssertTrue(loaders.loader(for: server.url("/photo.jpg")) is HTTPImageDownloader)
         XCTAssertTrue(loaders.loader(for: Fixtures.bench("testjfif_256.png")) is FileImageLoader)
         XCTAssertTrue(loaders.loader(for: URL(string: "data:,x")!) is DataURLImageLoader)

@@ -17,7 +17,7 @@ final class LoadingSecurityTests: LoadingTestCase {
     /// A manager with every loader (HTTP, `file:`, `data:`), so that a followed redirect to
     /// another scheme would have a loader to read it.
     private func makeManagerWithEveryLoader(_ downloader: HTTPImageDownloader) throws -> ImageManager {
-        makeManager(ImageLoaders([downloader, FileImageLoader(), DataURLImageLoader()]), folder: try TemporaryFolder(self).url)
+        makeManager(ImageLoaders.standard(downloader: downloader), folder: try TemporaryFolder(self).url)
     }
 
     private func loadFailure(_ manager: ImageManager, _ url: URL, options: WebImageOptions = [])

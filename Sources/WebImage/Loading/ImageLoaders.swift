@@ -13,7 +13,12 @@ public final class ImageLoaders: ImageLoader {
 
     /// The registry the manager uses by default: HTTP(S) through ``HTTPImageDownloader/shared``,
     /// `file:` and `data:` URLs.
-    public static let shared = ImageLoaders([HTTPImageDownloader.shared, FileImageLoader(), DataURLImageLoader()])
+    public static let shared = ImageLoaders.standard(downloader: .shared)
+
+    /// A registry for every URL WebImage loads: HTTP(S) through `downloader`, `file:` and `data:`.
+    public static func standard(downloader: HTTPImageDownloader) -> ImageLoaders {
+        ImageLoaders([downloader, FileImageLoader(), DataURLImageLoader()])
+    }
 
     /// Adds `loader`; it is asked before every loader added earlier.
     public func add(_ loader: any ImageLoader) {
