@@ -18,10 +18,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
+        // `Mutex`, swapped for a lock ThreadSanitizer understands when scripts/sanitize builds with -DWEBIMAGE_TSAN.
+        .target(name: "Locking"),
+
         // The core: image model, formats, coder protocols, loading. Links no image C library.
         .target(
             name: "WebImage",
             dependencies: [
+                "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -49,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs", "LoopbackHTTPServer",
+                "WebImage", "WebImageCodecs", "LoopbackHTTPServer", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -67,6 +71,7 @@ let package = Package(
         .target(
             name: "LoopbackHTTPServer",
             dependencies: [
+                "Locking",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -74,22 +79,22 @@ let package = Package(
             ]),
 
         // Fixture paths, pixel comparison, child processes and temporary folders, shared by the test targets.
-        .target(name: "WebImageTestSupport", dependencies: ["WebImage"], path: "Tests/WebImageTestSupport"),
+        .target(name: "WebImageTestSupport", dependencies: ["WebImage", "Locking"], path: "Tests/WebImageTestSupport"),
         // Stores entries into a disk cache in a loop, for the tests that kill it mid-write.
         .executableTarget(
             name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
         // The executables they run are dependencies so that they are built first.
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport", "cache-writer"]),
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport", "Locking", "cache-writer"]),
         // References/ holds Pillow's outputs, read by path (see scripts/make-resize-references.py).
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage"],
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage"],
             exclude: ["References"]),
         // The loaders against the loopback server, decoding real fixtures with the codecs.
         .testTarget(
             name: "WebImageLoadingTests",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer",
+                "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

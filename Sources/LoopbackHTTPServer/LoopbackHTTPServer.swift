@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import Synchronization
+import Locking
 
 /// A real HTTP/1.1 server on 127.0.0.1, for the loader tests and `webimage demo`: routes by
 /// path, and records what the clients did — requests per path, the order and headers of requests, the most requests in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import WebImage
 
 /// What `webimage get` prints: a line per URL (text or JSON) on standard output and, when

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import WebImage
 
 /// Writes loaded images into a folder for `webimage get`: the downloaded bytes as they are, or

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import WebImage
 import WebImageCodecs
 import WebImageTestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
-import Synchronization
+import Locking
 import WebImageTestSupport
 
 /// Routes of a ``LoopbackHTTPServer`` that answer each request with a ``HostileResponse``

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import Locking
 
 /// Keeps every message logged through its ``logger``, so that a test can check what was logged.
 final class LogRecorder: Sendable {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Collects what callbacks deliver, from any thread, and lets a test wait for them.
 final class Recorder<Value: Sendable>: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import WebImage
 
 /// What the loads of a stress run ended with, recorded from any thread: how often each load

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A clock on virtual time for tests: time moves only when a task sleeps on it (straight to
 /// that task's deadline) or the test calls ``advance(by:)``. Code that sleeps on it runs at

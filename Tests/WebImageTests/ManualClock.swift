@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A clock the test moves by hand, readable as a wall-clock `Date` and a monotonic instant.
 final class ManualClock: Sendable {

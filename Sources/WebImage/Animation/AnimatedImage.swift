@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// An animation that keeps its encoded bytes and decodes frames when they are asked for
 /// (SDWebImage's `SDAnimatedImage`): a 300-frame GIF costs the bytes of the frames decoded

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The working part of an ``AnimatedImagePlayer``: its state, the task that plays frames on
 /// the clock, and the iterators of its frames. The player owns it and shuts it down when it

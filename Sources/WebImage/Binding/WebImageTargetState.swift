@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// What the binding keeps with one target (SDWebImage keeps it in associated objects): the
 /// running load (and animation player) per operation key, the URL asked for last, the

@@ -7,7 +7,7 @@ import Darwin
 #endif
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// A folder of files, one per key: SDDiskCache's role, with its file naming, so a folder
 /// written by one can be read by the other.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Decoded images in memory over their encoded bytes on disk: SDImageCache's role.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A thread-safe, synchronous LRU cache with cost, count and age limits: SDMemoryCache's role,
 /// without `NSCache`.

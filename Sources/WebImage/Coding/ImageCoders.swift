@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The registry of coders (SDWebImage's `SDImageCodersManager`): decodes with the first coder
 /// that accepts the bytes, asking the most recently added coder first.

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import Synchronization
+import Locking
 
 /// The cookies one downloader keeps when cookie handling is on (SDWebImage's `handleCookies`):
 /// stored from `Set-Cookie`, sent back as `Cookie` to matching hosts and paths, in memory only.

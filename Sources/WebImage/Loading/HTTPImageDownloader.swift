@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOSSL
-import Synchronization
+import Locking
 
 /// Downloads images over HTTP(S) (SDWebImage's `SDWebImageDownloader`), with AsyncHTTPClient.
 ///

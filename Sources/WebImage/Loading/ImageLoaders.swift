@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A registry of loaders (SDWebImage's `SDImageLoadersManager`): a request goes to the most
 /// recently added loader that can request the URL, so a loader of yours can take over a scheme.

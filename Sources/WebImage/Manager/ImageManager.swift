@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Synchronization
+import Locking
 
 /// Loads images by URL through a cache, a loader, coders and an optional transformer
 /// (SDWebImage's `SDWebImageManager`).

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Something running that can be cancelled (SDWebImage's `SDWebImageOperation`): a
 /// callback-style load or a prefetch. After ``cancel()`` a load's completion runs once with

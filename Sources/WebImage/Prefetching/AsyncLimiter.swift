@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Lets at most `limit` tasks through at a time, in the order they asked; a task cancelled
 /// while it waits stops waiting and throws `CancellationError`.

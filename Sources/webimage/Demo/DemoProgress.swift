@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The demo's progress: a bar redrawn in place on a terminal, a line per step otherwise.
 final class DemoProgress: Sendable {
