@@ -5,12 +5,14 @@ several rounds, and prints a table and one `ratio <name> <value>` line per compa
 Pillow, tjbench, a requests + Pillow pipeline, or plain Swift doing the same job (the case
 `ref.<name>` of our binary). Times are per operation; a cache operation is a batch (10,000
 memory hits, 1,000 disk hits, one trim of 100,000 files to half), a download or pipeline
-operation a whole set (2,000 downloads, a gallery of 300 images).
+operation a whole set (2,000 downloads, a gallery of 300 images). A memory case runs once per
+round in a fresh process and reports its peak resident memory (the largest of the rounds) as a
+`peak <name> <MiB>` line.
 
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile
-import gallery_server
+import bench_server
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 quick = "--quick" in sys.argv
@@ -79,25 +81,33 @@ comparisons = [
     ("manager.memory.hit.callback", "manager.memory.hit.callback", "dict", lambda: swift_reference("cache.memory.hit")),
     ("cache.disk.hit", "cache.disk.hit", "Data()", lambda: swift_reference("cache.disk.hit")),
     ("cache.disk.trim", "cache.disk.trim", "naive", lambda: swift_reference("cache.disk.trim")),
-    # 2,000 small PNGs over loopback, 6 at a time: the downloader (decoding) against bare
-    # AsyncHTTPClient GETs.
+    # 2,000 small PNGs from nginx on loopback, 6 at a time: the downloader (decoding) against
+    # bare AsyncHTTPClient GETs.
     ("download.2000", "download.2000", "AHC", lambda: swift_reference("download.2000")),
     # 300 corpus images cold from nginx on loopback through ImageManager (download, 256 px
     # thumbnail, disk cache) against requests + Pillow in a pool of 6 threads.
     ("pipeline.gallery", "pipeline.gallery", "Python", lambda: pillow("pipeline.gallery")),
 ]
 
+# Peak resident memory, in MiB, with the goal: 100 12 MP JPEGs from nginx through ImageManager
+# as 256 px thumbnails.
+peaks = [("memory.thumbnails", 150)]
+# What needs the nginx server.
+networked = {"download.2000", "pipeline.gallery", "memory.thumbnails"}
+
 chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
 if chosen:
     comparisons = [c for c in comparisons if c[0] in chosen]
+    peaks = [p for p in peaks if p[0] in chosen]
 servers = contextlib.ExitStack()
-if any(c[0] == "pipeline.gallery" for c in comparisons):
+if any(c[0] in networked for c in comparisons) or any(p[0] in networked for p in peaks):
     try:  # both sides find the server through the environment they inherit
-        url, folder = servers.enter_context(gallery_server.serve(bench))
-        os.environ.update(WEBIMAGE_GALLERY_URL=url, WEBIMAGE_GALLERY_DIR=folder)
+        url, folder = servers.enter_context(bench_server.serve(bench))
+        os.environ.update(WEBIMAGE_BENCH_SERVER_URL=url, WEBIMAGE_BENCH_SERVER_DIR=folder)
     except (RuntimeError, OSError) as e:
-        print(f"skip pipeline.gallery: {e}", file=sys.stderr)
-        comparisons = [c for c in comparisons if c[0] != "pipeline.gallery"]
+        print(f"skip {', '.join(sorted(networked))}: {e}", file=sys.stderr)
+        comparisons = [c for c in comparisons if c[0] not in networked]
+        peaks = [p for p in peaks if p[0] not in networked]
 results = []
 for name, case, label, reference in comparisons:
     a, b = [], []
@@ -113,10 +123,20 @@ for name, case, label, reference in comparisons:
         continue
     ours_s, ref_s = statistics.median(a), statistics.median(b)
     results.append((name, ours_s, label, ref_s, ref_s / ours_s))
+peak_results = []
+for name, goal in peaks:
+    try:
+        peak_results.append((name, max(ours(name) for _ in range(rounds)), goal))
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        print(f"skip {name}: {e}", file=sys.stderr)
 servers.close()
 
 print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':>6}")
 for name, ours_s, label, ref_s, ratio in results:
     print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}")
+for name, mib, goal in peak_results:
+    print(f"{name:34} {mib:8.1f} MiB {'peak RSS':>12}  goal  ≤ {goal} MiB")
 for name, _, _, _, ratio in results:
     print(f"ratio {name} {ratio:.3f}")
+for name, mib, _ in peak_results:
+    print(f"peak {name} {mib:.1f}")

@@ -50,13 +50,13 @@ def resize(long_edge):
 
 
 def gallery(workers=6, side=256):
-    """pipeline.gallery: every file the gallery server serves (WEBIMAGE_GALLERY_URL, from the
-    folder WEBIMAGE_GALLERY_DIR) fetched by a pool of `workers` threads, each with its own
+    """pipeline.gallery: every file in gallery/ of the benchmark server (WEBIMAGE_BENCH_SERVER_URL,
+    serving the folder WEBIMAGE_BENCH_SERVER_DIR) fetched by a pool of `workers` threads, each with its own
     keep-alive requests session: GET, open, draft + thumbnail, and the downloaded bytes written
     to a new folder (what WebImage's disk cache stores)."""
     import requests
-    base, served = os.environ["WEBIMAGE_GALLERY_URL"], os.environ["WEBIMAGE_GALLERY_DIR"]
-    names = sorted(os.listdir(served))
+    base = os.environ["WEBIMAGE_BENCH_SERVER_URL"] + "gallery/"
+    names = sorted(os.listdir(os.path.join(os.environ["WEBIMAGE_BENCH_SERVER_DIR"], "gallery")))
     local = threading.local()
     pool = ThreadPoolExecutor(max_workers=workers)
     folders = []

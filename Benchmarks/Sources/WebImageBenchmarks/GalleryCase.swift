@@ -2,26 +2,23 @@ import Foundation
 import WebImage
 import WebImageCodecs
 
-/// `pipeline.gallery`: a cold gallery through `ImageManager`. Every image of the server's
-/// folder (300 corpus JPEG, WebP and PNG files under distinct names) is downloaded 6 at a time,
+/// `pipeline.gallery`: a cold gallery through `ImageManager`. Every image in `gallery/` of the
+/// benchmark server (300 corpus JPEG, WebP and PNG files under distinct names) is downloaded 6 at a time,
 /// decoded to a thumbnail of at most 256 × 256, and stored to a disk cache in a new folder;
 /// each run starts with empty memory and disk caches. The reference is the Python pipeline
 /// of `pillow_bench.py` over the same server.
-///
-/// `Benchmarks/compare.py` starts the server (nginx on loopback) and names it in
-/// `WEBIMAGE_GALLERY_URL` (its base URL) and `WEBIMAGE_GALLERY_DIR` (the folder it serves).
 enum GalleryCase {
     static let concurrency = 6
     static let thumbnailSide = 256
 
-    /// A thumbnail larger than asked for, or a missing server: the case is broken.
+    /// A thumbnail larger than asked for: the case is broken.
     struct Broken: Error, CustomStringConvertible {
         let description: String
     }
 
     static var gallery: BenchmarkCase {
         BenchmarkCase(name: "pipeline.gallery", prepareOperation: {
-            let urls = try galleryURLs()
+            let urls = try BenchServer.urls(in: "gallery")
             let coders = ImageCoders(WebImageCodecs.defaultCoders)
             let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: concurrency))
             let context = thumbnailContext
@@ -62,20 +59,9 @@ enum GalleryCase {
     }
 
     /// Decode to fit in `thumbnailSide` × `thumbnailSide`; the rest as the manager's defaults.
-    private static var thumbnailContext: ImageContext {
+    static var thumbnailContext: ImageContext {
         var context = ImageContext()
         context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: thumbnailSide, height: thumbnailSide))
         return context
-    }
-
-    /// The URLs of the files the gallery server serves, in name order.
-    private static func galleryURLs() throws -> [URL] {
-        let environment = ProcessInfo.processInfo.environment
-        guard let base = environment["WEBIMAGE_GALLERY_URL"].flatMap(URL.init(string:)),
-              let folder = environment["WEBIMAGE_GALLERY_DIR"]
-        else {
-            throw Broken(description: "WEBIMAGE_GALLERY_URL and WEBIMAGE_GALLERY_DIR name no server (Benchmarks/compare.py starts one)")
-        }
-        return try FileManager.default.contentsOfDirectory(atPath: folder).sorted().map { base.appendingPathComponent($0) }
     }
 }

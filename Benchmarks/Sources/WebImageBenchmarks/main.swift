@@ -1,6 +1,7 @@
 import Foundation
 
-// webimage-benchmarks FIXTURES CASE [SECONDS]: prints "<case> <median seconds per operation>".
+// webimage-benchmarks FIXTURES CASE [SECONDS]: prints "<case> <median seconds per operation>",
+// or for memory.thumbnails "<case> <peak resident MiB>".
 // Benchmarks/run calls it once per case and round, alternating with the reference (Pillow,
 // tjbench, or for a case `X` whose reference is plain Swift, the case `ref.X` of this binary).
 let arguments = CommandLine.arguments
@@ -13,17 +14,29 @@ let budget = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
 let cases = CodingCases.all(fixtures: fixtures) + CacheCases.all(fixtures: fixtures) + DownloadCases.all + [GalleryCase.gallery]
 if arguments[2] == "list" {
     for c in cases { print(c.name) }
+    print(MemoryCase.name)
+    exit(0)
+}
+/// Prints "<name> <value>" for what `measure` returns, or the error and exits 1.
+func report(_ name: String, _ measure: () throws -> Double) {
+    do {
+        print(name, try measure())
+    } catch {
+        FileHandle.standardError.write(Data("\(name) failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if arguments[2] == MemoryCase.name {
+    report(MemoryCase.name, MemoryCase.peakResidentMiB)
     exit(0)
 }
 guard let chosen = cases.first(where: { $0.name == arguments[2] }) else {
     FileHandle.standardError.write(Data("unknown case \(arguments[2])\n".utf8))
     exit(2)
 }
-do {
+report(chosen.name) {
     let operation = try chosen.prepare()
     defer { operation.tearDown() }
-    print(chosen.name, try Stopwatch.median(budget: budget, operation))
-} catch {
-    FileHandle.standardError.write(Data("\(chosen.name) failed: \(error)\n".utf8))
-    exit(1)
+    return try Stopwatch.median(budget: budget, operation)
 }

@@ -1,12 +1,17 @@
-"""The server of pipeline.gallery: nginx on a free loopback port, with a generated
-configuration, serving a temporary folder of 300 corpus images under distinct names.
+"""The server of the network benchmarks: nginx on a free loopback port, with a generated
+configuration, serving a temporary folder with one subfolder per benchmark:
+
+- gallery/  pipeline.gallery: 300 corpus images (1024 px and 256 px variants) under distinct names
+- small/    download.2000: 2,000 distinct 24 × 24 PNGs
+- large/    memory.thumbnails: 100 names for the 12 MP testjfif_full.jpg
 
 `serve(bench)` is a context manager yielding (base URL, folder); it raises RuntimeError when
-nginx is not installed or does not start.
+nginx is not installed or does not start. Corpus files are linked, not copied.
 """
 import contextlib, os, re, shutil, socket, subprocess, tempfile, time
+from PIL import Image
 
-COUNT = 300
+GALLERY_COUNT, SMALL_COUNT, LARGE_COUNT = 300, 2000, 100
 # The 1024 px and 256 px variants of each corpus photo: baseline and progressive JPEG, WebP, PNG.
 CORPUS = re.compile(r".*_(1024|256)(\.progressive)?\.(jpg|png|webp)")
 
@@ -47,19 +52,26 @@ def free_port():
 
 
 def fill(images, bench):
-    """Copies the corpus round-robin into `images` as 000-<name> … 299-<name>."""
+    """Fills gallery/, small/ and large/ under `images`."""
+    bench = os.path.abspath(bench)
     corpus = sorted(f for f in os.listdir(bench) if CORPUS.fullmatch(f))
     if not corpus:
         raise RuntimeError(f"no corpus images in {bench}")
-    for i in range(COUNT):
+    for folder in ("gallery", "small", "large"):
+        os.mkdir(os.path.join(images, folder))
+    for i in range(GALLERY_COUNT):
         name = corpus[i % len(corpus)]
-        shutil.copyfile(os.path.join(bench, name), os.path.join(images, f"{i:03d}-{name}"))
+        os.symlink(os.path.join(bench, name), os.path.join(images, "gallery", f"{i:03d}-{name}"))
+    for i in range(SMALL_COUNT):
+        Image.new("RGB", (24, 24), (i % 256, i // 256 * 30, 128)).save(os.path.join(images, "small", f"{i:04d}.png"))
+    for i in range(LARGE_COUNT):
+        os.symlink(os.path.join(bench, "testjfif_full.jpg"), os.path.join(images, "large", f"{i:03d}.jpg"))
 
 
 @contextlib.contextmanager
 def serve(bench):
     exe = nginx()
-    with tempfile.TemporaryDirectory(prefix="webimage-gallery-server-") as root:
+    with tempfile.TemporaryDirectory(prefix="webimage-bench-server-") as root:
         os.chmod(root, 0o755)  # nginx workers may run as another user
         images = os.path.join(root, "images")
         os.mkdir(images)
