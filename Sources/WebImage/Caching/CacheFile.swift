@@ -27,19 +27,22 @@ enum CacheFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, isRegular(info) else { return nil }
-        var data = Data(count: Int(info.st_size))
+        // Read into memory that is not zeroed first: the read fills it, and zeroing a large
+        // entry cost as much as a tenth of a hit.
+        let size = Int(info.st_size)
+        guard let buffer = malloc(max(size, 1)) else { return nil }
         var filled = 0
-        let failed = data.withUnsafeMutableBytes { bytes -> Bool in
-            while filled < bytes.count {
-                let got = read(fd, bytes.baseAddress! + filled, bytes.count - filled)
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else { return got < 0 }
-                filled += got
+        while filled < size {
+            let got = read(fd, buffer + filled, size - filled)
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 {
+                free(buffer)
+                return nil
             }
-            return false
+            if got == 0 { break }
+            filled += got
         }
-        guard !failed else { return nil }
-        data.count = filled
+        let data = Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
         if let accessDate {
             var times = [timespec(accessDate), info.st_mtim]
             _ = futimens(fd, &times)

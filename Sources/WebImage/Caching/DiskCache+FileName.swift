@@ -6,9 +6,7 @@ extension DiskCache {
     /// than 200 bytes or holding `/`, NUL or `:` is dropped. The name always starts with a hex
     /// digit and never holds `/`, so any key, even `../x`, lands inside the folder.
     public static func fileName(forKey key: String) -> String {
-        let hash = MD5.hex(key)
-        let pathExtension = pathExtension(ofKey: key)
-        return pathExtension.isEmpty ? hash : hash + "." + pathExtension
+        candidateNames(forKey: key)[0]
     }
 
     /// The folder SDWebImage would use on Linux for `namespace`:
@@ -29,9 +27,9 @@ extension DiskCache {
 
     /// The names a read tries for `key`: the full name, then the name without extension.
     static func candidateNames(forKey key: String) -> [String] {
-        let name = fileName(forKey: key)
-        let hash = String(name.prefix(32))
-        return name == hash ? [name] : [name, hash]
+        let hash = MD5.hex(key)
+        let pathExtension = pathExtension(ofKey: key)
+        return pathExtension.isEmpty ? [hash] : [hash + "." + pathExtension, hash]
     }
 
     /// The hidden sidecar that holds extended data for the entry `name` when extended
@@ -51,9 +49,9 @@ extension DiskCache {
 
     /// The key's path extension, read as a URL's.
     private static func pathExtension(ofKey key: String) -> String {
-        let pathExtension = String(CacheKey.pathExtension(of: key))
-        let forbidden: Set<UInt8> = [UInt8(ascii: "/"), 0, UInt8(ascii: ":")]
-        guard pathExtension.utf8.count <= 200, !pathExtension.utf8.contains(where: forbidden.contains) else { return "" }
-        return pathExtension
+        let pathExtension = CacheKey.pathExtension(of: key)
+        let forbidden = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == 0 || byte == UInt8(ascii: ":") }
+        guard pathExtension.utf8.count <= 200, !pathExtension.utf8.contains(where: forbidden) else { return "" }
+        return String(pathExtension)
     }
 }

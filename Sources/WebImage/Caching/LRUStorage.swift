@@ -29,19 +29,20 @@ struct LRUStorage<Key: Hashable, Value> {
     /// The number of entries held.
     var count: Int { slots.count }
 
-    /// Whether `key` is held; does not change the order.
-    func contains(_ key: Key) -> Bool { slots[key] != nil }
-
-    /// When the entry for `key` was stored, if it is held.
-    func storedInstant(forKey key: Key) -> ContinuousClock.Instant? {
-        slots[key].map { nodes[$0].stored }
+    /// The slot holding `key`, if it is held: the handle the slot operations below take, so
+    /// that a lookup hashes the key once.
+    func slot(forKey key: Key) -> Int? {
+        // An empty storage answers without hashing the key (the failed-URL list is mostly empty).
+        slots.isEmpty ? nil : slots[key]
     }
 
-    /// The value for `key`, moved to the head (most recently used).
-    mutating func value(forKey key: Key) -> Value? {
-        guard let index = slots[key] else { return nil }
-        moveToHead(index)
-        return nodes[index].value
+    /// When the entry in `slot` was stored.
+    func storedInstant(at slot: Int) -> ContinuousClock.Instant { nodes[slot].stored }
+
+    /// The value in `slot`, moved to the head (most recently used).
+    mutating func touch(_ slot: Int) -> Value? {
+        moveToHead(slot)
+        return nodes[slot].value
     }
 
     /// Stores `value` at the head, replacing any entry under `key`; returns the replaced value.
@@ -72,8 +73,12 @@ struct LRUStorage<Key: Hashable, Value> {
 
     /// Removes the entry for `key`; returns its value.
     mutating func remove(_ key: Key) -> Value? {
-        guard let index = slots[key] else { return nil }
-        return release(index)
+        slots[key].flatMap { release($0) }
+    }
+
+    /// Removes the entry in `slot`; returns its value.
+    mutating func remove(at slot: Int) -> Value? {
+        release(slot)
     }
 
     /// Removes the least recently used entry; returns its value.

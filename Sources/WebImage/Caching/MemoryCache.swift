@@ -69,12 +69,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public func value(forKey key: Key) -> Value? {
         // The tuple carries an expired value out so it is released after the lock.
         state.withLock { state -> (hit: Value?, expired: Value?) in
-            guard let stored = state.storage.storedInstant(forKey: key) else { return (nil, nil) }
+            guard let slot = state.storage.slot(forKey: key) else { return (nil, nil) }
             // The clock is read only when entries can expire: hits stay a lookup.
-            if state.ageLimit > 0, Self.isExpired(stored, now: clock(), ageLimit: state.ageLimit) {
-                return (nil, state.storage.remove(key))
+            if state.ageLimit > 0, Self.isExpired(state.storage.storedInstant(at: slot), now: clock(), ageLimit: state.ageLimit) {
+                return (nil, state.storage.remove(at: slot))
             }
-            return (state.storage.value(forKey: key), nil)
+            return (state.storage.touch(slot), nil)
         }.hit
     }
 
@@ -103,9 +103,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Whether a live (unexpired) value is held for `key`; does not change the LRU order.
     public func contains(_ key: Key) -> Bool {
         state.withLock { state in
-            guard let stored = state.storage.storedInstant(forKey: key) else { return false }
+            guard let slot = state.storage.slot(forKey: key) else { return false }
             // As for hits, the clock is read only when entries can expire.
-            return state.ageLimit == 0 || !Self.isExpired(stored, now: clock(), ageLimit: state.ageLimit)
+            return state.ageLimit == 0 || !Self.isExpired(state.storage.storedInstant(at: slot), now: clock(), ageLimit: state.ageLimit)
         }
     }
 

@@ -44,3 +44,11 @@ public struct ImageContext: Sendable {
     /// An empty context: every setting falls back to the manager's.
     public init() {}
 }
+
+extension ImageContext {
+    /// The cache tiers a load with `options` looks in: ``queryCacheType`` when set, else all
+    /// of them, or none with `fromLoaderOnly`.
+    func queryCacheType(with options: WebImageOptions) -> ImageCacheType {
+        queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
+    }
+}

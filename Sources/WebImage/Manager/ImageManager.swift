@@ -89,6 +89,15 @@ public final class ImageManager: Sendable {
         (context.imageCache ?? imageCache).imageFromMemory(forKey: cacheKey(for: url, context: context))
     }
 
+    /// The memory cache's image for `url` when the options and context look in memory and
+    /// want no disk bytes along with it; nil otherwise or on a miss.
+    private func imageFromMemory(for url: URL, options: WebImageOptions, context: ImageContext) -> ImageResult? {
+        guard context.queryCacheType(with: options).includesMemory, !options.contains(.queryMemoryData),
+              let image = imageFromMemory(for: url, context: context)
+        else { return nil }
+        return ImageResult(image: image, data: nil, source: .memory, url: url)
+    }
+
     /// Loads the image for `url`. Throws ``WebImageError``; cancelling the task cancels the
     /// load (``WebImageError/cancelled``). With `refreshCached`, returns the revalidated result.
     public func image(for url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext())
@@ -120,13 +129,16 @@ public final class ImageManager: Sendable {
               events: (@Sendable (ImageManagerEvent) -> Void)?) async throws(WebImageError) -> ImageResult {
         guard let url, !url.absoluteString.isEmpty else { throw .invalidURL("no URL") }
         if failedURLs.contains(url) && !options.contains(.retryFailed) { throw .blacklisted }
+        // A memory hit is answered before a load plan is made: the common case stays a lookup.
+        let memoryHit = imageFromMemory(for: url, options: options, context: context)
+        if let memoryHit, !options.contains(.refreshCached) { return memoryHit }
         let plan = LoadPlan(manager: self, url: url, options: options, context: context)
         do {
-            var cached: ImageResult?
-            if let hit = try await plan.queryCache() {
-                guard options.contains(.refreshCached) else { return hit }
-                events?(.cachedImage(hit))
-                cached = hit
+            var cached = memoryHit
+            if cached == nil { cached = try await plan.queryCache() }
+            if let cached {
+                guard options.contains(.refreshCached) else { return cached }
+                events?(.cachedImage(cached))
             }
             if options.contains(.fromCacheOnly) || !(shouldDownload?(url) ?? true) {
                 if let cached { return cached }

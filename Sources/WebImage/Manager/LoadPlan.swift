@@ -44,12 +44,8 @@ struct LoadPlan: Sendable {
 
     /// The cached image, or nil on a miss (or when the options skip the cache).
     func queryCache() async throws -> ImageResult? {
-        let type = context.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
+        let type = context.queryCacheType(with: options)
         guard type != .none else { return nil }
-        // A memory hit is answered here, under the cache's lock, without an async query.
-        if type.includesMemory && !options.contains(.queryMemoryData), let image = cache.imageFromMemory(forKey: key) {
-            return ImageResult(image: image, data: nil, source: .memory, url: url)
-        }
         let query = ImageCacheQueryOptions(
             cacheType: type, decodeOptions: decodeOptions,
             queryMemoryData: options.contains(.queryMemoryData), queryDiskDataSync: options.contains(.queryDiskDataSync))
