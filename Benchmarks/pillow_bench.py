@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Pillow side of Benchmarks/run: pillow_bench.py FIXTURES CASE [SECONDS].
+"""The Pillow side of Benchmarks/run: pillow_bench.py FIXTURES CASE [SECONDS [MIN_RUNS]].
 
 Prints "<case> <median seconds per operation>" for the Pillow operation a Python user would
 write for the same job as the Swift case of the same name.
@@ -10,6 +10,7 @@ from PIL import Image
 
 fixtures, case = sys.argv[1], sys.argv[2]
 budget = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
+min_runs = int(sys.argv[4]) if len(sys.argv) > 4 else 3
 bench = os.path.join(fixtures, "bench")
 
 
@@ -106,7 +107,7 @@ reset = getattr(op, "reset", lambda: None)  # untimed preparation before each ru
 reset()
 op()
 samples, start = [], time.perf_counter()
-while len(samples) < 3 or time.perf_counter() - start < budget:
+while len(samples) < min_runs or time.perf_counter() - start < budget:
     reset()
     t0 = time.perf_counter()
     op()

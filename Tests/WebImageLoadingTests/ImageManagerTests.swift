@@ -48,6 +48,28 @@ final class ImageManagerTests: LoadingTestCase {
         XCTAssertEqual(server.requestCount("/photo.jpg"), 1)
     }
 
+    func testAMemoryHitCompletesBeforeLoadImageReturnsUnlessRevalidating() async throws {
+        let url = try serveJPEG(etag: "\"v1\"")
+        let manager = makeManager(makeDownloader())
+        _ = try await manager.image(for: url, options: .waitStoreCache)
+        let calls = Recorder<(ImageResult, Bool)>()
+        manager.loadImage(with: url) { result, finished in
+            if case .success(let image) = result { calls.append((image, finished)) }
+        }
+        XCTAssertEqual(calls.all.map(\.0.source), [.memory], "completed before loadImage returned")
+        XCTAssertEqual(calls.all.map(\.1), [true])
+
+        let revalidated = expectation(description: "revalidated")
+        manager.loadImage(with: url, options: .refreshCached) { result, finished in
+            if case .success(let image) = result { calls.append((image, finished)) }
+            if finished { revalidated.fulfill() }
+        }
+        XCTAssertEqual(calls.all.count, 1, "refreshCached goes through the server, so nothing is answered at once")
+        await fulfillment(of: [revalidated], timeout: 5)
+        XCTAssertEqual(calls.all.map(\.0.source), [.memory, .memory, .revalidated])
+        XCTAssertEqual(server.requestCount("/photo.jpg"), 2)
+    }
+
     func testFromCacheOnlyMissesWithoutARequestAndFromLoaderOnlyIgnoresTheCache() async throws {
         let url = try serveJPEG()
         let manager = makeManager(makeDownloader())

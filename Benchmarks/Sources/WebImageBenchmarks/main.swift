@@ -1,16 +1,17 @@
 import Foundation
 
-// webimage-benchmarks FIXTURES CASE [SECONDS]: prints "<case> <median seconds per operation>",
+// webimage-benchmarks FIXTURES CASE [SECONDS [MIN_RUNS]]: prints "<case> <median seconds per operation>",
 // or for memory.thumbnails "<case> <peak resident MiB>".
 // Benchmarks/run calls it once per case and round, alternating with the reference (Pillow,
 // tjbench, or for a case `X` whose reference is plain Swift, the case `ref.X` of this binary).
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: webimage-benchmarks FIXTURES CASE [SECONDS]\n".utf8))
+    FileHandle.standardError.write(Data("usage: webimage-benchmarks FIXTURES CASE [SECONDS [MIN_RUNS]]\n".utf8))
     exit(2)
 }
 let fixtures = URL(fileURLWithPath: arguments[1])
 let budget = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
+let minimumRuns = arguments.count > 4 ? Int(arguments[4]) ?? 3 : 3
 let cases = CodingCases.all(fixtures: fixtures) + CacheCases.all(fixtures: fixtures) + DownloadCases.all + [GalleryCase.gallery]
 if arguments[2] == "list" {
     for c in cases { print(c.name) }
@@ -38,5 +39,5 @@ guard let chosen = cases.first(where: { $0.name == arguments[2] }) else {
 report(chosen.name) {
     let operation = try chosen.prepare()
     defer { operation.tearDown() }
-    return try Stopwatch.median(budget: budget, operation)
+    return try Stopwatch.median(budget: budget, minimumRuns: minimumRuns, operation)
 }

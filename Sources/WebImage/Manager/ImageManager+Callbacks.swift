@@ -9,7 +9,8 @@ extension ImageManager {
     ///
     /// `completed` runs exactly once with `finished == true`; before that it may run with
     /// partial images or, under `refreshCached`, the cached image. Callbacks run on the
-    /// context's ``ImageContext/callbackQueue`` when set, otherwise on the loading task.
+    /// context's ``ImageContext/callbackQueue`` when set, otherwise on the loading task; a
+    /// memory hit without a callback queue completes before this method returns.
     @discardableResult
     public func loadImage(
         with url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext(),
@@ -21,6 +22,11 @@ extension ImageManager {
         }
         guard let url else {
             deliver { completed(.failure(.invalidURL("no URL")), true) }
+            return operation
+        }
+        // A memory hit completes without a task, as SDWebImage's synchronous memory path.
+        if let hit = immediateMemoryResult(for: url, options: options, context: context) {
+            deliver { completed(.success(hit), true) }
             return operation
         }
         operation.run { [self] in

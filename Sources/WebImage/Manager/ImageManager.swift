@@ -89,10 +89,14 @@ public final class ImageManager: Sendable {
         (context.imageCache ?? imageCache).imageFromMemory(forKey: cacheKey(for: url, context: context))
     }
 
-    /// The memory cache's image for `url` when the options and context look in memory and
-    /// want no disk bytes along with it; nil otherwise or on a miss.
-    private func imageFromMemory(for url: URL, options: WebImageOptions, context: ImageContext) -> ImageResult? {
-        guard context.queryCacheType(with: options).includesMemory, !options.contains(.queryMemoryData),
+    /// The whole answer to a load when the memory cache has it: the image for `url` when the
+    /// options and context look in memory, want no disk bytes along with it and no
+    /// revalidation, and the URL is not on the failed list; nil otherwise. Answered under the
+    /// cache's lock, before any task or load plan exists.
+    func immediateMemoryResult(for url: URL, options: WebImageOptions, context: ImageContext) -> ImageResult? {
+        guard context.queryCacheType(with: options).includesMemory,
+              options.isDisjoint(with: [.queryMemoryData, .refreshCached]),
+              !(failedURLs.contains(url) && !options.contains(.retryFailed)),
               let image = imageFromMemory(for: url, context: context)
         else { return nil }
         return ImageResult(image: image, data: nil, source: .memory, url: url)
@@ -128,17 +132,15 @@ public final class ImageManager: Sendable {
     func load(_ url: URL?, options: WebImageOptions, context: ImageContext,
               events: (@Sendable (ImageManagerEvent) -> Void)?) async throws(WebImageError) -> ImageResult {
         guard let url, !url.absoluteString.isEmpty else { throw .invalidURL("no URL") }
+        if let hit = immediateMemoryResult(for: url, options: options, context: context) { return hit }
         if failedURLs.contains(url) && !options.contains(.retryFailed) { throw .blacklisted }
-        // A memory hit is answered before a load plan is made: the common case stays a lookup.
-        let memoryHit = imageFromMemory(for: url, options: options, context: context)
-        if let memoryHit, !options.contains(.refreshCached) { return memoryHit }
         let plan = LoadPlan(manager: self, url: url, options: options, context: context)
         do {
-            var cached = memoryHit
-            if cached == nil { cached = try await plan.queryCache() }
-            if let cached {
-                guard options.contains(.refreshCached) else { return cached }
-                events?(.cachedImage(cached))
+            var cached: ImageResult?
+            if let hit = try await plan.queryCache() {
+                guard options.contains(.refreshCached) else { return hit }
+                events?(.cachedImage(hit))
+                cached = hit
             }
             if options.contains(.fromCacheOnly) || !(shouldDownload?(url) ?? true) {
                 if let cached { return cached }
