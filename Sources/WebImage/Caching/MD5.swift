@@ -5,55 +5,64 @@
 public enum MD5 {
     /// The 16-byte digest of `bytes`.
     public static func digest<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
-        var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476)
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 0, to: 64, by: 8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-
-        var words = [UInt32](repeating: 0, count: 16)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let o = chunk + i * 4
-                words[i] = UInt32(message[o]) | UInt32(message[o + 1]) << 8
-                    | UInt32(message[o + 2]) << 16 | UInt32(message[o + 3]) << 24
-            }
-            var (a, b, c, d) = state
-            for i in 0..<64 {
-                let f: UInt32, g: Int
-                switch i {
-                case 0..<16: (f, g) = ((b & c) | (~b & d), i)
-                case 16..<32: (f, g) = ((d & b) | (~d & c), (5 * i + 1) % 16)
-                case 32..<48: (f, g) = (b ^ c ^ d, (3 * i + 5) % 16)
-                default: (f, g) = (c ^ (b | ~d), (7 * i) % 16)
-                }
-                let sum = a &+ f &+ constants[i] &+ words[g]
-                (a, d, c) = (d, c, b)
-                b = b &+ (sum << shifts[i] | sum >> (32 - shifts[i]))
-            }
-            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
-        }
-        return [state.0, state.1, state.2, state.3].flatMap { word in
-            (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32($0 * 8)) }
-        }
+        let state = digestWords(bytes)
+        return (0..<16).map { UInt8(truncatingIfNeeded: state[$0 / 4] >> UInt32($0 % 4 * 8)) }
     }
 
     /// The digest of `bytes` as 32 lowercase hex digits.
     public static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(32)
-        for byte in digest(bytes) {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+        let state = digestWords(bytes)
+        return String(unsafeUninitializedCapacity: 32) { out in
+            let digits: StaticString = "0123456789abcdef"
+            for index in 0..<16 {
+                let byte = UInt8(truncatingIfNeeded: state[index / 4] >> UInt32(index % 4 * 8))
+                out[index * 2] = digits.utf8Start[Int(byte >> 4)]
+                out[index * 2 + 1] = digits.utf8Start[Int(byte & 0x0f)]
+            }
+            return 32
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The digest of a string's UTF-8 bytes as 32 lowercase hex digits.
     public static func hex(_ string: String) -> String {
         hex(string.utf8)
+    }
+
+    /// The four state words after hashing `bytes`: the digest, little-endian word by word.
+    private static func digestWords<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> SIMD4<UInt32> {
+        // The message, its 0x80 marker, zeros, and its length in bits: a whole number of blocks.
+        let length = bytes.count
+        let paddedLength = (length + 8) / 64 * 64 + 64
+        var message = [UInt8](repeating: 0, count: paddedLength)
+        _ = message.withUnsafeMutableBufferPointer { $0.initialize(fromContentsOf: bytes) }
+        message[length] = 0x80
+        let bitLength = UInt64(length) &* 8
+        for index in 0..<8 { message[paddedLength - 8 + index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8)) }
+
+        var state = SIMD4<UInt32>(0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476)
+        let shifts = shifts, constants = constants
+        message.withUnsafeBytes { message in
+            for blockStart in stride(from: 0, to: paddedLength, by: 64) {
+                let word = { (index: Int) in
+                    UInt32(littleEndian: message.loadUnaligned(fromByteOffset: blockStart + index * 4, as: UInt32.self))
+                }
+                var (a, b, c, d) = (state[0], state[1], state[2], state[3])
+                for round in 0..<64 {
+                    let f: UInt32, g: Int
+                    switch round {
+                    case 0..<16: (f, g) = ((b & c) | (~b & d), round)
+                    case 16..<32: (f, g) = ((d & b) | (~d & c), (5 * round + 1) % 16)
+                    case 32..<48: (f, g) = (b ^ c ^ d, (3 * round + 5) % 16)
+                    default: (f, g) = (c ^ (b | ~d), (7 * round) % 16)
+                    }
+                    let sum = a &+ f &+ constants[round] &+ word(g)
+                    (a, d, c) = (d, c, b)
+                    b = b &+ (sum << shifts[round] | sum >> (32 - shifts[round]))
+                }
+                state &+= SIMD4(a, b, c, d)
+            }
+        }
+        return state
     }
 
     /// Per-round left-rotation amounts.
