@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .executable(name: "webimage-benchmarks", targets: ["WebImageBenchmarks"]),
+        .executable(name: "webimage-fuzz", targets: ["webimage-fuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +57,10 @@ let package = Package(
                 "WebImage", "WebImageCodecs", "LoopbackHTTPServer", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // libFuzzer targets for format detection and every decoder (scripts/fuzz builds them with
+        // -sanitize=fuzzer); a normal build replays saved inputs through the same code.
+        .executableTarget(name: "webimage-fuzz", dependencies: ["WebImage", "WebImageCodecs"]),
 
         // Benchmarks/run times these cases against Pillow, tjbench and plain-Swift references.
         .executableTarget(

@@ -1,0 +1,51 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+
+/// One thing to fuzz: format detection and dispatch, one decoder, or the EXIF orientation
+/// parser. The same code runs under libFuzzer (`LibFuzzerEntry.swift`) and when replaying
+/// files in a normal build (`FuzzReplay.swift`), so a crash the fuzzer finds reproduces in a
+/// debug build.
+enum FuzzTarget: String, CaseIterable {
+    /// `ImageFormat(detecting:)` and the registry of every coder deciding who decodes the bytes.
+    case detect
+    /// ``JPEGCoder``: full decode, DCT-scaled thumbnail, partial (progressive) decode.
+    case jpeg
+    /// ``PNGCoder``: PNG and APNG, decoded whole, as a thumbnail, partially and frame by frame.
+    case png
+    /// ``GIFCoder``: still and animated GIF, decoded whole, as a thumbnail and frame by frame.
+    case gif
+    /// ``WebPCoder``: still, alpha and animated WebP, decoded whole, as a thumbnail, partially
+    /// and frame by frame.
+    case webp
+    /// ``AVIFCoder``: AVIF stills and sequences over libavif.
+    case avif
+    /// ``EXIF/orientation(fromTIFF:)``: the TIFF-structured EXIF block every format carries.
+    case exif
+
+    /// Feeds `data` to this target and says what came of it. Bad input is expected to end in
+    /// an ``ImageCodingError``; anything else that is wrong (another error type, an image that
+    /// breaks its own invariants, a crash) stops the process so that the fuzzer reports it.
+    func run(_ data: Data) -> String {
+        switch self {
+        case .detect: FuzzedDetection(data: data).run()
+        case .jpeg: FuzzedDecoding(coder: JPEGCoder(), format: .jpeg, data: data).run()
+        case .png: FuzzedDecoding(coder: PNGCoder(), format: .png, data: data).run()
+        case .gif: FuzzedDecoding(coder: GIFCoder(), format: .gif, data: data).run()
+        case .webp: FuzzedDecoding(coder: WebPCoder(), format: .webp, data: data).run()
+        case .avif: FuzzedDecoding(coder: AVIFCoder(), format: .avif, data: data).run()
+        case .exif: "orientation \(EXIF.orientation(fromTIFF: data))"
+        }
+    }
+
+    /// The limits every fuzzed decode runs under: 512 × 512 pixels for all frames together.
+    /// The fuzz build is an instrumented debug build, where resampling and compositing a
+    /// megapixel takes seconds; what goes wrong in a parser goes wrong at small sizes too,
+    /// and a file over the limit still has its headers read.
+    static let options = ImageDecodeOptions(maxPixels: 1 << 18)
+
+    /// A thumbnail of at most 32 × 32 pixels of the first frame, which takes the decoders'
+    /// reduced-size paths (libjpeg's DCT scaling, libwebp's scaler).
+    static let thumbnailOptions = ImageDecodeOptions(
+        thumbnailPixelSize: PixelSize(32), firstFrameOnly: true, maxPixels: options.maxPixels)
+}
