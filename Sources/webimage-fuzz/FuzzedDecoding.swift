@@ -46,12 +46,7 @@ struct FuzzedDecoding {
               !canvas.area.multipliedReportingOverflow(by: count).overflow,
               canvas.area * count <= FuzzTarget.options.maxPixels else { return }
         for index in Set([count - 1, 0, count / 2]).sorted(by: >) {
-            let pixels = try reader.frame(at: index)
-            invariant(pixels.width == canvas.width && pixels.height == canvas.height,
-                      "frame \(index) is \(pixels.width)x\(pixels.height), canvas \(canvas)")
-            invariant(pixels.bytes.count == pixels.width * pixels.height * 4, "frame \(index) has \(pixels.bytes.count) bytes")
-            let duration = reader.duration(at: index)
-            invariant(duration.isFinite && duration >= 0, "frame \(index) lasts \(duration) s")
+            checkFrame(index, pixels: try reader.frame(at: index), duration: reader.duration(at: index), size: canvas)
         }
     }
 
@@ -81,12 +76,17 @@ struct FuzzedDecoding {
             invariant(width <= box.width && height <= box.height, "a thumbnail of \(width)x\(height) for a box of \(box)")
         }
         for (index, frame) in image.frames.enumerated() {
-            let pixels = frame.pixels
-            invariant(pixels.width == width && pixels.height == height,
-                      "frame \(index) is \(pixels.width)x\(pixels.height), frame 0 \(width)x\(height)")
-            invariant(pixels.bytes.count == width * height * 4, "frame \(index) has \(pixels.bytes.count) bytes")
-            invariant(frame.duration.isFinite && frame.duration >= 0, "frame \(index) lasts \(frame.duration) s")
+            checkFrame(index, pixels: frame.pixels, duration: frame.duration, size: PixelSize(width: width, height: height))
         }
+    }
+
+    /// What every frame must be: `size`, with a whole RGBA buffer, lasting a finite,
+    /// non-negative time.
+    private func checkFrame(_ index: Int, pixels: PixelBuffer, duration: Double, size: PixelSize) {
+        invariant(pixels.width == size.width && pixels.height == size.height,
+                  "frame \(index) is \(pixels.width)x\(pixels.height), expected \(size.width)x\(size.height)")
+        invariant(pixels.bytes.count == size.width * size.height * 4, "frame \(index) has \(pixels.bytes.count) bytes")
+        invariant(duration.isFinite && duration >= 0, "frame \(index) lasts \(duration) s")
     }
 }
 
