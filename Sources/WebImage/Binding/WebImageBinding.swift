@@ -40,20 +40,23 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
         let keepPrevious = options.contains(.avoidAutoCancelImage)
         let generation = state.begin(url, key: key, keepPrevious: keepPrevious)
         let manager = context.manager ?? .shared
-        let delivery = TargetDelivery(target: target, state: state, key: key, generation: generation, options: options,
-                                      placeholder: placeholder, completed: completed, coders: context.coders ?? manager.coders,
-                                      decodeOptions: context.decodeOptions ?? ImageDecodeOptions())
-        delivery.start()
-        guard let url else {
-            delivery.finish(.failure(.invalidURL("no URL")))
-            return nil
-        }
         var loadContext = context
         loadContext.callbackQueue = nil
         // A player reads an animation from its encoded bytes, which a memory hit has only on request.
         let loadOptions = state.animatedImagePlayback == nil ? options : options.union(.queryMemoryData)
+        let request = url.map { manager.request(for: $0, options: loadOptions, context: loadContext) }
+        // The player decodes frames as the load decoded the image: same coders, same options.
+        let delivery = TargetDelivery(target: target, state: state, key: key, generation: generation, options: options,
+                                      placeholder: placeholder, completed: completed,
+                                      coders: request?.coders ?? manager.coders,
+                                      decodeOptions: request?.decodeOptions ?? ImageDecodeOptions())
+        delivery.start()
+        guard let request else {
+            delivery.finish(.failure(.invalidURL("no URL")))
+            return nil
+        }
         let operation = manager.loadImage(
-            with: url, options: loadOptions, context: loadContext,
+            request,
             progress: { value in delivery.progress(value, then: progress) },
             completed: { result, finished in
                 if finished { delivery.finish(result) } else { delivery.partial(result) }

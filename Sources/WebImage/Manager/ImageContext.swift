@@ -46,9 +46,8 @@ public struct ImageContext: Sendable {
 }
 
 extension ImageContext {
-    /// The cache tiers a load with `options` looks in: ``queryCacheType`` when set, else all
-    /// of them, or none with `fromLoaderOnly`.
-    func queryCacheType(with options: WebImageOptions) -> ImageCacheType {
-        queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
+    /// Runs a callback on ``callbackQueue`` when set, otherwise at once on the calling task.
+    func deliver(_ callback: @escaping @Sendable () -> Void) {
+        if let callbackQueue { callbackQueue.async(execute: callback) } else { callback() }
     }
 }

@@ -15,29 +15,38 @@ extension ImageManager {
     public func loadImage(
         with url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext(),
         progress: (@Sendable (ImageLoadingProgress) -> Void)? = nil, completed: @escaping ImageLoadCompletion
-    ) -> ImageLoadOperation {
+    ) -> WebImageOperation {
+        do throws(WebImageError) {
+            return loadImage(request(for: try validated(url), options: options, context: context),
+                             progress: progress, completed: completed)
+        } catch {
+            context.deliver { completed(.failure(error), true) }
+            return WebImageOperation()
+        }
+    }
+
+    /// Loads the image `request` names with callbacks; see ``loadImage(with:options:context:progress:completed:)``.
+    @discardableResult
+    public func loadImage(
+        _ request: ImageRequest, progress: (@Sendable (ImageLoadingProgress) -> Void)? = nil,
+        completed: @escaping ImageLoadCompletion
+    ) -> WebImageOperation {
         let operation = WebImageOperation()
-        let deliver: @Sendable (@escaping @Sendable () -> Void) -> Void = { call in
-            if let queue = context.callbackQueue { queue.async(execute: call) } else { call() }
-        }
-        guard let url else {
-            deliver { completed(.failure(.invalidURL("no URL")), true) }
-            return operation
-        }
+        let deliver = request.context.deliver
         // A memory hit completes without a task, as SDWebImage's synchronous memory path.
-        if let hit = immediateMemoryResult(for: url, options: options, context: context) {
+        if let hit = memoryHit(for: request) {
             deliver { completed(.success(hit), true) }
             return operation
         }
         operation.run { [self] in
             let result: Result<ImageResult, WebImageError>
             do throws(WebImageError) {
-                result = .success(try await load(url, options: options, context: context) { event in
+                result = .success(try await load(request) { event in
                     guard !operation.isCancelled else { return }
                     switch event {
                     case .progress(let value): if let progress { deliver { progress(value) } }
                     case .partialImage(let image):
-                        deliver { completed(.success(ImageResult(image: image, data: nil, source: .network, url: url)), false) }
+                        deliver { completed(.success(ImageResult(image: image, data: nil, source: .network, url: request.url)), false) }
                     case .cachedImage(let cached): deliver { completed(.success(cached), false) }
                     case .finished: break
                     }

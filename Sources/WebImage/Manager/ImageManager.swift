@@ -5,10 +5,11 @@ import Locking
 /// Loads images by URL through a cache, a loader, coders and an optional transformer
 /// (SDWebImage's `SDWebImageManager`).
 ///
-/// The flow of one load: failed-URL check → cache key (filter, transformer and thumbnail
-/// suffixes) → cache query → on a hit, done (with `refreshCached`, revalidated with the
-/// server) → `shouldDownload` → load and decode off the caller's task → transform → store
-/// (the original bytes and the transformed image under their own keys) → done.
+/// The flow of one load: the URL, options and context resolved once into an ``ImageRequest``
+/// (keys, decode options, cache tiers) → memory hit → failed-URL check → the stages, shared by
+/// every identical load under way: cache query → on a hit, done (with `refreshCached`,
+/// revalidated with the server) → `shouldDownload` → load and decode off the caller's task →
+/// transform → store (the original bytes and the transformed image under their own keys).
 public final class ImageManager: Sendable {
     /// The cache used unless the context names another.
     public let imageCache: any ImageCaching
@@ -24,6 +25,7 @@ public final class ImageManager: Sendable {
     /// fails (read-only folder, full disk) is logged as a warning, and the load still succeeds.
     public let logger: Logger
     private let failedURLs: FailedURLList
+    private let inFlight = InFlightLoads()
 
     /// The limit ``WebImageOptions/scaleDownLargeImages`` applies when the context names none:
     /// 60 MiB of decoded pixels, as SDWebImage.
@@ -65,48 +67,49 @@ public final class ImageManager: Sendable {
     /// Whether `url` is on the failed-URL list.
     public func isFailed(_ url: URL) -> Bool { failedURLs.contains(url) }
 
-    /// The key the image for `url` is cached under with `context`: the filtered URL, plus
-    /// SDWebImage's transformer and thumbnail suffixes.
-    public func cacheKey(for url: URL, context: ImageContext = ImageContext()) -> String {
-        cacheKey(forOriginalKey: context.cacheKeyFilter?(url) ?? url.absoluteString, context: context)
+    /// The load of `url` with `options` and `context`, resolved against this manager's cache,
+    /// loader, coders and transformer: its keys, decode options and cache tiers.
+    public func request(for url: URL, options: WebImageOptions = [], context: ImageContext = ImageContext()) -> ImageRequest {
+        ImageRequest(url: url, options: options, context: context, manager: self)
     }
 
-    /// `originalKey` (the filtered URL) with the transformer and thumbnail suffixes of `context`.
-    func cacheKey(forOriginalKey originalKey: String, context: ImageContext) -> String {
-        var key = originalKey
-        if let box = context.decodeOptions?.thumbnailPixelSize {
-            let preserve = context.decodeOptions?.preserveAspectRatio ?? true
-            key = CacheKey.inserting(CacheKey.thumbnailSuffix(box, preserveAspectRatio: preserve), into: key)
-        }
-        if let transformer = context.transformer ?? transformer {
-            key = CacheKey.inserting(transformer.key, into: key)
-        }
-        return key
+    /// The key the image for `url` is cached under with `context`: the filtered URL, plus
+    /// SDWebImage's transformer and thumbnail suffixes (``ImageCacheKeys/image``).
+    public func cacheKey(for url: URL, context: ImageContext = ImageContext()) -> String {
+        request(for: url, context: context).keys.image
     }
 
     /// The image for `url` from the memory cache, answered at once; nil on a miss.
     public func imageFromMemory(for url: URL, context: ImageContext = ImageContext()) -> Image? {
-        (context.imageCache ?? imageCache).imageFromMemory(forKey: cacheKey(for: url, context: context))
+        let request = request(for: url, context: context)
+        return request.cache.imageFromMemory(forKey: request.keys.image)
     }
 
-    /// The whole answer to a load when the memory cache has it: the image for `url` when the
-    /// options and context look in memory, want no disk bytes along with it and no
-    /// revalidation, and the URL is not on the failed list; nil otherwise. Answered under the
-    /// cache's lock, before any task or load plan exists.
-    func immediateMemoryResult(for url: URL, options: WebImageOptions, context: ImageContext) -> ImageResult? {
-        guard context.queryCacheType(with: options).includesMemory,
-              options.isDisjoint(with: [.queryMemoryData, .refreshCached]),
-              !(failedURLs.contains(url) && !options.contains(.retryFailed)),
-              let image = imageFromMemory(for: url, context: context)
+    /// The whole answer to `request` when the memory cache has it and a memory hit answers the
+    /// request (see ``ImageRequest``), and the URL may be loaded; nil otherwise. Answered under
+    /// the cache's lock, before any task exists.
+    func memoryHit(for request: ImageRequest) -> ImageResult? {
+        guard request.isAnsweredByMemoryHit, !isRefused(request),
+              let image = request.cache.imageFromMemory(forKey: request.keys.image)
         else { return nil }
-        return ImageResult(image: image, data: nil, source: .memory, url: url)
+        return ImageResult(image: image, data: nil, source: .memory, url: request.url)
+    }
+
+    /// Whether `request` is refused for its URL's place on the failed-URL list.
+    private func isRefused(_ request: ImageRequest) -> Bool {
+        !request.retriesFailedURL && failedURLs.contains(request.url)
     }
 
     /// Loads the image for `url`. Throws ``WebImageError``; cancelling the task cancels the
     /// load (``WebImageError/cancelled``). With `refreshCached`, returns the revalidated result.
     public func image(for url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext())
         async throws(WebImageError) -> ImageResult {
-        try await load(url, options: options, context: context, events: nil)
+        try await image(for: request(for: validated(url), options: options, context: context))
+    }
+
+    /// Loads the image `request` names; see ``image(for:options:context:)``.
+    public func image(for request: ImageRequest) async throws(WebImageError) -> ImageResult {
+        try await load(request, events: nil)
     }
 
     /// Loads the image for `url`, reporting progress, partial images, the cached image under
@@ -117,7 +120,8 @@ public final class ImageManager: Sendable {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    let result = try await load(url, options: options, context: context) { continuation.yield($0) }
+                    let request = request(for: try validated(url), options: options, context: context)
+                    let result = try await load(request) { continuation.yield($0) }
                     continuation.yield(.finished(result))
                     continuation.finish()
                 } catch {
@@ -128,16 +132,29 @@ public final class ImageManager: Sendable {
         }
     }
 
-    /// The whole flow; `events` receives what happens before the result.
-    func load(_ url: URL?, options: WebImageOptions, context: ImageContext,
-              events: (@Sendable (ImageManagerEvent) -> Void)?) async throws(WebImageError) -> ImageResult {
+    /// `url`, when it is one to load.
+    func validated(_ url: URL?) throws(WebImageError) -> URL {
         guard let url, !url.absoluteString.isEmpty else { throw .invalidURL("no URL") }
-        if let hit = immediateMemoryResult(for: url, options: options, context: context) { return hit }
-        if failedURLs.contains(url) && !options.contains(.retryFailed) { throw .blacklisted }
-        let plan = LoadPlan(manager: self, url: url, options: options, context: context)
+        return url
+    }
+
+    /// The whole flow: the memory hit, the failed-URL list, then the stages, shared with every
+    /// identical load under way. `events` receives what happens before the result.
+    func load(_ request: ImageRequest, events: ImageManagerEventHandler?) async throws(WebImageError) -> ImageResult {
+        if let hit = memoryHit(for: request) { return hit }
+        if isRefused(request) { throw .blacklisted }
+        guard let key = request.workKey else { return try await runStages(of: request, events: events) }
+        return try await inFlight.result(for: key, events: events) { [self] events async throws(WebImageError) in
+            try await runStages(of: request, events: events)
+        }
+    }
+
+    /// Cache query, then (unless the cache answered) download, transform and store.
+    private func runStages(of request: ImageRequest, events: ImageManagerEventHandler?) async throws(WebImageError) -> ImageResult {
+        let url = request.url, options = request.options
         do {
             var cached: ImageResult?
-            if let hit = try await plan.queryCache() {
+            if let hit = try await request.queryCache() {
                 guard options.contains(.refreshCached) else { return hit }
                 events?(.cachedImage(hit))
                 cached = hit
@@ -146,15 +163,15 @@ public final class ImageManager: Sendable {
                 if let cached { return cached }
                 throw WebImageError.notInCache
             }
-            let validators = cached == nil ? nil : await plan.cache.validators(forKey: plan.key)
+            let validators = cached == nil ? nil : await request.cache.validators(forKey: request.keys.image)
             do {
-                let result = try await plan.download(validators: validators, events: events)
-                if options.contains(.retryFailed) { failedURLs.remove(url) }
+                let result = try await request.download(validators: validators, events: events)
+                if request.retriesFailedURL { failedURLs.remove(url) }
                 return result
             } catch WebImageError.cacheNotModified where cached != nil {
                 return ImageResult(image: cached!.image, data: cached!.data, source: .revalidated, url: url)
             } catch let error as WebImageError {
-                if plan.loader.shouldBlockFailedURL(url, error: error) { failedURLs.insert(url) }
+                if request.loader.shouldBlockFailedURL(url, error: error) { failedURLs.insert(url) }
                 throw error
             }
         } catch let error as WebImageError {

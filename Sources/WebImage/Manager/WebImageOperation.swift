@@ -1,7 +1,8 @@
 import Locking
 
-/// Something running that can be cancelled (SDWebImage's `SDWebImageOperation`): a
-/// callback-style load or a prefetch. After ``cancel()`` a load's completion runs once with
+/// Something running that can be cancelled (SDWebImage's `SDWebImageOperation`, and its
+/// `SDWebImageCombinedOperation` and `SDWebImagePrefetchToken`): a callback-style load, a
+/// target's load, or a prefetch. After ``cancel()`` a load's completion runs once with
 /// ``WebImageError/cancelled``, never with an image; a prefetch reports nothing more.
 public final class WebImageOperation: Sendable {
     private let cancelled = Atomic<Bool>(false)
@@ -24,9 +25,3 @@ public final class WebImageOperation: Sendable {
         if isCancelled { started.cancel() }
     }
 }
-
-/// A callback-style load of ``ImageManager`` (SDWebImage's `SDWebImageCombinedOperation`).
-public typealias ImageLoadOperation = WebImageOperation
-
-/// A running prefetch of ``ImagePrefetcher`` (SDWebImage's `SDWebImagePrefetchToken`).
-public typealias ImagePrefetchToken = WebImageOperation

@@ -27,13 +27,13 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// Prefetches `urls`, calling `progress` after each URL ends and `completed` once after all
-    /// have ended. After ``ImagePrefetchToken/cancel()`` neither is called again. An empty
+    /// have ended. After ``WebImageOperation/cancel()`` neither is called again. An empty
     /// list completes at once with no URLs finished or skipped.
     @discardableResult
     public func prefetch(
         _ urls: [URL], progress: (@Sendable (ImagePrefetchProgress) -> Void)? = nil,
         completed: (@Sendable (ImagePrefetchProgress) -> Void)? = nil
-    ) -> ImagePrefetchToken {
+    ) -> WebImageOperation {
         let token = WebImageOperation()
         token.run { [self] in
             let final = await run(urls) { step in

@@ -1,61 +1,22 @@
 import Foundation
 import Logging
 
-/// One load's settings, resolved from the manager, the options and the context.
-struct LoadPlan: Sendable {
-    let url: URL
-    let options: WebImageOptions
-    let context: ImageContext
-    let cache: any ImageCaching
-    let loader: any ImageLoader
-    let coders: ImageCoders
-    let transformer: (any ImageTransformer)?
-    /// The key of the image as delivered (transformed, thumbnailed).
-    let key: String
-    /// The key of the original bytes.
-    let originalKey: String
-    let logger: Logger
-
-    init(manager: ImageManager, url: URL, options: WebImageOptions, context: ImageContext) {
-        self.url = url
-        self.options = options
-        self.context = context
-        cache = context.imageCache ?? manager.imageCache
-        loader = context.imageLoader ?? manager.imageLoader
-        coders = context.coders ?? manager.coders
-        transformer = context.transformer ?? manager.transformer
-        logger = manager.logger
-        originalKey = context.cacheKeyFilter?(url) ?? url.absoluteString
-        key = manager.cacheKey(forOriginalKey: originalKey, context: context)
-    }
-
-    /// How the bytes are decoded: the context's options with the scale (from the context or
-    /// the URL's `@2x`/`@3x`), the scale-down limit and first-frame-only flag of the options.
-    /// Computed when bytes are at hand, never on a memory hit.
-    var decodeOptions: ImageDecodeOptions {
-        var decode = context.decodeOptions ?? ImageDecodeOptions()
-        decode.scaleFactor = context.imageScaleFactor ?? CacheKey.scaleFactor(of: url.absoluteString)
-        if options.contains(.scaleDownLargeImages) && decode.scaleDownLimitBytes == nil {
-            decode.scaleDownLimitBytes = ImageManager.defaultScaleDownLimitBytes
-        }
-        if options.contains(.decodeFirstFrameOnly) { decode.firstFrameOnly = true }
-        return decode
-    }
-
+/// The stages of a load that the request runs: the cache query, the download (load, decode,
+/// transform) and the store.
+extension ImageRequest {
     /// The cached image, or nil on a miss (or when the options skip the cache).
     func queryCache() async throws -> ImageResult? {
-        let type = context.queryCacheType(with: options)
-        guard type != .none else { return nil }
+        guard queryCacheType != .none else { return nil }
         let query = ImageCacheQueryOptions(
-            cacheType: type, decodeOptions: decodeOptions,
+            cacheType: queryCacheType, decodeOptions: decodeOptions,
             queryMemoryData: options.contains(.queryMemoryData), queryDiskDataSync: options.contains(.queryDiskDataSync))
-        let found = try await cache.query(forKey: key, options: query)
+        let found = try await cache.query(forKey: keys.image, options: query)
         guard let image = found.image else { return nil }
         return ImageResult(image: image, data: found.data, source: found.cacheType == .memory ? .memory : .disk, url: url)
     }
 
     /// Loads, transforms and stores the image.
-    func download(validators: HTTPValidators?, events: (@Sendable (ImageManagerEvent) -> Void)?) async throws -> ImageResult {
+    func download(validators: HTTPValidators?, events: ImageManagerEventHandler?) async throws -> ImageResult {
         var forward: ImageLoadingEventHandler?
         if let events {
             forward = { event in
@@ -70,7 +31,7 @@ struct LoadPlan: Sendable {
         var image = loaded.image
         var transformed = false
         if let transformer, !image.isAnimated || options.contains(.transformAnimatedImage),
-           let output = transformer.transform(image, forKey: key) {
+           let output = transformer.transform(image, forKey: keys.image) {
             image = output
             transformed = true
         }
@@ -80,8 +41,7 @@ struct LoadPlan: Sendable {
     }
 
     private func loaderOptions(_ validators: HTTPValidators?) -> ImageLoaderOptions {
-        let priority: DownloadPriority = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
-        return ImageLoaderOptions(
+        ImageLoaderOptions(
             priority: priority, decodeOptions: decodeOptions, coders: coders,
             progressive: options.contains(.progressiveLoad),
             requestModifier: context.requestModifier, responseModifier: context.responseModifier,
@@ -94,13 +54,13 @@ struct LoadPlan: Sendable {
     /// store that fails (read-only folder, full disk) is logged and does not fail the load: the
     /// image is in hand, and the disk cache never keeps a partial file.
     private func store(_ image: Image, original: ImageLoadResult, transformed: Bool) async throws {
-        let type = context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
+        let type = storeCacheType
         let validators = HTTPValidators(etag: original.response.etag, lastModified: original.response.lastModified)
         if type.includesMemory {
-            try await cache.store(image, data: nil, forKey: key, to: .memory, serializer: nil)
+            try await cache.store(image, data: nil, forKey: keys.image, to: .memory, serializer: nil)
         }
-        let cache = cache, key = key, originalKey = originalKey, serializer = context.cacheSerializer, logger = logger
-        let originalType = context.originalStoreCacheType ?? .disk
+        let cache = cache, key = keys.image, originalKey = keys.original, serializer = context.cacheSerializer, logger = logger
+        let originalType = originalStoreCacheType
         let writeDisk: @Sendable () async -> Void = {
             do {
                 if transformed {

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The keys one load is cached under, derived in one place with SDWebImage's rules, so caches
+/// stay readable across the two.
+///
+/// `https://a/cat.png` with a 64 px thumbnail and a grayscale transformer:
+/// - ``original``: `https://a/cat.png` (the filtered URL): the downloaded bytes.
+/// - ``thumbnail``: `https://a/cat-Thumbnail({64.000000,64.000000},1).png`: the image as decoded.
+/// - ``image``: `https://a/cat-Thumbnail({64.000000,64.000000},1)-com.webimage.grayscale.png`
+///   (the transformer's key inserted): the image as delivered.
+public struct ImageCacheKeys: Sendable, Hashable {
+    /// The key of the original bytes: the URL through the context's key filter.
+    public let original: String
+    /// The key of the image as decoded: ``original`` with SDWebImage's thumbnail suffix when the
+    /// load decodes a thumbnail, else ``original``.
+    public let thumbnail: String
+    /// The key of the image as delivered: ``thumbnail`` with the transformer's key inserted
+    /// when there is a transformer, else ``thumbnail``. The memory and disk caches hold the
+    /// delivered image under it.
+    public let image: String
+
+    /// The keys for `url`, filtered by `filter` (nil, or a nil answer, keeps the whole URL),
+    /// decoded with `decodeOptions` and transformed by `transformer`.
+    init(url: URL, filter: (@Sendable (URL) -> String?)?, decodeOptions: ImageDecodeOptions?,
+         transformer: (any ImageTransformer)?) {
+        let original = filter?(url) ?? url.absoluteString
+        var thumbnail = original
+        if let box = decodeOptions?.thumbnailPixelSize {
+            let suffix = CacheKey.thumbnailSuffix(box, preserveAspectRatio: decodeOptions?.preserveAspectRatio ?? true)
+            thumbnail = CacheKey.inserting(suffix, into: original)
+        }
+        self.original = original
+        self.thumbnail = thumbnail
+        image = transformer.map { CacheKey.inserting($0.key, into: thumbnail) } ?? thumbnail
+    }
+}
