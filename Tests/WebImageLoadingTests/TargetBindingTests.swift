@@ -229,6 +229,33 @@ final class TargetBindingTests: LoadingTestCase {
         XCTAssertEqual(target.shown.count, count, "the player stopped")
     }
 
+    /// The player decodes frames with the load's own decode options: `scaleDownLargeImages`
+    /// (with the manager's limit) shrinks the played frames as it shrank the loaded image.
+    func testAPlayedAnimationKeepsScaleDownLargeImages() async throws {
+        let gif = try Fixtures.imageData("gif/sd_TestImage.gif")
+        let original = try Self.coders.decode(gif)
+        server.route("/anim.gif", .bytes(gif, contentType: "image/gif"))
+        let limit = original.pixelWidth * original.pixelHeight * 4 * original.frames.count / 4
+        var context = context
+        context.manager = ImageManager(imageCache: ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.appending("small"))),
+                                       imageLoader: makeDownloader(), coders: Self.coders, scaleDownLimitBytes: limit)
+        let target = RecordingTarget()
+        target.webImageState.animatedImagePlayback = AnimatedImagePlayer.Configuration()
+        let (done, completion) = completions()
+        target.webImage.setImage(with: server.url("/anim.gif"), options: .scaleDownLargeImages, context: context, completed: completion)
+        _ = await done.wait(for: 1)
+        guard case .success(let loaded) = done.all.first else { return XCTFail("\(done.all)") }
+        XCTAssertLessThan(loaded.image.pixelWidth, original.pixelWidth, "the load scaled the animation down")
+        let played = await target.pixels.wait(for: 6, timeout: .seconds(5))
+        XCTAssertTrue(played, "frames keep coming: \(target.pixels.count)")
+        for frame in target.pixels.all {
+            XCTAssertEqual(frame.width, loaded.image.pixelWidth)
+            XCTAssertEqual(frame.height, loaded.image.pixelHeight)
+        }
+        target.webImage.cancelCurrentLoad()
+        target.webImageState.animatedImagePlayback = nil
+    }
+
     func testAvoidAutoCancelImageLetsTheReplacedLoadFinishWithoutShowingIt() async throws {
         server.route("/a.png", .slow(try png(width: 300), chunkSize: 64, delay: .milliseconds(20)))
         server.route("/a2.png", .slow(try png(width: 301), chunkSize: 64, delay: .milliseconds(20)))

@@ -27,8 +27,10 @@ public final class ImageManager: Sendable {
     private let failedURLs: FailedURLList
     private let inFlight = InFlightLoads()
 
-    /// The limit ``WebImageOptions/scaleDownLargeImages`` applies when the context names none:
-    /// 60 MiB of decoded pixels, as SDWebImage.
+    /// The limit ``WebImageOptions/scaleDownLargeImages`` applies when the context names none.
+    public let scaleDownLimitBytes: Int
+
+    /// The default of ``scaleDownLimitBytes``: 60 MiB of decoded pixels, as SDWebImage.
     public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024
 
     private static let sharedManager = Mutex<ImageManager?>(nil)
@@ -48,11 +50,14 @@ public final class ImageManager: Sendable {
     ///   - transformer: applied to every load (a context's transformer replaces it).
     ///   - failedURLLimit: how many failed URLs are remembered (oldest forgotten first).
     ///   - shouldDownload: asked before each download (SDWebImage's delegate hook).
+    ///   - scaleDownLimitBytes: the decoded size ``WebImageOptions/scaleDownLargeImages`` keeps
+    ///     images under when the context names no limit.
     ///   - logger: receives the failures that do not fail a load; `WebImage.ImageManager` by default.
     public init(
         imageCache: any ImageCaching = ImageCache(), imageLoader: any ImageLoader = ImageLoaders.shared,
         coders: ImageCoders = .shared, transformer: (any ImageTransformer)? = nil,
         failedURLLimit: Int = 1000, shouldDownload: (@Sendable (URL) -> Bool)? = nil,
+        scaleDownLimitBytes: Int = ImageManager.defaultScaleDownLimitBytes,
         logger: Logger = Logger(label: "WebImage.ImageManager")
     ) {
         self.imageCache = imageCache
@@ -60,6 +65,7 @@ public final class ImageManager: Sendable {
         self.coders = coders
         self.transformer = transformer
         self.shouldDownload = shouldDownload
+        self.scaleDownLimitBytes = scaleDownLimitBytes
         self.logger = logger
         failedURLs = FailedURLList(limit: failedURLLimit)
     }

@@ -51,7 +51,7 @@ public struct ImageRequest: Sendable {
         var decode = context.decodeOptions ?? ImageDecodeOptions()
         decode.scaleFactor = context.imageScaleFactor ?? CacheKey.scaleFactor(of: url.absoluteString)
         if options.contains(.scaleDownLargeImages) && decode.scaleDownLimitBytes == nil {
-            decode.scaleDownLimitBytes = ImageManager.defaultScaleDownLimitBytes
+            decode.scaleDownLimitBytes = manager.scaleDownLimitBytes
         }
         if options.contains(.decodeFirstFrameOnly) { decode.firstFrameOnly = true }
         decodeOptions = decode

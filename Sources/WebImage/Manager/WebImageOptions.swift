@@ -27,7 +27,7 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     public static let transformAnimatedImage = WebImageOptions(rawValue: 1 << 8)
     /// Target binding: do not set the image on the target; the completion does it.
     public static let avoidAutoSetImage = WebImageOptions(rawValue: 1 << 9)
-    /// Decode large images smaller, to fit ``ImageManager/defaultScaleDownLimitBytes`` unless the
+    /// Decode large images smaller, to fit ``ImageManager/scaleDownLimitBytes`` unless the
     /// context's decode options name a limit.
     public static let scaleDownLargeImages = WebImageOptions(rawValue: 1 << 10)
     /// On a memory hit, also read the encoded bytes from disk.
