@@ -123,7 +123,7 @@ final class LoadingHTTPTests: LoadingTestCase {
         }
         let result = try await downloader.image(for: server.url("/secret.bin"), options: decrypting)
         XCTAssertEqual(result.image.pixelWidth, 256)
-        XCTAssertEqual(result.data, scrambled, "the result keeps the bytes as received")
+        XCTAssertEqual(result.data, jpeg, "the result holds the bytes the image was decoded from")
     }
 
     func testRedirectsAreFollowedUpToTheLimit() async throws {

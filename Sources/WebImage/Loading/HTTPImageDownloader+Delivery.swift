@@ -49,7 +49,8 @@ extension HTTPImageDownloader {
         for caller in callers {
             if caller.lastReceivedBytes < data.count { caller.events?(.progress(final)) }
             let result = decoded[caller.decodeKey] ?? .failure(.badImageData(.empty))
-            caller.completion(result.map { ImageLoadResult(image: $0, data: data, response: response) })
+            // The bytes the image was decoded from: what the decryptor made, as SDWebImage caches.
+            caller.completion(result.flatMap { image in payload.map { ImageLoadResult(image: image, data: $0, response: response) } })
         }
     }
 

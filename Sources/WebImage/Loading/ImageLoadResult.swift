@@ -4,7 +4,8 @@ import Foundation
 public struct ImageLoadResult: Sendable {
     /// The image, decoded with the caller's ``ImageLoaderOptions/decodeOptions``.
     public var image: Image
-    /// The bytes as received (before any decryptor): what the disk cache stores.
+    /// The bytes the image was decoded from: as received, or what the decryptor made of them.
+    /// What the disk cache stores, so a later disk hit decodes without the decryptor.
     public var data: Data
     /// Status, headers (ETag, Last-Modified) and final URL.
     public var response: ImageLoadResponse

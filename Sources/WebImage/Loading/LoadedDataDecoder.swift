@@ -31,9 +31,8 @@ enum LoadedDataDecoder {
                        events: ImageLoadingEventHandler?) throws(WebImageError) -> ImageLoadResult {
         if Task.isCancelled { throw .cancelled }
         events?(.progress(ImageLoadingProgress(receivedBytes: data.count, expectedBytes: data.count)))
-        let image = try decrypt(data, with: options.decryptor, response: response)
-            .flatMap { decode($0, coders: options.coders, options: options.decodeOptions) }
-            .get()
-        return ImageLoadResult(image: image, data: data, response: response)
+        let decrypted = try decrypt(data, with: options.decryptor, response: response).get()
+        let image = try decode(decrypted, coders: options.coders, options: options.decodeOptions).get()
+        return ImageLoadResult(image: image, data: decrypted, response: response)
     }
 }

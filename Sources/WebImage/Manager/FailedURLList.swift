@@ -12,5 +12,6 @@ struct FailedURLList: Sendable {
     func contains(_ url: URL) -> Bool { urls.contains(url) }
     func insert(_ url: URL) { urls.setValue(true, forKey: url) }
     func remove(_ url: URL) { _ = urls.removeValue(forKey: url) }
+    func removeAll() { urls.removeAll() }
     var count: Int { urls.count }
 }

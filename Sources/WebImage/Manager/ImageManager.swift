@@ -21,6 +21,10 @@ public final class ImageManager: Sendable {
     public let transformer: (any ImageTransformer)?
     /// Asked before each download; `false` fails the load with ``WebImageError/notInCache``.
     public let shouldDownload: (@Sendable (URL) -> Bool)?
+    /// Rewrites the options and context of every load before anything else looks at them
+    /// (SDWebImage's `optionsProcessor`), for example to add `scaleDownLargeImages` to the
+    /// URLs of one host.
+    public let optionsProcessor: OptionsProcessor?
     /// Where the manager reports what goes wrong without failing a load: a disk store that
     /// fails (read-only folder, full disk) is logged as a warning, and the load still succeeds.
     public let logger: Logger
@@ -50,6 +54,7 @@ public final class ImageManager: Sendable {
     ///   - transformer: applied to every load (a context's transformer replaces it).
     ///   - failedURLLimit: how many failed URLs are remembered (oldest forgotten first).
     ///   - shouldDownload: asked before each download (SDWebImage's delegate hook).
+    ///   - optionsProcessor: rewrites each load's options and context (see ``optionsProcessor``).
     ///   - scaleDownLimitBytes: the decoded size ``WebImageOptions/scaleDownLargeImages`` keeps
     ///     images under when the context names no limit.
     ///   - logger: receives the failures that do not fail a load; `WebImage.ImageManager` by default.
@@ -57,7 +62,7 @@ public final class ImageManager: Sendable {
         imageCache: any ImageCaching = ImageCache(), imageLoader: any ImageLoader = ImageLoaders.shared,
         coders: ImageCoders = .shared, transformer: (any ImageTransformer)? = nil,
         failedURLLimit: Int = 1000, shouldDownload: (@Sendable (URL) -> Bool)? = nil,
-        scaleDownLimitBytes: Int = ImageManager.defaultScaleDownLimitBytes,
+        optionsProcessor: OptionsProcessor? = nil, scaleDownLimitBytes: Int = ImageManager.defaultScaleDownLimitBytes,
         logger: Logger = Logger(label: "WebImage.ImageManager")
     ) {
         self.imageCache = imageCache
@@ -65,6 +70,7 @@ public final class ImageManager: Sendable {
         self.coders = coders
         self.transformer = transformer
         self.shouldDownload = shouldDownload
+        self.optionsProcessor = optionsProcessor
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.logger = logger
         failedURLs = FailedURLList(limit: failedURLLimit)
@@ -73,10 +79,26 @@ public final class ImageManager: Sendable {
     /// Whether `url` is on the failed-URL list.
     public func isFailed(_ url: URL) -> Bool { failedURLs.contains(url) }
 
-    /// The load of `url` with `options` and `context`, resolved against this manager's cache,
-    /// loader, coders and transformer: its keys, decode options and cache tiers.
+    /// Takes `url` off the failed-URL list, so that it is tried again.
+    public func removeFailedURL(_ url: URL) { failedURLs.remove(url) }
+
+    /// Empties the failed-URL list.
+    public func removeAllFailedURLs() { failedURLs.removeAll() }
+
+    /// Whether any load is under way (SDWebImage's `isRunning`).
+    public var isRunning: Bool { inFlight.isRunning }
+
+    /// Cancels every load under way: each one completes with ``WebImageError/cancelled``
+    /// (SDWebImage's `cancelAll`).
+    public func cancelAll() { inFlight.cancelAll() }
+
+    /// The load of `url` with `options` and `context` (as the ``optionsProcessor`` rewrites
+    /// them), resolved against this manager's cache, loader, coders and transformer: its keys,
+    /// decode options and cache tiers.
     public func request(for url: URL, options: WebImageOptions = [], context: ImageContext = ImageContext()) -> ImageRequest {
-        ImageRequest(url: url, options: options, context: context, manager: self)
+        guard let optionsProcessor else { return ImageRequest(url: url, options: options, context: context, manager: self) }
+        let (processedOptions, processedContext) = optionsProcessor(url, options, context)
+        return ImageRequest(url: url, options: processedOptions, context: processedContext, manager: self)
     }
 
     /// The key the image for `url` is cached under with `context`: the filtered URL, plus
@@ -149,8 +171,7 @@ public final class ImageManager: Sendable {
     func load(_ request: ImageRequest, events: ImageManagerEventHandler?) async throws(WebImageError) -> ImageResult {
         if let hit = memoryHit(for: request) { return hit }
         if isRefused(request) { throw .blacklisted }
-        guard let key = request.workKey else { return try await runStages(of: request, events: events) }
-        return try await inFlight.result(for: key, events: events) { [self] events async throws(WebImageError) in
+        return try await inFlight.result(for: request.workKey, events: events) { [self] events async throws(WebImageError) in
             try await runStages(of: request, events: events)
         }
     }
@@ -186,4 +207,10 @@ public final class ImageManager: Sendable {
             throw Task.isCancelled || error is CancellationError ? .cancelled : .network("\(error)")
         }
     }
+}
+
+extension ImageManager {
+    /// Rewrites a load's options and context from its URL (SDWebImage's `SDWebImageOptionsProcessor`);
+    /// return them unchanged to keep them.
+    public typealias OptionsProcessor = @Sendable (URL, WebImageOptions, ImageContext) -> (WebImageOptions, ImageContext)
 }

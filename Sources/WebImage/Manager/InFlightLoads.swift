@@ -3,30 +3,60 @@ import Locking
 /// The loads under way, by what they produce, so that identical concurrent loads run once:
 /// the cache query, the download, the decode, the transform and the store are shared by
 /// every caller that asks while the load runs (Nuke's task coalescing, in WebImage's words).
+/// A load that cannot be compared with others runs alone, but is under way here all the same.
 final class InFlightLoads: Sendable {
-    private let loads = Mutex<[ImageRequest.WorkKey: SharedLoad]>([:])
+    /// A load's place in the map: its work key, or a number of its own.
+    private enum Slot: Hashable {
+        case shared(ImageRequest.WorkKey)
+        case alone(Int)
+    }
+
+    private struct State {
+        var loads: [Slot: SharedLoad] = [:]
+        var nextAlone = 0
+    }
+
+    private let state = Mutex(State())
 
     /// The result of `work` for `key`: started by the first caller, shared with every caller
-    /// that asks before it ends. `events` receives what happens from the moment this caller
-    /// joined. A cancelled caller leaves with ``WebImageError/cancelled`` at once; the work
-    /// is cancelled when its last caller has left.
+    /// that asks with the same key before it ends (nil: shared with nobody). `events` receives
+    /// what happens from the moment this caller joined. A cancelled caller leaves with
+    /// ``WebImageError/cancelled`` at once; the work is cancelled when its last caller has left.
     func result(
-        for key: ImageRequest.WorkKey, events: ImageManagerEventHandler?,
+        for key: ImageRequest.WorkKey?, events: ImageManagerEventHandler?,
         work: @escaping @Sendable (@escaping ImageManagerEventHandler) async throws(WebImageError) -> ImageResult
     ) async throws(WebImageError) -> ImageResult {
-        let (load, ticket, isNew) = loads.withLock { loads in
-            if let running = loads[key], let ticket = running.join(events: events) { return (running, ticket, false) }
+        let (slot, load, ticket, isNew) = state.withLock { state in
+            let slot: Slot
+            if let key {
+                slot = .shared(key)
+                if let running = state.loads[slot], let ticket = running.join(events: events) {
+                    return (slot, running, ticket, false)
+                }
+            } else {
+                state.nextAlone += 1
+                slot = .alone(state.nextAlone)
+            }
             let load = SharedLoad(firstCaller: events)
-            loads[key] = load
-            return (load, SharedLoad.firstTicket, true)
+            state.loads[slot] = load
+            return (slot, load, SharedLoad.firstTicket, true)
         }
         if isNew {
             load.start(work) { [weak self] in
-                self?.loads.withLock { loads in
-                    if loads[key] === load { loads[key] = nil }
+                self?.state.withLock { state in
+                    if state.loads[slot] === load { state.loads[slot] = nil }
                 }
             }
         }
         return try await load.result(for: ticket)
+    }
+
+    /// Whether any load is under way.
+    var isRunning: Bool { state.withLock { !$0.loads.isEmpty } }
+
+    /// Cancels every load under way: each caller gets ``WebImageError/cancelled`` at once.
+    func cancelAll() {
+        let loads = state.withLock { Array($0.loads.values) }
+        for load in loads { load.cancel() }
     }
 }

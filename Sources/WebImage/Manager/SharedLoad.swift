@@ -104,6 +104,20 @@ final class SharedLoad: Sendable {
         task?.cancel()
     }
 
+    /// Every caller leaves with ``WebImageError/cancelled`` and the work is cancelled.
+    func cancel() {
+        let (waiters, task): ([Waiter], Task<Void, Never>?) = state.withLock { state in
+            guard !state.isOver else { return ([], nil) }
+            state.isOver = true
+            let waiters = state.callers.values.compactMap(\.waiter)
+            state.leftEarly.formUnion(state.callers.filter { $0.value.waiter == nil }.keys)
+            state.callers.removeAll()
+            return (waiters, state.task)
+        }
+        for waiter in waiters { waiter.resume(returning: .failure(.cancelled)) }
+        task?.cancel()
+    }
+
     private func broadcast(_ event: ImageManagerEvent) {
         let handlers = state.withLock { $0.callers.values.compactMap(\.events) }
         for handler in handlers { handler(event) }
