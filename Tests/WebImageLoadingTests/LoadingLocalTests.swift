@@ -82,7 +82,7 @@ final class LoadingLocalTests: LoadingTestCase {
         }
         guard case .invalidURL = error else { return XCTFail("expected invalidURL, got \(String(describing: error))") }
         XCTAssertTrue(loaders.shouldBlockFailedURL(server.url("/x"), error: WebImageError.badStatusCode(404)))
-        XCTAssertFalse(loaders.shouldBlockFailedURL(server.url("/x"), error: WebImageError.timedOut))
+        XCTAssertFalse(loaders.shouldBlockFailedURL(server.url("/x"), error: WebImageError.timedOut(seconds: 15)))
     }
 
     func testLastAddedLoaderWins() {
