@@ -18,7 +18,8 @@ public enum SystemErrorText {
 
     private static func posixCode(of error: NSError) -> Int32? {
         if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
-        guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError else { return nil }
-        return posixCode(of: underlying)
+        // Foundation on Linux keeps the underlying error as a Swift `Error`, not an `NSError`.
+        guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error else { return nil }
+        return posixCode(of: underlying as NSError)
     }
 }
