@@ -93,6 +93,15 @@ final class LoadingErrorTests: LoadingTestCase {
         XCTAssertEqual(error?.isPermanent, false)
     }
 
+    func testAnUnknownHostIsNotFound() async throws {
+        // .invalid never resolves (RFC 6761).
+        let error = await loadError { try await makeDownloader().image(for: URL(string: "http://nowhere.invalid/a.jpg")!, options: options()) }
+        guard case .network(let failure)? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertEqual(failure.reason, .hostNotFound("nowhere.invalid"))
+        XCTAssertEqual(error?.description, "the host nowhere.invalid was not found")
+        XCTAssertEqual(error?.isPermanent, false)
+    }
+
     func testNonHTTPURLIsInvalid() async throws {
         let downloader = makeDownloader()
         let url = URL(string: "ftp://127.0.0.1/photo.jpg")!
