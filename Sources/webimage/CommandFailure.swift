@@ -14,10 +14,11 @@ struct CommandFailure: Error, CustomStringConvertible {
         return ExitCode.validationFailure
     }
 
-    /// Runs `body`; any error it throws is printed as `webimage: <message>` and ends the process with status 1.
-    static func reporting(_ body: () async throws -> Void) async throws {
+    /// Runs `body` and returns what it returns; any error it throws is printed as
+    /// `webimage: <message>` and ends the process with status 1.
+    static func reporting<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            try await body()
+            return try await body()
         } catch {
             FileHandle.standardError.write(Data("webimage: \(error)\n".utf8))
             throw ExitCode.failure

@@ -91,6 +91,12 @@ struct GetCommand: AsyncParsableCommand {
         let saver = try output.map {
             try ImageSaver(folder: $0, format: format, quality: quality.fraction, keepsDownloadedBytes: thumbnail == nil && resize == nil)
         }
+        let imageCache = try await openImageCache()
+        let storesOnDisk = !noCache && cache.isWritable
+        if !noCache && !storesOnDisk && !quiet {
+            FileHandle.standardError.write(Data(
+                "webimage: the cache folder \(cache.folder.path) is read-only: images are read from it but not stored\n".utf8))
+        }
         let configuration = HTTPImageDownloaderConfiguration(maxConcurrentDownloads: jobs, downloadTimeout: timeout)
         let downloader = HTTPImageDownloader(configuration: configuration)
         let loaders = ImageLoaders.standard(downloader: downloader)
@@ -104,14 +110,17 @@ struct GetCommand: AsyncParsableCommand {
             try await downloader.shutdown()
             throw CommandFailure.usage(error)
         }
-        let manager = ImageManager(imageCache: ImageCache(disk: DiskCache(directory: cache.folder)), imageLoader: loaders)
+        let manager = ImageManager(imageCache: imageCache, imageLoader: loaders)
+        let context = context(storingOnDisk: storesOnDisk)
         let display = GetDisplay(total: arguments.count, mode: json ? .json : quiet ? .quiet : .text, verbose: verbose)
         let failures = await withTaskGroup(of: Bool.self) { group in
             var pending = zip(arguments, targets).enumerated().makeIterator()
             var failures = 0
             func startNext() {
                 guard let (index, (argument, url)) = pending.next() else { return }
-                group.addTask { await load(argument, url: url, index: index, manager: manager, display: display, saver: saver) }
+                group.addTask {
+                    await load(argument, url: url, index: index, manager: manager, context: context, display: display, saver: saver)
+                }
             }
             for _ in 0..<jobs { startNext() }
             for await succeeded in group {
@@ -126,8 +135,8 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// Loads one URL, saves it when asked, and reports it; returns whether it succeeded.
-    private func load(_ argument: String, url: URL, index: Int, manager: ImageManager, display: GetDisplay,
-                      saver: ImageSaver?) async -> Bool {
+    private func load(_ argument: String, url: URL, index: Int, manager: ImageManager, context: ImageContext,
+                      display: GetDisplay, saver: ImageSaver?) async -> Bool {
         let start = ContinuousClock.now
         do {
             var result: ImageResult?
@@ -159,7 +168,20 @@ struct GetCommand: AsyncParsableCommand {
         return options
     }
 
-    private var context: ImageContext {
+    /// The caches the loads go through: none with `--no-cache`; otherwise a memory tier sized
+    /// for a command, which loads each URL about once (so decoded originals need not pile up,
+    /// but a URL given twice is decoded once), over the disk cache in the folder.
+    private func openImageCache() async throws -> any ImageCaching {
+        if noCache { return ImageCachesManager(caches: []) }
+        let disk = try await CommandFailure.reporting { try cache.openCache(configuration: DiskCache.Configuration(), writing: false) }
+        return ImageCache(memory: MemoryCache(costLimit: Self.memoryCostLimit), disk: disk)
+    }
+
+    /// The memory tier's limit: one 12-megapixel image and then some.
+    private static let memoryCostLimit = 64 << 20
+
+    /// How each URL loads; a cache folder the process cannot write is not stored into.
+    private func context(storingOnDisk: Bool) -> ImageContext {
         var context = ImageContext()
         if let thumbnail { context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(thumbnail)) }
         if let resize { context.transformer = .resize(size: resize.size, mode: mode.scaleMode) }
@@ -167,6 +189,9 @@ struct GetCommand: AsyncParsableCommand {
             context.queryCacheType = ImageCacheType.none
             context.storeCacheType = ImageCacheType.none
             context.originalStoreCacheType = ImageCacheType.none
+        } else if !storingOnDisk {
+            context.storeCacheType = .memory
+            context.originalStoreCacheType = .memory
         }
         return context
     }

@@ -14,7 +14,7 @@ guard arguments.count == 5, let count = Int(arguments[4]), let image = FileManag
     FileHandle.standardError.write(Data("usage: cache-writer FOLDER IMAGE PREFIX COUNT (IMAGE readable)\n".utf8))
     exit(2)
 }
-let cache = DiskCache(directory: URL(fileURLWithPath: arguments[1], isDirectory: true))
+let cache = try DiskCache(directory: URL(fileURLWithPath: arguments[1], isDirectory: true))
 for index in 0..<count {
     let key = CacheWriterEntry.key(prefix: arguments[3], index: index)
     do {

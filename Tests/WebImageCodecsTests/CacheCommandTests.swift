@@ -26,22 +26,28 @@ final class CacheCommandTests: XCTestCase {
     private func webimage(_ arguments: String..., environment: [String: String] = [:]) throws
         -> (status: Int32?, output: String, error: String)
     {
+        try webimage(arguments, environment: environment)
+    }
+
+    private func webimage(_ arguments: [String], environment: [String: String] = [:]) throws
+        -> (status: Int32?, output: String, error: String)
+    {
         try ChildProcess.run(BuiltProducts.executable("webimage"), arguments, environment: environment)
     }
 
     /// Stores fixture images under `keys` into `folder`, stamped `age` seconds ago.
     private func store(_ keys: [String], age: TimeInterval) throws {
         let stamp = Date() - age
-        let cache = DiskCache(directory: folder, configuration: .init(maxAge: -1, autoTrimInterval: 0, clock: { stamp }))
+        let cache = try DiskCache(directory: folder, configuration: .init(maxAge: -1, autoTrimInterval: 0, adoptsExistingFolder: true, clock: { stamp }))
         for (i, key) in keys.enumerated() {
             let name = ["testjfif_256.jpg", "testjfif_256.webp", "testimagelarge_256.png"][i % 3]
             try cache.store(try Fixtures.data(Fixtures.bench(name)), forKey: key)
         }
     }
 
-    /// The entry files in the folder, sorted.
+    /// The entry files in the folder, sorted (not the hidden ones, nor the CACHEDIR.TAG).
     private func entryFiles() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        TemporaryFolder.cacheFileNames(in: folder).filter { !$0.hasPrefix(".") }
     }
 
     /// The allocated size of the entry files `names`, as the cache counts sizes.
@@ -100,19 +106,90 @@ final class CacheCommandTests: XCTestCase {
         XCTAssertEqual(stats.output, "folder: \(expected.path)\nentries: 0\nsize: 0 B (0 bytes)\n")
     }
 
-    func testAMissingFolderIsAOneLineErrorWithStatus1() throws {
+    func testAMissingFolderIsAnEmptyCacheAndIsNotCreated() throws {
         let missing = folder.appendingPathComponent("missing").path
-        for action in ["stats", "clean", "clear"] {
+        let expected = [
+            "stats": "folder: \(missing)\nentries: 0\nsize: 0 B (0 bytes)\n",
+            "clean": "removed 0 expired entries, 0 B (0 bytes); 0 entries, 0 B (0 bytes) remain in \(missing)\n",
+            "clear": "removed 0 entries, 0 B (0 bytes) from \(missing)\n",
+        ]
+        for (action, output) in expected {
             let result = try webimage("cache", action, "--cache-dir", missing)
-            XCTAssertEqual(result.status, 1, action)
-            XCTAssertEqual(result.output, "", action)
-            XCTAssertEqual(result.error, "webimage: no cache folder at \(missing)\n", action)
+            XCTAssertEqual(result.status, 0, action)
+            XCTAssertEqual(result.output, output, action)
+            XCTAssertEqual(result.error, "", action)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: missing), action)
         }
+    }
+
+    func testAFileIsNotAFolder() throws {
         let file = folder.appendingPathComponent("file")
         try Data("x".utf8).write(to: file)
         let notAFolder = try webimage("cache", "clear", "--cache-dir", file.path)
         XCTAssertEqual(notAFolder.status, 1)
         XCTAssertEqual(notAFolder.error, "webimage: \(file.path) is not a folder\n")
         XCTAssertEqual(try Data(contentsOf: file), Data("x".utf8))
+    }
+
+    /// A folder of somebody's files: every command refuses it, and with --adopt-cache-dir
+    /// counts and deletes only the cache's own entries.
+    func testAFolderOfUserFilesIsRefusedAndAdoptedOnlyWhenAsked() throws {
+        let userFiles = ["thesis.txt": Date() - 30 * 24 * 3600, "holiday.jpg": Date() - 60, "notes.txt": Date() - 8 * 24 * 3600]
+        var contents: [String: Data] = [:]
+        for (name, date) in userFiles {
+            let url = folder.appendingPathComponent(name)
+            contents[name] = Data("\(name) is the user's\n".utf8)
+            try contents[name]!.write(to: url)
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
+        }
+        func assertUserFilesIntact(_ step: String) {
+            for (name, data) in contents {
+                XCTAssertEqual(try? Data(contentsOf: folder.appendingPathComponent(name)), data, "\(name) after \(step)")
+            }
+        }
+        let image = Fixtures.bench("testjfif_256.jpg").absoluteString
+        for arguments in [["cache", "stats"], ["cache", "clean"], ["cache", "clear"], ["get", image]] {
+            let result = try webimage(arguments + ["--cache-dir", folder.path])
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertTrue(result.error.hasPrefix("webimage: \(folder.path) is not a cache folder"), result.error)
+            XCTAssertTrue(result.error.contains("--adopt-cache-dir"), result.error)
+            assertUserFilesIntact("\(arguments)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("CACHEDIR.TAG").path))
+
+        let adopted = ["--cache-dir", folder.path, "--adopt-cache-dir"]
+        let get = try webimage(["get", image] + adopted)
+        XCTAssertEqual(get.status, 0, get.error)
+        try store(["https://example.com/old.jpg"], age: week + 3600)
+        let stats = try webimage(["cache", "stats"] + adopted)
+        XCTAssertTrue(stats.output.contains("entries: 2\n"), stats.output)
+        let clean = try webimage(["cache", "clean"] + adopted)
+        XCTAssertTrue(clean.output.hasPrefix("removed \(DiskCache.fileName(forKey: "https://example.com/old.jpg"))"), clean.output)
+        XCTAssertTrue(clean.output.contains("removed 1 expired entry"), clean.output)
+        let clear = try webimage(["cache", "clear"] + adopted)
+        XCTAssertTrue(clear.output.hasPrefix("removed 1 entry"), clear.output)
+        assertUserFilesIntact("adopted commands")
+        XCTAssertEqual(Set(TemporaryFolder.names(in: folder)), Set(userFiles.keys), "the user's files and nothing else")
+    }
+
+    /// A read-only cache folder: `get` says so once, reads its entries, loads the rest, and
+    /// stores nothing (so no warning per URL).
+    func testGetWarnsOnceAboutAReadOnlyCacheFolder() throws {
+        let cached = Fixtures.bench("testjfif_256.jpg").absoluteString
+        let others = ["testjfif_256.webp", "testimagelarge_256.png"].map { Fixtures.bench($0).absoluteString }
+        let first = try webimage("get", cached, "--cache-dir", folder.path)
+        XCTAssertEqual(first.status, 0, first.error)
+        do {
+            try Mount.readOnly(folder)
+        } catch {
+            throw XCTSkip("this test needs to mount a file system (run as root): \(error)")
+        }
+        defer { try? Mount.unmount(folder) }
+        let result = try webimage(["get", cached] + others + ["--cache-dir", folder.path])
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertEqual(result.error, "webimage: the cache folder \(folder.path) is read-only: images are read from it but not stored\n")
+        let lines = result.output.split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("disk ") && $0.hasSuffix(cached) }, result.output)
+        XCTAssertEqual(lines.filter { line in others.contains { line.hasSuffix($0) } }.count, 2, result.output)
     }
 }

@@ -8,8 +8,8 @@ final class ImageCacheTests: XCTestCase {
     private let coders = ImageCoders(WebImageCodecs.defaultCoders)
     private let key = "https://example.com/images/photo.png?token=1"
 
-    private func makeCache(_ folder: URL) -> ImageCache {
-        ImageCache(memory: MemoryCache(), disk: DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)),
+    private func makeCache(_ folder: URL) throws -> ImageCache {
+        ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)),
                    coders: coders)
     }
 
@@ -20,7 +20,7 @@ final class ImageCacheTests: XCTestCase {
 
     func testAStoredImageIsInMemoryAtOnceAndItsBytesOnDisk() async throws {
         let folder = try TemporaryFolder(self)
-        let cache = makeCache(folder.url)
+        let cache = try makeCache(folder.url)
         let (image, data) = try fixture()
         try await cache.store(image, data: data, forKey: key)
         XCTAssertEqual(cache.imageFromMemory(forKey: key), image)
@@ -37,7 +37,7 @@ final class ImageCacheTests: XCTestCase {
         let (image, data) = try fixture()
         try await makeCache(folder.url).store(image, data: data, forKey: key)
 
-        let fresh = makeCache(folder.url)
+        let fresh = try makeCache(folder.url)
         XCTAssertNil(fresh.imageFromMemory(forKey: key))
         let first = try await fresh.query(forKey: key, options: ImageCacheQueryOptions())
         XCTAssertEqual(first.cacheType, .disk)
@@ -50,7 +50,7 @@ final class ImageCacheTests: XCTestCase {
 
     func testDiskQueriesDecodeWithTheGivenOptions() async throws {
         let folder = try TemporaryFolder(self)
-        let cache = makeCache(folder.url)
+        let cache = try makeCache(folder.url)
         let data = try Fixtures.benchData("testjfif_1024.jpg")
         try await cache.store(nil, data: data, forKey: key, to: .disk)
         let options = ImageCacheQueryOptions(decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(64)))
@@ -61,7 +61,7 @@ final class ImageCacheTests: XCTestCase {
 
     func testCacheTypesLimitWhereImagesGoAndWhereQueriesLook() async throws {
         let folder = try TemporaryFolder(self)
-        let cache = makeCache(folder.url)
+        let cache = try makeCache(folder.url)
         let (image, data) = try fixture()
 
         try await cache.store(image, data: data, forKey: "memory-only", to: .memory)
@@ -92,7 +92,7 @@ final class ImageCacheTests: XCTestCase {
 
     func testImagesWithoutBytesAreEncodedOrSerialized() async throws {
         let folder = try TemporaryFolder(self)
-        let cache = makeCache(folder.url)
+        let cache = try makeCache(folder.url)
         let opaque = Image(pixels: PixelBuffer(width: 8, height: 8, fill: RGBA(r: 10, g: 200, b: 30)))
         let clear = Image(pixels: PixelBuffer(width: 8, height: 8, fill: RGBA(r: 10, g: 200, b: 30, a: 100)))
         try await cache.store(opaque, data: nil, forKey: "opaque", to: .disk)
@@ -111,7 +111,7 @@ final class ImageCacheTests: XCTestCase {
 
     func testDamagedDiskBytesAreAMissAndAreRemoved() async throws {
         let folder = try TemporaryFolder(self)
-        let cache = makeCache(folder.url)
+        let cache = try makeCache(folder.url)
         try await cache.store(nil, data: Data("<html>not an image</html>".utf8), forKey: key, to: .disk)
         let result = try await cache.query(forKey: key, options: ImageCacheQueryOptions())
         XCTAssertEqual(result.cacheType, .none)
@@ -120,7 +120,7 @@ final class ImageCacheTests: XCTestCase {
 
     func testACancelledQueryDoesNotReadTheDisk() async throws {
         let folder = try TemporaryFolder(self)
-        let cache = makeCache(folder.url)
+        let cache = try makeCache(folder.url)
         let (image, data) = try fixture()
         try await cache.store(image, data: data, forKey: key, to: .disk)
         let key = self.key
@@ -139,8 +139,8 @@ final class ImageCacheTests: XCTestCase {
 
     func testTheChainAsksInOrderAndStoresPerPolicy() async throws {
         let folder = try TemporaryFolder(self)
-        let high = makeCache(folder.appending("high"))
-        let low = makeCache(folder.appending("low"))
+        let high = try makeCache(folder.appending("high"))
+        let low = try makeCache(folder.appending("low"))
         let (image, data) = try fixture()
         try await low.store(image, data: data, forKey: key)
 

@@ -16,8 +16,8 @@ final class DiskFaultTests: LoadingTestCase {
     }
 
     /// An image cache over `directory` with a fresh memory tier.
-    private func makeCache(_ directory: URL) -> ImageCache {
-        ImageCache(memory: MemoryCache(), disk: DiskCache(directory: directory, configuration: .init(autoTrimInterval: 0)),
+    private func makeCache(_ directory: URL) throws -> ImageCache {
+        ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: directory, configuration: .init(autoTrimInterval: 0)),
                    coders: Self.coders)
     }
 
@@ -52,7 +52,7 @@ final class DiskFaultTests: LoadingTestCase {
     /// The entry names in `directory` (hidden temporary and sidecar files left out) and the
     /// hidden ones, apart.
     private func names(in directory: URL) -> (entries: [String], hidden: [String]) {
-        let names = TemporaryFolder.names(in: directory)
+        let names = TemporaryFolder.cacheFileNames(in: directory)
         return (names.filter { !$0.hasPrefix(".") }, names.filter { $0.hasPrefix(".") })
     }
 
@@ -60,7 +60,7 @@ final class DiskFaultTests: LoadingTestCase {
         let urls = try serve("testjfif_256.jpg", on: ["/a.jpg", "/b.jpg"])
         let directory = folder.appending("cache")
         let downloader = makeDownloader()
-        let manager = makeManager(makeCache(directory), downloader)
+        let manager = try makeManager(makeCache(directory), downloader)
         _ = try await manager.image(for: urls[0], options: .waitStoreCache)
         XCTAssertEqual(names(in: directory).entries.count, 1)
 
@@ -71,7 +71,7 @@ final class DiskFaultTests: LoadingTestCase {
         XCTAssertEqual(stored.source, .network)
         XCTAssertEqual(names(in: directory).entries, [DiskCache.fileName(forKey: urls[1].absoluteString)])
 
-        let restarted = makeManager(makeCache(directory), downloader)
+        let restarted = try makeManager(makeCache(directory), downloader)
         let b = try await restarted.image(for: urls[1])
         XCTAssertEqual(b.source, .disk, "the store after the deletion is on disk")
         let a = try await restarted.image(for: urls[0])
@@ -86,7 +86,7 @@ final class DiskFaultTests: LoadingTestCase {
         _ = try await makeManager(makeCache(directory), downloader).image(for: urls[0], options: .waitStoreCache)
         _ = try mountedFolder(Mount.readOnly)
 
-        let manager = makeManager(makeCache(directory), downloader)
+        let manager = try makeManager(makeCache(directory), downloader)
         let a = try await manager.image(for: urls[0])
         XCTAssertEqual(a.source, .disk, "reads go on")
         let b = try await manager.image(for: urls[1], options: .waitStoreCache)
@@ -106,7 +106,14 @@ final class DiskFaultTests: LoadingTestCase {
         let urls = try serve("testjfif_256.jpg", on: ["/a.jpg"])
         let directory = folder.appending("cache")
         try Data("not a folder".utf8).write(to: directory)
-        let manager = makeManager(makeCache(directory), makeDownloader())
+        XCTAssertThrowsError(try makeCache(directory)) { error in
+            XCTAssertEqual(error as? DiskCacheError, .notAFolder(path: directory.path))
+        }
+        try FileManager.default.removeItem(at: directory)
+        let cache = try makeCache(directory)
+        // The file appears after the cache was opened: its stores fail, its loads do not.
+        try Data("not a folder".utf8).write(to: directory)
+        let manager = makeManager(cache, makeDownloader())
         let loaded = try await manager.image(for: urls[0], options: .waitStoreCache)
         XCTAssertEqual(loaded.source, .network)
         let warnings = log.messages(at: .warning)
@@ -124,7 +131,7 @@ final class DiskFaultTests: LoadingTestCase {
         // Room for two entries: the third store runs out of space part-way through its write.
         let directory = try mountedFolder { try Mount.tmpfs(at: $0, bytes: entrySize * 5 / 2) }
         let downloader = makeDownloader()
-        let manager = makeManager(makeCache(directory), downloader)
+        let manager = try makeManager(makeCache(directory), downloader)
         for url in urls {
             let result = try await manager.image(for: url, options: .waitStoreCache)
             XCTAssertEqual(result.source, .network)
@@ -147,7 +154,7 @@ final class DiskFaultTests: LoadingTestCase {
             let result = try await manager.image(for: url)
             XCTAssertEqual(result.source, .memory, "every image is still in memory")
         }
-        let restarted = makeManager(makeCache(directory), downloader)
+        let restarted = try makeManager(makeCache(directory), downloader)
         var sources: [ImageSource] = []
         for url in urls { sources.append(try await restarted.image(for: url).source) }
         XCTAssertEqual(sources.filter { $0 == .disk }.count, 2)

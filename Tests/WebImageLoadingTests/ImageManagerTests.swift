@@ -14,8 +14,8 @@ final class ImageManagerTests: LoadingTestCase {
 
     /// A manager over a fresh memory tier and the test's disk folder.
     private func makeManager(_ downloader: HTTPImageDownloader, transformer: (any ImageTransformer)? = nil,
-                             shouldDownload: (@Sendable (URL) -> Bool)? = nil) -> ImageManager {
-        makeManager(downloader, folder: folder.url, transformer: transformer, shouldDownload: shouldDownload)
+                             shouldDownload: (@Sendable (URL) -> Bool)? = nil) throws -> ImageManager {
+        try makeManager(downloader, folder: folder.url, transformer: transformer, shouldDownload: shouldDownload)
     }
 
     private func serveJPEG(_ path: String = "/photo.jpg", etag: String? = nil) throws -> URL {
@@ -36,7 +36,7 @@ final class ImageManagerTests: LoadingTestCase {
     func testColdThenMemoryThenDiskFromANewManager() async throws {
         let url = try serveJPEG()
         let downloader = makeDownloader()
-        let manager = makeManager(downloader)
+        let manager = try makeManager(downloader)
         let cold = try await manager.image(for: url, options: .waitStoreCache)
         XCTAssertEqual(cold.source, .network)
         XCTAssertEqual(cold.image.pixelWidth, 256)
@@ -50,7 +50,7 @@ final class ImageManagerTests: LoadingTestCase {
 
     func testAMemoryHitCompletesBeforeLoadImageReturnsAndRefreshCachedStillAsksTheServer() async throws {
         let url = try serveJPEG(etag: "\"v1\"")
-        let manager = makeManager(makeDownloader())
+        let manager = try makeManager(makeDownloader())
         _ = try await manager.image(for: url, options: .waitStoreCache)
         let calls = Recorder<(ImageResult, Bool)>()
         manager.loadImage(with: url) { result, finished in
@@ -72,7 +72,7 @@ final class ImageManagerTests: LoadingTestCase {
 
     func testFromCacheOnlyMissesWithoutARequestAndFromLoaderOnlyIgnoresTheCache() async throws {
         let url = try serveJPEG()
-        let manager = makeManager(makeDownloader())
+        let manager = try makeManager(makeDownloader())
         let miss = await error { () async throws(WebImageError) in try await manager.image(for: url, options: .fromCacheOnly) }
         XCTAssertEqual(miss, .notInCache)
         XCTAssertEqual(server.requestCount("/photo.jpg"), 0)
@@ -84,21 +84,21 @@ final class ImageManagerTests: LoadingTestCase {
 
     func testCacheMemoryOnlyWritesNothingToDiskAndWaitStoreCacheWritesBeforeCompleting() async throws {
         let url = try serveJPEG()
-        let manager = makeManager(makeDownloader())
+        let manager = try makeManager(makeDownloader())
         _ = try await manager.image(for: url, options: [.cacheMemoryOnly, .waitStoreCache])
-        XCTAssertEqual(TemporaryFolder.names(in: folder.url).filter { !$0.hasPrefix(".") }, [])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder.url).filter { !$0.hasPrefix(".") }, [])
         XCTAssertNotNil(manager.imageFromMemory(for: url))
 
         let other = try serveJPEG("/other.jpg")
         _ = try await manager.image(for: other, options: .waitStoreCache)
-        let path = DiskCache(directory: folder.url).cachePath(forKey: manager.cacheKey(for: other))
+        let path = try DiskCache(directory: folder.url).cachePath(forKey: manager.cacheKey(for: other))
         XCTAssertTrue(FileManager.default.fileExists(atPath: path.path), "the file exists when the load completes")
     }
 
     func testPermanentFailuresAreBlacklistedUntilRetryFailed() async throws {
         server.route("/missing.jpg", .status(404))
         server.route("/busy.jpg", .status(503))
-        let manager = makeManager(makeDownloader())
+        let manager = try makeManager(makeDownloader())
         let missing = server.url("/missing.jpg"), busy = server.url("/busy.jpg")
         let first = await error { () async throws(WebImageError) in try await manager.image(for: missing) }
         XCTAssertEqual(first, .badStatusCode(404))
@@ -116,7 +116,7 @@ final class ImageManagerTests: LoadingTestCase {
 
     func testShouldDownloadCanRefuse() async throws {
         let url = try serveJPEG()
-        let manager = makeManager(makeDownloader(), shouldDownload: { _ in false })
+        let manager = try makeManager(makeDownloader(), shouldDownload: { _ in false })
         let refused = await error { () async throws(WebImageError) in try await manager.image(for: url) }
         XCTAssertEqual(refused, .notInCache)
         XCTAssertEqual(server.requestCount("/photo.jpg"), 0)
@@ -124,7 +124,7 @@ final class ImageManagerTests: LoadingTestCase {
 
     func testRefreshCachedRevalidates() async throws {
         let url = try serveJPEG(etag: "\"v1\"")
-        let manager = makeManager(makeDownloader())
+        let manager = try makeManager(makeDownloader())
         _ = try await manager.image(for: url, options: .waitStoreCache)
 
         var events: [ImageManagerEvent] = []
@@ -159,7 +159,7 @@ final class ImageManagerTests: LoadingTestCase {
             }
         }
         let url = try serveJPEG()
-        let manager = makeManager(makeDownloader(), transformer: Grayscale())
+        let manager = try makeManager(makeDownloader(), transformer: Grayscale())
         XCTAssertEqual(manager.cacheKey(for: url), url.absoluteString.replacingOccurrences(of: "photo.jpg", with: "photo-gray.jpg"))
         var context = ImageContext()
         context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(64))
@@ -170,14 +170,14 @@ final class ImageManagerTests: LoadingTestCase {
         XCTAssertEqual(result.image.pixelWidth, 64)
         let p = result.image.pixels[10, 10]
         XCTAssertTrue(p.r == p.g && p.g == p.b, "transformed")
-        let disk = DiskCache(directory: folder.url)
+        let disk = try DiskCache(directory: folder.url)
         XCTAssertTrue(disk.containsData(forKey: url.absoluteString), "the original bytes under the original key")
         XCTAssertTrue(disk.containsData(forKey: manager.cacheKey(for: url, context: context)))
     }
 
     func testCallbacksCompleteOnceAndCancelDeliversCancelled() async throws {
         server.route("/slow.jpg", .slow(try bench("testjfif_256.jpg"), chunkSize: 1000, delay: .milliseconds(50)))
-        let manager = makeManager(makeDownloader())
+        let manager = try makeManager(makeDownloader())
         let calls = Recorder<(Result<ImageResult, WebImageError>, Bool)>()
         let done = expectation(description: "completed")
         let operation = manager.loadImage(with: server.url("/slow.jpg")) { result, finished in
@@ -207,7 +207,7 @@ final class ImageManagerTests: LoadingTestCase {
     func testBadImageDataIsBlacklistedButATimeoutIsNot() async throws {
         server.route("/page.jpg", .html())
         server.route("/stalled.jpg", .neverEnding())
-        let manager = makeManager(makeDownloader { $0.downloadTimeout = 0.3 })
+        let manager = try makeManager(makeDownloader { $0.downloadTimeout = 0.3 })
         let page = server.url("/page.jpg"), stalled = server.url("/stalled.jpg")
         let bad = await error { () async throws(WebImageError) in try await manager.image(for: page) }
         guard case .badImageData? = bad else { return XCTFail("\(String(describing: bad))") }
@@ -222,7 +222,7 @@ final class ImageManagerTests: LoadingTestCase {
     func testTwoThumbnailSizesShareOneRequestAndGetTwoEntries() async throws {
         server.route("/big.jpg", .slow(try bench("testjfif_1024.jpg"), chunkSize: 20_000, delay: .milliseconds(10)))
         let url = server.url("/big.jpg")
-        let manager = makeManager(makeDownloader())
+        let manager = try makeManager(makeDownloader())
         func context(_ side: Int) -> ImageContext {
             var context = ImageContext()
             context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(side))
@@ -234,7 +234,7 @@ final class ImageManagerTests: LoadingTestCase {
         XCTAssertEqual(a.image.pixelWidth, 64)
         XCTAssertEqual(b.image.pixelWidth, 200)
         XCTAssertEqual(server.requestCount("/big.jpg"), 1)
-        let disk = DiskCache(directory: folder.url)
+        let disk = try DiskCache(directory: folder.url)
         XCTAssertTrue(disk.containsData(forKey: manager.cacheKey(for: url, context: context(64))))
         XCTAssertTrue(disk.containsData(forKey: manager.cacheKey(for: url, context: context(200))))
         XCTAssertEqual(manager.imageFromMemory(for: url, context: context(64))?.pixelWidth, 64)

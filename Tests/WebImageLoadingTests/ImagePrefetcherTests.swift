@@ -12,7 +12,7 @@ final class ImagePrefetcherTests: LoadingTestCase {
     override func setUp() async throws {
         try await super.setUp()
         folder = try TemporaryFolder(self)
-        manager = makeManager(makeDownloader(), folder: folder.url)
+        manager = try makeManager(makeDownloader(), folder: folder.url)
     }
 
     /// `count` URLs of small JPEGs, each answered after `delay`; the ones in `broken` answer 404.

@@ -31,7 +31,7 @@ final class LoadingLocalTests: LoadingTestCase {
     }
 
     func testFileAndDataLoadsAreReportedAsSuch() async throws {
-        let manager = makeManager(ImageLoaders.standard(downloader: makeDownloader()), folder: try TemporaryFolder(self).url)
+        let manager = try makeManager(ImageLoaders.standard(downloader: makeDownloader()), folder: try TemporaryFolder(self).url)
         let file = try await manager.image(for: Fixtures.bench("testjfif_256.png"))
         XCTAssertEqual(file.source, .file)
         XCTAssertEqual(file.cacheType, ImageCacheType.none)

@@ -17,7 +17,7 @@ final class LoadingSecurityTests: LoadingTestCase {
     /// A manager with every loader (HTTP, `file:`, `data:`), so that a followed redirect to
     /// another scheme would have a loader to read it.
     private func makeManagerWithEveryLoader(_ downloader: HTTPImageDownloader) throws -> ImageManager {
-        makeManager(ImageLoaders.standard(downloader: downloader), folder: try TemporaryFolder(self).url)
+        try makeManager(ImageLoaders.standard(downloader: downloader), folder: try TemporaryFolder(self).url)
     }
 
     private func loadFailure(_ manager: ImageManager, _ url: URL, options: WebImageOptions = [])
@@ -91,7 +91,7 @@ final class LoadingSecurityTests: LoadingTestCase {
         let cause = try XCTUnwrap(failure.cause)
         XCTAssertTrue(cause.contains("CERTIFICATE_VERIFY_FAILED"), cause)
         XCTAssertFalse(cause.contains(".cc:"), "no BoringSSL source path: \(cause)")
-        let manager = makeManager(makeDownloader(), folder: try TemporaryFolder(self).url)
+        let manager = try makeManager(makeDownloader(), folder: try TemporaryFolder(self).url)
         let viaManager = await loadFailure(manager, url)
         guard case .network? = viaManager else { return XCTFail("expected a network error, got \(String(describing: viaManager))") }
         XCTAssertEqual(tls.requests.count, 0, "no request got past the handshake")
@@ -111,7 +111,7 @@ final class LoadingSecurityTests: LoadingTestCase {
         let refused = await loadError { try await downloader.image(for: url, options: options()) }
         guard case .network? = refused else { return XCTFail("expected a network error, got \(String(describing: refused))") }
 
-        let manager = makeManager(makeDownloader(), folder: try TemporaryFolder(self).url)
+        let manager = try makeManager(makeDownloader(), folder: try TemporaryFolder(self).url)
         let viaManager = try await manager.image(for: url, options: .allowInvalidSSLCertificates)
         XCTAssertEqual(viaManager.source, .network)
         XCTAssertEqual(tls.requests.count, 3)

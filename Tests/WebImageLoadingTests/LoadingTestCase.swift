@@ -39,8 +39,8 @@ class LoadingTestCase: XCTestCase {
     /// A manager over a new memory tier and a disk tier in `folder` (no background trim),
     /// decoding with ``coders``.
     func makeManager(_ loader: any ImageLoader, folder: URL, transformer: (any ImageTransformer)? = nil,
-                     shouldDownload: (@Sendable (URL) -> Bool)? = nil) -> ImageManager {
-        let disk = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
+                     shouldDownload: (@Sendable (URL) -> Bool)? = nil) throws -> ImageManager {
+        let disk = try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
         return ImageManager(imageCache: ImageCache(memory: MemoryCache(), disk: disk, coders: Self.coders),
                             imageLoader: loader, coders: Self.coders, transformer: transformer, shouldDownload: shouldDownload)
     }

@@ -64,7 +64,7 @@ final class StressTests: LoadingTestCase {
             $0.maxConcurrentDownloads = 8
         }
         let memory = MemoryCache<String, Image>(costLimit: Self.memoryCostLimit)
-        let disk = DiskCache(directory: try TemporaryFolder(self).url, configuration: .init(autoTrimInterval: 0))
+        let disk = try DiskCache(directory: try TemporaryFolder(self).url, configuration: .init(autoTrimInterval: 0))
         let log = LogRecorder()
         let manager = ImageManager(imageCache: ImageCache(memory: memory, disk: disk, coders: Self.coders),
                                    imageLoader: downloader, coders: Self.coders, logger: log.logger)

@@ -36,7 +36,7 @@ final class TargetBindingTests: LoadingTestCase {
     override func setUp() async throws {
         try await super.setUp()
         folder = try TemporaryFolder(self)
-        manager = makeManager(makeDownloader(), folder: folder.url)
+        manager = try makeManager(makeDownloader(), folder: folder.url)
     }
 
     private var context: ImageContext {

@@ -24,4 +24,10 @@ public struct TemporaryFolder {
     public static func names(in folder: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
+
+    /// The names in the disk-cache folder `folder`, sorted, without the `CACHEDIR.TAG` that
+    /// marks it as a cache (the ownership tests check that file).
+    public static func cacheFileNames(in folder: URL) -> [String] {
+        names(in: folder).filter { $0 != "CACHEDIR.TAG" }
+    }
 }

@@ -9,7 +9,7 @@ final class DiskCacheConcurrencyTests: XCTestCase {
     /// the running count and size match the folder.
     func testConcurrentStoresAndReadsLoseNothing() async throws {
         let folder = try TemporaryFolder(self).appending("cache")
-        let cache = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
+        let cache = try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
         let tasks = 12, perTask = 40
         func payload(_ task: Int, _ i: Int) -> Data {
             Data(repeating: UInt8(truncatingIfNeeded: task * 31 + i), count: 1_000 + (task * perTask + i) * 37)
@@ -35,22 +35,22 @@ final class DiskCacheConcurrencyTests: XCTestCase {
         }
         let expected = tasks * perTask + 4
         XCTAssertEqual(cache.count, expected)
-        let names = TemporaryFolder.names(in: folder)
+        let names = TemporaryFolder.cacheFileNames(in: folder)
         XCTAssertEqual(names.count, expected, "no temporary file is left behind")
         let onDisk = names.compactMap { FileStat(folder.appendingPathComponent($0))?.allocatedSize }.reduce(0, +)
         XCTAssertEqual(cache.totalSize, onDisk)
-        XCTAssertEqual(DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)).totalSize, onDisk)
+        XCTAssertEqual(try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)).totalSize, onDisk)
     }
 
     /// Stores from many tasks race with the background trims they start: in the end the
     /// folder is within `maxSize` and the running count and size still match it.
     func testTrimsRacingWithStoresKeepTheIndexExact() async throws {
         let temp = try TemporaryFolder(self)
-        let probe = DiskCache(directory: temp.appending("probe"), configuration: .init(autoTrimInterval: 0))
+        let probe = try DiskCache(directory: temp.appending("probe"), configuration: .init(autoTrimInterval: 0))
         try probe.store(Data(count: 10_000), forKey: "probe")
         let maxSize = probe.totalSize * 20
         let folder = temp.appending("cache")
-        let cache = DiskCache(directory: folder, configuration: .init(maxSize: maxSize, autoTrimInterval: 0))
+        let cache = try DiskCache(directory: folder, configuration: .init(maxSize: maxSize, autoTrimInterval: 0))
         await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
                 group.addTask {
@@ -62,7 +62,7 @@ final class DiskCacheConcurrencyTests: XCTestCase {
             }
         }
         func onDisk() -> (count: Int, size: Int) {
-            let names = TemporaryFolder.names(in: folder)
+            let names = TemporaryFolder.cacheFileNames(in: folder)
             return (names.count, names.compactMap { FileStat(folder.appendingPathComponent($0))?.allocatedSize }.reduce(0, +))
         }
         // Once the last trim is done, the index and the folder agree and are within the limit.

@@ -30,8 +30,8 @@ final class DiskCacheCrashTests: XCTestCase {
             XCTAssertTrue(reportedEnough && !reported.isEmpty, "the writer reported no key: \(writer.errorOutput)")
             XCTAssertEqual(reported, (0..<reported.count).map { CacheWriterEntry.key(prefix: prefix, index: $0) })
             writers.append((prefix, reported.count))
-            if TemporaryFolder.names(in: folder).contains(where: isTemporary) { killsLeavingATemporaryFile += 1 }
-            checkReopenedCache(on: folder, image: imageData, writers: writers)
+            if TemporaryFolder.cacheFileNames(in: folder).contains(where: isTemporary) { killsLeavingATemporaryFile += 1 }
+            try checkReopenedCache(on: folder, image: imageData, writers: writers)
         }
         XCTAssertGreaterThan(killsLeavingATemporaryFile, 0, "no kill landed in the middle of a write")
         print("DiskCacheCrashTests: \(killsLeavingATemporaryFile) of \(rounds) kills left a temporary file behind")
@@ -42,7 +42,7 @@ final class DiskCacheCrashTests: XCTestCase {
         let imageData = try Fixtures.data(image)
         let prefixes = ["a", "b"], perWriter = 40
         let writers = try prefixes.map { try startWriter(on: folder, prefix: $0, count: perWriter) }
-        let reader = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
+        let reader = try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
         var verified: Set<String> = []
         var readsOfEntriesInProgress = 0
         let deadline = Date() + 120
@@ -65,7 +65,7 @@ final class DiskCacheCrashTests: XCTestCase {
         for writer in writers {
             XCTAssertEqual(writer.waitForExit(timeout: 10), 0, writer.errorOutput)
         }
-        checkReopenedCache(on: folder, image: imageData, writers: prefixes.map { ($0, perWriter) })
+        try checkReopenedCache(on: folder, image: imageData, writers: prefixes.map { ($0, perWriter) })
         for prefix in prefixes {
             for index in 0..<perWriter where !verified.contains(CacheWriterEntry.key(prefix: prefix, index: index)) {
                 XCTAssertNotNil(reader.data(forKey: CacheWriterEntry.key(prefix: prefix, index: index)))
@@ -85,8 +85,8 @@ final class DiskCacheCrashTests: XCTestCase {
     /// it was killed is absent or whole, `count` counts exactly the whole entries, and the new
     /// cache deletes the abandoned temporary files, leaving nothing but whole entries.
     private func checkReopenedCache(on folder: URL, image: Data, writers: [(prefix: String, reported: Int)],
-                                    file: StaticString = #filePath, line: UInt = #line) {
-        let cache = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        let cache = try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
         let count = cache.count
         var served: Set<String> = []
         for (prefix, reported) in writers {
@@ -102,8 +102,8 @@ final class DiskCacheCrashTests: XCTestCase {
             }
         }
         XCTAssertEqual(count, served.count, "count counts only whole entries", file: file, line: line)
-        waitUntil(file: file, line: line) { !TemporaryFolder.names(in: folder).contains(where: isTemporary) }
-        XCTAssertEqual(Set(TemporaryFolder.names(in: folder)), served, "only whole entries remain", file: file, line: line)
+        waitUntil(file: file, line: line) { !TemporaryFolder.cacheFileNames(in: folder).contains(where: isTemporary) }
+        XCTAssertEqual(Set(TemporaryFolder.cacheFileNames(in: folder)), served, "only whole entries remain", file: file, line: line)
     }
 
     /// Whether `name` is a disk cache's temporary file (`.<pid>-<random>.tmp`).

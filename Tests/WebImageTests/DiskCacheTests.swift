@@ -5,8 +5,8 @@ import XCTest
 
 final class DiskCacheTests: XCTestCase {
     /// A cache without timed maintenance over a fresh folder.
-    private func makeCache(_ folder: URL, _ configuration: DiskCache.Configuration = .init(autoTrimInterval: 0)) -> DiskCache {
-        DiskCache(directory: folder, configuration: configuration)
+    private func makeCache(_ folder: URL, _ configuration: DiskCache.Configuration = .init(autoTrimInterval: 0)) throws -> DiskCache {
+        try DiskCache(directory: folder, configuration: configuration)
     }
 
     private func randomData(_ count: Int) -> Data {
@@ -29,11 +29,11 @@ final class DiskCacheTests: XCTestCase {
 
     func testStoredFileIsNamedByKeyAndReadsBackByteForByte() throws {
         let folder = try TemporaryFolder(self).appending("cache")
-        let cache = makeCache(folder)
+        let cache = try makeCache(folder)
         let key = "https://example.com/a.png"
         let data = randomData(70_000)
         try cache.store(data, forKey: key)
-        XCTAssertEqual(TemporaryFolder.names(in: folder), ["8c11d92f07c76baf29e49afd2301deb2.png"])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), ["8c11d92f07c76baf29e49afd2301deb2.png"])
         XCTAssertEqual(cache.cachePath(forKey: key).lastPathComponent, "8c11d92f07c76baf29e49afd2301deb2.png")
         XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("8c11d92f07c76baf29e49afd2301deb2.png")), data)
         XCTAssertEqual(cache.data(forKey: key), data)
@@ -47,7 +47,7 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertEqual(cache.data(forKey: key), replacement)
         XCTAssertEqual(cache.count, 1)
         XCTAssertEqual(cache.totalSize, FileStat(cache.cachePath(forKey: key))?.allocatedSize)
-        XCTAssertEqual(TemporaryFolder.names(in: folder).count, 1, "no temporary file is left behind")
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder).count, 1, "no temporary file is left behind")
     }
 
     func testReadsAFolderPreparedByHandAndFallsBackToTheNameWithoutExtension() throws {
@@ -57,7 +57,7 @@ final class DiskCacheTests: XCTestCase {
         let bare = "https://example.com/legacy.gif"
         try Data("with extension".utf8).write(to: folder.appendingPathComponent(MD5.hex(named) + ".jpg"))
         try Data("without extension".utf8).write(to: folder.appendingPathComponent(MD5.hex(bare)))
-        let cache = makeCache(folder)
+        let cache = try makeCache(folder)
         XCTAssertEqual(cache.data(forKey: named), Data("with extension".utf8))
         XCTAssertEqual(cache.data(forKey: bare), Data("without extension".utf8))
         XCTAssertTrue(cache.containsData(forKey: bare))
@@ -69,7 +69,7 @@ final class DiskCacheTests: XCTestCase {
         cache.removeData(forKey: bare)
         XCTAssertFalse(cache.containsData(forKey: bare))
         XCTAssertNil(cache.data(forKey: bare))
-        XCTAssertEqual(TemporaryFolder.names(in: folder), [MD5.hex(named) + ".jpg"])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [MD5.hex(named) + ".jpg"])
         XCTAssertEqual(cache.count, 1)
     }
 
@@ -80,7 +80,7 @@ final class DiskCacheTests: XCTestCase {
         let key = "https://example.com/shared.png"
         let extraFile = extra.appendingPathComponent(DiskCache.fileName(forKey: key))
         try Data("bundled".utf8).write(to: extraFile)
-        let cache = makeCache(main, .init(autoTrimInterval: 0, additionalReadOnlyPaths: [extra]))
+        let cache = try makeCache(main, .init(autoTrimInterval: 0, additionalReadOnlyPaths: [extra]))
         XCTAssertEqual(cache.data(forKey: key), Data("bundled".utf8))
         XCTAssertTrue(cache.containsData(forKey: key))
         XCTAssertEqual(cache.count, 0, "read-only folders are not counted")
@@ -95,7 +95,7 @@ final class DiskCacheTests: XCTestCase {
     func testHostileKeysStayInsideTheFolder() throws {
         let temp = try TemporaryFolder(self)
         let folder = temp.appending("inside").appendingPathComponent("cache", isDirectory: true)
-        let cache = makeCache(folder)
+        let cache = try makeCache(folder)
         let keys = [
             "../../etc/passwd", "../outside.png", "/absolute/../../x.jpg", "a\0b/../../c.png", "\0",
             "https://example.com/" + String(repeating: "a", count: 10_240) + ".png",
@@ -107,7 +107,7 @@ final class DiskCacheTests: XCTestCase {
         }
         XCTAssertEqual(TemporaryFolder.names(in: temp.url), ["inside"])
         XCTAssertEqual(TemporaryFolder.names(in: temp.appending("inside")), ["cache"])
-        let names = TemporaryFolder.names(in: folder)
+        let names = TemporaryFolder.cacheFileNames(in: folder)
         XCTAssertEqual(names.count, keys.count)
         let pattern = try NSRegularExpression(pattern: "^[0-9a-f]{32}(\\.[^/\\x00:]{1,200})?$")
         for name in names {
@@ -119,7 +119,7 @@ final class DiskCacheTests: XCTestCase {
 
     func testExtendedDataInExtendedAttribute() throws {
         let folder = try TemporaryFolder(self).appending("cache")
-        let cache = makeCache(folder)
+        let cache = try makeCache(folder)
         let key = "https://example.com/etag.png"
         XCTAssertThrowsError(try cache.setExtendedData(Data("x".utf8), forKey: key)) {
             XCTAssertEqual($0 as? DiskCacheError, .noEntry(key: key))
@@ -133,7 +133,7 @@ final class DiskCacheTests: XCTestCase {
         guard xattrs?[DiskCache.extendedAttributeName] == meta else {
             throw XCTSkip("this file system refuses user.* extended attributes; the sidecar test covers it")
         }
-        XCTAssertEqual(TemporaryFolder.names(in: folder).count, 1, "no sidecar when the attribute is taken")
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder).count, 1, "no sidecar when the attribute is taken")
         try cache.setExtendedData(nil, forKey: key)
         XCTAssertNil(cache.extendedData(forKey: key))
         try cache.setExtendedData(meta, forKey: key)
@@ -143,7 +143,7 @@ final class DiskCacheTests: XCTestCase {
 
     func testExtendedDataInSidecarIsHiddenAndRemovedWithItsEntry() throws {
         let folder = try TemporaryFolder(self).appending("cache")
-        let cache = makeCache(folder, .init(autoTrimInterval: 0, usesExtendedAttributes: false))
+        let cache = try makeCache(folder, .init(autoTrimInterval: 0, usesExtendedAttributes: false))
         let key = "https://example.com/sidecar.png"
         try cache.store(Data("image".utf8), forKey: key)
         let entrySize = cache.totalSize
@@ -151,11 +151,11 @@ final class DiskCacheTests: XCTestCase {
         try cache.setExtendedData(meta, forKey: key)
         XCTAssertEqual(cache.extendedData(forKey: key), meta)
         let name = DiskCache.fileName(forKey: key)
-        XCTAssertEqual(TemporaryFolder.names(in: folder), ["." + name + ".meta", name])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), ["." + name + ".meta", name])
         XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("." + name + ".meta")), meta)
         XCTAssertEqual(cache.count, 1, "a sidecar is not an entry")
         XCTAssertEqual(cache.totalSize, entrySize, "nor does it count toward the size")
-        let fresh = makeCache(folder, .init(autoTrimInterval: 0, usesExtendedAttributes: false))
+        let fresh = try makeCache(folder, .init(autoTrimInterval: 0, usesExtendedAttributes: false))
         XCTAssertEqual(fresh.count, 1, "a scan does not count it either")
         XCTAssertEqual(fresh.totalSize, entrySize)
 
@@ -163,24 +163,24 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertNil(cache.extendedData(forKey: key), "a new store starts without extended data")
         try cache.setExtendedData(meta, forKey: key)
         cache.removeData(forKey: key)
-        XCTAssertEqual(TemporaryFolder.names(in: folder), [])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [])
         try cache.store(Data("image 3".utf8), forKey: key)
         try cache.setExtendedData(meta, forKey: key)
         try cache.setExtendedData(nil, forKey: key)
         XCTAssertNil(cache.extendedData(forKey: key))
-        XCTAssertEqual(TemporaryFolder.names(in: folder), [name])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [name])
     }
 
     func testRemoveAllEmptiesTheFolderAndTheCounts() throws {
         let folder = try TemporaryFolder(self).appending("cache")
-        let cache = makeCache(folder, .init(autoTrimInterval: 0, usesExtendedAttributes: false))
+        let cache = try makeCache(folder, .init(autoTrimInterval: 0, usesExtendedAttributes: false))
         for i in 0..<5 { try cache.store(randomData(100), forKey: "key\(i)") }
         try cache.setExtendedData(Data("m".utf8), forKey: "key0")
         XCTAssertEqual(cache.count, 5)
         cache.removeAll()
         XCTAssertEqual(cache.count, 0)
         XCTAssertEqual(cache.totalSize, 0)
-        XCTAssertEqual(TemporaryFolder.names(in: folder), [])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [])
         XCTAssertFalse(cache.containsData(forKey: "key1"))
         try cache.store(Data("again".utf8), forKey: "key1")
         XCTAssertEqual(cache.data(forKey: "key1"), Data("again".utf8))
@@ -195,9 +195,9 @@ final class DiskCacheTests: XCTestCase {
         try Data("half a fi".utf8).write(to: folder.appendingPathComponent(abandoned))
         try Data("being written".utf8).write(to: folder.appendingPathComponent(inFlight))
         try Data("entry".utf8).write(to: folder.appendingPathComponent(MD5.hex("k")))
-        let cache = makeCache(folder)
+        let cache = try makeCache(folder)
         XCTAssertEqual(cache.count, 1)
-        XCTAssertEqual(TemporaryFolder.names(in: folder), [inFlight, MD5.hex("k")])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [inFlight, MD5.hex("k")])
         XCTAssertEqual(cache.data(forKey: "k"), Data("entry".utf8))
     }
 

@@ -19,7 +19,7 @@ final class DiskCacheTrimTests: XCTestCase {
     func testLRUOrderComesFromTheCachesOwnAccessStamps() throws {
         let folder = try TemporaryFolder(self).appending("cache")
         let clock = ManualClock(start: Date(timeIntervalSince1970: 4_102_444_800))
-        let writer = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0, clock: { clock.date }))
+        let writer = try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0, clock: { clock.date }))
         for key in keys {
             clock.advance(by: 10)
             try writer.store(payload(), forKey: key)
@@ -38,7 +38,7 @@ final class DiskCacheTrimTests: XCTestCase {
         }
         // A restart over the same folder with a limit the folder is already past: the start-up
         // pass trims to 6 × 0.5 = 3 entries, keeping the three read last.
-        let restarted = DiskCache(
+        let restarted = try DiskCache(
             directory: folder,
             configuration: .init(maxSize: entrySize * 6, autoTrimInterval: 0, clock: { clock.date }))
         waitUntil { restarted.count <= 3 }
@@ -52,10 +52,10 @@ final class DiskCacheTrimTests: XCTestCase {
         let temp = try TemporaryFolder(self)
         let folder = temp.appending("cache")
         let clock = ManualClock(start: Date(timeIntervalSinceReferenceDate: 0))
-        let probe = DiskCache(directory: temp.appending("probe"), configuration: .init(autoTrimInterval: 0))
+        let probe = try DiskCache(directory: temp.appending("probe"), configuration: .init(autoTrimInterval: 0))
         try probe.store(payload(), forKey: "probe")
         let entrySize = probe.totalSize
-        let cache = DiskCache(
+        let cache = try DiskCache(
             directory: folder,
             configuration: .init(maxSize: entrySize * 6, autoTrimInterval: 0, clock: { clock.date }))
         for key in keys.prefix(6) {
@@ -72,7 +72,7 @@ final class DiskCacheTrimTests: XCTestCase {
         waitUntil { cache.totalSize <= entrySize * 3 }
         XCTAssertEqual(keys.filter(cache.containsData), [keys[0], keys[4], keys[6]])
         XCTAssertEqual(cache.count, 3)
-        let onDisk = TemporaryFolder.names(in: folder)
+        let onDisk = TemporaryFolder.cacheFileNames(in: folder)
         XCTAssertEqual(onDisk.count, 3)
         XCTAssertEqual(
             cache.totalSize,
@@ -83,7 +83,7 @@ final class DiskCacheTrimTests: XCTestCase {
     func testMaxAgeByAccessDate() throws {
         let folder = try TemporaryFolder(self).appending("cache")
         let clock = ManualClock()
-        let cache = DiskCache(directory: folder, configuration: .init(maxAge: 100, autoTrimInterval: 0, clock: { clock.date }))
+        let cache = try DiskCache(directory: folder, configuration: .init(maxAge: 100, autoTrimInterval: 0, clock: { clock.date }))
         try cache.store(Data("a".utf8), forKey: "a")
         clock.advance(by: 50)
         try cache.store(Data("b".utf8), forKey: "b")
@@ -98,13 +98,13 @@ final class DiskCacheTrimTests: XCTestCase {
         clock.advance(by: 101)
         cache.removeExpired()
         XCTAssertEqual(cache.count, 0)
-        XCTAssertEqual(TemporaryFolder.names(in: folder), [])
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [])
     }
 
     func testMaxAgeByModificationDateIgnoresReads() throws {
         let folder = try TemporaryFolder(self).appending("cache")
         let clock = ManualClock()
-        let cache = DiskCache(
+        let cache = try DiskCache(
             directory: folder,
             configuration: .init(maxAge: 100, expireType: .modificationDate, autoTrimInterval: 0, clock: { clock.date }))
         try cache.store(Data("a".utf8), forKey: "a")
@@ -121,7 +121,7 @@ final class DiskCacheTrimTests: XCTestCase {
         for expireType in [DiskCache.ExpireType.accessDate, .modificationDate, .creationDate] {
             let folder = try TemporaryFolder(self).appending("cache")
             let clock = ManualClock()
-            let forever = DiskCache(
+            let forever = try DiskCache(
                 directory: folder,
                 configuration: .init(maxAge: -1, expireType: expireType, autoTrimInterval: 0, clock: { clock.date }))
             for i in 0..<3 { try forever.store(Data([UInt8(i)]), forKey: "k\(i)") }
@@ -130,12 +130,12 @@ final class DiskCacheTrimTests: XCTestCase {
             XCTAssertEqual(forever.count, 3, "negative maxAge never expires (\(expireType))")
 
             clock.advance(by: -100 * 365 * 24 * 3600)
-            let immediate = DiskCache(
+            let immediate = try DiskCache(
                 directory: folder,
                 configuration: .init(maxAge: 0, expireType: expireType, autoTrimInterval: 0, clock: { clock.date }))
             immediate.removeExpired()
             XCTAssertEqual(immediate.count, 0, "maxAge 0 expires everything (\(expireType))")
-            XCTAssertEqual(TemporaryFolder.names(in: folder), [])
+            XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [])
         }
     }
 }

@@ -90,7 +90,7 @@ enum CacheCases {
     /// An image cache (disk in a temporary folder, never written) with `image` in memory under every key.
     private static func filledImageCache(_ keys: [String], image: Image) throws -> ImageCache {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
-        let cache = ImageCache(disk: DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)))
+        let cache = ImageCache(disk: try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)))
         for key in keys { cache.memory.setValue(image, forKey: key, cost: image.memoryCost) }
         return cache
     }
@@ -112,7 +112,7 @@ enum CacheCases {
     /// its key and bytes.
     private static func diskEntry(_ bench: URL) throws -> (cache: DiskCache, key: String, data: Data) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
-        let cache = DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
+        let cache = try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))
         let data = try Data(contentsOf: bench.appendingPathComponent("testjfif_1024.webp"))
         let key = "https://example.com/images/testjfif_1024.webp"
         try cache.store(data, forKey: key)

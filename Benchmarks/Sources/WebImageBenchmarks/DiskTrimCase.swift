@@ -30,7 +30,7 @@ enum DiskTrimCase {
                     // A limit the full folder exceeds; a trim goes down to it (trimRatio 1).
                     let configuration = DiskCache.Configuration(
                         maxAge: -1, maxSize: folder.target, trimRatio: 1, autoTrimInterval: 0)
-                    let fresh = DiskCache(directory: folder.url, configuration: configuration)
+                    let fresh = try DiskCache(directory: folder.url, configuration: configuration)
                     try folder.waitForStartUpPass()
                     try folder.fill()
                     cache = fresh

@@ -31,7 +31,7 @@ enum GalleryCase {
                 setUp: {
                     removeFolder()
                     let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-gallery-\(UUID().uuidString)")
-                    let disk = DiskCache(directory: fresh, configuration: .init(autoTrimInterval: 0))
+                    let disk = try DiskCache(directory: fresh, configuration: .init(autoTrimInterval: 0))
                     folder = fresh
                     manager = ImageManager(imageCache: ImageCache(disk: disk), imageLoader: downloader, coders: coders)
                 },

@@ -16,7 +16,7 @@ enum MemoryCase {
         let downloader = HTTPImageDownloader(
             configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: GalleryCase.concurrency))
         let manager = ImageManager(
-            imageCache: ImageCache(disk: DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))),
+            imageCache: ImageCache(disk: try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))),
             imageLoader: downloader, coders: ImageCoders(WebImageCodecs.defaultCoders))
         let context = GalleryCase.thumbnailContext
         let loads = Result {

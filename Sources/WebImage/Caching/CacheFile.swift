@@ -57,7 +57,7 @@ enum CacheFile {
         let path = directory + "/" + temporaryName()
         var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            CacheFolder.create(directory)
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         guard fd >= 0 else { throw .io(operation: "open", path: path, code: errno) }
@@ -96,9 +96,12 @@ enum CacheFile {
         (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     }
 
-    /// Whether `name` is a temporary file of ours (`.<pid>-<random>.tmp`).
+    /// Whether `name` is a temporary file of ours (`.<pid>-<random hex>.tmp`).
     static func isTemporary(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.hasSuffix(temporarySuffix)
+        guard name.hasPrefix("."), name.hasSuffix(temporarySuffix) else { return false }
+        let parts = name.dropFirst().dropLast(temporarySuffix.count).split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[0].allSatisfy(\.isASCIIDigit)
+            && (1...32).contains(parts[1].count) && parts[1].allSatisfy { $0.isASCII && $0.isHexDigit }
     }
 
     /// Whether the temporary file `name` in `directory` was left behind: its writer process is
@@ -140,6 +143,11 @@ enum CacheFile {
     private static func allocatedSize(_ info: stat) -> Int {
         Int(info.st_blocks) * 512
     }
+}
+
+private extension Character {
+    /// Whether the character is one of `0`–`9`.
+    var isASCIIDigit: Bool { isASCII && isWholeNumber }
 }
 
 private extension timespec {

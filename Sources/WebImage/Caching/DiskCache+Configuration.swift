@@ -28,6 +28,12 @@ extension DiskCache {
         /// Whether each write is flushed with `fsync` before it is renamed into place, so it
         /// survives a power loss too (a process crash never leaves a torn file either way).
         public var syncsWrites: Bool
+        /// Whether ``DiskCache/init(directory:configuration:)`` takes over a folder that holds
+        /// files it did not write and has no `CACHEDIR.TAG` (default false: such a folder is
+        /// refused with ``DiskCacheError/unownedFolder(path:foreignFile:)``). Even then the
+        /// cache only ever touches files whose names it could have written, and it does not tag
+        /// the folder.
+        public var adoptsExistingFolder: Bool
         /// The current time, for stamps and expiry. Tests inject one.
         public var clock: @Sendable () -> Date
 
@@ -35,7 +41,7 @@ extension DiskCache {
         public init(
             maxAge: TimeInterval = 7 * 24 * 60 * 60, expireType: ExpireType = .accessDate, maxSize: Int = 0,
             trimRatio: Double = 0.5, autoTrimInterval: TimeInterval = 600, additionalReadOnlyPaths: [URL] = [],
-            usesExtendedAttributes: Bool = true, syncsWrites: Bool = false,
+            usesExtendedAttributes: Bool = true, syncsWrites: Bool = false, adoptsExistingFolder: Bool = false,
             clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.maxAge = maxAge
@@ -46,6 +52,7 @@ extension DiskCache {
             self.additionalReadOnlyPaths = additionalReadOnlyPaths
             self.usesExtendedAttributes = usesExtendedAttributes
             self.syncsWrites = syncsWrites
+            self.adoptsExistingFolder = adoptsExistingFolder
             self.clock = clock
         }
     }

@@ -37,7 +37,8 @@ extension DiskCache {
     }
 
     /// Lists the folder and rebuilds the index from it; deletes abandoned temporary files,
-    /// orphaned sidecars and, when `deletingExpired`, expired entries. Stores, reads and
+    /// orphaned sidecars and, when `deletingExpired`, expired entries. Names the cache could not
+    /// have written are skipped. Stores, reads and
     /// removals made meanwhile win over what the listing saw.
     func scan(deletingExpired: Bool) {
         index.withLock { $0.beginScan() }
@@ -56,7 +57,7 @@ extension DiskCache {
                 sidecars.append((name, entry))
                 continue
             }
-            guard !name.hasPrefix("."), let status = CacheFile.status(path + "/" + name) else { continue }
+            guard Self.isEntryFileName(name), let status = CacheFile.status(path + "/" + name) else { continue }
             if let expiry, expiryDate(of: name, status) <= expiry, deleteIfUnchanged(name) { continue }
             found[name] = (status.allocatedSize, status.accessDate)
         }

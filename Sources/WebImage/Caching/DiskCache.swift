@@ -37,18 +37,37 @@ public final class DiskCache: Sendable {
     /// Where start-up scans, timed maintenance and size trims run: never the caller's thread.
     let maintenanceQueue = DispatchQueue(label: "WebImage.DiskCache.maintenance", qos: .utility)
 
-    /// A cache over `directory`, created on the first store if missing. Starts the background
-    /// start-up pass (index scan, expiry, trim, clean-up of abandoned temporary files).
-    public init(directory: URL, configuration: Configuration = Configuration()) {
-        self.directory = directory
-        self.configuration = configuration
-        path = directory.standardizedFileURL.path
-        maintenanceQueue.async { [weak self] in self?.performMaintenance() }
+    /// A cache over `directory`, created (and tagged with a `CACHEDIR.TAG`) on the first store
+    /// if missing. Starts the background start-up pass (index scan, expiry, trim, clean-up of
+    /// abandoned temporary files).
+    ///
+    /// An existing folder is taken when it is tagged, empty, or holds only files a cache could
+    /// have written (a folder of an earlier WebImage or of SDWebImage, which gets tagged then).
+    /// - Throws: ``DiskCacheError/unownedFolder(path:foreignFile:)`` for a folder that holds
+    ///   other files, unless ``Configuration/adoptsExistingFolder``;
+    ///   ``DiskCacheError/notAFolder(path:)``; ``DiskCacheError/io(operation:path:code:)`` when
+    ///   the folder cannot be listed.
+    public convenience init(directory: URL, configuration: Configuration = Configuration()) throws(DiskCacheError) {
+        let path = directory.standardizedFileURL.path
+        try CacheFolder.claim(path, adoptingExisting: configuration.adoptsExistingFolder)
+        self.init(claimed: directory, path: path, configuration: configuration)
     }
 
-    /// A cache in ``defaultDirectory(namespace:)``.
+    /// A cache in ``defaultDirectory(namespace:)``. That folder is WebImage's by its place, so
+    /// it is never refused; the cache still touches only the files it could have written.
     public convenience init(namespace: String = "default", configuration: Configuration = Configuration()) {
-        self.init(directory: Self.defaultDirectory(namespace: namespace), configuration: configuration)
+        let directory = Self.defaultDirectory(namespace: namespace)
+        let path = directory.standardizedFileURL.path
+        try? CacheFolder.claim(path, adoptingExisting: true)
+        self.init(claimed: directory, path: path, configuration: configuration)
+    }
+
+    /// A cache over a folder already checked by ``CacheFolder/claim(_:adoptingExisting:)``.
+    private init(claimed directory: URL, path: String, configuration: Configuration) {
+        self.directory = directory
+        self.configuration = configuration
+        self.path = path
+        maintenanceQueue.async { [weak self] in self?.performMaintenance() }
     }
 
     /// The path an entry for `key` is written to.
@@ -117,17 +136,19 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Removes every entry of the cache's folder. Read-only folders are left alone.
+    /// Removes every entry of the cache's folder and their extended data. Files the cache could
+    /// not have written, temporary files of writes under way and read-only folders are left alone.
     public func removeAll() {
         index.withLock { index in
-            for name in CacheFile.names(in: path) where !CacheFile.isTemporary(name) {
+            for name in CacheFile.names(in: path) where Self.isCacheFileName(name) && !CacheFile.isTemporary(name) {
                 unlink(path + "/" + name)
             }
             index.removeAll()
         }
     }
 
-    /// The number of entries in the cache's folder (not counting temporary or sidecar files).
+    /// The number of entries in the cache's folder (not counting temporary or sidecar files, nor
+    /// files the cache could not have written).
     public var count: Int {
         withLoadedIndex { $0.entries?.count ?? 0 }
     }

@@ -40,7 +40,8 @@ struct DemoCommand: AsyncParsableCommand {
         WebImageCommand.prepareCoders()
         let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
         let cacheFolder = folder.appendingPathComponent("cache", isDirectory: true)
-        try? FileManager.default.removeItem(at: cacheFolder)
+        // The cold phase starts from an empty cache; a `cache` folder of somebody else's is refused.
+        try DiskCache(directory: cacheFolder, configuration: .init(autoTrimInterval: 0)).removeAll()
         let progress = DemoProgress()
 
         progress.begin("gallery", total: 1)
@@ -75,7 +76,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         print()
         print(DemoTable(phases: phases).render())
-        let disk = DiskCache(directory: cacheFolder, configuration: .init(autoTrimInterval: 0))
+        let disk = try DiskCache(directory: cacheFolder, configuration: .init(autoTrimInterval: 0))
         print("cache:         \(cacheFolder.path) (\(disk.count) files, \(ByteCount.human(disk.totalSize)))")
         print("thumbnails:    \(written.thumbnails.path)")
         print("contact sheet: \(written.contactSheet.path)")
@@ -89,8 +90,8 @@ struct DemoCommand: AsyncParsableCommand {
     /// The phases over `urls` (cold, warm, disk, coalescing), then the thumbnails and sheet.
     private func run(_ urls: [URL], sizes: [String: Int], server: LoopbackHTTPServer, downloader: HTTPImageDownloader,
                      cacheFolder: URL, folder: URL, progress: DemoProgress) async throws -> ([DemoPhase], DemoOutput.Written) {
-        func manager() -> ImageManager {
-            ImageManager(imageCache: ImageCache(disk: DiskCache(directory: cacheFolder)), imageLoader: downloader)
+        func manager() throws -> ImageManager {
+            ImageManager(imageCache: ImageCache(disk: try DiskCache(directory: cacheFolder)), imageLoader: downloader)
         }
         /// Runs a phase and adds what the server answered meanwhile.
         func phase(_ name: String, _ urls: [URL], _ manager: ImageManager, _ options: WebImageOptions,
@@ -112,11 +113,11 @@ struct DemoCommand: AsyncParsableCommand {
             ResizingTransformer.resize(size: PixelSize(thumbnail), mode: .aspectFill),
             RoundCornerTransformer.roundCorner(radius: Double(thumbnail) / 8),
         ])
-        let first = manager()
+        let first = try manager()
         var phases: [DemoPhase] = []
         let steps: [(String, ImageManager, WebImageOptions)] = [
             ("cold", first, [.waitStoreCache, .transformAnimatedImage]), ("warm", first, .transformAnimatedImage),
-            ("disk", manager(), .transformAnimatedImage),
+            ("disk", try manager(), .transformAnimatedImage),
         ]
         for (name, loader, options) in steps {
             phases.append(await phase(name, urls, loader, options, context) {
