@@ -12,8 +12,8 @@ struct GetCommand: AsyncParsableCommand {
             Each URL prints one line: where the image came from (network, file, data, memory, \
             disk, or revalidated when --refresh got 304 Not Modified), the time, the size, and \
             the file written. On a terminal a progress line shows the downloads under way. In \
-            text mode a summary line ends the run on standard error; --quiet prints only \
-            errors, --json one object per URL and no summary.
+            text mode a summary line ends the output; --quiet prints only errors, --json \
+            one object per URL and no summary.
             Saved images keep their format and animation unless --format asks for another \
             (JPEG keeps the first frame); --resize and --thumbnail resize every frame.
             Exit status: 0 when every URL loaded, 1 when any failed, 64 for bad arguments \

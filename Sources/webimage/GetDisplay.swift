@@ -9,8 +9,9 @@ import WebImage
 /// Every write happens under one lock, and the progress line is cleared before anything else is
 /// written and drawn again after it: a result line never lands on a half-drawn bar, even when
 /// standard output and standard error are the same terminal. In text mode the run ends with a
-/// summary line on standard error (also when it is not a terminal); `--quiet` and `--json`
-/// print none (JSON keeps one object per URL on standard output).
+/// summary line on standard output, after the result lines it sums up (also when it is not a
+/// terminal), so standard error holds only errors and warnings; `--quiet` and `--json` print
+/// none (JSON keeps one object per URL).
 final class GetDisplay: Sendable {
     enum Mode: Sendable {
         case text, json, quiet
@@ -89,7 +90,7 @@ final class GetDisplay: Sendable {
             guard mode == .text else { return }
             let bytes = state.received.values.reduce(0) { $0 + $1.receivedBytes }
             Self.write(state.summary.line(receivedBytes: bytes, time: ContinuousClock.now - start) + "\n",
-                       to: .standardError)
+                       to: .standardOutput)
         }
     }
 

@@ -25,17 +25,19 @@ final class CommandLineDisplayTests: XCTestCase {
     func testTextModeEndsWithASummaryEvenWhenNotATerminal() throws {
         let run = try WebImageCLI.run(["get", "--no-cache"] + urls + [server.url("/missing.jpg").absoluteString])
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.output.split(separator: "\n").count, 8, "one line per loaded URL")
-        let last = try XCTUnwrap(run.error.split(separator: "\n").last.map(String.init))
+        let lines = run.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 9, "one line per loaded URL, then the summary: \(run.output)")
+        let last = try XCTUnwrap(lines.last)
         let size = try Fixtures.benchData("testjfif_256.jpg").count * 8
         XCTAssertTrue(last.hasPrefix("8 loaded (8 network), 1 failed, \(Self.human(size)) received in "), last)
         XCTAssertTrue(last.hasSuffix(" s"), last)
         XCTAssertFalse(run.error.contains("\u{1B}"), "no progress line when standard error is not a terminal")
+        XCTAssertFalse(run.error.contains("loaded"), "standard error holds the errors only: \(run.error)")
 
         for quiet in [["--quiet"], ["--json"]] {
             let other = try WebImageCLI.run(["get", "--no-cache"] + quiet + urls)
             XCTAssertEqual(other.status, 0)
-            XCTAssertFalse(other.error.contains("loaded"), "\(quiet): no summary: \(other.error)")
+            XCTAssertFalse((other.output + other.error).contains("loaded"), "\(quiet): no summary")
         }
     }
 
