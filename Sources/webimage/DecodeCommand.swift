@@ -2,13 +2,16 @@ import ArgumentParser
 import Foundation
 import WebImage
 
-/// `webimage decode`: one frame of an image, upright, as an RGBA PNG.
+/// `webimage decode`: one frame of an image, upright, written in the format of the output's
+/// extension (an RGBA PNG for `.png`).
 struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Write one frame of an image as an RGBA PNG (EXIF orientation applied, not premultiplied).",
+        abstract: "Write one frame of an image as PNG, JPEG, WebP or GIF (EXIF orientation applied, not premultiplied).",
         discussion: """
-            Bad input prints one line on standard error and exits with status 1.
+            The output's extension chooses the format: .png or .apng (RGBA PNG), .jpg or \
+            .jpeg, .webp, .gif; any other extension is refused (exit status 64). Bad input \
+            prints one line on standard error and exits with status 1.
             Example:
               webimage decode animation.gif -o last.png --frame last
             """)
@@ -16,11 +19,21 @@ struct DecodeCommand: AsyncParsableCommand {
     @Argument(help: "An image file, or a file, http(s) or data URL.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "Where to write the PNG.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the frame; its extension names the format.", valueName: "FILE"))
     var output: String
 
     @Option(help: "The frame to write: an index from 0, or 'last'.")
     var frame: FrameSelector = .index(0)
+
+    func validate() throws {
+        guard outputFormat != nil else {
+            throw ValidationError("cannot tell the format of \(output) from its extension: use \(OutputFormat.knownExtensions)")
+        }
+    }
+
+    private var outputFormat: OutputFormat? {
+        OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension)
+    }
 
     func run() async throws {
         WebImageCommand.prepareCoders()
@@ -30,17 +43,20 @@ struct DecodeCommand: AsyncParsableCommand {
             guard image.frames.indices.contains(index) else {
                 throw CommandFailure("frame \(index) does not exist: the image has \(image.frames.count) frame(s)")
             }
-            let still = Image(pixels: image.frames[index].pixels, format: .png)
-            let png = try ImageCoders.shared.encode(still, as: .png)
-            guard FileManager.default.createFile(atPath: output, contents: png) else {
-                throw CommandFailure("cannot write \(output)")
+            let format = outputFormat?.imageFormat ?? .png
+            let still = Image(pixels: image.frames[index].pixels, format: format)
+            let bytes = try ImageCoders.shared.encode(still, as: format)
+            do {
+                try bytes.write(to: URL(fileURLWithPath: output))
+            } catch {
+                throw CommandFailure("cannot write \(output): \(SystemErrorText.describe(error))")
             }
         }
     }
 }
 
 /// A frame chosen on the command line: an index, or the last frame.
-enum FrameSelector: ExpressibleByArgument {
+enum FrameSelector: ExpressibleByArgument, CustomStringConvertible {
     case index(Int)
     case last
 
@@ -53,6 +69,16 @@ enum FrameSelector: ExpressibleByArgument {
             return nil
         }
     }
+
+    /// `0`, `last`: as it is written on the command line (and shown as `--help`'s default).
+    var description: String {
+        switch self {
+        case .index(let i): String(i)
+        case .last: "last"
+        }
+    }
+
+    var defaultValueDescription: String { description }
 
     func index(in count: Int) -> Int {
         switch self {

@@ -9,18 +9,30 @@ struct GetCommand: AsyncParsableCommand {
         commandName: "get",
         abstract: "Load images by URL through the cache and the downloader; optionally save them.",
         discussion: """
-            Each URL prints one line: where the image came from (network, memory, disk, or \
-            revalidated when --refresh got 304 Not Modified), the time, the size, and the file \
-            written. On a terminal a progress line shows the downloads under way.
-            Exit status: 0 when every URL loaded, 1 when any failed, 64 for bad arguments.
+            Each URL prints one line: where the image came from (network, file, data, memory, \
+            disk, or revalidated when --refresh got 304 Not Modified), the time, the size, and \
+            the file written. On a terminal a progress line shows the downloads under way. In \
+            text mode a summary line ends the output; --quiet prints only errors, --json \
+            one object per URL and no summary.
+            Saved images keep their format and animation unless --format asks for another \
+            (JPEG keeps the first frame); --resize and --thumbnail resize every frame.
+            Exit status: 0 when every URL loaded, 1 when any failed, 64 for bad arguments \
+            (a bad URL, an unreadable -i list).
             Examples:
               webimage get https://example.com/cat.jpg -o out --thumbnail 256
-              webimage get https://example.com/cat.jpg -o out --resize 200x200 --mode aspect-fill --format webp
-              webimage get --json --no-cache https://example.com/a.png https://example.com/b.gif
+              webimage get https://example.com/cat.gif -o out \\
+                  --resize 200x200 --mode aspect-fill --format webp
+              webimage get -i urls.txt -o out --quality 80
+              webimage get --json --no-cache https://example.com/a.png photo.jpg
             """)
 
-    @Argument(help: "The URLs to load: http(s), file or data.")
-    var urls: [String]
+    @Argument(help: "The URLs to load: http(s), file or data URLs, or file paths.")
+    var urls: [String] = []
+
+    @Option(name: [.customShort("i"), .customLong("input-file")],
+            help: ArgumentHelp("Also load the URLs in this file, one a line ('#' starts a comment; - reads standard input).",
+                               valueName: "FILE"))
+    var inputFile: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Save each image into this folder.", valueName: "DIR"))
     var output: String?
@@ -28,17 +40,18 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Decode to fit this many pixels on the long side (never larger).", valueName: "N"))
     var thumbnail: Int?
 
-    @Option(help: ArgumentHelp("Resize each image to this size after decoding (Lanczos).", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Resize each image (every frame of an animation) after decoding (Lanczos).", valueName: "WxH"))
     var resize: ResizeSize?
 
     @Option(help: "How --resize fits the image: fill (stretch), fit (letterbox) or aspect-fill (crop).")
     var mode: ResizeMode = .fit
 
-    @Option(help: "Save as this format (default: the downloaded bytes as they are).")
+    @Option(help: "Save as this format (default: the downloaded bytes as they are, else the source format).")
     var format: OutputFormat?
 
-    @Option(help: ArgumentHelp("Quality of lossy output, 0 to 1.", valueName: "Q"))
-    var quality: Double = 0.9
+    @Option(help: ArgumentHelp("Quality of lossy output, 0 to 100 (a fraction below 1, such as 0.85, is read as 85).",
+                               valueName: "Q"))
+    var quality = EncodingQuality(percent: 90)
 
     @OptionGroup var cache: CacheFolderOptions
 
@@ -51,22 +64,32 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customShort("j"), help: ArgumentHelp("How many images load at once.", valueName: "N"))
     var jobs: Int = 6
 
+    @Option(help: ArgumentHelp("Give up on a download after this many seconds without data.", valueName: "SECONDS"))
+    var timeout: Double = HTTPImageDownloaderConfiguration.defaultTimeout
+
+    @Flag(help: "Accept any server certificate (self-signed, expired, another name): SDWebImage's allowInvalidSSLCertificates.")
+    var insecure = false
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     @Flag(help: "Print one JSON object per URL instead of text.")
     var json = false
 
+    @Flag(help: "With each error, also print its underlying cause (the HTTP, TLS or system library's own words).")
+    var verbose = false
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("-j must be at least 1") }
-        guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
+        guard timeout > 0 && timeout.isFinite else { throw ValidationError("--timeout must be a number of seconds above 0") }
         if let thumbnail, thumbnail < 1 { throw ValidationError("--thumbnail must be at least 1") }
+        guard !urls.isEmpty || inputFile != nil else { throw ValidationError("give the URLs to load, or -i FILE") }
     }
 
     func run() async throws {
         WebImageCommand.prepareCoders()
         let saver = try output.map {
-            try ImageSaver(folder: $0, format: format, quality: quality, keepsDownloadedBytes: thumbnail == nil && resize == nil)
+            try ImageSaver(folder: $0, format: format, quality: quality.fraction, keepsDownloadedBytes: thumbnail == nil && resize == nil)
         }
         let imageCache = try await openImageCache()
         let storesOnDisk = !noCache && cache.isWritable
@@ -74,16 +97,30 @@ struct GetCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data(
                 "webimage: the cache folder \(cache.folder.path) is read-only: images are read from it but not stored\n".utf8))
         }
-        let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: jobs))
-        let manager = ImageManager(imageCache: imageCache, imageLoader: ImageLoaders.standard(downloader: downloader))
+        let configuration = HTTPImageDownloaderConfiguration(maxConcurrentDownloads: jobs, downloadTimeout: timeout)
+        let downloader = HTTPImageDownloader(configuration: configuration)
+        let loaders = ImageLoaders.standard(downloader: downloader)
+        var arguments = urls
+        var targets: [URL] = []
+        do throws(ValidationError) {
+            if let inputFile { arguments += try URLListFile.read(inputFile) }
+            if arguments.isEmpty { throw ValidationError("\(inputFile ?? "-") lists no URLs") }
+            for argument in arguments { targets.append(try InputURL.url(for: argument, loaders: loaders)) }
+        } catch {
+            try await downloader.shutdown()
+            throw CommandFailure.usage(error)
+        }
+        let manager = ImageManager(imageCache: imageCache, imageLoader: loaders)
         let context = context(storingOnDisk: storesOnDisk)
-        let display = GetDisplay(total: urls.count, mode: json ? .json : quiet ? .quiet : .text)
+        let display = GetDisplay(total: arguments.count, mode: json ? .json : quiet ? .quiet : .text, verbose: verbose)
         let failures = await withTaskGroup(of: Bool.self) { group in
-            var pending = urls.enumerated().makeIterator()
+            var pending = zip(arguments, targets).enumerated().makeIterator()
             var failures = 0
             func startNext() {
-                guard let (index, url) = pending.next() else { return }
-                group.addTask { await load(url, index: index, manager: manager, context: context, display: display, saver: saver) }
+                guard let (index, (argument, url)) = pending.next() else { return }
+                group.addTask {
+                    await load(argument, url: url, index: index, manager: manager, context: context, display: display, saver: saver)
+                }
             }
             for _ in 0..<jobs { startNext() }
             for await succeeded in group {
@@ -98,11 +135,10 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// Loads one URL, saves it when asked, and reports it; returns whether it succeeded.
-    private func load(_ argument: String, index: Int, manager: ImageManager, context: ImageContext,
+    private func load(_ argument: String, url: URL, index: Int, manager: ImageManager, context: ImageContext,
                       display: GetDisplay, saver: ImageSaver?) async -> Bool {
         let start = ContinuousClock.now
         do {
-            guard let url = URL(string: argument), url.scheme != nil else { throw WebImageError.invalidURL(argument) }
             var result: ImageResult?
             for try await event in manager.events(for: url, options: options, context: context) {
                 switch event {
@@ -125,6 +161,9 @@ struct GetCommand: AsyncParsableCommand {
         // A process that exits must not leave cache writes behind.
         var options: WebImageOptions = .waitStoreCache
         if refresh { options.insert(.refreshCached) }
+        if insecure { options.insert(.allowInvalidSSLCertificates) }
+        // The resize was asked for explicitly: an animation is resized frame by frame.
+        if resize != nil { options.insert(.transformAnimatedImage) }
         if format == nil && output != nil { options.insert(.queryMemoryData) }
         return options
     }

@@ -8,9 +8,13 @@ struct InfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Print an image's format, size (after EXIF orientation), frames, loop count and durations as JSON.",
         discussion: """
+            Only the header is read, so an image too large to decode (over 100 megapixels) is \
+            described too.
             Example:
               webimage info animation.gif
-              {"durationsMs":[100,100],"format":"gif","frames":2,"height":48,"loopCount":0,"orientation":1,"width":72}
+            prints, on one line:
+              {"durationsMs":[100,100],"format":"gif","frames":2,"height":48,
+               "loopCount":0,"orientation":1,"width":72}
             """)
 
     @Argument(help: "An image file, or a file, http(s) or data URL.")
@@ -19,8 +23,8 @@ struct InfoCommand: AsyncParsableCommand {
     func run() async throws {
         WebImageCommand.prepareCoders()
         try await CommandFailure.reporting {
-            let image = try await InputImage.load(input)
-            print(try ImageSummary(image).json())
+            let header = try ImageCoders.shared.header(of: try await InputImage.data(input))
+            print(try ImageSummary(header).json())
         }
     }
 }
@@ -35,14 +39,14 @@ struct ImageSummary: Encodable {
     let durationsMs: [Int]
     let orientation: Int
 
-    init(_ image: Image) {
-        format = image.format.rawValue
-        width = image.pixelWidth
-        height = image.pixelHeight
-        frames = image.frames.count
-        loopCount = image.loopCount
-        durationsMs = image.durations.map { Int(($0 * 1000).rounded()) }
-        orientation = Int(image.orientation.rawValue)
+    init(_ header: ImageHeader) {
+        format = header.format.rawValue
+        width = header.pixelSize.width
+        height = header.pixelSize.height
+        frames = header.frameCount
+        loopCount = header.loopCount
+        durationsMs = header.durations.map { Int(($0 * 1000).rounded()) }
+        orientation = Int(header.orientation.rawValue)
     }
 
     func json() throws -> String {

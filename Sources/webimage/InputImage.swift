@@ -1,31 +1,44 @@
 import Foundation
 import WebImage
 
-/// Decodes the image a command was pointed at: a path, a `file://` URL, or an `http(s):` or
-/// `data:` URL fetched with WebImage's own loaders.
+/// The image a command was pointed at: a path, a `file://` URL, or an `http(s):` or `data:` URL
+/// fetched with WebImage's own loaders.
 enum InputImage {
-    /// The image at `argument`, or a ``CommandFailure`` that says why there is none.
+    /// The image at `argument`, decoded, or a ``CommandFailure`` that says why there is none.
     static func load(_ argument: String) async throws -> Image {
-        guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(), scheme.count > 1 else {
-            return try decodeFile(atPath: argument)
-        }
-        if url.isFileURL { return try decodeFile(atPath: url.path) }
+        try ImageCoders.shared.decode(try await data(argument))
+    }
+
+    /// The encoded bytes at `argument`, or a ``CommandFailure`` that says why there are none.
+    /// A file is only read; the loaders always decode what they fetch, so a URL is fetched
+    /// with their cheapest decode (the first frame as a one-pixel thumbnail).
+    static func data(_ argument: String) async throws -> Data {
         let downloader = HTTPImageDownloader()
         let loaders = ImageLoaders.standard(downloader: downloader)
         do {
-            let result = try await loaders.requestImage(for: url, options: ImageLoaderOptions(), events: nil)
+            let url = try InputURL.url(for: argument, loaders: loaders)
+            let data = url.isFileURL ? try read(url) : try await fetch(url, with: loaders)
             try await downloader.shutdown()
-            return result.image
-        } catch {
+            return data
+        } catch let error as WebImageError {
             try? await downloader.shutdown()
             throw CommandFailure("cannot load \(argument): \(error)")
+        } catch {
+            try? await downloader.shutdown()
+            throw error
         }
     }
 
-    private static func decodeFile(atPath path: String) throws -> Image {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read \(path): no such file or not readable")
+    private static func read(_ file: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: file)
+        } catch {
+            throw CommandFailure("cannot read \(file.path): \(SystemErrorText.describe(error))")
         }
-        return try ImageCoders.shared.decode(data)
+    }
+
+    private static func fetch(_ url: URL, with loaders: ImageLoaders) async throws -> Data {
+        let cheapest = ImageDecodeOptions(thumbnailPixelSize: PixelSize(1), firstFrameOnly: true)
+        return try await loaders.requestImage(for: url, options: ImageLoaderOptions(decodeOptions: cheapest), events: nil).data
     }
 }

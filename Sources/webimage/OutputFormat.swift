@@ -1,9 +1,24 @@
 import ArgumentParser
 import WebImage
 
-/// A format `webimage get` can save images as.
+/// A format the tool writes images as: `get --format`, and `decode -o` by the file's extension.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case jpeg, png, webp, gif
+
+    /// The format a file name's extension asks for (`jpg`, `jpeg`, `png`, `apng`, `webp`,
+    /// `gif`, any case), or nil for any other extension.
+    init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "jpg", "jpeg": self = .jpeg
+        case "png", "apng": self = .png
+        case "webp": self = .webp
+        case "gif": self = .gif
+        default: return nil
+        }
+    }
+
+    /// The extensions ``init(fileExtension:)`` knows, for messages.
+    static let knownExtensions = "jpg, jpeg, png, apng, webp or gif"
 
     var imageFormat: ImageFormat {
         switch self {

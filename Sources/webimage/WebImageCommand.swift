@@ -15,6 +15,7 @@ struct WebImageCommand: AsyncParsableCommand {
               webimage info photo.jpg
               webimage decode animation.gif -o last.png --frame last
             """,
+        version: "webimage \(WebImageVersion.string)",
         subcommands: [DemoCommand.self, GetCommand.self, InfoCommand.self, DecodeCommand.self, CacheCommand.self])
 
     /// Registers the system-library coders once, before any subcommand runs.

@@ -215,7 +215,7 @@ final class ImageManagerTests: LoadingTestCase {
         XCTAssertEqual(refused, .blacklisted)
         XCTAssertEqual(server.requestCount("/page.jpg"), 1, "refused without a request")
         let timeout = await error { () async throws(WebImageError) in try await manager.image(for: stalled) }
-        XCTAssertEqual(timeout, .timedOut)
+        XCTAssertEqual(timeout, .timedOut(seconds: 0.3))
         XCTAssertFalse(manager.isFailed(stalled))
     }
 

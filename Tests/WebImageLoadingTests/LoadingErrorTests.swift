@@ -66,7 +66,8 @@ final class LoadingErrorTests: LoadingTestCase {
         let start = ContinuousClock.now
         let error = await loadError { try await downloader.image(for: server.url("/stall.jpg"), options: options()) }
         let elapsed = ContinuousClock.now - start
-        XCTAssertEqual(error, .timedOut)
+        XCTAssertEqual(error, .timedOut(seconds: 0.5))
+        XCTAssertEqual(error?.description, "no data from the server within 0.5 s")
         XCTAssertEqual(error?.isPermanent, false)
         XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(400))
         XCTAssertLessThan(elapsed, .seconds(3))
@@ -85,7 +86,19 @@ final class LoadingErrorTests: LoadingTestCase {
         server = try await LoopbackHTTPServer.start()
         let downloader = makeDownloader { $0.downloadTimeout = 2 }
         let error = await loadError { try await downloader.image(for: url, options: options()) }
-        guard case .network = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        guard case .network(let failure)? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertEqual(failure.reason, .connectionRefused(host: "127.0.0.1", port: try XCTUnwrap(url.port)))
+        XCTAssertEqual(error?.description, "connection refused by 127.0.0.1:\(try XCTUnwrap(url.port))")
+        XCTAssertNotNil(error?.underlyingCause, "the NIO error is kept")
+        XCTAssertEqual(error?.isPermanent, false)
+    }
+
+    func testAnUnknownHostIsNotFound() async throws {
+        // .invalid never resolves (RFC 6761).
+        let error = await loadError { try await makeDownloader().image(for: URL(string: "http://nowhere.invalid/a.jpg")!, options: options()) }
+        guard case .network(let failure)? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertEqual(failure.reason, .hostNotFound("nowhere.invalid"))
+        XCTAssertEqual(error?.description, "the host nowhere.invalid was not found")
         XCTAssertEqual(error?.isPermanent, false)
     }
 
@@ -105,7 +118,7 @@ final class LoadingErrorTests: LoadingTestCase {
         ]
         let transient: [WebImageError] = [
             .cacheNotModified, .blacklisted, .invalidDownloadOperation, .cancelled, .invalidDownloadResponse,
-            .timedOut, .network("connection refused"), .badStatusCode(408), .badStatusCode(429),
+            .timedOut(seconds: 15), .network(NetworkFailure(.connectionRefused(host: "example.com", port: 80))), .badStatusCode(408), .badStatusCode(429),
             .badStatusCode(500), .badStatusCode(503), .badStatusCode(302),
         ]
         for error in permanent { XCTAssertTrue(error.isPermanent, "\(error)") }
@@ -120,7 +133,7 @@ final class LoadingErrorTests: LoadingTestCase {
         let downloader = makeDownloader { $0.downloadTimeout = 0.5 }
         let start = ContinuousClock.now
         let error = await loadError { try await downloader.image(for: server.url("/silent.jpg"), options: options()) }
-        XCTAssertEqual(error, .timedOut)
+        XCTAssertEqual(error, .timedOut(seconds: 0.5))
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(3))
         await assertNothingLeft(downloader)
     }
@@ -130,8 +143,10 @@ final class LoadingErrorTests: LoadingTestCase {
         server.route("/b.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "/a.jpg")]))
         let downloader = makeDownloader()
         let error = await loadError { try await downloader.image(for: server.url("/a.jpg"), options: options()) }
-        guard case .network(let why)? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
-        XCTAssertTrue(why.lowercased().contains("redirect"), why)
+        guard case .network(let failure)? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertEqual(failure.reason, .redirectLoop)
+        XCTAssertEqual(error?.description, "the redirects lead in a loop")
+        XCTAssertTrue(failure.cause?.contains("redirectCycleDetected") == true, "\(String(describing: failure.cause))")
         XCTAssertLessThanOrEqual(server.requests.count, 11, "the loop is cut off")
         await assertNothingLeft(downloader)
     }

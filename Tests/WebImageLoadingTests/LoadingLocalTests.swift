@@ -24,8 +24,32 @@ final class LoadingLocalTests: LoadingTestCase {
     func testMissingFileIsATransientError() async throws {
         let url = URL(fileURLWithPath: "/nonexistent/webimage/photo.jpg")
         let error = await loadError { try await FileImageLoader().requestImage(for: url, options: options(), events: nil) }
-        guard case .network = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        guard case .network(let failure) = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertEqual(failure.reason, .unreadableFile(path: url.path, why: "no such file or directory"))
+        XCTAssertEqual(error?.description, "cannot read \(url.path): no such file or directory")
         XCTAssertFalse(FileImageLoader().shouldBlockFailedURL(url, error: error!))
+    }
+
+    func testFileAndDataLoadsAreReportedAsSuch() async throws {
+        let manager = try makeManager(ImageLoaders.standard(downloader: makeDownloader()), folder: try TemporaryFolder(self).url)
+        let file = try await manager.image(for: Fixtures.bench("testjfif_256.png"))
+        XCTAssertEqual(file.source, .file)
+        XCTAssertEqual(file.cacheType, ImageCacheType.none)
+        let again = try await manager.image(for: Fixtures.bench("testjfif_256.png"))
+        XCTAssertEqual(again.source, .memory)
+        let png = try bench("testjfif_256.png").base64EncodedString()
+        let data = try await manager.image(for: URL(string: "data:image/png;base64,\(png)")!)
+        XCTAssertEqual(data.source, .data)
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
+    func testSourcePathsAreRemovedFromCauses() {
+        let failure = NetworkFailure(.untrustedCertificate(host: "example.com"), cause: """
+            handshakeFailed(sslError([Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED \
+            at /work/.build/checkouts/swift-nio-ssl/Sources/CNIOBoringSSL/ssl/handshake.cc:393]))
+            """)
+        XCTAssertEqual(failure.cause, "handshakeFailed(sslError([Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED]))")
+        XCTAssertEqual(failure.description, "the certificate of example.com is not trusted (self-signed, expired, or for another name)")
     }
 
     func testBase64DataURL() async throws {
@@ -74,6 +98,9 @@ final class LoadingLocalTests: LoadingTestCase {
         XCTAssertTrue(loaders.loader(for: Fixtures.bench("testjfif_256.png")) is FileImageLoader)
         XCTAssertTrue(loaders.loader(for: URL(string: "data:,x")!) is DataURLImageLoader)
         XCTAssertFalse(loaders.canRequest(URL(string: "gopher://example.com/x")!))
+        XCTAssertEqual(loaders.whyUnhandled(URL(string: "gopher://example.com/x")!), "no loader handles gopher: URLs")
+        XCTAssertEqual(loaders.whyUnhandled(URL(string: "http://")!), "http:// has no host")
+        XCTAssertNil(loaders.whyUnhandled(server.url("/photo.jpg")))
 
         let http = try await loaders.requestImage(for: server.url("/photo.jpg"), options: options(), events: nil)
         XCTAssertEqual(http.response.statusCode, 200)
@@ -82,7 +109,7 @@ final class LoadingLocalTests: LoadingTestCase {
         }
         guard case .invalidURL = error else { return XCTFail("expected invalidURL, got \(String(describing: error))") }
         XCTAssertTrue(loaders.shouldBlockFailedURL(server.url("/x"), error: WebImageError.badStatusCode(404)))
-        XCTAssertFalse(loaders.shouldBlockFailedURL(server.url("/x"), error: WebImageError.timedOut))
+        XCTAssertFalse(loaders.shouldBlockFailedURL(server.url("/x"), error: WebImageError.timedOut(seconds: 15)))
     }
 
     func testLastAddedLoaderWins() {

@@ -85,8 +85,12 @@ final class LoadingSecurityTests: LoadingTestCase {
         let url = tls.url("/photo.jpg")
         XCTAssertEqual(url.scheme, "https")
         let error = await loadError { try await makeDownloader().image(for: url, options: options()) }
-        guard case .network(let why)? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
-        XCTAssertTrue(why.uppercased().contains("CERTIFICATE"), why)
+        guard case .network(let failure)? = error else { return XCTFail("expected a network error, got \(String(describing: error))") }
+        XCTAssertEqual(failure.reason, .untrustedCertificate(host: "127.0.0.1"))
+        XCTAssertEqual(error?.description, "the certificate of 127.0.0.1 is not trusted (self-signed, expired, or for another name)")
+        let cause = try XCTUnwrap(failure.cause)
+        XCTAssertTrue(cause.contains("CERTIFICATE_VERIFY_FAILED"), cause)
+        XCTAssertFalse(cause.contains(".cc:"), "no BoringSSL source path: \(cause)")
         let manager = try makeManager(makeDownloader(), folder: try TemporaryFolder(self).url)
         let viaManager = await loadFailure(manager, url)
         guard case .network? = viaManager else { return XCTFail("expected a network error, got \(String(describing: viaManager))") }

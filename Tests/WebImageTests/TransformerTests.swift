@@ -73,6 +73,42 @@ final class TransformerTests: XCTestCase {
         for x in [0, 15, 29] { assertClose(out[x, 15], RGBA(r: 0, g: 255, b: 0), "column \(x)") }
     }
 
+    /// Red grows with the distance from the vertical centre line, green with the distance from
+    /// the horizontal one: the buffer is its own mirror image both ways, so only a centred crop
+    /// of it is too.
+    private func mirrored(width: Int, height: Int) -> PixelBuffer {
+        var pixels = PixelBuffer(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                pixels[x, y] = RGBA(r: UInt8(abs(2 * x - (width - 1)) * 250 / max(1, width - 1)),
+                                    g: UInt8(abs(2 * y - (height - 1)) * 250 / max(1, height - 1)), b: 100)
+            }
+        }
+        return pixels
+    }
+
+    func testResizeAspectFillCropsEquallyOnBothSides() throws {
+        // Up and down, with odd and even differences between the crop and the source.
+        let cases: [(source: (Int, Int), target: (Int, Int))] = [
+            ((10, 10), (20, 30)), ((10, 10), (30, 20)), ((9, 10), (20, 20)), ((10, 10), (21, 35)),
+            ((101, 100), (50, 50)), ((102, 100), (50, 50)), ((100, 103), (40, 40)), ((90, 31), (30, 30)),
+        ]
+        for (source, target) in cases {
+            let out = try apply(.resize(width: target.0, height: target.1, mode: .aspectFill),
+                                to: mirrored(width: source.0, height: source.1))
+            XCTAssertEqual([out.width, out.height], [target.0, target.1])
+            func differs(_ a: RGBA, _ b: RGBA) -> Bool { abs(Int(a.r) - Int(b.r)) > 1 || abs(Int(a.g) - Int(b.g)) > 1 }
+            var uneven: [String] = []
+            for y in 0..<out.height {
+                for x in 0..<out.width {
+                    if differs(out[x, y], out[out.width - 1 - x, y]) { uneven.append("(\(x), \(y)) left-right") }
+                    if differs(out[x, y], out[x, out.height - 1 - y]) { uneven.append("(\(x), \(y)) top-bottom") }
+                }
+            }
+            XCTAssertEqual(uneven, [], "\(source.0)x\(source.1) to \(target.0)x\(target.1): not mirrored at \(uneven.prefix(4))")
+        }
+    }
+
     func testResizeByOneSideKeepsTheAspectRatioAndPointsUseTheScale() throws {
         let source = Image(pixels: stripes(width: 200, height: 100))
         let wide = try XCTUnwrap(ResizingTransformer.resize(width: 50).transform(source, forKey: "k"))

@@ -60,6 +60,24 @@ public final class ImageCoders: ImageCoder {
         return nil
     }
 
+    /// The header of `data` from the first coder that accepts it, without decoding pixels and
+    /// whatever its size (no ``ImageDecodeOptions/maxPixels`` limit applies): from an
+    /// ``ImageHeaderReading`` coder, else from an ``AnimatedImageCoder``'s frame reader. Throws
+    /// ``ImageCodingError/unsupportedFormat(_:)`` when no coder accepts `data` or can read its header.
+    public func header(of data: Data) throws -> ImageHeader {
+        if data.isEmpty { throw ImageCodingError.empty }
+        let format = ImageFormat(detecting: data)
+        for coder in all where coder.canDecode(data) {
+            if let reader = coder as? any ImageHeaderReading { return try reader.readHeader(data) }
+            if let animated = coder as? any AnimatedImageCoder {
+                let frames = try animated.makeFrameReader(for: data, options: ImageDecodeOptions(maxPixels: 0))
+                return ImageHeader(format: format, reader: frames)
+            }
+            break
+        }
+        throw ImageCodingError.unsupportedFormat(format)
+    }
+
     public func canEncode(_ format: ImageFormat) -> Bool {
         all.contains { $0.canEncode(format) }
     }

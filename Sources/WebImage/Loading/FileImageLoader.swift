@@ -21,7 +21,8 @@ public struct FileImageLoader: ImageLoader {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw WebImageError.network("cannot read \(url.path): \((error as NSError).localizedDescription)")
+            throw WebImageError.network(NetworkFailure(.unreadableFile(path: url.path, why: SystemErrorText.describe(error)),
+                                                       cause: String(describing: error)))
         }
         let response = ImageLoadResponse(url: url, headers: ["content-length": String(data.count)])
         return try LoadedDataDecoder.result(data: data, response: response, options: options, events: events)

@@ -20,7 +20,7 @@ extension HTTPImageDownloader {
         do {
             return try await exchange(operation, key: key, options: options)
         } catch {
-            throw Self.webImageError(from: error)
+            throw webImageError(from: error, url: key.url)
         }
     }
 
@@ -115,22 +115,5 @@ extension HTTPImageDownloader {
             fields[key] = fields[key].map { "\($0), \(value)" } ?? value
         }
         return fields
-    }
-
-    /// The ``WebImageError`` for an error thrown by AsyncHTTPClient, NIO or a modifier.
-    static func webImageError(from error: any Error) -> WebImageError {
-        if let error = error as? WebImageError { return error }
-        if error is CancellationError { return .cancelled }
-        guard let error = error as? HTTPClientError else { return .network(String(describing: error)) }
-        switch error {
-        case .readTimeout, .connectTimeout, .deadlineExceeded, .writeTimeout, .tlsHandshakeTimeout:
-            return .timedOut
-        case .cancelled:
-            return .cancelled
-        case .invalidURL, .emptyHost, .emptyScheme:
-            return .invalidURL(String(describing: error))
-        default:
-            return .network(String(describing: error))
-        }
     }
 }

@@ -44,14 +44,24 @@ public final class ImageLoaders: ImageLoader {
         loader(for: url) != nil
     }
 
-    /// Loads with ``loader(for:)``; with none, throws ``WebImageError/invalidURL(_:)``.
+    /// Loads with ``loader(for:)``; with none, throws ``WebImageError/invalidURL(_:)`` saying
+    /// why (``whyUnhandled(_:)``).
     public func requestImage(
         for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
     ) async throws -> ImageLoadResult {
         guard let loader = loader(for: url) else {
-            throw WebImageError.invalidURL("no loader handles \(url.scheme.map { "\($0): URLs" } ?? "URLs without a scheme")")
+            throw WebImageError.invalidURL(whyUnhandled(url) ?? "no loader handles \(url.absoluteString)")
         }
         return try await loader.requestImage(for: url, options: options, events: events)
+    }
+
+    /// Why no loader takes `url`, as a sentence ("http:// has no host", "no loader handles
+    /// ftp: URLs"), or nil when one does: lets a tool refuse a bad URL before loading anything.
+    public func whyUnhandled(_ url: URL) -> String? {
+        guard loader(for: url) == nil else { return nil }
+        guard let scheme = url.scheme?.lowercased(), !scheme.isEmpty else { return "\(url.absoluteString) has no scheme" }
+        if scheme == "http" || scheme == "https", url.host?.isEmpty ?? true { return "\(url.absoluteString) has no host" }
+        return "no loader handles \(scheme): URLs"
     }
 
     /// Asks the loader that handles `url`; with none, blocks only permanent ``WebImageError``s.

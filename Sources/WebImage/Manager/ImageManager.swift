@@ -204,7 +204,8 @@ public final class ImageManager: Sendable {
         } catch let error as WebImageError {
             throw Task.isCancelled ? .cancelled : error
         } catch {
-            throw Task.isCancelled || error is CancellationError ? .cancelled : .network("\(error)")
+            throw Task.isCancelled || error is CancellationError
+                ? .cancelled : .network(NetworkFailure(.other("\(error)"), cause: String(reflecting: error)))
         }
     }
 }

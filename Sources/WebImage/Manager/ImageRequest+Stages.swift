@@ -37,7 +37,13 @@ extension ImageRequest {
         }
         try await store(image, original: loaded, transformed: transformed)
         // As SDWebImage: the downloaded bytes are not the transformed image's, so none are given.
-        return ImageResult(image: image, data: transformed ? nil : loaded.data, source: .network, url: url)
+        return ImageResult(image: image, data: transformed ? nil : loaded.data, source: loadedSource, url: url)
+    }
+
+    /// Where a load (not a cache hit) of ``url`` comes from: the scheme says which loader read it.
+    private var loadedSource: ImageSource {
+        if url.isFileURL { return .file }
+        return url.scheme?.lowercased() == "data" ? .data : .network
     }
 
     private func loaderOptions(_ validators: HTTPValidators?) -> ImageLoaderOptions {

@@ -2,8 +2,12 @@ import Foundation
 
 /// Where a loaded image came from.
 public enum ImageSource: String, Sendable, Hashable {
-    /// Downloaded (or read by a non-HTTP loader).
+    /// Downloaded: by the HTTP downloader, or by a custom loader for another scheme.
     case network
+    /// Read from a `file:` URL by the file loader: not a download, not a cache hit.
+    case file
+    /// Decoded from the bytes inside a `data:` URL.
+    case data
     /// The memory cache.
     case memory
     /// The disk cache.
@@ -24,12 +28,13 @@ public struct ImageResult: Sendable {
     /// The URL that was asked for.
     public var url: URL
 
-    /// The cache tier that answered, in SDWebImage's terms: `.none` for a download.
+    /// The cache tier that answered, in SDWebImage's terms: `.none` for a load (a download,
+    /// a file, a `data:` URL).
     public var cacheType: ImageCacheType {
         switch source {
         case .memory: .memory
         case .disk: .disk
-        case .network, .revalidated: .none
+        case .network, .file, .data, .revalidated: .none
         }
     }
 

@@ -26,14 +26,16 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidContentType(String?)
     /// The body is larger than the limit, in bytes; the download was stopped early.
     case tooLarge(limit: Int)
-    /// No data arrived within the download timeout.
-    case timedOut
+    /// No data arrived within the download timeout, in seconds (connecting, waiting for the
+    /// response, or between two reads of the body).
+    case timedOut(seconds: Double)
     /// The image is not in the cache and loading was not allowed: the `fromCacheOnly` option,
     /// or the manager's `shouldDownload` hook said no. No request was made.
     case notInCache
-    /// The transport failed: cannot connect, connection lost, TLS refused, too many redirects,
-    /// or a file that cannot be read. The string describes the underlying error.
-    case network(String)
+    /// The transport failed: connection refused, host not found, untrusted certificate,
+    /// connection lost, a redirect loop or too many redirects, or a file that cannot be read.
+    /// The failure says which, and keeps the underlying error's text as its cause.
+    case network(NetworkFailure)
 
     /// Whether the same request would fail again, so the URL should not be retried.
     ///
@@ -67,9 +69,21 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidContentType(let type?): "the server sent content of type \(type), which is not acceptable"
         case .invalidContentType(nil): "the server sent no Content-Type, and acceptable types are required"
         case .tooLarge(let limit): "the image data is larger than the limit of \(limit) bytes"
-        case .timedOut: "the download timed out: no data arrived within the timeout"
+        case .timedOut(let seconds): "no data from the server within \(Self.seconds(seconds)) s"
         case .notInCache: "the image is not in the cache, and loading it was not allowed"
-        case .network(let why): "the image could not be fetched: \(why)"
+        case .network(let failure): failure.description
         }
+    }
+
+    /// The underlying error's own text, as the library that threw it describes it, when this
+    /// error was translated from one: for logs and verbose output, not for people.
+    public var underlyingCause: String? {
+        if case .network(let failure) = self { return failure.cause }
+        return nil
+    }
+
+    /// `15`, `0.5`: seconds without a needless fraction.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }

@@ -69,13 +69,7 @@ public struct ResizingTransformer: ImageTransformer {
                                    height: min(target.height, max(1, Int((Double(pixels.height) * s).rounded()))))
             return Resampler.resize(pixels, to: fitted).centred(in: target)
         case .aspectFill:
-            // Crop the source to the target's aspect ratio first: less to resample, same result.
-            let s = max(sx, sy)
-            let visible = PixelSize(width: min(pixels.width, max(1, Int((Double(target.width) / s).rounded()))),
-                                    height: min(pixels.height, max(1, Int((Double(target.height) / s).rounded()))))
-            let rect = PixelRect(x: (pixels.width - visible.width) / 2, y: (pixels.height - visible.height) / 2,
-                                 width: visible.width, height: visible.height)
-            return Resampler.resize(pixels.cropped(to: rect), to: target)
+            return Resampler.resizeCentre(pixels, to: target)
         }
     }
 }

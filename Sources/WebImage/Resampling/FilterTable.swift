@@ -57,12 +57,16 @@ struct FilterTable: Sendable {
     /// Lanczos-3 resampling from `inputSize` to `outputSize` samples. When shrinking, the
     /// kernel is widened by the reduction factor so every input sample contributes, as
     /// Pillow's `LANCZOS` does; when enlarging it spans three samples each side.
-    static func lanczos(from inputSize: Int, to outputSize: Int) -> FilterTable {
-        let scale = Double(outputSize) / Double(inputSize)
+    ///
+    /// `span` (the input samples mapped onto the output, fractional allowed) starting at
+    /// `offset` selects part of the input, as Pillow's `box`: an aspect-fill crop stays centred
+    /// to a fraction of a pixel instead of rounding its margins. By default the whole input.
+    static func lanczos(from inputSize: Int, to outputSize: Int, offset: Double = 0, span: Double? = nil) -> FilterTable {
+        let scale = Double(outputSize) / (span ?? Double(inputSize))
         let filterScale = max(1, 1 / scale)
         return FilterTable(
             inputSize: inputSize, outputSize: outputSize,
-            window: { ((Double($0) + 0.5) / scale, 3 * filterScale) },
+            window: { (offset + (Double($0) + 0.5) / scale, 3 * filterScale) },
             kernel: { lanczos3($0 / filterScale) })
     }
 

@@ -14,4 +14,19 @@ public enum Resampler {
             horizontal: .lanczos(from: pixels.width, to: outWidth),
             vertical: .lanczos(from: pixels.height, to: outHeight))
     }
+
+    /// The centre of `pixels` that has the aspect ratio of `size`, resized to `size` (each side
+    /// at least 1): an aspect-fill. The window is placed to a fraction of a pixel, so the
+    /// margins cut off on opposite sides are equal whether the difference is odd or even.
+    static func resizeCentre(_ pixels: PixelBuffer, to size: PixelSize) -> PixelBuffer {
+        let outWidth = max(1, size.width), outHeight = max(1, size.height)
+        if pixels.width == 0 || pixels.height == 0 { return PixelBuffer(width: outWidth, height: outHeight) }
+        let scale = max(Double(outWidth) / Double(pixels.width), Double(outHeight) / Double(pixels.height))
+        let spanX = min(Double(pixels.width), Double(outWidth) / scale)
+        let spanY = min(Double(pixels.height), Double(outHeight) / scale)
+        return SeparableConvolution.apply(
+            pixels,
+            horizontal: .lanczos(from: pixels.width, to: outWidth, offset: (Double(pixels.width) - spanX) / 2, span: spanX),
+            vertical: .lanczos(from: pixels.height, to: outHeight, offset: (Double(pixels.height) - spanY) / 2, span: spanY))
+    }
 }

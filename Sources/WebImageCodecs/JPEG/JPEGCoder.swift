@@ -13,7 +13,7 @@ import WebImage
 /// entropy-coded data (libjpeg's "Corrupt JPEG data" warnings, except extraneous bytes between
 /// segments) with ``ImageCodingError/corrupt(_:_:)``, where Pillow would show libjpeg's filler;
 /// ``decodePartial(_:options:)`` tolerates both.
-public struct JPEGCoder: ProgressiveImageCoder {
+public struct JPEGCoder: ProgressiveImageCoder, ImageHeaderReading {
     /// A JPEG coder; it holds no state.
     public init() {}
 
@@ -44,6 +44,18 @@ public struct JPEGCoder: ProgressiveImageCoder {
             let decompressor = try JPEGDecompressor(bytes: bytes, allowTruncated: true)
             return JPEGDecodePlan(imageSize: decompressor.imageSize, orientation: decompressor.orientation,
                                   options: options).decodedSize
+        }
+    }
+
+    /// The size (after EXIF orientation) and orientation from the header, without decoding.
+    public func readHeader(_ data: Data) throws -> ImageHeader {
+        guard !data.isEmpty else { throw ImageCodingError.empty }
+        return try data.withUnsafeBytes { bytes in
+            let decompressor = try JPEGDecompressor(bytes: bytes, allowTruncated: true)
+            let size = decompressor.imageSize, orientation = decompressor.orientation
+            return ImageHeader(format: .jpeg,
+                               pixelSize: orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size,
+                               orientation: orientation)
         }
     }
 
