@@ -10,10 +10,11 @@ final class WebPCoderTests: XCTestCase {
     let coder = WebPCoder()
 
     func testEveryWebPFixtureMatchesTheManifest() throws {
-        let entries = try Fixtures.manifest(kind: "webp")
+        let corpus = try Fixtures.requireFullCorpus(for: "every WebP of the manifest")
+        let entries = try corpus.manifest(kind: "webp")
         XCTAssertGreaterThanOrEqual(entries.count, 37)
         for entry in entries {
-            let data = try Fixtures.imageData(entry.file)
+            let data = try corpus.imageData(entry.file)
             XCTAssertTrue(coder.canDecode(data), entry.file)
             guard entry.decodes else {
                 XCTAssertThrowsError(try coder.decode(data, options: ImageDecodeOptions()), entry.file) {
