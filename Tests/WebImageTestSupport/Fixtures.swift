@@ -14,11 +14,17 @@ public enum Fixtures {
     /// `Tests/Fixtures`: the files the unit tests use, copied from the full corpus.
     public static let subset = FixtureCorpus(root: packageRoot.appendingPathComponent("Tests/Fixtures"))
 
+    /// `$WEBIMAGE_FIXTURES` when it is set and not empty.
+    private static let chosenCorpus = ProcessInfo.processInfo.environment["WEBIMAGE_FIXTURES"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
     /// The full corpus, or nil: `$WEBIMAGE_FIXTURES` when set (`none` means no full corpus, as
-    /// in a bare clone), else `../shared/fixtures` beside the package root when that folder exists.
+    /// in a bare clone; a folder without the corpus fails the corpus-wide tests rather than
+    /// skipping them), else `../shared/fixtures` beside the package root when that folder exists.
     public static let fullCorpus: URL? = {
-        if let chosen = ProcessInfo.processInfo.environment["WEBIMAGE_FIXTURES"], !chosen.isEmpty {
-            return chosen == "none" ? nil : URL(fileURLWithPath: chosen)
+        if let chosenCorpus {
+            return chosenCorpus == "none" ? nil : URL(fileURLWithPath: chosenCorpus)
         }
         let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
         var isFolder: ObjCBool = false
@@ -30,7 +36,9 @@ public enum Fixtures {
     /// run it, when ``fullCorpus`` is nil.
     public static func requireFullCorpus(for what: String) throws -> FixtureCorpus {
         guard let fullCorpus else {
-            throw XCTSkip("corpus-wide test of \(what) skipped: the full fixture corpus is absent "
+            let reason = chosenCorpus == "none"
+                ? "WEBIMAGE_FIXTURES=none leaves the full fixture corpus out" : "the full fixture corpus is absent"
+            throw XCTSkip("corpus-wide test of \(what) skipped: \(reason) "
                 + "(Tests/Fixtures holds only the unit tests' files). To run it, set WEBIMAGE_FIXTURES to the "
                 + "corpus folder or put the corpus at ../shared/fixtures beside the checkout")
         }
