@@ -15,6 +15,12 @@ import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
 import bench_server
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
+# Stand-ins from make_inputs.py instead of the corpus's photos: said before and after the table.
+generated = os.path.exists(os.path.join(fixtures, "GENERATED"))
+GENERATED_NOTE = (f"note: GENERATED inputs in {fixtures} (no shared corpus): these figures are not comparable "
+                  "with runs on the real corpus at ../shared/fixtures")
+if generated:
+    print(GENERATED_NOTE, file=sys.stderr)
 quick = "--quick" in sys.argv
 # --quick: fewer rounds, a shorter time budget and one timed run after the warm-up at least.
 rounds, budget, min_runs = (3, 0.5, 1) if quick else (5, 1.5, 3)
@@ -137,6 +143,8 @@ for name, goal in peaks:
         print(f"skip {name}: {e}", file=sys.stderr)
 servers.close()
 
+if generated:
+    print(GENERATED_NOTE)
 print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':>6}")
 for name, ours_s, label, ref_s, ratio in results:
     print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}")

@@ -5,11 +5,11 @@ usage: scripts/make-resize-references.py   (from the package root, with Pillow i
        python3 -m venv /tmp/venv && /tmp/venv/bin/pip install pillow
        /tmp/venv/bin/python scripts/make-resize-references.py)
 
-For every ../shared/fixtures/bench/*_1024.png it writes to Tests/WebImageCodecsTests/References/resize/:
-  <name>_256.png       the RGB image resized to a 256-pixel long edge with Image.LANCZOS;
-  <name>_256_rgba.png  the same with alpha (x + y) * 255 // (w + h - 2) added first, resized
+For every Tests/Fixtures/bench/*_256.png it writes to Tests/WebImageCodecsTests/References/resize/:
+  <name>_64.png        the RGB image resized to a 64-pixel long edge with Image.LANCZOS;
+  <name>_64_rgba.png   the same with alpha (x + y) * 255 // (w + h - 2) added first, resized
                        as RGBA (Pillow premultiplies internally), to check transparent edges.
-The long edge becomes 256 and the short edge round(short * 256 / long), as the tests compute it.
+The long edge becomes 64 and the short edge round(short * 64 / long), as the tests compute it.
 """
 import glob, os
 from PIL import Image
@@ -19,7 +19,7 @@ out_dir = os.path.join(root, "Tests/WebImageCodecsTests/References/resize")
 os.makedirs(out_dir, exist_ok=True)
 
 
-def target(size, long_edge=256):
+def target(size, long_edge=64):
     w, h = size
     if w >= h:
         return long_edge, int(h * long_edge / w + 0.5)
@@ -35,11 +35,11 @@ def with_alpha(im):
     return rgba
 
 
-for path in sorted(glob.glob(os.path.join(root, "../shared/fixtures/bench/*_1024.png"))):
+for path in sorted(glob.glob(os.path.join(root, "Tests/Fixtures/bench/*_256.png"))):
     name = os.path.basename(path)[: -len(".png")]
     with Image.open(path) as im:
         rgb = im.convert("RGB")
     size = target(rgb.size)
-    rgb.resize(size, Image.LANCZOS).save(os.path.join(out_dir, f"{name}_256.png"), optimize=True)
-    with_alpha(rgb).resize(size, Image.LANCZOS).save(os.path.join(out_dir, f"{name}_256_rgba.png"), optimize=True)
+    rgb.resize(size, Image.LANCZOS).save(os.path.join(out_dir, f"{name}_64.png"), optimize=True)
+    with_alpha(rgb).resize(size, Image.LANCZOS).save(os.path.join(out_dir, f"{name}_64_rgba.png"), optimize=True)
     print(name, rgb.size, "->", size)

@@ -10,16 +10,22 @@ import XCTest
 final class AnimatedImageTests: XCTestCase {
     private let coders = ImageCoders(WebImageCodecs.defaultCoders)
 
-    /// Every decodable animation of the corpus.
-    private func animatedEntries() throws -> [ManifestEntry] {
-        let entries = try Fixtures.manifest().filter { $0.decodes && ($0.frames ?? 1) > 1 }
+    /// The full corpus, for the test of `what` over its animations.
+    private func fullCorpus(for what: String) throws -> FixtureCorpus {
+        try Fixtures.requireFullCorpus(for: "\(what) over every animation of the manifest")
+    }
+
+    /// Every decodable animation of `corpus`.
+    private func animatedEntries(of corpus: FixtureCorpus) throws -> [ManifestEntry] {
+        let entries = try corpus.manifest().filter { $0.decodes && ($0.frames ?? 1) > 1 }
         XCTAssertEqual(Set(entries.map(\.kind)), ["gif", "png", "webp"])
         return entries
     }
 
     func testFactsAreKnownBeforeAnyFrameIsDecoded() throws {
-        for entry in try animatedEntries() {
-            let image = try AnimatedImage(data: Fixtures.imageData(entry.file), coders: coders)
+        let corpus = try fullCorpus(for: "facts known before decoding")
+        for entry in try animatedEntries(of: corpus) {
+            let image = try AnimatedImage(data: corpus.imageData(entry.file), coders: coders)
             XCTAssertEqual(image.format.rawValue, entry.format, entry.file)
             XCTAssertEqual(image.size, PixelSize(width: try XCTUnwrap(entry.width), height: try XCTUnwrap(entry.height)),
                            entry.file)
@@ -36,14 +42,15 @@ final class AnimatedImageTests: XCTestCase {
     }
 
     func testFramesDecodedOutOfOrderEqualFramesDecodedInOrder() throws {
+        let corpus = try fullCorpus(for: "frames decoded out of order")
         var random = SeededRandom(seed: 0xA11)
-        for entry in try animatedEntries() {
-            let data = try Fixtures.imageData(entry.file)
+        for entry in try animatedEntries(of: corpus) {
+            let data = try corpus.imageData(entry.file)
             let eager = try coders.decode(data)
             let lazy = try AnimatedImage(data: data, coders: coders)
             let last = lazy.frameCount - 1
             // The last frame first, from a reader that has composited nothing yet.
-            let reference = try coders.decode(Fixtures.data(entry.lastFrameReference)).pixels
+            let reference = try coders.decode(Fixtures.data(corpus.lastFrameReference(of: entry))).pixels
             let (maximum, mean) = CorpusConformanceTests.tolerance(entry)
             let difference = PixelDifference(try lazy.frame(at: last), reference)
             XCTAssertTrue(difference.isWithin(maximum: maximum, mean: mean), "\(entry.file) last frame: \(difference)")

@@ -4,17 +4,19 @@ import WebImageCodecs
 import WebImageTestSupport
 import XCTest
 
-/// Every file of `../shared/fixtures/images` against Pillow's facts and pixels.
+/// Every file of the full corpus's `images/` against Pillow's facts and pixels (skipped without
+/// the full corpus; see ``Fixtures/fullCorpus``).
 final class CorpusConformanceTests: XCTestCase {
     private let coders = ImageCoders(WebImageCodecs.defaultCoders)
 
     func testTheWholeCorpusMatchesPillow() throws {
+        let corpus = try Fixtures.requireFullCorpus(for: "every image of the manifest against Pillow")
         var passed: [String: Int] = [:]
         var total: [String: Int] = [:]
         var failures: [String] = []
-        for entry in try Fixtures.manifest() {
+        for entry in try corpus.manifest() {
             total[entry.kind, default: 0] += 1
-            if let problem = check(entry) {
+            if let problem = check(entry, in: corpus) {
                 failures.append("\(entry.file): \(problem)")
             } else {
                 passed[entry.kind, default: 0] += 1
@@ -25,17 +27,17 @@ final class CorpusConformanceTests: XCTestCase {
         XCTAssertEqual(failures, [], "corpus: \(summary)")
     }
 
-    private func check(_ entry: ManifestEntry) -> String? {
+    private func check(_ entry: ManifestEntry, in corpus: FixtureCorpus) -> String? {
         let data: Data
-        do { data = try Fixtures.data(Fixtures.image(entry.file)) } catch { return "unreadable fixture: \(error)" }
+        do { data = try corpus.imageData(entry.file) } catch { return "unreadable fixture: \(error)" }
         if !entry.decodes {
             return checkRejected(data, entry)
         }
         let image: Image
         do { image = try coders.decode(data) } catch { return "decode failed: \(error)" }
         if let problem = checkFacts(image, entry) { return problem }
-        var references = [(0, entry.firstFrameReference)]
-        if image.frames.count > 1 { references.append((image.frames.count - 1, entry.lastFrameReference)) }
+        var references = [(0, corpus.firstFrameReference(of: entry))]
+        if image.frames.count > 1 { references.append((image.frames.count - 1, corpus.lastFrameReference(of: entry))) }
         for (index, url) in references {
             if let problem = compare(image.frames[index].pixels, with: url, entry) { return "frame \(index): \(problem)" }
         }

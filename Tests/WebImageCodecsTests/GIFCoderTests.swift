@@ -38,11 +38,12 @@ final class GIFCoderTests: XCTestCase {
     // MARK: - Manifest facts
 
     func testEveryDecodableGIFMatchesTheManifest() throws {
-        let entries = try Fixtures.manifest(kind: "gif").filter(\.decodes)
+        let corpus = try Fixtures.requireFullCorpus(for: "every decodable GIF of the manifest")
+        let entries = try corpus.manifest(kind: "gif").filter(\.decodes)
         XCTAssertEqual(entries.count, 9)
         for entry in entries {
             let name = entry.file
-            let image = try coder.decode(Fixtures.imageData(name), options: ImageDecodeOptions())
+            let image = try coder.decode(corpus.imageData(name), options: ImageDecodeOptions())
             XCTAssertEqual(image.format, .gif, name)
             XCTAssertEqual(image.pixelWidth, entry.width, name)
             XCTAssertEqual(image.pixelHeight, entry.height, name)

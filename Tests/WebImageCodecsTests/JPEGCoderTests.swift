@@ -9,10 +9,11 @@ final class JPEGCoderTests: XCTestCase {
     private let coder = JPEGCoder()
 
     func testEveryManifestJPEGDecodesToItsSizeOrFailsTyped() throws {
-        let entries = try Fixtures.manifest(kind: "jpeg")
+        let corpus = try Fixtures.requireFullCorpus(for: "every JPEG of the manifest")
+        let entries = try corpus.manifest(kind: "jpeg")
         XCTAssertGreaterThanOrEqual(entries.count, 19)
         for entry in entries {
-            let data = try Fixtures.imageData(entry.file)
+            let data = try corpus.imageData(entry.file)
             XCTAssertTrue(coder.canDecode(data), entry.file)
             if entry.decodes {
                 let image = try coder.decode(data, options: ImageDecodeOptions())

@@ -8,11 +8,12 @@ final class PNGCoderTests: XCTestCase {
     private let coder = PNGCoder()
 
     func testEveryPNGFixtureMatchesTheManifest() throws {
-        let entries = try Fixtures.manifest(kind: "png")
+        let corpus = try Fixtures.requireFullCorpus(for: "every PNG of the manifest")
+        let entries = try corpus.manifest(kind: "png")
         XCTAssertEqual(entries.count, 65)
         for entry in entries {
             XCTAssertTrue(entry.decodes)
-            let image = try coder.decode(Fixtures.imageData(entry.file), options: ImageDecodeOptions())
+            let image = try coder.decode(corpus.imageData(entry.file), options: ImageDecodeOptions())
             XCTAssertEqual(image.pixelWidth, entry.width, entry.file)
             XCTAssertEqual(image.pixelHeight, entry.height, entry.file)
             XCTAssertEqual(image.frames.count, entry.frames, entry.file)

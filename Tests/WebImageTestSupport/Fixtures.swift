@@ -1,51 +1,121 @@
 import Foundation
+import XCTest
 
-/// The shared fixture corpus at `../shared/fixtures` beside the package root.
+/// The test images. Unit tests read the subset kept in the repository (`Tests/Fixtures`, see its
+/// README), so that a bare clone runs them; the corpus-wide tests read the full shared corpus,
+/// found by ``fullCorpus``, and are skipped when it is absent.
 public enum Fixtures {
-    /// `../shared/fixtures`, found from this source file's location.
-    public static let root: URL = URL(fileURLWithPath: #filePath)
+    /// The package root, found from this source file's location.
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // WebImageTestSupport
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
         .deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures")
 
-    /// A file below `images/`, such as `"gif/sd_TestLoopCount.gif"`.
+    /// `Tests/Fixtures`: the files the unit tests use, copied from the full corpus.
+    public static let subset = FixtureCorpus(root: packageRoot.appendingPathComponent("Tests/Fixtures"))
+
+    /// `$WEBIMAGE_FIXTURES` when it is set and not empty.
+    private static let chosenCorpus = ProcessInfo.processInfo.environment["WEBIMAGE_FIXTURES"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// The full corpus, or nil: `$WEBIMAGE_FIXTURES` when set (`none` means no full corpus, as
+    /// in a bare clone; a folder without the corpus fails the corpus-wide tests rather than
+    /// skipping them), else `../shared/fixtures` beside the package root when that folder exists.
+    public static let fullCorpus: URL? = {
+        if let chosenCorpus {
+            return chosenCorpus == "none" ? nil : URL(fileURLWithPath: chosenCorpus)
+        }
+        let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: shared.path, isDirectory: &isFolder) && isFolder.boolValue
+            ? shared : nil
+    }()
+
+    /// The full corpus for a corpus-wide test that checks `what`; skips the test, saying how to
+    /// run it, when ``fullCorpus`` is nil.
+    public static func requireFullCorpus(for what: String) throws -> FixtureCorpus {
+        guard let fullCorpus else {
+            let reason = chosenCorpus == "none"
+                ? "WEBIMAGE_FIXTURES=none leaves the full fixture corpus out" : "the full fixture corpus is absent"
+            throw XCTSkip("corpus-wide test of \(what) skipped: \(reason) "
+                + "(Tests/Fixtures holds only the unit tests' files). To run it, set WEBIMAGE_FIXTURES to the "
+                + "corpus folder or put the corpus at ../shared/fixtures beside the checkout")
+        }
+        return FixtureCorpus(root: fullCorpus)
+    }
+
+    /// A file of the subset below `images/`, such as `"gif/sd_TestLoopCount.gif"`.
     public static func image(_ path: String) -> URL {
-        root.appendingPathComponent("images").appendingPathComponent(path)
+        subset.image(path)
     }
 
-    /// A file below `bench/`, such as `"testjfif_full.jpg"`.
+    /// A file of the subset below `bench/`, such as `"testjfif_256.jpg"`.
     public static func bench(_ name: String) -> URL {
-        root.appendingPathComponent("bench").appendingPathComponent(name)
+        subset.bench(name)
     }
 
-    /// The bytes of `url`; fails the test run loudly if the corpus is missing.
+    /// The bytes of `url`; fails the test loudly if the file is missing.
     public static func data(_ url: URL) throws -> Data {
         try Data(contentsOf: url)
     }
 
-    /// The bytes of a file below `images/`, such as `"jpeg/pil_hopper.jpg"` or a manifest
-    /// entry's `file`.
+    /// The bytes of a file of the subset below `images/`, such as `"jpeg/pil_hopper.jpg"`.
     public static func imageData(_ path: String) throws -> Data {
-        try data(image(path))
+        try subset.imageData(path)
     }
 
-    /// The bytes of a file below `bench/`, such as `"testjfif_256.jpg"`.
+    /// The bytes of a file of the subset below `bench/`, such as `"testjfif_256.jpg"`.
     public static func benchData(_ name: String) throws -> Data {
-        try data(bench(name))
+        try subset.benchData(name)
+    }
+}
+
+/// A fixture folder laid out as the shared corpus: `images/` (with `manifest.json` and `ref/`
+/// in the full corpus) and `bench/`.
+public struct FixtureCorpus: Sendable {
+    /// The folder holding `images/` and `bench/`.
+    public let root: URL
+
+    /// A file below `images/`, such as `"gif/sd_TestLoopCount.gif"` or a manifest entry's `file`.
+    public func image(_ path: String) -> URL {
+        root.appendingPathComponent("images").appendingPathComponent(path)
+    }
+
+    /// A file below `bench/`, such as `"testjfif_full.jpg"`.
+    public func bench(_ name: String) -> URL {
+        root.appendingPathComponent("bench").appendingPathComponent(name)
+    }
+
+    /// The bytes of a file below `images/`.
+    public func imageData(_ path: String) throws -> Data {
+        try Fixtures.data(image(path))
+    }
+
+    /// The bytes of a file below `bench/`.
+    public func benchData(_ name: String) throws -> Data {
+        try Fixtures.data(bench(name))
     }
 
     /// The entries of `images/manifest.json`.
-    public static func manifest() throws -> [ManifestEntry] {
-        let data = try Data(contentsOf: root.appendingPathComponent("images/manifest.json"))
-        return try JSONDecoder().decode(Manifest.self, from: data).images
+    public func manifest() throws -> [ManifestEntry] {
+        try JSONDecoder().decode(Manifest.self, from: Fixtures.data(image("manifest.json"))).images
     }
 
     /// The entries of `images/manifest.json` in one folder (`png`, `jpeg`, `gif`, `webp` or
     /// `other`; see ``ManifestEntry/kind``), in manifest order.
-    public static func manifest(kind: String) throws -> [ManifestEntry] {
+    public func manifest(kind: String) throws -> [ManifestEntry] {
         try manifest().filter { $0.kind == kind }
+    }
+
+    /// `images/ref/<name>.f0.png`: frame 0 of `entry` as Pillow decodes it.
+    public func firstFrameReference(of entry: ManifestEntry) -> URL {
+        image("ref/\(entry.name).f0.png")
+    }
+
+    /// `images/ref/<name>.last.png`: the last frame of `entry`, fully composited.
+    public func lastFrameReference(of entry: ManifestEntry) -> URL {
+        image("ref/\(entry.name).last.png")
     }
 
     private struct Manifest: Decodable {
@@ -69,11 +139,6 @@ public struct ManifestEntry: Decodable, Sendable {
     /// The folder below `images/`: `png`, `jpeg`, `gif`, `webp` or `other`.
     public var kind: String { String(file.split(separator: "/")[0]) }
 
-    /// `images/ref/<name>.f0.png`.
-    public var firstFrameReference: URL { Fixtures.image("ref/\(name).f0.png") }
-
-    /// `images/ref/<name>.last.png`.
-    public var lastFrameReference: URL { Fixtures.image("ref/\(name).last.png") }
-
-    private var name: String { String(file.split(separator: "/").last ?? "") }
+    /// The file name without its folder, as the references are named.
+    public var name: String { String(file.split(separator: "/").last ?? "") }
 }

@@ -7,7 +7,7 @@ import XCTest
 /// folder, some are killed with SIGKILL at random moments, and a new cache then opens the
 /// folder. Every entry a writer reported is there and whole; nothing else is.
 final class DiskCacheCrashTests: XCTestCase {
-    private let image = Fixtures.bench("testjfif_full.jpg")
+    private let image = Fixtures.image("jpeg/sd_TestJFIF.jpg")
 
     func testWritersKilledAtRandomMomentsLeaveOnlyWholeEntries() throws {
         let folder = try TemporaryFolder(self).appending("cache")
