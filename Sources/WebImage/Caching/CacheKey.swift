@@ -16,6 +16,16 @@ enum CacheKey {
         return String(key[..<dot]) + "-" + inserted + String(key[dot...])
     }
 
+    /// `key` with the thumbnail suffix for `size` inserted, unless it carries it already (a key
+    /// the manager made for a thumbnail load), so that a thumbnail is never filed under a
+    /// full-size image's key.
+    static func thumbnailed(_ key: String, _ size: PixelSize, preserveAspectRatio: Bool) -> String {
+        let suffix = thumbnailSuffix(size, preserveAspectRatio: preserveAspectRatio)
+        let encoded = suffix.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? suffix
+        if key.contains(suffix) || key.contains(encoded) { return key }
+        return inserting(suffix, into: key)
+    }
+
     /// SDWebImage's thumbnail suffix, `Thumbnail({%f,%f},%d)`: `Thumbnail({64.000000,64.000000},1)`.
     static func thumbnailSuffix(_ size: PixelSize, preserveAspectRatio: Bool) -> String {
         "Thumbnail({\(size.width).000000,\(size.height).000000},\(preserveAspectRatio ? 1 : 0))"

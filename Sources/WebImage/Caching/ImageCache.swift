@@ -42,11 +42,19 @@ public final class ImageCache: ImageCaching {
         disk.data(forKey: key)
     }
 
+    /// Looks `key` up. With a thumbnail size in the decode options, memory is searched and
+    /// back-filled under the thumbnail's key (`key` with SDWebImage's thumbnail suffix), never
+    /// under `key`, whose full-size image a plain query expects; the disk bytes of `key` are
+    /// decoded small. With `firstFrameOnly`, an animation from memory comes back as its first frame.
     public func query(forKey key: String, options: ImageCacheQueryOptions) async throws -> ImageCacheQueryResult {
-        if options.cacheType.includesMemory, let image = memory.value(forKey: key) {
+        let decode = options.decodeOptions
+        let memoryKey = decode.thumbnailPixelSize.map {
+            CacheKey.thumbnailed(key, $0, preserveAspectRatio: decode.preserveAspectRatio)
+        } ?? key
+        if options.cacheType.includesMemory, let image = memory.value(forKey: memoryKey) {
             let wantsData = options.queryMemoryData && options.cacheType.includesDisk
             let data = wantsData ? try await readDisk(sync: options.queryDiskDataSync) { $0.disk.data(forKey: key) } : nil
-            return ImageCacheQueryResult(image: image, data: data, cacheType: .memory)
+            return ImageCacheQueryResult(image: decode.firstFrameOnly ? image.firstFrame : image, data: data, cacheType: .memory)
         }
         guard options.cacheType.includesDisk else { return .miss }
         let found = try await readDisk(sync: options.queryDiskDataSync) { cache -> (Image, Data)? in
@@ -56,7 +64,7 @@ public final class ImageCache: ImageCaching {
         }
         guard let (image, data) = found else { return .miss }
         if options.cacheType.includesMemory {
-            memory.setValue(image, forKey: key, cost: image.memoryCost)
+            memory.setValue(image, forKey: memoryKey, cost: image.memoryCost)
         }
         return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
     }

@@ -26,8 +26,7 @@ public struct ImageCacheKeys: Sendable, Hashable {
         let original = filter?(url) ?? url.absoluteString
         var thumbnail = original
         if let box = decodeOptions?.thumbnailPixelSize {
-            let suffix = CacheKey.thumbnailSuffix(box, preserveAspectRatio: decodeOptions?.preserveAspectRatio ?? true)
-            thumbnail = CacheKey.inserting(suffix, into: original)
+            thumbnail = CacheKey.thumbnailed(original, box, preserveAspectRatio: decodeOptions?.preserveAspectRatio ?? true)
         }
         self.original = original
         self.thumbnail = thumbnail

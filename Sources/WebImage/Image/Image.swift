@@ -39,6 +39,13 @@ public struct Image: Sendable, Hashable {
         self.init(frames: [ImageFrame(pixels: pixels)], scale: scale, format: format, orientation: orientation)
     }
 
+    /// The first frame alone, as a still image (SDWebImage's `decodeFirstFrameOnly` answer for
+    /// an animation); the image itself when it is a still.
+    public var firstFrame: Image {
+        guard isAnimated else { return self }
+        return Image(pixels: pixels, scale: scale, format: format, orientation: orientation)
+    }
+
     /// The first frame's pixels: what a still view shows.
     public var pixels: PixelBuffer { frames[0].pixels }
     /// Width in pixels.

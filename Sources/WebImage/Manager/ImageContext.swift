@@ -27,8 +27,16 @@ public struct ImageContext: Sendable {
     public var queryCacheType: ImageCacheType?
     /// Where to store the (transformed) image; by default all tiers.
     public var storeCacheType: ImageCacheType?
-    /// Where to store the original bytes when a transformer changed the image; disk by default.
+    /// Where to store the original bytes when the image is transformed or decoded as a
+    /// thumbnail; disk by default.
     public var originalStoreCacheType: ImageCacheType?
+    /// Where to look for the original when the transformed or thumbnail image is not cached,
+    /// to make it from the cached original instead of downloading (SDWebImage's
+    /// `originalQueryCacheType`); disk by default, `.none` to always download.
+    public var originalQueryCacheType: ImageCacheType?
+    /// A cache of its own for originals (SDWebImage's `originalImageCache`); the load's cache
+    /// by default.
+    public var originalImageCache: (any ImageCaching)?
     /// Changes each HTTP request before it is sent.
     public var requestModifier: ImageRequestModifier?
     /// Changes each HTTP response head before it is checked.

@@ -120,7 +120,8 @@ public final class ImageManager: Sendable {
         guard request.isAnsweredByMemoryHit, !isRefused(request),
               let image = request.cache.imageFromMemory(forKey: request.keys.image)
         else { return nil }
-        return ImageResult(image: image, data: nil, source: .memory, url: request.url)
+        return ImageResult(image: request.wantsFirstFrameOnly ? image.firstFrame : image, data: nil, source: .memory,
+                           url: request.url)
     }
 
     /// Whether `request` is refused for its URL's place on the failed-URL list.
@@ -185,6 +186,8 @@ public final class ImageManager: Sendable {
                 guard options.contains(.refreshCached) else { return hit }
                 events?(.cachedImage(hit))
                 cached = hit
+            } else if !options.contains(.refreshCached), let made = try await request.makeFromCachedOriginal() {
+                return made
             }
             if options.contains(.fromCacheOnly) || !(shouldDownload?(url) ?? true) {
                 if let cached { return cached }

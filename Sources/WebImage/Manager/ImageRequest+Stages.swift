@@ -15,6 +15,22 @@ extension ImageRequest {
         return ImageResult(image: image, data: found.data, source: found.cacheType == .memory ? .memory : .disk, url: url)
     }
 
+    /// The image made from the original in the cache, when the delivered image's own key
+    /// missed (SDWebImage's original-cache step): the original's bytes decoded as this request
+    /// decodes (a thumbnail, say), transformed and stored under the image's key. Nil when the
+    /// image does not derive from an original, or the original is not cached either.
+    func makeFromCachedOriginal() async throws -> ImageResult? {
+        guard derivesFromOriginal, originalQueryCacheType != .none else { return nil }
+        let query = ImageCacheQueryOptions(cacheType: originalQueryCacheType, decodeOptions: decodeOptions,
+                                           queryDiskDataSync: options.contains(.queryDiskDataSync))
+        let found = try await originalCache.query(forKey: keys.original, options: query)
+        guard let original = found.image else { return nil }
+        try Task.checkCancellation()
+        let image = transformed(original)
+        try await store(image, data: nil, original: nil, validators: nil)
+        return ImageResult(image: image, data: nil, source: found.cacheType == .memory ? .memory : .disk, url: url)
+    }
+
     /// Loads, transforms and stores the image.
     func download(validators: HTTPValidators?, events: ImageManagerEventHandler?) async throws -> ImageResult {
         var forward: ImageLoadingEventHandler?
@@ -28,16 +44,25 @@ extension ImageRequest {
         }
         let loaded = try await loader.requestImage(for: url, options: loaderOptions(validators), events: forward)
         try Task.checkCancellation()
-        var image = loaded.image
-        var transformed = false
-        if let transformer, !image.isAnimated || options.contains(.transformAnimatedImage),
-           let output = transformer.transform(image, forKey: keys.image) {
-            image = output
-            transformed = true
+        let image = transformed(loaded.image)
+        let validators = HTTPValidators(etag: loaded.response.etag, lastModified: loaded.response.lastModified)
+        // As SDWebImage: a thumbnail's or a transformed image's bytes are not the original's,
+        // so the original goes under its own key and the result carries no bytes.
+        if derivesFromOriginal {
+            // A thumbnail is no original: only the bytes go under the original's key.
+            let originalImage = keys.thumbnail == keys.original ? loaded.image : nil
+            try await store(image, data: nil, original: (originalImage, loaded.data), validators: validators)
+            return ImageResult(image: image, data: nil, source: loadedSource, url: url)
         }
-        try await store(image, original: loaded, transformed: transformed)
-        // As SDWebImage: the downloaded bytes are not the transformed image's, so none are given.
-        return ImageResult(image: image, data: transformed ? nil : loaded.data, source: loadedSource, url: url)
+        try await store(image, data: loaded.data, original: nil, validators: validators)
+        return ImageResult(image: image, data: loaded.data, source: loadedSource, url: url)
+    }
+
+    /// `image` through the transformer, when there is one and it applies (animations only with
+    /// `transformAnimatedImage`).
+    private func transformed(_ image: Image) -> Image {
+        guard let transformer, !image.isAnimated || options.contains(.transformAnimatedImage) else { return image }
+        return transformer.transform(image, forKey: keys.image) ?? image
     }
 
     /// Where a load (not a cache hit) of ``url`` comes from: the scheme says which loader read it.
@@ -56,33 +81,31 @@ extension ImageRequest {
             handleCookies: options.contains(.handleCookies))
     }
 
-    /// Memory at once; disk awaited with `waitStoreCache`, in the background otherwise. A disk
-    /// store that fails (read-only folder, full disk) is logged and does not fail the load: the
-    /// image is in hand, and the disk cache never keeps a partial file.
-    private func store(_ image: Image, original: ImageLoadResult, transformed: Bool) async throws {
+    /// Memory at once; disk awaited with `waitStoreCache`, in the background otherwise: the
+    /// image (with `data`, its bytes, when known) under its key, and the `original` (its image
+    /// when it is one, and its bytes) under the original's key. A disk store that fails
+    /// (read-only folder, full disk) is logged and does not fail the load: the image is in
+    /// hand, and the disk cache never keeps a partial file.
+    private func store(_ image: Image, data: Data?, original: (image: Image?, data: Data)?,
+                       validators: HTTPValidators?) async throws {
         let type = storeCacheType
-        let validators = HTTPValidators(etag: original.response.etag, lastModified: original.response.lastModified)
         if type.includesMemory {
             try await cache.store(image, data: nil, forKey: keys.image, to: .memory, serializer: nil)
         }
-        let cache = cache, key = keys.image, originalKey = keys.original, serializer = context.cacheSerializer, logger = logger
+        let cache = cache, originalCache = originalCache, keys = keys, serializer = context.cacheSerializer, logger = logger
         let originalType = originalStoreCacheType
         let writeDisk: @Sendable () async -> Void = {
             do {
-                if transformed {
-                    if originalType != .none {
-                        try await cache.store(original.image, data: original.data, forKey: originalKey, to: originalType,
-                                              serializer: serializer)
-                    }
-                    if type.includesDisk {
-                        try await cache.store(image, data: nil, forKey: key, to: .disk, serializer: serializer)
-                    }
-                } else if type.includesDisk {
-                    try await cache.store(image, data: original.data, forKey: key, to: .disk, serializer: serializer)
+                if let original, originalType != .none {
+                    try await originalCache.store(original.image, data: original.data, forKey: keys.original, to: originalType,
+                                                  serializer: serializer)
                 }
-                if type.includesDisk, let validators { await cache.setValidators(validators, forKey: key) }
+                if type.includesDisk {
+                    try await cache.store(image, data: data, forKey: keys.image, to: .disk, serializer: serializer)
+                    if let validators { await cache.setValidators(validators, forKey: keys.image) }
+                }
             } catch {
-                logger.warning("could not store the image on disk", metadata: ["key": "\(key)", "error": "\(error)"])
+                logger.warning("could not store the image on disk", metadata: ["key": "\(keys.image)", "error": "\(error)"])
             }
         }
         if options.contains(.waitStoreCache) {

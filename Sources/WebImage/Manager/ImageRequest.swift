@@ -17,49 +17,79 @@ public struct ImageRequest: Sendable {
     public let context: ImageContext
     /// The keys the image and its original bytes are cached under.
     public let keys: ImageCacheKeys
-    /// How loaded bytes are decoded: the context's options with the scale (from the context or
-    /// the URL's `@2x`/`@3x`), and the scale-down limit and first-frame-only flag of the options.
-    public let decodeOptions: ImageDecodeOptions
-    /// The cache tiers looked in: the context's, else all of them (none with `fromLoaderOnly`).
-    public let queryCacheType: ImageCacheType
-    /// The tiers the delivered image is stored in: the context's, else all of them (memory
-    /// only with `cacheMemoryOnly`).
-    public let storeCacheType: ImageCacheType
-    /// The tiers the original bytes are stored in when a transformer changed the image: the
-    /// context's, else the disk.
-    public let originalStoreCacheType: ImageCacheType
-    /// Where the download goes in the loader's queue.
-    public let priority: DownloadPriority
+    /// The manager whose defaults fill in what the context leaves unset.
+    public let manager: ImageManager
 
-    let cache: any ImageCaching
-    let loader: any ImageLoader
-    let coders: ImageCoders
-    let transformer: (any ImageTransformer)?
-    let logger: Logger
-
+    /// Everything else is derived from the context and the manager when a stage asks, so that a
+    /// memory hit pays for its key and nothing more.
     init(url: URL, options: WebImageOptions, context: ImageContext, manager: ImageManager) {
         self.url = url
         self.options = options
         self.context = context
-        cache = context.imageCache ?? manager.imageCache
-        loader = context.imageLoader ?? manager.imageLoader
-        coders = context.coders ?? manager.coders
-        transformer = context.transformer ?? manager.transformer
-        logger = manager.logger
+        self.manager = manager
         keys = ImageCacheKeys(url: url, filter: context.cacheKeyFilter, decodeOptions: context.decodeOptions,
-                              transformer: transformer)
+                              transformer: context.transformer ?? manager.transformer)
+    }
+
+    /// How loaded bytes are decoded: the context's options with the scale (from the context or
+    /// the URL's `@2x`/`@3x`), and the scale-down limit and first-frame-only flag of the options.
+    public var decodeOptions: ImageDecodeOptions {
         var decode = context.decodeOptions ?? ImageDecodeOptions()
-        decode.scaleFactor = context.imageScaleFactor ?? CacheKey.scaleFactor(of: url.absoluteString)
+        decode.scaleFactor = context.imageScaleFactor ?? CacheKey.scaleFactor(of: keys.original)
         if options.contains(.scaleDownLargeImages) && decode.scaleDownLimitBytes == nil {
             decode.scaleDownLimitBytes = manager.scaleDownLimitBytes
         }
-        if options.contains(.decodeFirstFrameOnly) { decode.firstFrameOnly = true }
-        decodeOptions = decode
-        queryCacheType = context.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
-        storeCacheType = context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
-        originalStoreCacheType = context.originalStoreCacheType ?? .disk
-        priority = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        decode.firstFrameOnly = wantsFirstFrameOnly
+        return decode
     }
+
+    /// Whether only the first frame of an animation is wanted: `decodeFirstFrameOnly`, or the
+    /// context's decode options.
+    var wantsFirstFrameOnly: Bool {
+        options.contains(.decodeFirstFrameOnly) || context.decodeOptions?.firstFrameOnly == true
+    }
+
+    /// Whether the delivered image is not the original's decode: it is decoded as a thumbnail
+    /// or transformed, so it has keys of its own and the original bytes are not its bytes.
+    var derivesFromOriginal: Bool { keys.image != keys.original }
+
+    /// The cache tiers looked in: the context's, else all of them (none with `fromLoaderOnly`).
+    public var queryCacheType: ImageCacheType {
+        context.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
+    }
+
+    /// The tiers the delivered image is stored in: the context's, else all of them (memory
+    /// only with `cacheMemoryOnly`).
+    public var storeCacheType: ImageCacheType {
+        context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
+    }
+
+    /// The tiers the original bytes are stored in when a transformer changed the image: the
+    /// context's, else the disk.
+    public var originalStoreCacheType: ImageCacheType { context.originalStoreCacheType ?? .disk }
+
+    /// The tiers an original is looked for in when the delivered image's key misses: the
+    /// context's, else the disk (SDWebImage's `originalQueryCacheType`). Only for a request
+    /// whose image derives from its original.
+    public var originalQueryCacheType: ImageCacheType { context.originalQueryCacheType ?? .disk }
+
+    /// Where the download goes in the loader's queue.
+    public var priority: DownloadPriority {
+        options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+    }
+
+    /// The cache: the context's, else the manager's.
+    var cache: any ImageCaching { context.imageCache ?? manager.imageCache }
+    /// The cache of originals: the context's `originalImageCache`, else ``cache``.
+    var originalCache: any ImageCaching { context.originalImageCache ?? cache }
+    /// The loader: the context's, else the manager's.
+    var loader: any ImageLoader { context.imageLoader ?? manager.imageLoader }
+    /// The coders: the context's, else the manager's.
+    var coders: ImageCoders { context.coders ?? manager.coders }
+    /// The transformer: the context's, else the manager's.
+    var transformer: (any ImageTransformer)? { context.transformer ?? manager.transformer }
+    /// Where failures that do not fail the load are reported.
+    var logger: Logger { manager.logger }
 
     /// Whether a URL on the failed-URL list is tried again (`retryFailed`).
     var retriesFailedURL: Bool { options.contains(.retryFailed) }
@@ -81,6 +111,7 @@ public struct ImageRequest: Sendable {
               context.cacheSerializer == nil,
               let cache = Self.identity(of: cache), let loader = Self.identity(of: loader)
         else { return nil }
+        let decodeOptions = decodeOptions
         return WorkKey(
             image: keys.image, decodeOptions: decodeOptions, options: options.subtracting(.deliveryOnly).rawValue,
             cacheTypes: [queryCacheType, storeCacheType, originalStoreCacheType],
