@@ -19,11 +19,12 @@ public struct ImageCacheKeys: Sendable, Hashable {
     /// delivered image under it.
     public let image: String
 
-    /// The keys for `url`, filtered by `filter` (nil, or a nil answer, keeps the whole URL),
-    /// decoded with `decodeOptions` and transformed by `transformer`.
-    init(url: URL, filter: (@Sendable (URL) -> String?)?, decodeOptions: ImageDecodeOptions?,
+    /// The keys for `url` (whose absolute string is `urlString`), filtered by `filter` (nil,
+    /// or a nil answer, keeps the whole URL), decoded with `decodeOptions` and transformed by
+    /// `transformer`.
+    init(url: URL, urlString: String, filter: (@Sendable (URL) -> String?)?, decodeOptions: ImageDecodeOptions?,
          transformer: (any ImageTransformer)?) {
-        let original = filter?(url) ?? url.absoluteString
+        let original = filter?(url) ?? urlString
         var thumbnail = original
         if let box = decodeOptions?.thumbnailPixelSize {
             thumbnail = CacheKey.thumbnailed(original, box, preserveAspectRatio: decodeOptions?.preserveAspectRatio ?? true)

@@ -117,7 +117,7 @@ public final class ImageManager: Sendable {
     /// request (see ``ImageRequest``), and the URL may be loaded; nil otherwise. Answered under
     /// the cache's lock, before any task exists.
     func memoryHit(for request: ImageRequest) -> ImageResult? {
-        guard request.isAnsweredByMemoryHit, !isRefused(request),
+        guard request.isAnsweredByMemoryHit, request.hasURL, !isRefused(request),
               let image = request.cache.imageFromMemory(forKey: request.keys.image)
         else { return nil }
         return ImageResult(image: request.wantsFirstFrameOnly ? image.firstFrame : image, data: nil, source: .memory,
@@ -133,7 +133,10 @@ public final class ImageManager: Sendable {
     /// load (``WebImageError/cancelled``). With `refreshCached`, returns the revalidated result.
     public func image(for url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext())
         async throws(WebImageError) -> ImageResult {
-        try await image(for: request(for: validated(url), options: options, context: context))
+        let request = request(for: try validated(url), options: options, context: context)
+        // Answered here, without a further async call, as memory hits are most loads.
+        if let hit = memoryHit(for: request) { return hit }
+        return try await load(request, events: nil)
     }
 
     /// Loads the image `request` names; see ``image(for:options:context:)``.
@@ -161,15 +164,16 @@ public final class ImageManager: Sendable {
         }
     }
 
-    /// `url`, when it is one to load.
+    /// `url`, when there is one.
     func validated(_ url: URL?) throws(WebImageError) -> URL {
-        guard let url, !url.absoluteString.isEmpty else { throw .invalidURL("no URL") }
+        guard let url else { throw .invalidURL("no URL") }
         return url
     }
 
     /// The whole flow: the memory hit, the failed-URL list, then the stages, shared with every
     /// identical load under way. `events` receives what happens before the result.
     func load(_ request: ImageRequest, events: ImageManagerEventHandler?) async throws(WebImageError) -> ImageResult {
+        guard request.hasURL else { throw .invalidURL("no URL") }
         if let hit = memoryHit(for: request) { return hit }
         if isRefused(request) { throw .blacklisted }
         return try await inFlight.result(for: request.workKey, events: events) { [self] events async throws(WebImageError) in

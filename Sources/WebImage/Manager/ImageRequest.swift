@@ -19,6 +19,8 @@ public struct ImageRequest: Sendable {
     public let keys: ImageCacheKeys
     /// The manager whose defaults fill in what the context leaves unset.
     public let manager: ImageManager
+    /// The URL as a string, read once: Foundation builds it anew on every call.
+    let urlString: String
 
     /// Everything else is derived from the context and the manager when a stage asks, so that a
     /// memory hit pays for its key and nothing more.
@@ -27,7 +29,8 @@ public struct ImageRequest: Sendable {
         self.options = options
         self.context = context
         self.manager = manager
-        keys = ImageCacheKeys(url: url, filter: context.cacheKeyFilter, decodeOptions: context.decodeOptions,
+        urlString = url.absoluteString
+        keys = ImageCacheKeys(url: url, urlString: urlString, filter: context.cacheKeyFilter, decodeOptions: context.decodeOptions,
                               transformer: context.transformer ?? manager.transformer)
     }
 
@@ -90,6 +93,9 @@ public struct ImageRequest: Sendable {
     var transformer: (any ImageTransformer)? { context.transformer ?? manager.transformer }
     /// Where failures that do not fail the load are reported.
     var logger: Logger { manager.logger }
+
+    /// Whether there is a URL to load: an empty one is ``WebImageError/invalidURL(_:)``.
+    var hasURL: Bool { !urlString.isEmpty }
 
     /// Whether a URL on the failed-URL list is tried again (`retryFailed`).
     var retriesFailedURL: Bool { options.contains(.retryFailed) }
