@@ -137,30 +137,54 @@ final class ImageCacheTests: XCTestCase {
         XCTAssertNil(cache.imageFromMemory(forKey: key), "nothing was read, so nothing back-filled")
     }
 
-    func testTheChainAsksInOrderAndStoresPerPolicy() async throws {
+    /// The chain ranks its caches as SDWebImage's `SDImageCachesManager` and as the coder and
+    /// loader registries do: the cache added last has the highest priority.
+    func testTheChainAsksTheLastAddedCacheFirstAndStoresPerPolicy() async throws {
         let folder = try TemporaryFolder(self)
         let high = try makeCache(folder.appending("high"))
         let low = try makeCache(folder.appending("low"))
         let (image, data) = try fixture()
         try await low.store(image, data: data, forKey: key)
 
-        let serial = ImageCachesManager(caches: [high, low])
+        let serial = ImageCachesManager(caches: [low, high])
+        XCTAssertTrue(serial.caches.first as? ImageCache === high, "the last cache given is asked first")
         let found = try await serial.query(forKey: key, options: ImageCacheQueryOptions())
         XCTAssertEqual(found.image, image)
         XCTAssertEqual(found.cacheType, .memory, "answered by the lower cache's memory")
-        let onlyHigh = ImageCachesManager(caches: [high, low], queryPolicy: .highestOnly)
+        let onlyHigh = ImageCachesManager(caches: [low, high], queryPolicy: .highestOnly)
         let missed = try await onlyHigh.query(forKey: key, options: ImageCacheQueryOptions())
-        XCTAssertNil(missed.image)
-        let concurrent = ImageCachesManager(caches: [high, low], queryPolicy: .concurrent)
+        XCTAssertNil(missed.image, "highestOnly asks only the cache given last")
+        let onlyLow = ImageCachesManager(caches: [low, high], queryPolicy: .lowestOnly)
+        let lowest = try await onlyLow.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(lowest.image, image, "lowestOnly asks only the cache given first")
+        let concurrent = ImageCachesManager(caches: [low, high], queryPolicy: .concurrent)
         let raced = try await concurrent.query(forKey: key, options: ImageCacheQueryOptions())
         XCTAssertEqual(raced.image, image)
 
         try await serial.store(image, data: data, forKey: "new", to: .all, serializer: nil)
         XCTAssertNotNil(high.imageFromMemory(forKey: "new"))
-        XCTAssertNil(low.imageFromMemory(forKey: "new"), "highestOnly stores to the first cache")
-        let everywhere = ImageCachesManager(caches: [high, low], storePolicy: .all)
+        XCTAssertNil(low.imageFromMemory(forKey: "new"), "highestOnly stores to the cache given last")
+        let everywhere = ImageCachesManager(caches: [low, high], storePolicy: .all)
         try await everywhere.store(image, data: data, forKey: "both", to: .memory, serializer: nil)
         XCTAssertNotNil(low.imageFromMemory(forKey: "both"))
         XCTAssertNotNil(high.imageFromMemory(forKey: "both"))
+    }
+
+    /// A cache added to a chain goes in front of the ones it holds (SDWebImage's `addCache:`).
+    func testAnAddedCacheIsAskedFirst() async throws {
+        let folder = try TemporaryFolder(self)
+        let first = try makeCache(folder.appending("first"))
+        let added = try makeCache(folder.appending("added"))
+        let (image, data) = try fixture()
+        let chain = ImageCachesManager(caches: [first], queryPolicy: .highestOnly)
+        chain.add(added)
+        XCTAssertEqual(chain.caches.count, 2)
+        XCTAssertTrue(chain.caches.first as? ImageCache === added)
+        XCTAssertTrue(chain.caches.last as? ImageCache === first)
+        try await chain.store(image, data: data, forKey: key, to: .memory, serializer: nil)
+        XCTAssertNotNil(added.imageFromMemory(forKey: key))
+        XCTAssertNil(first.imageFromMemory(forKey: key))
+        chain.remove(ImageCache.self)
+        XCTAssertTrue(chain.caches.isEmpty)
     }
 }

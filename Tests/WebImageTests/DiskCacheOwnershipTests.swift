@@ -143,11 +143,11 @@ final class DiskCacheOwnershipTests: XCTestCase {
     }
 
     func testEntryFileNames() {
-        for name in [MD5.hex("k"), MD5.hex("k") + ".jpg", MD5.hex("k") + "." + String(repeating: "x", count: 200)] {
+        for name in [MD5.hex("k"), MD5.hex("k") + ".jpg", MD5.hex("k") + "." + String(repeating: "x", count: 222)] {
             XCTAssertTrue(DiskCache.isEntryFileName(name), name)
         }
         for name in ["thesis.txt", MD5.hex("k").uppercased(), String(MD5.hex("k").dropLast()), MD5.hex("k") + "0",
-                     MD5.hex("k") + ".", MD5.hex("k") + ".tar.gz", MD5.hex("k") + "." + String(repeating: "x", count: 201),
+                     MD5.hex("k") + ".", MD5.hex("k") + ".tar.gz", MD5.hex("k") + "." + String(repeating: "x", count: 223),
                      MD5.hex("k") + ".a:b", "." + MD5.hex("k"), "CACHEDIR.TAG"] {
             XCTAssertFalse(DiskCache.isEntryFileName(name), name)
         }

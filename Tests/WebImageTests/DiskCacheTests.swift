@@ -13,20 +13,6 @@ final class DiskCacheTests: XCTestCase {
         Data((0..<count).map { _ in UInt8.random(in: 0...255) })
     }
 
-    func testFileNamesAreSDWebImages() {
-        XCTAssertEqual(DiskCache.fileName(forKey: "https://example.com/a.png"), "8c11d92f07c76baf29e49afd2301deb2.png")
-        let withQuery = "https://example.com/a.png?token=1#top"
-        XCTAssertEqual(DiskCache.fileName(forKey: withQuery), MD5.hex(withQuery) + ".png")
-        XCTAssertEqual(DiskCache.fileName(forKey: "hello"), "5d41402abc4b2a76b9719d911017c592")
-        XCTAssertEqual(DiskCache.fileName(forKey: "https://example.com/dir/"), MD5.hex("https://example.com/dir/"))
-        let colon = "https://example.com/a.b:c"
-        XCTAssertEqual(DiskCache.fileName(forKey: colon), MD5.hex(colon), "an extension with ':' is dropped")
-        let longExtension = "https://example.com/a." + String(repeating: "x", count: 201)
-        XCTAssertEqual(DiskCache.fileName(forKey: longExtension), MD5.hex(longExtension))
-        let maxExtension = "https://example.com/a." + String(repeating: "x", count: 200)
-        XCTAssertEqual(DiskCache.fileName(forKey: maxExtension), MD5.hex(maxExtension) + "." + String(repeating: "x", count: 200))
-    }
-
     func testStoredFileIsNamedByKeyAndReadsBackByteForByte() throws {
         let folder = try TemporaryFolder(self).appending("cache")
         let cache = try makeCache(folder)

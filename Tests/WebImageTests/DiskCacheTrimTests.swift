@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Locking
 import WebImage
 import WebImageTestSupport
 import XCTest
@@ -99,6 +101,33 @@ final class DiskCacheTrimTests: XCTestCase {
         cache.removeExpired()
         XCTAssertEqual(cache.count, 0)
         XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [])
+    }
+
+    /// An explicit `removeExpired()` sees every entry, even one stored while the background
+    /// start-up scan is still running. The injected clock holds that scan: the test touches the
+    /// cache only after the clock's first reading, which is the scan's, and that reading returns
+    /// only once the test is done. The expired entry goes, the fresh one stays.
+    func testRemoveExpiredDuringTheStartUpScanSeesEveryEntry() throws {
+        let folder = try TemporaryFolder(self).appending("cache")
+        let clock = ManualClock()
+        let scanReadTheClock = DispatchSemaphore(value: 0), scanMayGoOn = DispatchSemaphore(value: 0)
+        let isFirstReading = Mutex(true)
+        let cache = try DiskCache(directory: folder, configuration: .init(maxAge: 100, autoTrimInterval: 0, clock: {
+            if isFirstReading.withLock({ first in defer { first = false }; return first }) {
+                scanReadTheClock.signal()
+                scanMayGoOn.wait()
+            }
+            return clock.date
+        }))
+        defer { scanMayGoOn.signal() }
+        XCTAssertEqual(scanReadTheClock.wait(timeout: .now() + 30), .success, "the start-up scan reads the clock")
+        try cache.store(Data("old".utf8), forKey: "old")
+        clock.advance(by: 101)
+        try cache.store(Data("new".utf8), forKey: "new")
+        cache.removeExpired()
+        XCTAssertEqual(["old", "new"].filter(cache.containsData), ["new"], "the entry stored 101 s ago has expired")
+        XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [DiskCache.fileName(forKey: "new")])
+        XCTAssertEqual(cache.count, 1)
     }
 
     func testMaxAgeByModificationDateIgnoresReads() throws {

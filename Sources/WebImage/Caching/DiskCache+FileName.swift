@@ -1,10 +1,18 @@
 import Foundation
 
 extension DiskCache {
-    /// The file name for `key`, SDWebImage's: the lowercase hex MD5 of the key's UTF-8 bytes,
-    /// then `.` and the key's path extension as a URL (query ignored). An extension longer
-    /// than 200 bytes or holding `/`, NUL or `:` is dropped. The name always starts with a hex
-    /// digit and never holds `/`, so any key, even `../x`, lands inside the folder.
+    /// The file name for `key`, SDWebImage's (`SDDiskCacheFileNameForKey`): the lowercase hex
+    /// MD5 of the key's UTF-8 bytes, then `.` and the key's path extension when it has one.
+    ///
+    /// The extension is read as `NSURL` reads it: from the last component of the URL's path
+    /// (query and fragment ignored), percent-decoded, after its last `.` (a leading or trailing
+    /// dot marks none). Every NUL and `:` is then removed from it, as SDWebImage does, and it is
+    /// kept when 1 to 222 bytes long (SDWebImage's `NAME_MAX − 32 − 1`, so the name fits in 255
+    /// bytes). The same name as SDWebImage's for every key whose name fits a file system:
+    /// SDWebImage counts UTF-16 units, so for a non-ASCII extension over 222 bytes, or one
+    /// holding a decoded `/`, it names a file no Linux file system can hold, where WebImage
+    /// names the entry without extension, a name SDWebImage's reads also try. The name always
+    /// starts with a hex digit and never holds `/`, so any key, even `../x`, lands inside the folder.
     public static func fileName(forKey key: String) -> String {
         candidateNames(forKey: key)[0]
     }
@@ -67,19 +75,24 @@ extension DiskCache {
 
     private static let sidecarSuffix = ".meta"
 
-    /// The longest extension a file name keeps, in UTF-8 bytes.
-    private static let maxExtensionBytes = 200
+    /// The longest extension a file name keeps, in UTF-8 bytes: SDWebImage's
+    /// `SD_MAX_FILE_EXTENSION_LENGTH`, so the whole name fits the file system's 255 bytes.
+    private static let maxExtensionBytes = 255 - 32 - 1
 
-    /// The key's path extension, read as a URL's.
+    /// The extension ``fileName(forKey:)`` gives the entry for `key`, or an empty string.
     private static func pathExtension(ofKey key: String) -> String {
-        let pathExtension = CacheKey.pathExtension(of: key)
-        guard pathExtension.utf8.count <= maxExtensionBytes, !pathExtension.utf8.contains(where: isForbiddenInExtension) else {
-            return ""
-        }
-        return String(pathExtension)
+        let component = CacheKey.lastPathComponent(of: key)
+        let scalars = (component.removingPercentEncoding ?? String(component)).unicodeScalars
+        guard let dot = scalars.lastIndex(of: "."), dot != scalars.startIndex else { return "" }
+        var pathExtension = ""
+        pathExtension.unicodeScalars.append(contentsOf: scalars[scalars.index(after: dot)...].filter { $0 != "\0" && $0 != ":" })
+        let bytes = pathExtension.utf8
+        guard (1...maxExtensionBytes).contains(bytes.count), !bytes.contains(where: isForbiddenInExtension) else { return "" }
+        return pathExtension
     }
 
-    /// The bytes that drop an extension from a file name: `/`, NUL and `:`.
+    /// The bytes an extension never holds: `/` and NUL cannot be in a file name, and SDWebImage
+    /// removes `:`.
     private static func isForbiddenInExtension(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "/") || byte == 0 || byte == UInt8(ascii: ":")
     }

@@ -12,8 +12,10 @@ extension DiskCache {
     /// Deletes the entries older than ``Configuration/maxAge`` (by ``Configuration/expireType``),
     /// then trims to ``Configuration/maxSize`` if the folder is over it (SDWebImage's
     /// `removeExpiredData`). Lists the whole folder, so it also picks up other processes'
-    /// writes. Synchronous: it runs on the caller's thread; the cache itself runs it in the
-    /// background at start-up and every ``Configuration/autoTrimInterval``.
+    /// writes, and judges every entry there, even while a background pass is running: only an
+    /// entry stored or read after this call began is spared. Synchronous: it runs on the
+    /// caller's thread; the cache itself runs it in the background at start-up and every
+    /// ``Configuration/autoTrimInterval``.
     public func removeExpired() {
         scan(deletingExpired: true)
         trimToSizeLimit()
@@ -38,10 +40,10 @@ extension DiskCache {
 
     /// Lists the folder and rebuilds the index from it; deletes abandoned temporary files,
     /// orphaned sidecars and, when `deletingExpired`, expired entries. Names the cache could not
-    /// have written are skipped. Stores, reads and
-    /// removals made meanwhile win over what the listing saw.
+    /// have written are skipped. Stores, reads and removals made after the scan began win over
+    /// what the listing saw; those made before it are in the listing.
     func scan(deletingExpired: Bool) {
-        index.withLock { $0.beginScan() }
+        let start = index.withLock { $0.beginScan() }
         let now = configuration.clock()
         let maxAge = configuration.maxAge
         // maxAge 0 expires everything, even a file stamped this very instant.
@@ -58,11 +60,11 @@ extension DiskCache {
                 continue
             }
             guard Self.isEntryFileName(name), let status = CacheFile.status(path + "/" + name) else { continue }
-            if let expiry, expiryDate(of: name, status) <= expiry, deleteIfUnchanged(name) { continue }
+            if let expiry, expiryDate(of: name, status) <= expiry, deleteIfUnchanged(name, since: start) { continue }
             found[name] = (status.allocatedSize, status.accessDate)
         }
         index.withLock { index in
-            index.finishScan(found: found)
+            index.finishScan(found: found, startedAt: start)
             for (sidecar, entry) in sidecars where !CacheFile.exists(path + "/" + entry) {
                 unlink(path + "/" + sidecar)
             }
@@ -90,10 +92,11 @@ extension DiskCache {
         }
     }
 
-    /// Deletes the expired entry `name` unless it was stored or read since the scan began.
-    private func deleteIfUnchanged(_ name: String) -> Bool {
+    /// Deletes the expired entry `name` unless it was stored or read since the scan that began
+    /// at `start` began.
+    private func deleteIfUnchanged(_ name: String, since start: UInt64) -> Bool {
         index.withLock { index in
-            guard !index.changedDuringScan(name) else { return false }
+            guard !index.changed(name, since: start) else { return false }
             deleteEntry(name)
             index.record(name, .removed)
             return true

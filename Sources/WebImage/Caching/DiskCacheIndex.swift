@@ -4,8 +4,11 @@ import Foundation
 /// date, and their running total, so writes and trims never list the folder.
 ///
 /// It is built by a scan of the folder and then kept current by every store, read and
-/// removal. Changes made while a scan is running are also journalled and replayed on top of
-/// the scan's result, so a scan never undoes them. Not thread-safe: ``DiskCache`` guards it.
+/// removal. Changes made while a scan is running are also journalled, each at its position,
+/// and replayed on top of the scan's result, so a scan never undoes them. Scans may overlap
+/// (an explicit ``DiskCache/removeExpired()`` during the background one): each scan knows
+/// where it began, so it spares only the entries changed since then and sees every other.
+/// Not thread-safe: ``DiskCache`` guards it.
 struct DiskCacheIndex {
     /// One file of the folder.
     struct Entry {
@@ -33,19 +36,24 @@ struct DiskCacheIndex {
     var isTrimScheduled = false
 
     private var runningScans = 0
-    private var journal: [String: Change] = [:]
-    /// Whether the folder was emptied while a scan ran, so its result is void.
-    private var journalStartsEmpty = false
+    /// The last change to each file since the oldest running scan began, with its position.
+    private var journal: [String: (change: Change, position: UInt64)] = [:]
+    /// The position of the latest change; positions only grow.
+    private var position: UInt64 = 0
+    /// The position at which the folder was emptied while scans ran: the listings of scans
+    /// that began before it are void.
+    private var emptiedAt: UInt64?
     private var nextStamp: UInt64 = 0
 
     /// Applies `change` to the entry `name` (and to the journal while a scan runs).
     mutating func record(_ name: String, _ change: Change) {
         if entries != nil { apply(change, to: name) }
         guard runningScans > 0 else { return }
-        switch (journal[name], change) {
-        case (.stored(let size, _), .accessed(_, let date)): journal[name] = .stored(size: size, date: date)
+        position += 1
+        switch (journal[name]?.change, change) {
+        case (.stored(let size, _), .accessed(_, let date)): journal[name] = (.stored(size: size, date: date), position)
         case (.removed, .accessed): break
-        default: journal[name] = change
+        default: journal[name] = (change, position)
         }
     }
 
@@ -54,32 +62,36 @@ struct DiskCacheIndex {
         entries = [:]
         totalSize = 0
         if runningScans > 0 {
+            position += 1
             journal = [:]
-            journalStartsEmpty = true
+            emptiedAt = position
         }
     }
 
-    /// Notes that a scan of the folder starts now.
-    mutating func beginScan() {
+    /// Notes that a scan of the folder starts now; returns where it starts, for
+    /// ``changed(_:since:)`` and ``finishScan(found:startedAt:)``.
+    mutating func beginScan() -> UInt64 {
         runningScans += 1
+        return position
     }
 
-    /// Whether `name` was stored, read or removed since the running scans began.
-    func changedDuringScan(_ name: String) -> Bool {
-        journalStartsEmpty || journal[name] != nil
+    /// Whether `name` was stored, read or removed since the scan that began at `start`.
+    func changed(_ name: String, since start: UInt64) -> Bool {
+        (emptiedAt ?? 0) > start || (journal[name]?.position ?? 0) > start
     }
 
-    /// Replaces the entries with a scan's findings plus the changes made while it ran.
-    mutating func finishScan(found: [String: (size: Int, accessDate: Date)]) {
-        let scanned = journalStartsEmpty ? [:] : found
+    /// Replaces the entries with the findings of the scan that began at `start`, plus the
+    /// changes made since it began.
+    mutating func finishScan(found: [String: (size: Int, accessDate: Date)], startedAt start: UInt64) {
+        let scanned = (emptiedAt ?? 0) > start ? [:] : found
         entries = [:]
         totalSize = 0
         for (name, file) in scanned { apply(.stored(size: file.size, date: file.accessDate), to: name) }
-        for (name, change) in journal { apply(change, to: name) }
+        for (name, entry) in journal where entry.position > start { apply(entry.change, to: name) }
         runningScans -= 1
         if runningScans == 0 {
             journal = [:]
-            journalStartsEmpty = false
+            emptiedAt = nil
         }
     }
 

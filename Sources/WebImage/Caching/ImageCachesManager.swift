@@ -3,16 +3,19 @@ import Foundation
 /// A chain of caches answering as one (SDWebImage's `SDImageCachesManager`): for example a
 /// local ``ImageCache`` in front of a tier shared between processes.
 ///
-/// The caches are ordered by priority, the first the highest. Policies say which caches a
-/// query asks and a store writes.
+/// Order: the cache added last has the highest priority and is asked first, as in SDWebImage
+/// (whose `caches` array is a priority queue with the highest priority last) and as in
+/// ``ImageCoders`` and ``ImageLoaders``. So `ImageCachesManager(caches: [shared, local])` asks
+/// `local` first, and a cache you ``add(_:)`` goes in front. Policies say which caches a query
+/// asks and a store writes. Thread-safe.
 public final class ImageCachesManager: ImageCaching {
     /// Which caches a query asks, and how.
     public enum QueryPolicy: Sendable {
-        /// Only the first cache.
+        /// Only the highest-priority cache: the one added last.
         case highestOnly
-        /// Only the last cache.
+        /// Only the lowest-priority cache: the one added first.
         case lowestOnly
-        /// Each cache in order until one hits.
+        /// Each cache, highest priority first, until one hits.
         case serial
         /// All caches at once; the highest-priority hit wins.
         case concurrent
@@ -20,26 +23,41 @@ public final class ImageCachesManager: ImageCaching {
 
     /// Which caches a store writes.
     public enum StorePolicy: Sendable {
-        /// Only the first cache.
+        /// Only the highest-priority cache: the one added last.
         case highestOnly
-        /// Only the last cache.
+        /// Only the lowest-priority cache: the one added first.
         case lowestOnly
         /// Every cache.
         case all
     }
 
-    /// The caches, highest priority first.
-    public let caches: [any ImageCaching]
     /// How queries are answered; `.serial` by default.
     public let queryPolicy: QueryPolicy
     /// Where stores go; `.highestOnly` by default.
     public let storePolicy: StorePolicy
 
-    /// A chain over `caches` (highest priority first).
+    private let registry: Registry<any ImageCaching>
+
+    /// A chain over `caches`, as if added in order: the last one has the highest priority.
     public init(caches: [any ImageCaching], queryPolicy: QueryPolicy = .serial, storePolicy: StorePolicy = .highestOnly) {
-        self.caches = caches
+        registry = Registry(caches)
         self.queryPolicy = queryPolicy
         self.storePolicy = storePolicy
+    }
+
+    /// The caches in the order they are asked: the highest priority (the most recently added) first.
+    public var caches: [any ImageCaching] {
+        registry.all
+    }
+
+    /// Adds `cache` with the highest priority (SDWebImage's `addCache:`).
+    public func add(_ cache: any ImageCaching) {
+        registry.add(cache)
+    }
+
+    /// Removes every cache of type `type`.
+    public func remove<C: ImageCaching>(_ type: C.Type) {
+        registry.remove(type)
     }
 
     private var queried: [any ImageCaching] {

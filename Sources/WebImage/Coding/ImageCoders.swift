@@ -1,14 +1,16 @@
 import Foundation
-import Locking
 
 /// The registry of coders (SDWebImage's `SDImageCodersManager`): decodes with the first coder
-/// that accepts the bytes, asking the most recently added coder first.
+/// that accepts the bytes.
+///
+/// Order: the coder added last is asked first, as in SDWebImage and as in ``ImageLoaders`` and
+/// ``ImageCachesManager``, so a coder you add takes over the formats it accepts. Thread-safe.
 public final class ImageCoders: ImageCoder {
-    private let coders: Mutex<[any ImageCoder]>
+    private let coders: Registry<any ImageCoder>
 
-    /// A registry holding `coders`; later ones take precedence over earlier ones.
+    /// A registry holding `coders`, as if added in order: the last one is asked first.
     public init(_ coders: [any ImageCoder] = []) {
-        self.coders = Mutex(coders)
+        self.coders = Registry(coders)
     }
 
     /// The registry the manager uses unless its context names another. Empty until codecs
@@ -17,17 +19,17 @@ public final class ImageCoders: ImageCoder {
 
     /// Adds `coder`; it is asked before every coder added earlier.
     public func add(_ coder: any ImageCoder) {
-        coders.withLock { $0.append(coder) }
+        coders.add(coder)
     }
 
     /// Removes every coder of type `type`.
     public func remove<C: ImageCoder>(_ type: C.Type) {
-        coders.withLock { $0.removeAll { $0 is C } }
+        coders.remove(type)
     }
 
-    /// The coders, most recently added first.
+    /// The coders in the order they are asked: the most recently added first.
     public var all: [any ImageCoder] {
-        coders.withLock { Array($0.reversed()) }
+        coders.all
     }
 
     public func canDecode(_ data: Data) -> Bool {

@@ -1,14 +1,16 @@
 import Foundation
-import Locking
 
-/// A registry of loaders (SDWebImage's `SDImageLoadersManager`): a request goes to the most
-/// recently added loader that can request the URL, so a loader of yours can take over a scheme.
+/// A registry of loaders (SDWebImage's `SDImageLoadersManager`): a request goes to the first
+/// loader that can request the URL.
+///
+/// Order: the loader added last is asked first, as in SDWebImage and as in ``ImageCoders`` and
+/// ``ImageCachesManager``, so a loader of yours can take over a scheme. Thread-safe.
 public final class ImageLoaders: ImageLoader {
-    private let loaders: Mutex<[any ImageLoader]>
+    private let loaders: Registry<any ImageLoader>
 
-    /// A registry holding `loaders`; later ones take precedence over earlier ones.
+    /// A registry holding `loaders`, as if added in order: the last one is asked first.
     public init(_ loaders: [any ImageLoader]) {
-        self.loaders = Mutex(loaders)
+        self.loaders = Registry(loaders)
     }
 
     /// The registry the manager uses by default: HTTP(S) through ``HTTPImageDownloader/shared``,
@@ -22,17 +24,17 @@ public final class ImageLoaders: ImageLoader {
 
     /// Adds `loader`; it is asked before every loader added earlier.
     public func add(_ loader: any ImageLoader) {
-        loaders.withLock { $0.append(loader) }
+        loaders.add(loader)
     }
 
     /// Removes every loader of type `type`.
     public func remove<L: ImageLoader>(_ type: L.Type) {
-        loaders.withLock { $0.removeAll { $0 is L } }
+        loaders.remove(type)
     }
 
-    /// The loaders, most recently added first.
+    /// The loaders in the order they are asked: the most recently added first.
     public var all: [any ImageLoader] {
-        loaders.withLock { Array($0.reversed()) }
+        loaders.all
     }
 
     /// The loader that requests `url`, if any.
