@@ -31,11 +31,4 @@ final class CacheKeyTests: XCTestCase {
         XCTAssertEqual(CacheKey.scaleFactor(of: "https://a.com/@2x/icon.png"), 1)
         XCTAssertEqual(CacheKey.scaleFactor(of: "file:///tmp/sd_1@2x.gif"), 2)
     }
-
-    func testPathExtensionMatchesFoundationsReading() {
-        for key in ["https://a.com/b/c.png", "https://a.com/c.tar.gz?x=1", "https://a.com/c", "photo.jpg", "a:b.webp",
-                    "https://a.com/c.png#frag", "file:///tmp/x.jpeg", "https://a.com/dir/"] {
-            XCTAssertEqual(String(CacheKey.pathExtension(of: key)), URL(string: key)!.pathExtension, key)
-        }
-    }
 }

@@ -41,13 +41,6 @@ enum CacheKey {
         return 1
     }
 
-    /// The extension of the key's last path component (`png` for `https://a/b.png?v=1`), or
-    /// an empty string.
-    static func pathExtension(of key: String) -> Substring {
-        let component = lastPathComponent(of: key)
-        return extensionDot(of: component).map { component[component.utf8.index(after: $0)...] } ?? ""
-    }
-
     /// The last component of the key's path: after the scheme and host of an absolute URL,
     /// before any query or fragment. Scans UTF-8 bytes: every delimiter is ASCII.
     static func lastPathComponent(of key: String) -> Substring {
