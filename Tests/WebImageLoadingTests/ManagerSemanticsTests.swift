@@ -1,0 +1,180 @@
+import Foundation
+import WebImage
+import WebImageTestSupport
+import XCTest
+
+/// SDWebImage behaviours of the manager and the image cache that its users rely on, each
+/// through the public API against the loopback server and a real disk cache.
+final class ManagerSemanticsTests: LoadingTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        folder = try TemporaryFolder(self)
+    }
+
+    private func makeCache() throws -> ImageCache {
+        ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.url, configuration: .init(autoTrimInterval: 0)),
+                   coders: Self.coders)
+    }
+
+    private func thumbnail(_ size: Int) -> ImageContext {
+        var context = ImageContext()
+        context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(size))
+        return context
+    }
+
+    /// SDWebImage's cache test 17: a thumbnail query for a key never answers a later plain query.
+    func testAThumbnailQueryLeavesTheFullSizeKeyAlone() async throws {
+        let cache = try makeCache()
+        let key = "https://example.com/photo.jpg"
+        try await cache.store(nil, data: try bench("testjfif_1024.jpg"), forKey: key, to: .disk, serializer: nil)
+        let small = try await cache.query(forKey: key, options: ImageCacheQueryOptions(
+            decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(64))))
+        XCTAssertEqual(small.image?.pixelWidth, 64)
+        let plain = try await cache.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(plain.image?.pixelWidth, 1024)
+        let smallAgain = try await cache.query(forKey: key, options: ImageCacheQueryOptions(
+            decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(64))))
+        XCTAssertEqual(smallAgain.cacheType, .memory, "the thumbnail is in memory under its own key")
+        XCTAssertEqual(smallAgain.image?.pixelWidth, 64)
+    }
+
+    func testAMemoryHitHonoursFirstFrameOnly() async throws {
+        server.route("/anim.gif", .bytes(try Fixtures.imageData("gif/sd_TestImage.gif"), contentType: "image/gif"))
+        let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        let url = server.url("/anim.gif")
+        let animated = try await manager.image(for: url)
+        XCTAssertTrue(animated.image.isAnimated)
+        let still = try await manager.image(for: url, options: .decodeFirstFrameOnly)
+        XCTAssertEqual(still.source, .memory)
+        XCTAssertEqual(still.image.frames.count, 1)
+        XCTAssertEqual(still.image.pixels, animated.image.pixels)
+        var first = ImageContext()
+        first.decodeOptions = ImageDecodeOptions(firstFrameOnly: true)
+        let viaCallback = await withCheckedContinuation { continuation in
+            manager.loadImage(with: url, context: first) { result, _ in continuation.resume(returning: result) }
+        }
+        XCTAssertEqual(try viaCallback.get().image.frames.count, 1)
+    }
+
+    func testDecryptedBytesAreWhatTheDiskKeeps() async throws {
+        let jpeg = try bench("testjfif_256.jpg")
+        server.route("/secret.bin", .bytes(Data(jpeg.map { $0 ^ 0x5A }), contentType: "application/octet-stream"))
+        let url = server.url("/secret.bin")
+        var decrypting = ImageContext()
+        decrypting.decryptor = { data, _ in Data(data.map { $0 ^ 0x5A }) }
+        let first = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        let loaded = try await first.image(for: url, options: .waitStoreCache, context: decrypting)
+        XCTAssertEqual(loaded.data, jpeg)
+        let fresh = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        let fromDisk = try await fresh.image(for: url, options: .fromCacheOnly)
+        XCTAssertEqual(fromDisk.source, .disk, "read back without the decryptor")
+        XCTAssertEqual(fromDisk.image.pixelWidth, 256)
+    }
+
+    func testAThumbnailLoadDeliversNoOriginalBytesAndStoresTheThumbnail() async throws {
+        let original = try bench("testjfif_1024.jpg")
+        server.route("/big.jpg", .bytes(original, contentType: "image/jpeg"))
+        let cache = try makeCache()
+        let manager = ImageManager(imageCache: cache, imageLoader: makeDownloader(), coders: Self.coders)
+        let url = server.url("/big.jpg")
+        let result = try await manager.image(for: url, options: .waitStoreCache, context: thumbnail(100))
+        XCTAssertEqual(result.image.pixelWidth, 100)
+        XCTAssertNil(result.data, "the downloaded bytes are the original's, not the thumbnail's")
+        let stored = try XCTUnwrap(cache.diskData(forKey: manager.cacheKey(for: url, context: thumbnail(100))))
+        XCTAssertEqual(try Self.coders.decode(stored).pixelWidth, 100, "the encoded thumbnail")
+        XCTAssertEqual(cache.diskData(forKey: url.absoluteString), original, "the original bytes under the original key")
+        XCTAssertNil(cache.imageFromMemory(forKey: url.absoluteString), "no thumbnail under the original key")
+    }
+
+    /// SDWebImage's manager test 18: a transformed or thumbnail key that misses is made from
+    /// the cached original, without a download.
+    func testAMissingThumbnailIsMadeFromTheCachedOriginal() async throws {
+        server.route("/big.jpg", .bytes(try bench("testjfif_1024.jpg"), contentType: "image/jpeg"))
+        let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        let url = server.url("/big.jpg")
+        _ = try await manager.image(for: url, options: .waitStoreCache)
+        let small = try await manager.image(for: url, options: .waitStoreCache, context: thumbnail(128))
+        XCTAssertEqual(small.source, .disk)
+        XCTAssertEqual(small.image.pixelWidth, 128)
+        var grey = ImageContext()
+        grey.transformer = GrayscaleTransformer()
+        let transformed = try await manager.image(for: url, context: grey)
+        XCTAssertEqual(transformed.source, .disk)
+        let pixel = transformed.image.pixels[500, 300]
+        XCTAssertTrue(pixel.r == pixel.g && pixel.g == pixel.b)
+        XCTAssertEqual(server.requestCount("/big.jpg"), 1, "made from the cached original")
+
+        var downloading = thumbnail(64)
+        downloading.originalQueryCacheType = ImageCacheType.none
+        let downloaded = try await manager.image(for: url, context: downloading)
+        XCTAssertEqual(downloaded.source, .network)
+        XCTAssertEqual(server.requestCount("/big.jpg"), 2)
+    }
+
+    func testCancelAllEndsEveryLoadAndIsRunningSaysSo() async throws {
+        server.route("/stall.jpg", .neverEnding())
+        let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        XCTAssertFalse(manager.isRunning)
+        var plain = ImageContext()
+        plain.requestModifier = { $0 }  // not comparable with the others: a load of its own
+        let url = server.url("/stall.jpg")
+        let contexts = [plain] + Array(repeating: ImageContext(), count: 4)
+        let loads = contexts.map { context in Task { try await manager.image(for: url, context: context) } }
+        let arrived = await server.wait { $0.requestCount("/stall.jpg") >= 1 }
+        XCTAssertTrue(arrived)
+        XCTAssertTrue(manager.isRunning)
+        manager.cancelAll()
+        for load in loads {
+            do {
+                _ = try await load.value
+                XCTFail("a load survived cancelAll")
+            } catch {
+                XCTAssertEqual(error as? WebImageError, .cancelled)
+            }
+        }
+        let stopped = await waitUntil { !manager.isRunning }
+        XCTAssertTrue(stopped)
+    }
+
+    func testAFailedURLCanBeTakenOffTheList() async throws {
+        server.route("/missing.jpg", .status(404))
+        let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        let url = server.url("/missing.jpg")
+        _ = try? await manager.image(for: url)
+        XCTAssertTrue(manager.isFailed(url))
+        server.route("/missing.jpg", .bytes(try bench("testjfif_256.jpg")))
+        manager.removeFailedURL(url)
+        let retried = try await manager.image(for: url)
+        XCTAssertEqual(retried.image.pixelWidth, 256)
+        server.route("/gone.jpg", .status(404))
+        _ = try? await manager.image(for: server.url("/gone.jpg"))
+        XCTAssertTrue(manager.isFailed(server.url("/gone.jpg")))
+        manager.removeAllFailedURLs()
+        XCTAssertFalse(manager.isFailed(server.url("/gone.jpg")))
+    }
+
+    func testTheOptionsProcessorRewritesEachLoad() async throws {
+        server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
+        let manager = ImageManager(
+            imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders,
+            optionsProcessor: { url, options, context in
+                var context = context
+                if url.path.hasSuffix(".jpg") { context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(32)) }
+                return (options.union(.waitStoreCache), context)
+            })
+        let result = try await manager.image(for: server.url("/photo.jpg"))
+        XCTAssertEqual(result.image.pixelWidth, 32)
+        XCTAssertTrue(manager.cacheKey(for: server.url("/photo.jpg")).contains("Thumbnail"))
+    }
+
+    /// Polls `condition` for up to five seconds.
+    private func waitUntil(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}
