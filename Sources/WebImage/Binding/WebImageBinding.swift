@@ -23,8 +23,8 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
     ///   - options: the manager's options; `avoidAutoSetImage` leaves showing the image to
     ///     `completed`, `avoidAutoCancelImage` lets the previous load run on. With the state's
     ///     ``WebImageTargetState/animatedImagePlayback`` set, an animation plays frame by frame.
-    ///   - context: the manager's context; its ``ImageContext/operationKey`` groups loads
-    ///     (default: the target's type) and its ``ImageContext/manager`` loads them
+    ///   - context: the manager's context; its ``ImageContext/Settings/operationKey`` groups loads
+    ///     (default: the target's type) and its ``ImageContext/Settings/manager`` loads them
     ///     (default: ``ImageManager/shared``).
     ///   - progress: download progress, on the target's queue.
     ///   - completed: runs once with `finished == true` on the target's queue (before that

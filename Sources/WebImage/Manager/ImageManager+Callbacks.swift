@@ -9,7 +9,7 @@ extension ImageManager {
     ///
     /// `completed` runs exactly once with `finished == true`; before that it may run with
     /// partial images or, under `refreshCached`, the cached image. Callbacks run on the
-    /// context's ``ImageContext/callbackQueue`` when set, otherwise on the loading task; a
+    /// context's ``ImageContext/Settings/callbackQueue`` when set, otherwise on the loading task; a
     /// memory hit without a callback queue completes before this method returns.
     @discardableResult
     public func loadImage(
