@@ -16,7 +16,8 @@ import Locking
 /// Thread-safe: the reader decodes one frame at a time behind a lock, and the decoded frames
 /// sit behind another, so ``memoryCost`` answers without waiting for a decode.
 public final class AnimatedImage: Sendable {
-    /// The encoded bytes the frames are decoded from.
+    /// The encoded bytes the frames are decoded from; empty for an animation over frames
+    /// already decoded (``init(image:)``).
     public let data: Data
     /// The format of ``data``.
     public let format: ImageFormat
@@ -52,8 +53,8 @@ public final class AnimatedImage: Sendable {
     }
 
     /// An animation over `data`, read by `coder`.
-    public init(data: Data, coder: any AnimatedImageCoder,
-                options: ImageDecodeOptions = ImageDecodeOptions()) throws(AnimatedImageError) {
+    public convenience init(data: Data, coder: any AnimatedImageCoder,
+                            options: ImageDecodeOptions = ImageDecodeOptions()) throws(AnimatedImageError) {
         let format = ImageFormat(detecting: data)
         let reader: any AnimatedFrameReader
         do {
@@ -62,6 +63,18 @@ public final class AnimatedImage: Sendable {
             throw .decoding(Self.codingError(error, format: format))
         }
         guard reader.frameCount > 0 else { throw .decoding(.corrupt(format, "no frames")) }
+        self.init(data: data, format: format, reader: reader, options: options)
+    }
+
+    /// An animation over the frames of `image`, decoded already (a loaded image, say): played
+    /// without decoding anything again, at the image's size and scale.
+    public convenience init(image: Image) {
+        self.init(data: Data(), format: image.format, reader: DecodedFrameReader(image),
+                  options: ImageDecodeOptions(scaleFactor: image.scale))
+    }
+
+    /// An animation over what `reader` reads, which has at least one frame.
+    private init(data: Data, format: ImageFormat, reader: sending any AnimatedFrameReader, options: ImageDecodeOptions) {
         let stored = reader.canvasSize
         let upright = reader.orientation.swapsDimensions
             ? PixelSize(width: stored.height, height: stored.width) : stored

@@ -11,12 +11,9 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
     let options: WebImageOptions
     let placeholder: Image?
     let completed: ImageLoadCompletion?
-    /// Read the frames of an animation the target plays, as the load decoded them.
-    let coders: ImageCoders
-    let decodeOptions: ImageDecodeOptions
 
     init(target: Target, state: WebImageTargetState, key: String, generation: Int, options: WebImageOptions,
-         placeholder: Image?, completed: ImageLoadCompletion?, coders: ImageCoders, decodeOptions: ImageDecodeOptions) {
+         placeholder: Image?, completed: ImageLoadCompletion?) {
         self.target = target
         self.state = state
         queue = state.queue
@@ -25,8 +22,6 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
         self.options = options
         self.placeholder = placeholder
         self.completed = completed
-        self.coders = coders
-        self.decodeOptions = decodeOptions
     }
 
     /// The target and its state, when the load is still the target's current one.
@@ -84,13 +79,12 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
     }
 
     /// Shows `loaded`: played frame by frame when it is a finished animation the state asks
-    /// to play (from its encoded bytes, decoded as the load decoded them), through the
+    /// to play (its frames as the load decoded them, nothing decoded again), through the
     /// transition when it is a finished download (or `forceTransition`), directly otherwise.
     private func show(_ loaded: ImageResult, finished: Bool, on target: Target, state: WebImageTargetState) {
         guard !options.contains(.avoidAutoSetImage) else { return }
-        if finished && loaded.image.isAnimated, let playback = state.animatedImagePlayback, let data = loaded.data,
-           let animation = try? AnimatedImage(data: data, coders: coders, options: decodeOptions) {
-            play(animation, like: loaded.image, configuration: playback, state: state)
+        if finished && loaded.image.isAnimated, let playback = state.animatedImagePlayback {
+            play(AnimatedImage(image: loaded.image), like: loaded.image, configuration: playback, state: state)
         } else if finished, let transition = state.transition, loaded.source == .network || options.contains(.forceTransition) {
             transition.apply(target, loaded.image)
         } else {

@@ -42,16 +42,10 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
         let manager = context.manager ?? .shared
         var loadContext = context
         loadContext.callbackQueue = nil
-        // A player reads an animation from its encoded bytes, which a memory hit has only on request.
-        let loadOptions = state.animatedImagePlayback == nil ? options : options.union(.queryMemoryData)
-        let request = url.map { manager.request(for: $0, options: loadOptions, context: loadContext) }
-        // The player decodes frames as the load decoded the image: same coders, same options.
         let delivery = TargetDelivery(target: target, state: state, key: key, generation: generation, options: options,
-                                      placeholder: placeholder, completed: completed,
-                                      coders: request?.coders ?? manager.coders,
-                                      decodeOptions: request?.decodeOptions ?? ImageDecodeOptions())
+                                      placeholder: placeholder, completed: completed)
         delivery.start()
-        guard let request else {
+        guard let request = url.map({ manager.request(for: $0, options: options, context: loadContext) }) else {
             delivery.finish(.failure(.invalidURL("no URL")))
             return nil
         }
