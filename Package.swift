@@ -90,7 +90,9 @@ let package = Package(
         .executableTarget(
             name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
         // The executables they run are dependencies so that they are built first.
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTestSupport", "Locking", "cache-writer"]),
+        // The core's tests; the codecs only make and read the images they work with.
+        .testTarget(
+            name: "WebImageTests", dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "Locking", "cache-writer"]),
         // References/ holds Pillow's outputs, read by path (see scripts/make-resize-references.py).
         .testTarget(
             name: "WebImageCodecsTests",

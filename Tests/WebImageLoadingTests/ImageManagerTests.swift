@@ -103,10 +103,10 @@ final class ImageManagerTests: LoadingTestCase {
         let first = await error { () async throws(WebImageError) in try await manager.image(for: missing) }
         XCTAssertEqual(first, .badStatusCode(404))
         let second = await error { () async throws(WebImageError) in try await manager.image(for: missing) }
-        XCTAssertEqual(second, .blacklisted)
-        XCTAssertEqual(server.requestCount("/missing.jpg"), 1, "a blacklisted URL is not requested")
+        XCTAssertEqual(second, .failedURL)
+        XCTAssertEqual(server.requestCount("/missing.jpg"), 1, "a failed URL is not requested again")
         _ = await error { () async throws(WebImageError) in try await manager.image(for: busy) }
-        XCTAssertFalse(manager.isFailed(busy), "a 503 says try later: not blacklisted")
+        XCTAssertFalse(manager.isFailed(busy), "a 503 says try later: not a failed URL")
 
         server.route("/missing.jpg", .bytes(try bench("testjfif_256.jpg")))
         let retried = try await manager.image(for: missing, options: .retryFailed)
@@ -127,7 +127,7 @@ final class ImageManagerTests: LoadingTestCase {
         let manager = try makeManager(makeDownloader())
         _ = try await manager.image(for: url, options: .waitStoreCache)
 
-        var events: [ImageManagerEvent] = []
+        var events: [ImageLoadingEvent] = []
         for try await event in manager.events(for: url, options: .refreshCached) { events.append(event) }
         guard case .cachedImage(let cached)? = events.first, case .finished(let final)? = events.last else {
             return XCTFail("expected the cached image first and a result last: \(events)")
@@ -212,7 +212,7 @@ final class ImageManagerTests: LoadingTestCase {
         let bad = await error { () async throws(WebImageError) in try await manager.image(for: page) }
         guard case .badImageData? = bad else { return XCTFail("\(String(describing: bad))") }
         let refused = await error { () async throws(WebImageError) in try await manager.image(for: page) }
-        XCTAssertEqual(refused, .blacklisted)
+        XCTAssertEqual(refused, .failedURL)
         XCTAssertEqual(server.requestCount("/page.jpg"), 1, "refused without a request")
         let timeout = await error { () async throws(WebImageError) in try await manager.image(for: stalled) }
         XCTAssertEqual(timeout, .timedOut(seconds: 0.3))

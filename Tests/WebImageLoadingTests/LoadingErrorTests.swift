@@ -117,7 +117,7 @@ final class LoadingErrorTests: LoadingTestCase {
             .badStatusCode(400), .badStatusCode(403), .badStatusCode(404), .badStatusCode(410),
         ]
         let transient: [WebImageError] = [
-            .cacheNotModified, .blacklisted, .invalidDownloadOperation, .cancelled, .invalidDownloadResponse,
+            .cacheNotModified, .failedURL, .invalidDownloadOperation, .cancelled, .invalidDownloadResponse,
             .timedOut(seconds: 15), .network(NetworkFailure(.connectionRefused(host: "example.com", port: 80))), .badStatusCode(408), .badStatusCode(429),
             .badStatusCode(500), .badStatusCode(503), .badStatusCode(302),
         ]

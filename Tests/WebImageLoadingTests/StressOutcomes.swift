@@ -89,7 +89,7 @@ final class StressOutcomes: Sendable {
         case .network: "network"
         case .timedOut: "timed out"
         case .cancelled: "cancelled"
-        case .blacklisted: "failed before"
+        case .failedURL: "failed before"
         default: "other: \(error)"
         }
     }

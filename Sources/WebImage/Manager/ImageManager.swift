@@ -148,7 +148,7 @@ public final class ImageManager: Sendable {
     /// `refreshCached`, and the result, in order. The sequence ends after `.finished` or with
     /// a ``WebImageError``; ending the iteration cancels the load.
     public func events(for url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext())
-        -> AsyncThrowingStream<ImageManagerEvent, any Error> {
+        -> AsyncThrowingStream<ImageLoadingEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -172,17 +172,17 @@ public final class ImageManager: Sendable {
 
     /// The whole flow: the memory hit, the failed-URL list, then the stages, shared with every
     /// identical load under way. `events` receives what happens before the result.
-    func load(_ request: ImageRequest, events: ImageManagerEventHandler?) async throws(WebImageError) -> ImageResult {
+    func load(_ request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError) -> ImageResult {
         guard request.hasURL else { throw .invalidURL("no URL") }
         if let hit = memoryHit(for: request) { return hit }
-        if isRefused(request) { throw .blacklisted }
+        if isRefused(request) { throw .failedURL }
         return try await inFlight.result(for: request.workKey, events: events) { [self] events async throws(WebImageError) in
             try await runStages(of: request, events: events)
         }
     }
 
     /// Cache query, then (unless the cache answered) download, transform and store.
-    private func runStages(of request: ImageRequest, events: ImageManagerEventHandler?) async throws(WebImageError) -> ImageResult {
+    private func runStages(of request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError) -> ImageResult {
         let url = request.url, options = request.options
         do {
             var cached: ImageResult?

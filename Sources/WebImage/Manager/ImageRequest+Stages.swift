@@ -32,17 +32,8 @@ extension ImageRequest {
     }
 
     /// Loads, transforms and stores the image.
-    func download(validators: HTTPValidators?, events: ImageManagerEventHandler?) async throws -> ImageResult {
-        var forward: ImageLoadingEventHandler?
-        if let events {
-            forward = { event in
-                switch event {
-                case .progress(let progress): events(.progress(progress))
-                case .partialImage(let image): events(.partialImage(image))
-                }
-            }
-        }
-        let loaded = try await loader.requestImage(for: url, options: loaderOptions(validators), events: forward)
+    func download(validators: HTTPValidators?, events: ImageLoadingEventHandler?) async throws -> ImageResult {
+        let loaded = try await loader.requestImage(for: url, options: loaderOptions(validators), events: events)
         try Task.checkCancellation()
         let image = transformed(loaded.image)
         let validators = HTTPValidators(etag: loaded.response.etag, lastModified: loaded.response.lastModified)

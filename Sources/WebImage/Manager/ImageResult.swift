@@ -46,15 +46,3 @@ public struct ImageResult: Sendable {
         self.url = url
     }
 }
-
-/// What a load reports on its way, in the order it happens.
-public enum ImageManagerEvent: Sendable {
-    /// Bytes received so far.
-    case progress(ImageLoadingProgress)
-    /// A partial image of a download in progress (`progressiveLoad`); never cached.
-    case partialImage(Image)
-    /// Under `refreshCached`: the cached image, delivered before the server is asked.
-    case cachedImage(ImageResult)
-    /// The final result; nothing follows it.
-    case finished(ImageResult)
-}

@@ -23,8 +23,8 @@ final class InFlightLoads: Sendable {
     /// what happens from the moment this caller joined. A cancelled caller leaves with
     /// ``WebImageError/cancelled`` at once; the work is cancelled when its last caller has left.
     func result(
-        for key: ImageRequest.WorkKey?, events: ImageManagerEventHandler?,
-        work: @escaping @Sendable (@escaping ImageManagerEventHandler) async throws(WebImageError) -> ImageResult
+        for key: ImageRequest.WorkKey?, events: ImageLoadingEventHandler?,
+        work: @escaping @Sendable (@escaping ImageLoadingEventHandler) async throws(WebImageError) -> ImageResult
     ) async throws(WebImageError) -> ImageResult {
         let (slot, load, ticket, isNew) = state.withLock { state in
             let slot: Slot

@@ -1,8 +1,5 @@
 import Locking
 
-/// Receives what a load reports before its result.
-typealias ImageManagerEventHandler = @Sendable (ImageManagerEvent) -> Void
-
 /// One load that several callers wait for: it runs once, tells each caller what happens from
 /// the moment the caller joined, and hands every caller the result. A caller that is
 /// cancelled leaves at once with ``WebImageError/cancelled``; the load itself is cancelled
@@ -12,7 +9,7 @@ final class SharedLoad: Sendable {
 
     private struct Caller {
         var waiter: Waiter?
-        let events: ImageManagerEventHandler?
+        let events: ImageLoadingEventHandler?
     }
 
     private struct State {
@@ -32,7 +29,7 @@ final class SharedLoad: Sendable {
     static let firstTicket = 1
 
     /// A load for a first caller, who receives `events` and waits with ``firstTicket``.
-    init(firstCaller events: ImageManagerEventHandler?) {
+    init(firstCaller events: ImageLoadingEventHandler?) {
         var state = State()
         state.callers[Self.firstTicket] = Caller(waiter: nil, events: events)
         state.nextID = Self.firstTicket
@@ -41,7 +38,7 @@ final class SharedLoad: Sendable {
 
     /// Adds a caller that receives `events` from now on; returns its ticket, or nil when the
     /// load is over and a new one must start.
-    func join(events: ImageManagerEventHandler?) -> Int? {
+    func join(events: ImageLoadingEventHandler?) -> Int? {
         state.withLock { state in
             guard !state.isOver else { return nil }
             state.nextID += 1
@@ -52,7 +49,7 @@ final class SharedLoad: Sendable {
 
     /// Starts `work`, reporting its events to the callers; `finished` runs after every caller
     /// has its result, or after the last caller left and the work stopped.
-    func start(_ work: @escaping @Sendable (@escaping ImageManagerEventHandler) async throws(WebImageError) -> ImageResult,
+    func start(_ work: @escaping @Sendable (@escaping ImageLoadingEventHandler) async throws(WebImageError) -> ImageResult,
                finished: @escaping @Sendable () -> Void) {
         let task = Task {
             let result: Result<ImageResult, WebImageError>
@@ -118,7 +115,7 @@ final class SharedLoad: Sendable {
         task?.cancel()
     }
 
-    private func broadcast(_ event: ImageManagerEvent) {
+    private func broadcast(_ event: ImageLoadingEvent) {
         let handlers = state.withLock { $0.callers.values.compactMap(\.events) }
         for handler in handlers { handler(event) }
     }

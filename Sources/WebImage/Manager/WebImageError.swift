@@ -2,7 +2,7 @@
 /// can read.
 ///
 /// ``isPermanent`` tells whether asking again for the same URL would fail the same way; the
-/// manager puts such URLs on its failed-URL list (SDWebImage's blacklist).
+/// manager puts such URLs on its failed-URL list (SDWebImage's `failedURLs`, its blacklist).
 public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL cannot be requested: no loader for its scheme, no host, or a malformed `data:` URL.
     /// The string says what is wrong.
@@ -12,7 +12,7 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered `304 Not Modified` to a conditional request: the cached copy is current.
     case cacheNotModified
     /// The URL failed for good earlier and is not tried again (without `retryFailed`).
-    case blacklisted
+    case failedURL
     /// The request was never made: the request modifier returned `nil`, or the downloader was
     /// shut down.
     case invalidDownloadOperation
@@ -50,7 +50,7 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
             true
         case .badStatusCode(let code):
             (400..<500).contains(code) && code != 408 && code != 429
-        case .cacheNotModified, .blacklisted, .invalidDownloadOperation, .cancelled, .notInCache,
+        case .cacheNotModified, .failedURL, .invalidDownloadOperation, .cancelled, .notInCache,
              .invalidDownloadResponse, .timedOut, .network:
             false
         }
@@ -61,7 +61,7 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidURL(let why): "invalid image URL: \(why)"
         case .badImageData(let error): "the downloaded data is not a usable image: \(error)"
         case .cacheNotModified: "the server answered 304 Not Modified: the cached image is current"
-        case .blacklisted: "the URL failed before and is not retried"
+        case .failedURL: "the URL failed before and is not retried"
         case .invalidDownloadOperation: "the download was not started (request modifier returned nil, or the downloader was shut down)"
         case .badStatusCode(let code): "the server answered with HTTP status \(code)"
         case .cancelled: "the image load was cancelled"
