@@ -30,12 +30,12 @@ final class ImagePrefetcherTests: LoadingTestCase {
     func testAHundredURLsThreeAtATimeWithTenBroken() async throws {
         let urls = try serve(100, broken: Set(stride(from: 0, to: 100, by: 10)))
         let prefetcher = ImagePrefetcher(manager: manager)
-        let steps = Recorder<ImagePrefetchProgress>()
-        let done = Recorder<ImagePrefetchProgress>()
+        let steps = Recorder<ImagePrefetcher.Progress>()
+        let done = Recorder<ImagePrefetcher.Progress>()
         prefetcher.prefetch(urls, progress: { steps.append($0) }, completed: { done.append($0) })
         let completed = await done.wait(for: 1, timeout: .seconds(30))
         XCTAssertTrue(completed)
-        XCTAssertEqual(done.all, [ImagePrefetchProgress(finished: 100, skipped: 10, total: 100)])
+        XCTAssertEqual(done.all, [ImagePrefetcher.Progress(finished: 100, skipped: 10, total: 100)])
         XCTAssertEqual(steps.all.map(\.finished), Array(1...100), "one step per URL, in order")
         XCTAssertEqual(steps.all.last?.skipped, 10)
         XCTAssertLessThanOrEqual(server.maxConcurrentRequests, 3, "never more than 3 in flight")
@@ -49,7 +49,7 @@ final class ImagePrefetcherTests: LoadingTestCase {
     func testTheLimitHoldsAcrossPrefetches() async throws {
         let urls = try serve(20)
         let prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2)
-        let done = Recorder<ImagePrefetchProgress>()
+        let done = Recorder<ImagePrefetcher.Progress>()
         prefetcher.prefetch(Array(urls[..<10]), completed: { done.append($0) })
         prefetcher.prefetch(Array(urls[10...]), completed: { done.append($0) })
         let completed = await done.wait(for: 2)
@@ -60,8 +60,8 @@ final class ImagePrefetcherTests: LoadingTestCase {
     func testCancelStopsThePrefetchWithoutACompletion() async throws {
         let urls = try serve(30, delay: .milliseconds(100))
         let prefetcher = ImagePrefetcher(manager: manager)
-        let steps = Recorder<ImagePrefetchProgress>()
-        let done = Recorder<ImagePrefetchProgress>()
+        let steps = Recorder<ImagePrefetcher.Progress>()
+        let done = Recorder<ImagePrefetcher.Progress>()
         let token = prefetcher.prefetch(urls, progress: { steps.append($0) }, completed: { done.append($0) })
         _ = await steps.wait(for: 1)
         token.cancel()
@@ -73,21 +73,21 @@ final class ImagePrefetcherTests: LoadingTestCase {
     }
 
     func testAnEmptyListCompletesAtOnce() async throws {
-        let done = Recorder<ImagePrefetchProgress>()
+        let done = Recorder<ImagePrefetcher.Progress>()
         ImagePrefetcher(manager: manager).prefetch([], completed: { done.append($0) })
         _ = await done.wait(for: 1, timeout: .seconds(1))
-        XCTAssertEqual(done.all, [ImagePrefetchProgress(finished: 0, skipped: 0, total: 0)])
+        XCTAssertEqual(done.all, [ImagePrefetcher.Progress(finished: 0, skipped: 0, total: 0)])
     }
 
     func testTheAsyncSequenceForm() async throws {
         let urls = try serve(8, broken: [3])
-        var last: ImagePrefetchProgress?
+        var last: ImagePrefetcher.Progress?
         var count = 0
         for await step in ImagePrefetcher(manager: manager).progress(for: urls) {
             count += 1
             last = step
         }
         XCTAssertEqual(count, 8)
-        XCTAssertEqual(last, ImagePrefetchProgress(finished: 8, skipped: 1, total: 8))
+        XCTAssertEqual(last, ImagePrefetcher.Progress(finished: 8, skipped: 1, total: 8))
     }
 }

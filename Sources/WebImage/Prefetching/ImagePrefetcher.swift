@@ -31,8 +31,8 @@ public final class ImagePrefetcher: Sendable {
     /// list completes at once with no URLs finished or skipped.
     @discardableResult
     public func prefetch(
-        _ urls: [URL], progress: (@Sendable (ImagePrefetchProgress) -> Void)? = nil,
-        completed: (@Sendable (ImagePrefetchProgress) -> Void)? = nil
+        _ urls: [URL], progress: (@Sendable (ImagePrefetcher.Progress) -> Void)? = nil,
+        completed: (@Sendable (ImagePrefetcher.Progress) -> Void)? = nil
     ) -> WebImageOperation {
         let token = WebImageOperation()
         token.run { [self] in
@@ -46,7 +46,7 @@ public final class ImagePrefetcher: Sendable {
 
     /// Prefetches `urls`, yielding the progress after each URL ends; the sequence ends after
     /// the last. Ending the iteration early cancels the prefetch.
-    public func progress(for urls: [URL]) -> AsyncStream<ImagePrefetchProgress> {
+    public func progress(for urls: [URL]) -> AsyncStream<ImagePrefetcher.Progress> {
         AsyncStream { continuation in
             let task = Task {
                 _ = await run(urls) { continuation.yield($0) }
@@ -57,8 +57,8 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// Loads `urls` through the limiter, reporting each step; returns the final counts.
-    private func run(_ urls: [URL], step: @Sendable (ImagePrefetchProgress) -> Void) async -> ImagePrefetchProgress {
-        var counts = ImagePrefetchProgress(finished: 0, skipped: 0, total: urls.count)
+    private func run(_ urls: [URL], step: @Sendable (ImagePrefetcher.Progress) -> Void) async -> ImagePrefetcher.Progress {
+        var counts = ImagePrefetcher.Progress(finished: 0, skipped: 0, total: urls.count)
         await withTaskGroup(of: Bool.self) { group in
             for url in urls {
                 group.addTask { [self] in
