@@ -103,6 +103,29 @@ final class DiskCacheTrimTests: XCTestCase {
         XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [])
     }
 
+    /// A read rewrites the file's access time only when it is over `accessStampGranularity`
+    /// old; expiry in the process still counts every read, from the index.
+    func testReadsStampTheFileOnlyPastTheGranularityAndExpiryStillSeesEveryRead() throws {
+        let folder = try TemporaryFolder(self).appending("cache")
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 4_102_444_800))
+        let cache = try DiskCache(
+            directory: folder,
+            configuration: .init(maxAge: 100, autoTrimInterval: 0, accessStampGranularity: 60, clock: { clock.date }))
+        try cache.store(Data("a".utf8), forKey: "a")
+        func fileAccess() throws -> TimeInterval {
+            try XCTUnwrap(FileStat(cache.cachePath(forKey: "a"))?.accessDate).timeIntervalSince1970
+        }
+        clock.advance(by: 50)
+        XCTAssertNotNil(cache.data(forKey: "a"))
+        // The clock runs in 2100: the kernel may set today's time (relatime), never the read's.
+        XCTAssertNotEqual(try fileAccess(), clock.date.timeIntervalSince1970, accuracy: 1, "50 s: the cache does not stamp")
+        clock.advance(by: 70)  // 120 s after the store, 70 s after the read
+        cache.removeExpired()
+        XCTAssertTrue(cache.containsData(forKey: "a"), "the read 70 s ago keeps it")
+        XCTAssertNotNil(cache.data(forKey: "a"))
+        XCTAssertEqual(try fileAccess(), clock.date.timeIntervalSince1970, accuracy: 1e-3, "120 s: stamped")
+    }
+
     /// An explicit `removeExpired()` sees every entry, even one stored while the background
     /// start-up scan is still running. The injected clock holds that scan: the test touches the
     /// cache only after the clock's first reading, which is the scan's, and that reading returns

@@ -19,9 +19,12 @@ enum CacheFile {
     }
 
     /// The whole content of the regular file at `path`, or nil when it cannot be read.
-    /// When `accessDate` is given it becomes the file's access time (the modification time is
-    /// written back unchanged), so LRU order does not depend on how the file system is mounted.
-    static func contents(of path: String, stampingAccess accessDate: Date?) -> (data: Data, allocatedSize: Int)? {
+    /// When `stamp` is given, its date becomes the file's access time if the time on disk is
+    /// older by more than its granularity (the modification time is written back unchanged), so
+    /// LRU order does not depend on how the file system is mounted, and a file read again and
+    /// again is not rewritten on every read.
+    static func contents(of path: String, stampingAccess stamp: (date: Date, granularity: TimeInterval)?)
+        -> (data: Data, allocatedSize: Int)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -43,8 +46,8 @@ enum CacheFile {
             filled += got
         }
         let data = Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
-        if let accessDate {
-            var times = [timespec(accessDate), info.st_mtim]
+        if let stamp, stamp.date.timeIntervalSince(Date(info.st_atim)) > stamp.granularity {
+            var times = [timespec(stamp.date), info.st_mtim]
             _ = futimens(fd, &times)
         }
         return (data, allocatedSize(info))

@@ -28,6 +28,11 @@ extension DiskCache {
         /// Whether each write is flushed with `fsync` before it is renamed into place, so it
         /// survives a power loss too (a process crash never leaves a torn file either way).
         public var syncsWrites: Bool
+        /// How stale a file's access time on disk may be before a read rewrites it; default 60
+        /// seconds. The cache's in-memory index keeps every read's exact time, so LRU trims and
+        /// expiry in this process are exact; only a later process, which reads the times from the
+        /// files, sees reads closer together than this in store order. 0 stamps every read.
+        public var accessStampGranularity: TimeInterval
         /// Whether ``DiskCache/init(directory:configuration:)`` takes over a folder that holds
         /// files it did not write and has no `CACHEDIR.TAG` (default false: such a folder is
         /// refused with ``DiskCacheError/unownedFolder(path:foreignFile:)``). Even then the
@@ -42,7 +47,7 @@ extension DiskCache {
             maxAge: TimeInterval = 7 * 24 * 60 * 60, expireType: ExpireType = .accessDate, maxSize: Int = 0,
             trimRatio: Double = 0.5, autoTrimInterval: TimeInterval = 600, additionalReadOnlyPaths: [URL] = [],
             usesExtendedAttributes: Bool = true, syncsWrites: Bool = false, adoptsExistingFolder: Bool = false,
-            clock: @escaping @Sendable () -> Date = { Date() }
+            accessStampGranularity: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.maxAge = maxAge
             self.expireType = expireType
@@ -53,6 +58,7 @@ extension DiskCache {
             self.usesExtendedAttributes = usesExtendedAttributes
             self.syncsWrites = syncsWrites
             self.adoptsExistingFolder = adoptsExistingFolder
+            self.accessStampGranularity = accessStampGranularity
             self.clock = clock
         }
     }

@@ -43,7 +43,10 @@ extension DiskCache {
     /// have written are skipped. Stores, reads and removals made after the scan began win over
     /// what the listing saw; those made before it are in the listing.
     func scan(deletingExpired: Bool) {
-        let start = index.withLock { $0.beginScan() }
+        // Reads stamp the files only every `accessStampGranularity`; the index knows each one.
+        let (start, readDates) = index.withLock { index in
+            (index.beginScan(), index.entries?.mapValues(\.accessDate) ?? [:])
+        }
         let now = configuration.clock()
         let maxAge = configuration.maxAge
         // maxAge 0 expires everything, even a file stamped this very instant.
@@ -59,7 +62,8 @@ extension DiskCache {
                 sidecars.append((name, entry))
                 continue
             }
-            guard Self.isEntryFileName(name), let status = CacheFile.status(path + "/" + name) else { continue }
+            guard Self.isEntryFileName(name), var status = CacheFile.status(path + "/" + name) else { continue }
+            status.accessDate = max(status.accessDate, readDates[name] ?? .distantPast)
             if let expiry, expiryDate(of: name, status) <= expiry, deleteIfUnchanged(name, since: start) { continue }
             found[name] = (status.allocatedSize, status.accessDate)
         }

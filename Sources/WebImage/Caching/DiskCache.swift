@@ -82,7 +82,8 @@ public final class DiskCache: Sendable {
         let names = Self.candidateNames(forKey: key)
         let now = configuration.clock()
         for name in names {
-            guard let hit = CacheFile.contents(of: path + "/" + name, stampingAccess: now) else { continue }
+            let stamp = (date: now, granularity: configuration.accessStampGranularity)
+            guard let hit = CacheFile.contents(of: path + "/" + name, stampingAccess: stamp) else { continue }
             index.withLock { $0.record(name, .accessed(size: hit.allocatedSize, date: now)) }
             return hit.data
         }
