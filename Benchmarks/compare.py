@@ -9,6 +9,10 @@ operation a whole set (2,000 downloads, a gallery of 300 images). A memory case 
 round in a fresh process and reports its peak resident memory (the largest of the rounds) as a
 `peak <name> <MiB>` line.
 
+The ratio is the medians' ratio; beside it stand the smallest and largest ratio of one round
+(each round times both sides back to back), and the machine's load average is printed before
+and after, so that a run disturbed by other work shows as a wide spread or a high load.
+
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
@@ -87,6 +91,9 @@ comparisons = [
     ("cache.memory.hit", "cache.memory.hit", "dict", lambda: swift_reference("cache.memory.hit")),
     ("manager.memory.hit", "manager.memory.hit", "dict", lambda: swift_reference("cache.memory.hit")),
     ("manager.memory.hit.callback", "manager.memory.hit.callback", "dict", lambda: swift_reference("cache.memory.hit")),
+    # The manager's own cost over the cache lookup it makes (by the URL's string): a URL to
+    # its request and key, the failed-URL check, an async call, the result.
+    ("manager.memory.hit.overhead", "manager.memory.hit", "cache", lambda: ours("cache.memory.hit")),
     ("cache.disk.hit", "cache.disk.hit", "Data()", lambda: swift_reference("cache.disk.hit")),
     ("cache.disk.trim", "cache.disk.trim", "naive", lambda: swift_reference("cache.disk.trim")),
     # 2,000 small PNGs from nginx on loopback, 6 at a time: the downloader (decoding) against
@@ -118,6 +125,11 @@ if any(c[0] in networked for c in comparisons) or any(p[0] in networked for p in
         print(f"skip {', '.join(sorted(networked))}: {e}", file=sys.stderr)
         comparisons = [c for c in comparisons if c[0] not in networked]
         peaks = [p for p in peaks if p[0] not in networked]
+def load_average():
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+load_before = load_average()
 results = []
 for name, case, label, reference in comparisons:
     a, b = [], []
@@ -134,7 +146,8 @@ for name, case, label, reference in comparisons:
         continue
     ours_s, ref_s = statistics.median(a), statistics.median(b)
     print(f"{name}: {time.monotonic() - started:.0f} s", file=sys.stderr)
-    results.append((name, ours_s, label, ref_s, ref_s / ours_s))
+    per_round = [r / o for o, r in zip(a, b)]
+    results.append((name, ours_s, label, ref_s, ref_s / ours_s, min(per_round), max(per_round)))
 peak_results = []
 for name, goal in peaks:
     try:
@@ -145,12 +158,13 @@ servers.close()
 
 if generated:
     print(GENERATED_NOTE)
-print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':>6}")
-for name, ours_s, label, ref_s, ratio in results:
-    print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}")
+print(f"load average (1, 5, 15 min): {load_before} before, {load_average()} after")
+print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':>6}  {'rounds min–max':>14}")
+for name, ours_s, label, ref_s, ratio, low, high in results:
+    print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}  {low:6.2f}–{high:<6.2f}")
 for name, mib, goal in peak_results:
     print(f"{name:34} {mib:8.1f} MiB {'peak RSS':>12}  goal  ≤ {goal} MiB")
-for name, _, _, _, ratio in results:
-    print(f"ratio {name} {ratio:.3f}")
+for name, _, _, _, ratio, low, high in results:
+    print(f"ratio {name} {ratio:.3f} min {low:.3f} max {high:.3f}")
 for name, mib, _ in peak_results:
     print(f"peak {name} {mib:.1f}")
