@@ -228,9 +228,14 @@ final class GIFCoderTests: XCTestCase {
                                         "\(name) cut at \(length)")
             }
         }
-        XCTAssertThrowsError(try coder.decode(try fixture("sd_TestImage.gif").prefix(2000), options: ImageDecodeOptions())) {
+        // Cut inside its global palette: no frame yet.
+        XCTAssertThrowsError(try coder.decode(try fixture("sd_TestImage.gif").prefix(500), options: ImageDecodeOptions())) {
             XCTAssertEqual($0 as? ImageCodingError, .truncated(.gif))
         }
+        // Cut inside frame 2's pixel data: frames 0 to 2, the last as far as it decodes.
+        let partial = try coder.decode(try fixture("sd_TestImage.gif").prefix(2000), options: ImageDecodeOptions())
+        XCTAssertEqual(partial.frames.count, 3, "the frames whose descriptors arrived")
+        XCTAssertEqual(partial.pixels.width, 50)
     }
 
     func testCorruptedBytesNeverCrash() throws {

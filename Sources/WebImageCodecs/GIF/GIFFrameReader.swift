@@ -93,7 +93,7 @@ final class GIFFrameReader: AnimatedFrameReader {
         compositor.begin(frame, palette: frame.localPalette ?? globalPalette ?? .grayscale)
         let visible = frame.visibleRect(in: canvasSize)
         let visibleRows = visible.x.isEmpty ? 0 : visible.y.count
-        try file.readRows(of: frame, visibleRows: visibleRows) { row, indices in
+        file.readRows(of: frame, visibleRows: visibleRows) { row, indices in
             compositor.draw(row: row, indices: indices, of: frame)
         }
     }
