@@ -63,14 +63,17 @@ static void wi_png_read(png_structp png, png_bytep out, size_t length) {
     source->offset += length;
 }
 
-/// Whether the tRNS chunk, if any, turns pixels transparent. Grayscale of 1, 2 or 4 bits is
-/// the exception: Pillow, whose decodes are the reference, compares the tRNS value with
-/// samples already scaled to 8 bits, so only a tRNS gray of 0 ever matches a pixel. Following
-/// it keeps decodes identical to the reference; libpng alone would also honour other values.
+/// Whether the tRNS chunk, if any, turns pixels transparent: always, as the PNG spec says
+/// (libpng compares the tRNS value with the samples before scaling them), except for grey of
+/// 2 or 4 bits. There Pillow, whose decodes are the corpus's reference, compares the tRNS
+/// value with samples already scaled to 8 bits, so only a tRNS grey of 0 ever matches a pixel
+/// (PngSuite's ftbbn0g04, tRNS grey 15, is opaque in the reference). 1-bit grey is honoured
+/// whatever its tRNS value: Pillow reads it as a bilevel image and gets it right.
 static int wi_png_wants_trns_alpha(png_structp png, png_infop info) {
     png_color_16p gray = NULL;
     if (!png_get_valid(png, info, PNG_INFO_tRNS)) return 0;
-    if (png_get_color_type(png, info) != PNG_COLOR_TYPE_GRAY || png_get_bit_depth(png, info) >= 8) return 1;
+    int depth = png_get_bit_depth(png, info);
+    if (png_get_color_type(png, info) != PNG_COLOR_TYPE_GRAY || depth == 1 || depth >= 8) return 1;
     png_get_tRNS(png, info, NULL, NULL, &gray);
     return gray != NULL && gray->gray == 0;
 }

@@ -55,6 +55,16 @@ public enum Fixtures {
         subset.bench(name)
     }
 
+    /// A file of `Tests/Fixtures/generated`, which `scripts/make-conformance-fixtures.py` writes.
+    public static func generated(_ name: String) -> URL {
+        subset.root.appendingPathComponent("generated").appendingPathComponent(name)
+    }
+
+    /// The bytes of a file of `Tests/Fixtures/generated`, such as `"grey1_trns.png"`.
+    public static func generatedData(_ name: String) throws -> Data {
+        try data(generated(name))
+    }
+
     /// The bytes of `url`; fails the test loudly if the file is missing.
     public static func data(_ url: URL) throws -> Data {
         try Data(contentsOf: url)

@@ -47,40 +47,41 @@ final class GIFFile {
     /// Reads up to the next image descriptor and returns that frame; `nil` at the end of the
     /// stream. Whatever is left of the previous frame's pixel data is skipped first.
     ///
-    /// The stream ends at the trailer; also, once a frame has been read, where the data ends
-    /// on a record boundary (a missing trailer) or where a byte that starts no record follows
-    /// (browsers show such files too). Data that ends inside a record is truncated.
+    /// The stream ends at the trailer. Once a frame has been read, it also ends wherever the
+    /// data stops making sense — a missing trailer, a byte that starts no record, a block cut
+    /// off or broken — since browsers and Pillow show such files too: the frames before it are
+    /// kept (the last one partial if its data is cut). Before the first frame, such data
+    /// throws: truncated when the bytes ran out, corrupt otherwise.
     func nextFrame() throws(ImageCodingError) -> GIFFrameInfo? {
-        try skipPixels()
-        while true {
-            if source.isAtEnd {
-                if framesRead > 0 { return nil }
-                throw .truncated(.gif)
+        do throws(ImageCodingError) {
+            try skipPixels()
+            while true {
+                var type = UNDEFINED_RECORD_TYPE
+                guard DGifGetRecordType(file, &type) == GIF_OK else { throw failure() }
+                switch type {
+                case IMAGE_DESC_RECORD_TYPE:
+                    return try readImageDescriptor()
+                case EXTENSION_RECORD_TYPE:
+                    try readExtension()
+                case TERMINATE_RECORD_TYPE:
+                    return nil
+                default:
+                    throw .corrupt(.gif, "unknown record type \(type.rawValue)")
+                }
             }
-            var type = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(file, &type) == GIF_OK else {
-                if file.pointee.Error == D_GIF_ERR_WRONG_RECORD, framesRead > 0 { return nil }
-                throw failure()
-            }
-            switch type {
-            case IMAGE_DESC_RECORD_TYPE:
-                return try readImageDescriptor()
-            case EXTENSION_RECORD_TYPE:
-                try readExtension()
-            case TERMINATE_RECORD_TYPE:
-                return nil
-            default:
-                throw .corrupt(.gif, "unknown record type \(type.rawValue)")
-            }
+        } catch {
+            if framesRead > 0 { return nil }
+            throw error
         }
     }
 
     /// Decodes the pixel rows of `frame` (the frame ``nextFrame()`` just returned) in stored
     /// order, handing `draw` each row among the first `visibleRows` rows of the frame as
     /// palette indices. Decoding stops after the last such row; the rest of the data is
-    /// skipped by the next ``nextFrame()``.
+    /// skipped by the next ``nextFrame()``. Pixel data that ends early, is cut off or holds a
+    /// code LZW cannot decode also stops it: the rows drawn so far stay, as browsers show them.
     func readRows(of frame: GIFFrameInfo, visibleRows: Int,
-                  _ draw: (_ row: Int, _ indices: UnsafeBufferPointer<UInt8>) -> Void) throws(ImageCodingError) {
+                  _ draw: (_ row: Int, _ indices: UnsafeBufferPointer<UInt8>) -> Void) {
         guard pixelsPending, visibleRows > 0, frame.width > 0 else { return }
         var line = [UInt8](repeating: 0, count: frame.width)
         var remaining = min(visibleRows, frame.height)
@@ -89,7 +90,7 @@ final class GIFFile {
             let status = line.withUnsafeMutableBufferPointer {
                 DGifGetLine(file, $0.baseAddress, Int32($0.count))
             }
-            guard status == GIF_OK else { throw failure() }
+            guard status == GIF_OK else { return }
             guard row < visibleRows else { continue }
             line.withUnsafeBufferPointer { draw(row, $0) }
             remaining -= 1

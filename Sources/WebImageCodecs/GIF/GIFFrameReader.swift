@@ -29,15 +29,15 @@ final class GIFFrameReader: AnimatedFrameReader {
         var nextIndex = 0
     }
 
-    /// Scans `data`; throws for a GIF without pixels, one whose screen or any frame exceeds
-    /// `options.maxPixels`, or damaged or truncated structure.
+    /// Scans `data`; throws for a GIF without pixels, one whose canvas or any frame exceeds
+    /// `options.maxPixels`, or structure damaged or truncated before the first frame.
+    ///
+    /// The canvas is the logical screen, grown to take in the first frame where that frame
+    /// reaches past it (a screen stored as 0 × 0 too), as browsers and Pillow size it; later
+    /// frames are clipped to that canvas, as browsers clip them.
     init(data: Data, options: ImageDecodeOptions) throws(ImageCodingError) {
         let file = try GIFFile(data)
         let screen = file.screenSize
-        guard screen.width > 0, screen.height > 0 else {
-            throw .corrupt(.gif, "the logical screen is \(screen) pixels")
-        }
-        try options.checkPixelLimit(screen)
         var frames: [GIFFrameInfo] = []
         while let frame = try file.nextFrame() {
             // A frame is LZW-decoded in full even where it is clipped, so its own size counts too.
@@ -46,10 +46,16 @@ final class GIFFrameReader: AnimatedFrameReader {
             }
             frames.append(frame)
         }
-        guard !frames.isEmpty else { throw .corrupt(.gif, "the file has no image") }
+        guard let first = frames.first else { throw .corrupt(.gif, "the file has no image") }
+        let canvas = PixelSize(width: max(screen.width, first.left + first.width),
+                               height: max(screen.height, first.top + first.height))
+        guard canvas.width > 0, canvas.height > 0 else {
+            throw .corrupt(.gif, "the canvas is \(canvas) pixels")
+        }
+        try options.checkPixelLimit(canvas)
         self.data = data
         self.frames = frames
-        canvasSize = screen
+        canvasSize = canvas
         loopCount = file.loopCount ?? 1
         globalPalette = file.globalPalette
         backgroundIndex = file.backgroundIndex
@@ -87,7 +93,7 @@ final class GIFFrameReader: AnimatedFrameReader {
         compositor.begin(frame, palette: frame.localPalette ?? globalPalette ?? .grayscale)
         let visible = frame.visibleRect(in: canvasSize)
         let visibleRows = visible.x.isEmpty ? 0 : visible.y.count
-        try file.readRows(of: frame, visibleRows: visibleRows) { row, indices in
+        file.readRows(of: frame, visibleRows: visibleRows) { row, indices in
             compositor.draw(row: row, indices: indices, of: frame)
         }
     }

@@ -16,8 +16,9 @@ struct APNGAnimation: Sendable {
     let sharedChunks: [Range<Int>]
 
     /// Reads the animation of a complete file; `nil` when the file has no `acTL` before its
-    /// image data, or when its animation chunks contradict each other (then the file shows as
-    /// its still default image, as browsers show it).
+    /// image data, more than one `acTL`, or animation chunks that contradict each other (then
+    /// the file shows as its still default image, as the APNG spec asks and browsers do). An
+    /// `fcTL` may come before the `acTL`.
     ///
     /// Throws ``ImageCodingError/truncated(_:)`` for an animation whose bytes end before `IEND`.
     static func read(_ chunks: PNGChunkList, header: PNGHeader,
@@ -67,7 +68,10 @@ struct APNGAnimation: Sendable {
         mutating func read(_ chunk: PNGChunk) -> Bool {
             switch chunk.type {
             case .acTL:
-                guard !sawImageData, declaredFrames == nil else { return true }
+                // A second acTL makes the animation invalid (the APNG suite's reference shows
+                // the default image); one after the image data does not make an APNG.
+                guard declaredFrames == nil else { return false }
+                guard !sawImageData else { return true }
                 guard chunk.length == 8 else { return false }
                 let count = bytes.bigEndianUInt32(at: chunk.data.lowerBound)
                 guard (1...0x7FFF_FFFF).contains(count) else { return false }
@@ -78,7 +82,8 @@ struct APNGAnimation: Sendable {
             case .IDAT:
                 sawImageData = true
             case .fcTL:
-                guard declaredFrames != nil, chunk.length == 26, finishFrame(),
+                // It may come before the acTL: only the acTL's place (before IDAT) is ruled.
+                guard chunk.length == 26, finishFrame(),
                       let control = FrameControl(bytes, at: chunk.data.lowerBound, canvas: canvas)
                 else { return false }
                 if !sawImageData {
