@@ -291,8 +291,14 @@ final class TargetBindingTests: LoadingTestCase {
         _ = await server.wait { $0.requestCount("/slow.png") == 1 }
         target.webImage.cancelCurrentLoad()
         _ = await done.wait(for: 1)
-        _ = await indicator.calls.wait(for: 2)
+        // Progress calls may come between start and stop: wait for the stop itself.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while indicator.calls.all.last != "stop", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         XCTAssertEqual(indicator.calls.all.first, "start")
         XCTAssertEqual(indicator.calls.all.last, "stop")
+        try await Task.sleep(for: .milliseconds(200))
+        XCTAssertEqual(indicator.calls.all.last, "stop", "nothing after the stop")
     }
 }
