@@ -85,7 +85,10 @@ let package = Package(
             ]),
 
         // Fixture paths, pixel comparison, child processes and temporary folders, shared by the test targets.
-        .target(name: "WebImageTestSupport", dependencies: ["WebImage", "Locking"], path: "Tests/WebImageTestSupport"),
+        .target(
+            name: "WebImageTestSupport",
+            dependencies: ["WebImage", "Locking", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/WebImageTestSupport"),
         // Stores entries into a disk cache in a loop, for the tests that kill it mid-write.
         .executableTarget(
             name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
