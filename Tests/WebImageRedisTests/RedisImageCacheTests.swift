@@ -57,6 +57,19 @@ final class RedisImageCacheTests: RedisTestCase {
         let overLimit = await cache.containsImage(forKey: "over-limit", in: .disk)
         XCTAssertEqual(atLimit, .disk)
         XCTAssertEqual(overLimit, .none)
+        let stored = try await makeClient().get(cache.redisKey(forKey: "at-limit"))
+        XCTAssertEqual(stored?.readableBytes, 1 << 20, "a reply that arrives in many reads comes back whole")
+    }
+
+    func testAnErrorAnswerIsACountedMissWithOneWarning() async throws {
+        let log = LogRecorder()
+        let cache = makeRedisCache(RedisConfiguration(port: redis.port, database: 999), logger: log)
+        try await cache.store(nil, data: Data("bytes".utf8), forKey: "k", to: .disk, serializer: nil)
+        let found = try await cache.query(forKey: "k", options: ImageCacheQueryOptions())
+        XCTAssertNil(found.image)
+        XCTAssertEqual([cache.hits, cache.misses, cache.errors], [0, 0, 2], "SELECT 999 is refused: both operations fail")
+        XCTAssertEqual(log.messages(at: .warning).count, 1)
+        XCTAssertTrue(log.messages(at: .warning)[0].contains("SELECT 999"), log.messages(at: .warning)[0])
     }
 
     func testBytesThatNoLongerDecodeAreAMissAndDeleted() async throws {
