@@ -19,7 +19,7 @@ struct RESPDecoder: ByteToMessageDecoder {
     /// when more bytes are needed.
     static func parse(_ buffer: inout ByteBuffer, depth: Int) throws(RedisError) -> RESPValue? {
         guard depth <= maximumDepth else { throw .protocolViolation("replies nested more than \(maximumDepth) deep") }
-        guard let type = buffer.readInteger(as: UInt8.self), let line = readLine(&buffer) else { return nil }
+        guard let type = buffer.readInteger(as: UInt8.self), let line = try readLine(&buffer) else { return nil }
         switch type {
         case UInt8(ascii: "+"): return .simpleString(line)
         case UInt8(ascii: "-"): return .error(line)
@@ -29,7 +29,7 @@ struct RESPDecoder: ByteToMessageDecoder {
             if length == -1 { return .null }
             guard length >= 0 else { throw .protocolViolation("bulk string length \(length)") }
             guard buffer.readableBytes >= length + 2, let bytes = buffer.readSlice(length: length) else { return nil }
-            buffer.moveReaderIndex(forwardBy: 2)
+            guard buffer.readBytes(length: 2) == [13, 10] else { throw .protocolViolation("a bulk string not ended by CRLF") }
             return .bulkString(bytes)
         case UInt8(ascii: "*"):
             let count = try integer(line)
@@ -47,9 +47,10 @@ struct RESPDecoder: ByteToMessageDecoder {
     }
 
     /// The text up to the next CRLF, consumed with it; nil when no CRLF has arrived yet.
-    private static func readLine(_ buffer: inout ByteBuffer) -> String? {
+    private static func readLine(_ buffer: inout ByteBuffer) throws(RedisError) -> String? {
         let view = buffer.readableBytesView
         guard let cr = view.firstIndex(of: UInt8(ascii: "\r")), view.index(after: cr) < view.endIndex else { return nil }
+        guard view[view.index(after: cr)] == UInt8(ascii: "\n") else { throw .protocolViolation("a line not ended by CRLF") }
         let line = buffer.readString(length: view.distance(from: view.startIndex, to: cr))
         buffer.moveReaderIndex(forwardBy: 2)
         return line

@@ -1,7 +1,7 @@
 import NIOCore
 
 /// One reply of the Redis serialization protocol (RESP2): what a command answers.
-public enum RESPValue: Sendable, Equatable {
+enum RESPValue: Sendable, Equatable {
     /// A status line such as `OK` or `PONG`.
     case simpleString(String)
     /// An error line, such as `WRONGTYPE …` or `ERR unknown command`.
