@@ -8,6 +8,7 @@ import NIOPosix
 /// Every wait is bounded by the configuration's timeouts. A command that times out closes the
 /// connection, so that its late reply cannot answer another command; the next command connects
 /// anew. After a failed connection attempt, commands fail at once for ``RedisConfiguration/retryInterval``.
+/// Call ``close()`` when done with it: an open connection keeps the client alive.
 public final class RedisClient: Sendable {
     /// Where it connects and how long it waits.
     public let configuration: RedisConfiguration

@@ -3,6 +3,7 @@ import Locking
 import Logging
 import NIOCore
 import NIOFoundationCompat
+import NIOPosix
 import WebImage
 
 /// A cache tier in Redis, shared by every process that points at the same server: the tier
@@ -10,7 +11,8 @@ import WebImage
 /// fetch and process each image once between them.
 ///
 /// It holds what the disk cache holds, under the same keys (after ``Configuration/namespace``):
-/// the original bytes, or a processed result's encoding, decoded on read with ``coders``. It
+/// the original bytes, or a processed result's encoding, decoded on read with ``coders`` on
+/// NIO's blocking thread pool, off the caller's task. It
 /// answers for the disk tier (`.disk` in ``ImageCacheType``), has no memory tier, and keeps no
 /// HTTP validators. Entries expire after ``Configuration/timeToLive``; larger than
 /// ``Configuration/maximumEntryBytes`` they are not stored.
@@ -68,7 +70,9 @@ public final class RedisImageCache: ImageCaching {
             return .miss
         }
         let data = Data(buffer: buffer)
-        guard let image = try? coders.decode(data, options: options.decodeOptions) else {
+        let coders = coders, decodeOptions = options.decodeOptions
+        guard let image = try? await NIOThreadPool.singleton.runIfActive({ try coders.decode(data, options: decodeOptions) })
+        else {
             // Bytes that no longer decode are deleted, and the query misses rather than failing.
             await remove(forKey: key, from: .disk)
             missCount.add(1, ordering: .relaxed)
