@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .executable(name: "webimage-benchmarks", targets: ["WebImageBenchmarks"]),
         .executable(name: "webimage-fuzz", targets: ["webimage-fuzz"]),
@@ -52,6 +53,18 @@ let package = Package(
             name: "WebImageCodecs",
             dependencies: ["WebImage", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF"]),
 
+        // A cache tier shared between processes, in Redis, over a small RESP client on SwiftNIO:
+        // a module of its own so that the core gains no dependency.
+        .target(
+            name: "WebImageRedis",
+            dependencies: [
+                "WebImage", "Locking",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
         .executableTarget(
             name: "webimage",
             dependencies: [
@@ -85,7 +98,10 @@ let package = Package(
             ]),
 
         // Fixture paths, pixel comparison, child processes and temporary folders, shared by the test targets.
-        .target(name: "WebImageTestSupport", dependencies: ["WebImage", "Locking"], path: "Tests/WebImageTestSupport"),
+        .target(
+            name: "WebImageTestSupport",
+            dependencies: ["WebImage", "Locking", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/WebImageTestSupport"),
         // Stores entries into a disk cache in a loop, for the tests that kill it mid-write.
         .executableTarget(
             name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
@@ -104,6 +120,15 @@ let package = Package(
             dependencies: [
                 "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The Redis tier against a real redis-server each test starts on a free loopback port.
+        .testTarget(
+            name: "WebImageRedisTests",
+            dependencies: [
+                "WebImage", "WebImageRedis", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
     ],

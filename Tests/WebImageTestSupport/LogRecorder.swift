@@ -1,17 +1,20 @@
-import Logging
 import Locking
+import Logging
 
 /// Keeps every message logged through its ``logger``, so that a test can check what was logged.
-final class LogRecorder: Sendable {
+public final class LogRecorder: Sendable {
     private let records = Mutex<[(level: Logger.Level, text: String)]>([])
 
+    /// A recorder with nothing logged yet.
+    public init() {}
+
     /// A logger, at every level, whose messages land here.
-    var logger: Logger {
+    public var logger: Logger {
         Logger(label: "test") { _ in Handler(recorder: self) }
     }
 
     /// The messages logged at `level`, each followed by its metadata as `key=value`.
-    func messages(at level: Logger.Level) -> [String] {
+    public func messages(at level: Logger.Level) -> [String] {
         records.withLock { $0.filter { $0.level == level }.map(\.text) }
     }
 

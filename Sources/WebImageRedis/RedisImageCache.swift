@@ -1,0 +1,160 @@
+import Foundation
+import Locking
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOPosix
+import WebImage
+
+/// A cache tier in Redis, shared by every process that points at the same server: the tier
+/// below the local disk in an ``ImageCachesManager``, so that instances behind a load balancer
+/// fetch and process each image once between them.
+///
+/// It holds what the disk cache holds, under the same keys (after ``Configuration/namespace``):
+/// the original bytes, or a processed result's encoding, decoded on read with ``coders`` on
+/// NIO's blocking thread pool, off the caller's task. It
+/// answers for the disk tier (`.disk` in ``ImageCacheType``), has no memory tier, and keeps no
+/// HTTP validators. Entries expire after ``Configuration/timeToLive``; larger than
+/// ``Configuration/maximumEntryBytes`` they are not stored.
+///
+/// Fail-open: when Redis is down, slow or answers errors, a query misses and a store, removal
+/// or clear does nothing; nothing is thrown, one warning is logged per outage, ``errors``
+/// counts, and the client reconnects by itself.
+public final class RedisImageCache: ImageCaching {
+    /// The connection to Redis.
+    public let client: RedisClient
+    /// Namespace, time to live, size limit.
+    public let configuration: Configuration
+    /// Decode what Redis holds, and encode images stored without bytes.
+    public let coders: ImageCoders
+    /// Receives one warning per outage and one notice when Redis answers again.
+    public let logger: Logger
+    private let health = RedisHealth()
+    private let hitCount = Atomic<Int>(0)
+    private let missCount = Atomic<Int>(0)
+    private let errorCount = Atomic<Int>(0)
+
+    /// A tier over `client`.
+    /// - Parameters:
+    ///   - client: the connection to Redis, with its timeouts.
+    ///   - configuration: namespace, time to live, size limit.
+    ///   - coders: ``ImageCoders/shared`` by default.
+    ///   - logger: `WebImage.RedisImageCache` by default.
+    public init(client: RedisClient, configuration: Configuration = Configuration(), coders: ImageCoders = .shared,
+                logger: Logger = Logger(label: "WebImage.RedisImageCache")) {
+        self.client = client
+        self.configuration = configuration
+        self.coders = coders
+        self.logger = logger
+    }
+
+    /// Queries Redis answered with an entry that decoded.
+    public var hits: Int { hitCount.load(ordering: .relaxed) }
+    /// Queries Redis answered without an entry (or with one that no longer decodes).
+    public var misses: Int { missCount.load(ordering: .relaxed) }
+    /// Operations that failed because Redis was down, slow or answered an error.
+    public var errors: Int { errorCount.load(ordering: .relaxed) }
+
+    /// The Redis key for the cache key `key`.
+    public func redisKey(forKey key: String) -> String { configuration.namespace + key }
+
+    /// Always nil: this tier keeps nothing in memory.
+    public func imageFromMemory(forKey key: String) -> Image? { nil }
+
+    public func query(forKey key: String, options: ImageCacheQueryOptions) async throws -> ImageCacheQueryResult {
+        guard options.cacheType.includesDisk else { return .miss }
+        try Task.checkCancellation()
+        guard let found = await attempt("GET", { try await $0.client.get($0.redisKey(forKey: key)) }) else { return .miss }
+        guard let buffer = found else {
+            missCount.add(1, ordering: .relaxed)
+            return .miss
+        }
+        let data = Data(buffer: buffer)
+        let coders = coders, decodeOptions = options.decodeOptions
+        guard let image = try? await NIOThreadPool.singleton.runIfActive({ try coders.decode(data, options: decodeOptions) })
+        else {
+            // Bytes that no longer decode are deleted, and the query misses rather than failing.
+            await remove(forKey: key, from: .disk)
+            missCount.add(1, ordering: .relaxed)
+            return .miss
+        }
+        hitCount.add(1, ordering: .relaxed)
+        return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
+    }
+
+    /// Stores the bytes the disk tier would: the serializer's, else `data`, else an encoding.
+    /// Encoding errors are thrown; Redis failures are not.
+    public func store(_ image: Image?, data: Data?, forKey key: String, to cacheType: ImageCacheType,
+                      serializer: ImageCacheSerializer?) async throws {
+        guard cacheType.includesDisk,
+              let bytes = try storedBytes(for: image, data: data, key: key, serializer: serializer),
+              bytes.count <= configuration.maximumEntryBytes else { return }
+        let ttl = configuration.timeToLive
+        await attempt("SET") { try await $0.client.set($0.redisKey(forKey: key), to: ByteBuffer(data: bytes), expiringAfter: ttl) }
+    }
+
+    public func remove(forKey key: String, from cacheType: ImageCacheType) async {
+        guard cacheType.includesDisk else { return }
+        await attempt("DEL") { try await $0.client.delete([$0.redisKey(forKey: key)]) }
+    }
+
+    public func containsImage(forKey key: String, in cacheType: ImageCacheType) async -> ImageCacheType {
+        guard cacheType.includesDisk else { return .none }
+        let exists = await attempt("EXISTS") { try await $0.client.exists($0.redisKey(forKey: key)) }
+        return exists == true ? .disk : .none
+    }
+
+    /// Deletes every key under the namespace (and nothing else in the database).
+    public func clear(_ cacheType: ImageCacheType) async {
+        guard cacheType.includesDisk else { return }
+        let pattern = Self.globEscaped(configuration.namespace) + "*"
+        await attempt("SCAN and DEL") { cache in
+            let keys = try await cache.client.keys(matching: pattern)
+            if !keys.isEmpty { try await cache.client.delete(keys) }
+        }
+    }
+
+    /// Always nil: validators stay with the local disk tier.
+    public func validators(forKey key: String) async -> HTTPValidators? { nil }
+
+    /// Does nothing: validators stay with the local disk tier.
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String) async {}
+
+    /// The result of `operation`, or nil when Redis failed it (counted, and logged once per outage).
+    @discardableResult
+    private func attempt<T: Sendable>(_ name: String, _ operation: (RedisImageCache) async throws -> T) async -> T? {
+        do {
+            let result = try await operation(self)
+            health.succeeded(logger: logger)
+            return result
+        } catch {
+            errorCount.add(1, ordering: .relaxed)
+            health.failed(error, operation: name, logger: logger)
+            return nil
+        }
+    }
+
+    /// What the disk tier would store (as ``ImageCache`` chooses): the serializer's choice; else
+    /// the original bytes; else an encoding in the source format when an encoder exists, PNG for
+    /// images with transparency, JPEG otherwise.
+    private func storedBytes(for image: Image?, data: Data?, key: String, serializer: ImageCacheSerializer?) throws -> Data? {
+        if let serializer, let image { return serializer(image, data, key) }
+        if let data { return data }
+        guard let image else { return nil }
+        let format: ImageFormat
+        if image.format != .undefined, coders.canEncode(image.format) {
+            format = image.format
+        } else {
+            format = image.frames.contains { $0.pixels.hasTransparency } ? .png : .jpeg
+        }
+        return try coders.encode(image, as: format)
+    }
+
+    /// `text` with the characters special to Redis's glob patterns escaped.
+    private static func globEscaped(_ text: String) -> String {
+        text.reduce(into: "") { escaped, character in
+            if "*?[]\\".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+    }
+}

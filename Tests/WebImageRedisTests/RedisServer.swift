@@ -1,0 +1,85 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import WebImageRedis
+import WebImageTestSupport
+
+/// A `redis-server` of the test's own: on a free loopback port, with its files in a temporary
+/// folder, persisting nothing (`--save ''`, `--appendonly no`). It can be killed and started
+/// again on the same port.
+final class RedisServer {
+    /// The Debian package that installs the server, named when it is missing.
+    static let package = "redis-server"
+
+    /// The port it listens on, the same across restarts.
+    let port: Int
+    private let folder: URL
+    private var process: ChildProcess?
+
+    /// Starts a server with its files in `folder`.
+    init(folder: URL) async throws {
+        self.folder = folder
+        port = try await Self.freePort()
+        try await start()
+    }
+
+    deinit { process?.killAndReap() }
+
+    /// A client configuration for this server, with the given retry interval and timeouts.
+    func configuration(retryInterval: Duration = .milliseconds(20), commandTimeout: Duration = .milliseconds(250))
+        -> RedisConfiguration
+    {
+        RedisConfiguration(port: port, connectTimeout: .milliseconds(250), commandTimeout: commandTimeout,
+                           retryInterval: retryInterval)
+    }
+
+    /// Starts the server (again) and waits until it answers `PING`.
+    func start() async throws {
+        guard let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+            .first(where: FileManager.default.isExecutableFile(atPath:))
+        else { throw RedisServerError.notInstalled(Self.package) }
+        process = try ChildProcess(URL(fileURLWithPath: executable), [
+            "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            "--dir", folder.path, "--logfile", "",
+        ])
+        let probe = RedisClient(configuration: configuration(retryInterval: .zero))
+        let deadline = ContinuousClock.now + .seconds(10)
+        var answered = false
+        while !answered, ContinuousClock.now < deadline {
+            answered = (try? await probe.ping()) != nil
+            if !answered { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        await probe.close()
+        guard answered else { throw RedisServerError.notAnswering(process?.errorOutput ?? "") }
+    }
+
+    /// Kills the server with SIGKILL, as a crash would.
+    func kill() {
+        process?.killAndReap()
+        process = nil
+    }
+
+    /// A loopback port nothing listens on: bound, read, released.
+    private static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+}
+
+/// Why a test's `redis-server` could not run.
+enum RedisServerError: Error, CustomStringConvertible {
+    /// The executable is not installed.
+    case notInstalled(String)
+    /// It started but did not answer `PING` within 10 seconds; its standard error.
+    case notAnswering(String)
+
+    var description: String {
+        switch self {
+        case .notInstalled(let package): "redis-server is not installed (Debian package \(package); scripts/install-deps installs it)"
+        case .notAnswering(let errors): "redis-server did not answer PING within 10 s: \(errors)"
+        }
+    }
+}
