@@ -87,7 +87,7 @@ public final class RedisImageCache: ImageCaching {
     public func store(_ image: Image?, data: Data?, forKey key: String, to cacheType: ImageCacheType,
                       serializer: ImageCacheSerializer?) async throws {
         guard cacheType.includesDisk,
-              let bytes = try storedBytes(for: image, data: data, key: key, serializer: serializer),
+              let bytes = try coders.cacheBytes(for: image, data: data, key: key, serializer: serializer),
               bytes.count <= configuration.maximumEntryBytes else { return }
         let ttl = configuration.timeToLive
         await attempt("SET") { try await $0.client.set($0.redisKey(forKey: key), to: ByteBuffer(data: bytes), expiringAfter: ttl) }
@@ -132,22 +132,6 @@ public final class RedisImageCache: ImageCaching {
             health.failed(error, operation: name, logger: logger)
             return nil
         }
-    }
-
-    /// What the disk tier would store (as ``ImageCache`` chooses): the serializer's choice; else
-    /// the original bytes; else an encoding in the source format when an encoder exists, PNG for
-    /// images with transparency, JPEG otherwise.
-    private func storedBytes(for image: Image?, data: Data?, key: String, serializer: ImageCacheSerializer?) throws -> Data? {
-        if let serializer, let image { return serializer(image, data, key) }
-        if let data { return data }
-        guard let image else { return nil }
-        let format: ImageFormat
-        if image.format != .undefined, coders.canEncode(image.format) {
-            format = image.format
-        } else {
-            format = image.frames.contains { $0.pixels.hasTransparency } ? .png : .jpeg
-        }
-        return try coders.encode(image, as: format)
     }
 
     /// `text` with the characters special to Redis's glob patterns escaped.

@@ -10,7 +10,8 @@ final class SharedTierTests: RedisTestCase {
     func testTwoManagersFetchASourceOnceBetweenThem() async throws {
         let shared = makeRedisCache()
         let first = try makeManager("first", shared: shared)
-        let second = try makeManager("second", shared: makeRedisCache())
+        let secondRedis = makeRedisCache()
+        let second = try makeManager("second", shared: secondRedis)
         let (url, data) = try serve("testjfif_256.png")
 
         let loaded = try await first.image(for: url, options: .waitStoreCache)
@@ -21,6 +22,13 @@ final class SharedTierTests: RedisTestCase {
         XCTAssertEqual(cached.data, data)
         XCTAssertEqual(cached.image.pixelWidth, 256)
         XCTAssertEqual(origin.requestCount("/testjfif_256.png"), 1)
+
+        // The shared tier's hit was written back to the tiers above it.
+        let again = try await second.image(for: url)
+        XCTAssertEqual(again.source, .memory)
+        let localDisk = try DiskCache(directory: folder.appending("second"), configuration: .init(autoTrimInterval: 0))
+        XCTAssertEqual(localDisk.data(forKey: url.absoluteString), data, "and to the local disk")
+        XCTAssertEqual(secondRedis.hits, 1)
     }
 
     func testLoadsSurviveAnOutageWithOneWarningAndHitsResumeAfterARestart() async throws {

@@ -146,17 +146,18 @@ final class ImageCacheTests: XCTestCase {
         let (image, data) = try fixture()
         try await low.store(image, data: data, forKey: key)
 
-        let serial = ImageCachesManager(caches: [low, high])
-        XCTAssertTrue(serial.caches.first as? ImageCache === high, "the last cache given is asked first")
-        let found = try await serial.query(forKey: key, options: ImageCacheQueryOptions())
-        XCTAssertEqual(found.image, image)
-        XCTAssertEqual(found.cacheType, .memory, "answered by the lower cache's memory")
         let onlyHigh = ImageCachesManager(caches: [low, high], queryPolicy: .highestOnly)
         let missed = try await onlyHigh.query(forKey: key, options: ImageCacheQueryOptions())
         XCTAssertNil(missed.image, "highestOnly asks only the cache given last")
         let onlyLow = ImageCachesManager(caches: [low, high], queryPolicy: .lowestOnly)
         let lowest = try await onlyLow.query(forKey: key, options: ImageCacheQueryOptions())
         XCTAssertEqual(lowest.image, image, "lowestOnly asks only the cache given first")
+        XCTAssertNil(high.imageFromMemory(forKey: key), "a single-cache policy writes nothing back")
+        let serial = ImageCachesManager(caches: [low, high])
+        XCTAssertTrue(serial.caches.first as? ImageCache === high, "the last cache given is asked first")
+        let found = try await serial.query(forKey: key, options: ImageCacheQueryOptions())
+        XCTAssertEqual(found.image, image)
+        XCTAssertEqual(found.cacheType, .memory, "answered by the lower cache's memory")
         let concurrent = ImageCachesManager(caches: [low, high], queryPolicy: .concurrent)
         let raced = try await concurrent.query(forKey: key, options: ImageCacheQueryOptions())
         XCTAssertEqual(raced.image, image)
@@ -186,5 +187,33 @@ final class ImageCacheTests: XCTestCase {
         XCTAssertNil(first.imageFromMemory(forKey: key))
         chain.remove(ImageCache.self)
         XCTAssertTrue(chain.caches.isEmpty)
+    }
+
+    /// A hit in a lower cache is written back to the higher ones that missed: image and bytes,
+    /// or, for a thumbnail decode, the bytes only (the thumbnail must not land under the key).
+    func testALowerCachesHitIsWrittenBackToTheHigherOnes() async throws {
+        for policy in [ImageCachesManager.QueryPolicy.serial, .concurrent] {
+            let folder = try TemporaryFolder(self)
+            let lower = try makeCache(folder.appending("lower"))
+            let upper = try makeCache(folder.appending("upper"))
+            let (image, data) = try fixture()
+            try await lower.store(image, data: data, forKey: key, to: .disk, serializer: nil)
+            let chain = ImageCachesManager(caches: [lower, upper], queryPolicy: policy)
+
+            let thumbnail = ImageCacheQueryOptions(decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(8)))
+            let small = try await chain.query(forKey: key, options: thumbnail)
+            XCTAssertEqual(small.cacheType, .disk)
+            XCTAssertNil(upper.imageFromMemory(forKey: key), "no thumbnail under the full-size key")
+            XCTAssertEqual(upper.diskData(forKey: key), data, "the bytes went up")
+
+            let upperOnly = try makeCache(folder.appending("upper2"))
+            let chain2 = ImageCachesManager(caches: [lower, upperOnly], queryPolicy: policy)
+            let full = try await chain2.query(forKey: key, options: ImageCacheQueryOptions())
+            XCTAssertEqual(full.image?.pixelWidth, image.pixelWidth)
+            XCTAssertEqual(upperOnly.imageFromMemory(forKey: key)?.pixelWidth, image.pixelWidth, "the image went up")
+            XCTAssertEqual(upperOnly.diskData(forKey: key), data)
+            let next = try await chain2.query(forKey: key, options: ImageCacheQueryOptions())
+            XCTAssertEqual(next.cacheType, .memory, "the next query stops at the top")
+        }
     }
 }

@@ -103,25 +103,9 @@ public final class ImageCache: ImageCaching {
         }
         guard cacheType.includesDisk else { return }
         try await io.run { [self] in
-            guard let bytes = try diskBytes(for: image, data: data, key: key, serializer: serializer) else { return }
+            guard let bytes = try coders.cacheBytes(for: image, data: data, key: key, serializer: serializer) else { return }
             try disk.store(bytes, forKey: key)
         }
-    }
-
-    /// What goes to disk: the serializer's choice; else the original bytes; else an encoding in
-    /// the source format when an encoder exists, PNG for images with transparency, JPEG otherwise.
-    private func diskBytes(for image: Image?, data: Data?, key: String,
-                           serializer: ImageCacheSerializer?) throws -> Data? {
-        if let serializer, let image { return serializer(image, data, key) }
-        if let data { return data }
-        guard let image else { return nil }
-        let format: ImageFormat
-        if image.format != .undefined, coders.canEncode(image.format) {
-            format = image.format
-        } else {
-            format = image.frames.contains { $0.pixels.hasTransparency } ? .png : .jpeg
-        }
-        return try coders.encode(image, as: format)
     }
 
     public func remove(forKey key: String, from cacheType: ImageCacheType = .all) async {

@@ -83,7 +83,11 @@ public final class ImageCachesManager: ImageCaching {
         return nil
     }
 
+    /// Asks the caches as ``queryPolicy`` says. A hit in a lower cache is copied into the
+    /// higher ones that missed before the answer returns (a shared tier's hit lands in the local
+    /// memory and disk), so the next query stops at the top.
     public func query(forKey key: String, options: ImageCacheQueryOptions) async throws -> ImageCacheQueryResult {
+        let caches = queried
         if queryPolicy == .concurrent {
             let results = try await withThrowingTaskGroup(of: (Int, ImageCacheQueryResult).self) { group in
                 for (rank, cache) in caches.enumerated() {
@@ -91,13 +95,31 @@ public final class ImageCachesManager: ImageCaching {
                 }
                 return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
             }
-            return results.sorted { $0.key < $1.key }.first { $0.value.image != nil }?.value ?? .miss
+            guard let (rank, hit) = results.sorted(by: { $0.key < $1.key }).first(where: { $0.value.image != nil }) else {
+                return .miss
+            }
+            await writeBack(hit, into: caches.prefix(rank), key: key, options: options)
+            return hit
         }
-        for cache in queried {
+        for (rank, cache) in caches.enumerated() {
             let result = try await cache.query(forKey: key, options: options)
-            if result.image != nil { return result }
+            guard result.image != nil else { continue }
+            await writeBack(result, into: caches.prefix(rank), key: key, options: options)
+            return result
         }
         return .miss
+    }
+
+    /// Stores `hit` into `caches`, the higher ones that missed: its bytes, and its image in
+    /// memory too unless it was decoded as a thumbnail (which `key` must not name). A cache that
+    /// cannot take it is left as it is: the hit is in hand.
+    private func writeBack(_ hit: ImageCacheQueryResult, into caches: ArraySlice<any ImageCaching>, key: String,
+                           options: ImageCacheQueryOptions) async {
+        let image = options.decodeOptions.thumbnailPixelSize == nil ? hit.image : nil
+        guard image != nil || hit.data != nil else { return }
+        for cache in caches {
+            try? await cache.store(image, data: hit.data, forKey: key, to: image == nil ? .disk : .all, serializer: nil)
+        }
     }
 
     public func store(_ image: Image?, data: Data?, forKey key: String, to cacheType: ImageCacheType,
