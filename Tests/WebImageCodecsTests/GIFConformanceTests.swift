@@ -8,17 +8,9 @@ import WebImageTestSupport
 /// reaching past the logical screen, and data that giflib refuses after the first frame.
 final class GIFConformanceTests: XCTestCase {
     private let coder = GIFCoder()
-    private let coders = ImageCoders(WebImageCodecs.defaultCoders)
 
     private func decode(_ name: String) throws -> Image {
         try coder.decode(Fixtures.generatedData(name), options: ImageDecodeOptions())
-    }
-
-    /// Asserts that `webimage info`'s header agrees with the decode on size and frame count.
-    private func assertHeaderMatches(_ name: String, _ image: Image, file: StaticString = #filePath, line: UInt = #line) throws {
-        let header = try coders.header(of: Fixtures.generatedData(name))
-        XCTAssertEqual(header.frameCount, image.frames.count, "\(name) frames", file: file, line: line)
-        XCTAssertEqual(header.pixelSize, PixelSize(width: image.pixelWidth, height: image.pixelHeight), name, file: file, line: line)
     }
 
     func testTheCanvasGrowsToTheFirstFrame() throws {
