@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .executable(name: "webimage-benchmarks", targets: ["WebImageBenchmarks"]),
         .executable(name: "webimage-fuzz", targets: ["webimage-fuzz"]),
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // `Mutex`, swapped for a lock ThreadSanitizer understands when scripts/sanitize builds with -DWEBIMAGE_TSAN.
@@ -52,10 +54,15 @@ let package = Package(
             name: "WebImageCodecs",
             dependencies: ["WebImage", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF"]),
 
+        // imgproxy-compatible URLs, signing and processing for `webimage serve`; the core links none of it.
+        .target(
+            name: "WebImageServer",
+            dependencies: ["WebImage", "WebImageCodecs", .product(name: "Crypto", package: "swift-crypto")]),
+
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs", "LoopbackHTTPServer", "Locking",
+                "WebImage", "WebImageCodecs", "WebImageServer", "LoopbackHTTPServer", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -104,6 +111,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // URL parsing, signing and processing against real fixtures; `webimage sign` run as a binary.
+        .testTarget(
+            name: "WebImageServerTests",
+            dependencies: ["WebImageServer", "WebImage", "WebImageCodecs", "WebImageTestSupport", "webimage"]),
     ],
     swiftLanguageModes: [.v6]
 )
