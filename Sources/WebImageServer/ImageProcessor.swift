@@ -1,0 +1,119 @@
+import Foundation
+import WebImage
+
+/// Turns parsed imgproxy URLs into encoded images through an ``ImageManager``: the source is
+/// loaded (and its bytes cached) by the manager, decoded at a reduced size when the output is
+/// smaller, transformed by the options, encoded, and the result cached under the URL's
+/// canonical key, in memory and, when given, on disk.
+public final class ImageProcessor: Sendable {
+    /// Loads and decodes sources, coalescing identical loads.
+    public let manager: ImageManager
+    /// Encodes results.
+    public let coders: ImageCoders
+    /// The folder `local:///path` sources are read from, or nil to refuse them.
+    public let localRoot: URL?
+    /// The quality 1…100 used when a URL gives none (imgproxy's default is 80).
+    public let defaultQuality: Int
+    /// Encoded results by canonical key.
+    private let memory: MemoryCache<String, ProcessedImage>
+    /// Encoded results by canonical key, kept across runs.
+    private let disk: DiskCache?
+
+    /// A processor loading through `manager`, encoding with `coders`, caching results in memory
+    /// (up to `memoryLimitBytes`) and in `disk` when given.
+    public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
+                memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
+        self.manager = manager
+        self.coders = coders
+        self.localRoot = localRoot?.standardizedFileURL
+        self.defaultQuality = min(max(defaultQuality, 1), 100)
+        memory = MemoryCache(costLimit: memoryLimitBytes)
+        self.disk = disk
+    }
+
+    /// The image `url` describes, from the result cache or made now; `now` is compared with the
+    /// URL's `expires`.
+    public func process(_ url: ProcessingURL, now: Date = Date()) async throws(ProcessingError) -> ProcessedImage {
+        let options = url.options
+        if let expires = options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
+        if options.gravity.kind == .smart || options.crop?.gravity?.kind == .smart {
+            throw .unsupported("smart gravity (sm)")
+        }
+        let key = url.cacheKey
+        if let cached = memory.value(forKey: key) { return cached }
+        if let data = disk?.data(forKey: key) {
+            let cached = ProcessedImage(data: data, format: ImageFormat(detecting: data))
+            memory.setValue(cached, forKey: key, cost: data.count)
+            return cached
+        }
+        let image = try await load(try sourceURL(for: url.source), options: options)
+        let result = try encode(image, options: options)
+        memory.setValue(result, forKey: key, cost: result.data.count)
+        try? disk?.store(result.data, forKey: key)
+        return result
+    }
+
+    /// The URL the manager loads: an `http(s)` source as it is, a `local:///path` source as the
+    /// file below ``localRoot`` (never outside it).
+    private func sourceURL(for source: URL) throws(ProcessingError) -> URL {
+        guard source.scheme?.lowercased() == "local" else { return source }
+        guard let localRoot else { throw .forbidden("local sources are not enabled") }
+        let file = localRoot.appendingPathComponent(source.path).standardizedFileURL
+        guard file.path.hasPrefix(localRoot.path.hasSuffix("/") ? localRoot.path : localRoot.path + "/") else {
+            throw .forbidden("the local path leaves the served folder")
+        }
+        guard FileManager.default.fileExists(atPath: file.path) else { throw .sourceNotFound }
+        return file
+    }
+
+    /// The decoded and transformed source.
+    private func load(_ source: URL, options: ProcessingOptions) async throws(ProcessingError) -> Image {
+        var context = ImageContext()
+        context.transformer = ProcessingTransformer(options: options)
+        context.decodeOptions = Self.decodeOptions(for: options)
+        // The encoded result is what is cached; the decoded pixels are not kept.
+        context.storeCacheType = ImageCacheType.none
+        let animated = options.format.map { [.gif, .webp, .png].contains($0) } ?? true
+        let loadOptions: WebImageOptions = animated ? [.transformAnimatedImage] : [.decodeFirstFrameOnly]
+        do {
+            return try await manager.image(for: source, options: loadOptions, context: context).image
+        } catch {
+            throw ProcessingError(loading: error)
+        }
+    }
+
+    /// Decode options that shrink the source on load when the whole output is known to fit a
+    /// box no larger than the source: `fit`, or one side given. Not with a crop, whose pixel
+    /// sizes refer to the full-size source, nor with `enlarge`.
+    static func decodeOptions(for options: ProcessingOptions) -> ImageDecodeOptions {
+        var decode = ImageDecodeOptions()
+        guard options.crop == nil, !options.enlarge, options.width > 0 || options.height > 0 else { return decode }
+        let width = Int((Double(options.width) * options.dpr).rounded())
+        let height = Int((Double(options.height) * options.dpr).rounded())
+        let oneSide = width == 0 || height == 0
+        guard oneSide || options.resizingType == .fit else { return decode }
+        var box = PixelSize(width: width == 0 ? Int(Int32.max) : width, height: height == 0 ? Int(Int32.max) : height)
+        if options.rotation % 180 == 90 {
+            box = PixelSize(width: box.height, height: box.width)
+        }
+        decode.thumbnailPixelSize = box
+        return decode
+    }
+
+    /// `image` encoded in the requested format, or the source's when none was requested (PNG
+    /// or JPEG, by transparency, when the source's format cannot be written).
+    private func encode(_ image: Image, options: ProcessingOptions) throws(ProcessingError) -> ProcessedImage {
+        var format = options.format ?? image.format
+        if !coders.canEncode(format) {
+            guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
+            format = image.pixels.hasTransparency ? .png : .jpeg
+        }
+        let quality = Double(options.quality > 0 ? options.quality : defaultQuality) / 100
+        do {
+            let data = try coders.encode(image, as: format, options: ImageEncodeOptions(quality: quality))
+            return ProcessedImage(data: data, format: format)
+        } catch {
+            throw .encodingFailed(String(describing: error))
+        }
+    }
+}
