@@ -14,15 +14,19 @@ public final class ImageProcessor: Sendable {
     public let localRoot: URL?
     /// The quality 1…100 used when a URL gives none (imgproxy's default is 80).
     public let defaultQuality: Int
+    /// Which addresses `http(s)` sources may resolve to.
+    public let sourcePolicy: SourceAddressPolicy
     /// Encoded results by canonical key.
     private let memory: MemoryCache<String, ProcessedImage>
     /// Encoded results by canonical key, kept across runs.
     private let disk: DiskCache?
 
-    /// A processor loading through `manager`, encoding with `coders`, caching results in memory
-    /// (up to `memoryLimitBytes`) and in `disk` when given.
+    /// A processor loading through `manager` the sources `sourcePolicy` allows, encoding with
+    /// `coders`, caching results in memory (up to `memoryLimitBytes`) and in `disk` when given.
     public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
+                sourcePolicy: SourceAddressPolicy = SourceAddressPolicy(),
                 memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
+        self.sourcePolicy = sourcePolicy
         self.manager = manager
         self.coders = coders
         self.localRoot = localRoot?.standardizedFileURL
@@ -46,17 +50,20 @@ public final class ImageProcessor: Sendable {
             memory.setValue(cached, forKey: key, cost: data.count)
             return cached
         }
-        let image = try await load(try sourceURL(for: url.source), options: options)
+        let image = try await load(try await sourceURL(for: url.source), options: options)
         let result = try encode(image, options: options)
         memory.setValue(result, forKey: key, cost: result.data.count)
         try? disk?.store(result.data, forKey: key)
         return result
     }
 
-    /// The URL the manager loads: an `http(s)` source as it is, a `local:///path` source as the
-    /// file below ``localRoot`` (never outside it).
-    private func sourceURL(for source: URL) throws(ProcessingError) -> URL {
-        guard source.scheme?.lowercased() == "local" else { return source }
+    /// The URL the manager loads: an `http(s)` source as it is once ``sourcePolicy`` allows its
+    /// addresses, a `local:///path` source as the file below ``localRoot`` (never outside it).
+    private func sourceURL(for source: URL) async throws(ProcessingError) -> URL {
+        guard source.scheme?.lowercased() == "local" else {
+            try await sourcePolicy.check(source)
+            return source
+        }
         guard let localRoot else { throw .forbidden("local sources are not enabled") }
         let file = localRoot.appendingPathComponent(source.path).standardizedFileURL
         guard file.path.hasPrefix(localRoot.path.hasSuffix("/") ? localRoot.path : localRoot.path + "/") else {
