@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // `Mutex`, swapped for a lock ThreadSanitizer understands when scripts/sanitize builds with -DWEBIMAGE_TSAN.
@@ -57,7 +58,11 @@ let package = Package(
         // imgproxy-compatible URLs, signing and processing for `webimage serve`; the core links none of it.
         .target(
             name: "WebImageServer",
-            dependencies: ["WebImage", "WebImageCodecs", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "WebImage", "WebImageCodecs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
 
         .executableTarget(
             name: "webimage",
@@ -114,7 +119,12 @@ let package = Package(
         // URL parsing, signing and processing against real fixtures; `webimage sign` run as a binary.
         .testTarget(
             name: "WebImageServerTests",
-            dependencies: ["WebImageServer", "WebImage", "WebImageCodecs", "WebImageTestSupport", "webimage"]),
+            dependencies: [
+                "WebImageServer", "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

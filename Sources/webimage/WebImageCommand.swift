@@ -19,6 +19,7 @@ struct WebImageCommand: AsyncParsableCommand {
         version: "webimage \(WebImageVersion.string)",
         subcommands: [
             DemoCommand.self, GetCommand.self, InfoCommand.self, DecodeCommand.self, CacheCommand.self, SignCommand.self,
+            ServeCommand.self,
         ])
 
     /// Registers the system-library coders once, before any subcommand runs.

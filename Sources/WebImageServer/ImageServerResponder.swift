@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import Hummingbird
+import WebImage
+
+/// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy URL → the processed
+/// image, `/health` → 200, errors → their status with a one-line text body.
+///
+/// The path is read from the raw request target, not from a router's segments, so a plain
+/// source URL keeps the `//` of `http://` and the signature covers exactly what was sent.
+public struct ImageServerResponder: HTTPResponder {
+    /// The request context: nothing beyond Hummingbird's basic one is needed.
+    public typealias Context = BasicRequestContext
+
+    /// Parses paths, with the server's presets and limits.
+    public let parser: ProcessingURLParser
+    /// Checks signatures.
+    public let signer: URLSigner
+    /// Makes and caches the images.
+    public let processor: ImageProcessor
+    /// `Cache-Control: max-age` of images, in seconds.
+    public let ttl: Int
+
+    /// A responder parsing with `parser`, checking with `signer`, processing with `processor`,
+    /// letting caches keep images for `ttl` seconds.
+    public init(parser: ProcessingURLParser, signer: URLSigner, processor: ImageProcessor, ttl: Int) {
+        self.parser = parser
+        self.signer = signer
+        self.processor = processor
+        self.ttl = ttl
+    }
+
+    /// The response to `request`.
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            return Self.text(.methodNotAllowed, "only GET and HEAD are served", head: false)
+        }
+        let isHead = request.method == .head
+        let path = request.head.path ?? "/"
+        if path.prefix(while: { $0 != "?" }) == "/health" {
+            return Self.text(.ok, "webimage serve is running", head: isHead)
+        }
+        do {
+            let url: ProcessingURL
+            do {
+                url = try parser.parse(path)
+            } catch {
+                throw ProcessingError.invalidURL(error)
+            }
+            do {
+                try signer.verify(signature: url.signature, for: url.signedPath)
+            } catch {
+                throw ProcessingError.forbidden(error.description)
+            }
+            let image = try await processor.process(url)
+            return imageResponse(image, for: url, request: request, head: isHead)
+        } catch let error as ProcessingError {
+            return Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead)
+        }
+    }
+
+    /// The image with its type, caching headers, a strong `ETag` (304 when `If-None-Match` has it)
+    /// and a `Content-Disposition` naming the file.
+    private func imageResponse(_ image: ProcessedImage, for url: ProcessingURL, request: Request, head: Bool) -> Response {
+        let etag = "\"" + SHA256.hash(data: image.data).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        headers[.cacheControl] = "max-age=\(ttl), public"
+        let matches = request.headers[values: .ifNoneMatch]
+            .flatMap { $0.split(separator: ",") }
+            .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == etag || tag == "*" }
+        if matches {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = image.mediaType
+        headers[.contentLength] = String(image.data.count)
+        headers[.contentDisposition] = contentDisposition(for: url, format: image.format)
+        let body = head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: image.data))
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// `inline; filename="cat.webp"` (or `attachment`): the `filename` option or the source's
+    /// last path component, with the output format's extension.
+    private func contentDisposition(for url: ProcessingURL, format: ImageFormat) -> String {
+        let stem = url.options.filename ?? url.source.deletingPathExtension().lastPathComponent
+        let safe = stem.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0 != "/" }
+        let name = safe.isEmpty ? "image" : String(String.UnicodeScalarView(safe))
+        return "\(url.options.returnAttachment ? "attachment" : "inline"); filename=\"\(name).\(format.fileExtension)\""
+    }
+
+    /// A short `text/plain` response.
+    private static func text(_ status: HTTPResponse.Status, _ message: String, head: Bool) -> Response {
+        let bytes = Array((message + "\n").utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.contentLength] = String(bytes.count)
+        headers[.cacheControl] = "no-cache"
+        return Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
