@@ -3,8 +3,9 @@ import WebImage
 
 /// Turns parsed imgproxy URLs into encoded images through an ``ImageManager``: the source is
 /// loaded (and its bytes cached) by the manager, decoded at a reduced size when the output is
-/// smaller, transformed by the options, encoded, and the result cached under the URL's
-/// canonical key, in memory and, when given, on disk.
+/// smaller, transformed by a ``ProcessingTransformer`` once its output size is known to be within
+/// the limit, encoded, and the result cached under the URL's canonical key, in memory and, when
+/// given, on disk.
 public final class ImageProcessor: Sendable {
     /// Loads and decodes sources, coalescing identical loads.
     public let manager: ImageManager
@@ -16,17 +17,26 @@ public final class ImageProcessor: Sendable {
     public let defaultQuality: Int
     /// Which addresses `http(s)` sources may resolve to.
     public let sourcePolicy: SourceAddressPolicy
+    /// The most pixels a decoded source frame may have, 50 megapixels by default (as imgproxy's
+    /// `IMGPROXY_MAX_SRC_RESOLUTION`, but counted after shrink-on-load: a large JPEG asked for
+    /// as a small `fit` decodes small and passes).
+    public let maxSourcePixels: Int
+    /// The most pixels a result may have, all frames together.
+    public let maxResultPixels: Int
     /// Encoded results by canonical key.
     private let memory: MemoryCache<String, ProcessedImage>
     /// Encoded results by canonical key, kept across runs.
     private let disk: DiskCache?
 
-    /// A processor loading through `manager` the sources `sourcePolicy` allows, encoding with
-    /// `coders`, caching results in memory (up to `memoryLimitBytes`) and in `disk` when given.
+    /// A processor loading through `manager` the sources `sourcePolicy` allows, refusing
+    /// sources and results over their pixel limits, encoding with `coders`, caching results in
+    /// memory (up to `memoryLimitBytes`) and in `disk` when given.
     public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
-                sourcePolicy: SourceAddressPolicy = SourceAddressPolicy(),
-                memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
+                sourcePolicy: SourceAddressPolicy = SourceAddressPolicy(), maxSourcePixels: Int = 50_000_000,
+                maxResultPixels: Int = 50_000_000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
         self.sourcePolicy = sourcePolicy
+        self.maxSourcePixels = maxSourcePixels
+        self.maxResultPixels = maxResultPixels
         self.manager = manager
         self.coders = coders
         self.localRoot = localRoot?.standardizedFileURL
@@ -50,7 +60,14 @@ public final class ImageProcessor: Sendable {
             memory.setValue(cached, forKey: key, cost: data.count)
             return cached
         }
-        let image = try await load(try await sourceURL(for: url.source), options: options)
+        let source = try await load(try await sourceURL(for: url.source), options: options)
+        let transformer = ProcessingTransformer(options: options)
+        let size = transformer.outputSize(for: source)
+        let total = size.area.multipliedReportingOverflow(by: source.frames.count)
+        guard !total.overflow, total.partialValue <= maxResultPixels else {
+            throw .unprocessable("the result would be \(size) × \(source.frames.count) frame(s), over \(maxResultPixels) pixels")
+        }
+        let image = transformer.transform(source, forKey: transformer.key) ?? source
         let result = try encode(image, options: options)
         memory.setValue(result, forKey: key, cost: result.data.count)
         try? disk?.store(result.data, forKey: key)
@@ -73,18 +90,23 @@ public final class ImageProcessor: Sendable {
         return file
     }
 
-    /// The decoded and transformed source.
+    /// The decoded source, reduced on load when the options allow.
     private func load(_ source: URL, options: ProcessingOptions) async throws(ProcessingError) -> Image {
         var context = ImageContext()
-        context.transformer = ProcessingTransformer(options: options)
-        context.decodeOptions = Self.decodeOptions(for: options)
-        // The encoded result is what is cached; the decoded pixels are not kept.
+        var decodeOptions = Self.decodeOptions(for: options)
+        decodeOptions.maxPixels = maxSourcePixels
+        context.decodeOptions = decodeOptions
+        // The encoded result is what is cached; the decoded pixels are not kept (the source bytes are, on disk).
         context.storeCacheType = ImageCacheType.none
         let animated = options.format.map { [.gif, .webp, .png].contains($0) } ?? true
-        let loadOptions: WebImageOptions = animated ? [.transformAnimatedImage] : [.decodeFirstFrameOnly]
+        let loadOptions: WebImageOptions = animated ? [] : [.decodeFirstFrameOnly]
         do {
             return try await manager.image(for: source, options: loadOptions, context: context).image
         } catch {
+            if case .badImageData(.tooManyPixels) = error {
+                // Over this request's limit, not broken: another request may shrink it on load.
+                manager.removeFailedURL(source)
+            }
             throw ProcessingError(loading: error)
         }
     }

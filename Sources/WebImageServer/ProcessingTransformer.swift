@@ -17,6 +17,19 @@ struct ProcessingTransformer: ImageTransformer {
         return image.mappingFrames { process($0, orientation: orientation) }
     }
 
+    /// The size of the output for `image`, computed without touching a pixel, so that a
+    /// too-large result is refused before it is allocated.
+    func outputSize(for image: Image) -> PixelSize {
+        var width = image.pixelWidth, height = image.pixelHeight
+        if !options.autoRotate && image.orientation.swapsDimensions { swap(&width, &height) }
+        if options.rotation % 180 == 90 { swap(&width, &height) }
+        var size = PixelSize(width: width, height: height)
+        if let crop = options.crop {
+            size = cropSize(crop, of: size)
+        }
+        return ResizePlan(options: options, source: size).canvas
+    }
+
     private func process(_ frame: PixelBuffer, orientation: ImageOrientation) -> PixelBuffer {
         var pixels = frame
         if !options.autoRotate && orientation != .up {
@@ -53,13 +66,19 @@ struct ProcessingTransformer: ImageTransformer {
         return pixels
     }
 
-    /// The area `crop` keeps: sides of 0 keep the whole side, sides under 1 are fractions.
-    private func cropped(_ pixels: PixelBuffer, to crop: ProcessingCrop) -> PixelBuffer {
+    /// The size `crop` keeps of an image of `size`: sides of 0 keep the whole side, sides under
+    /// 1 are fractions, larger ones pixels, never more than the image has.
+    private func cropSize(_ crop: ProcessingCrop, of size: PixelSize) -> PixelSize {
         func side(_ value: Double, of full: Int) -> Int {
             let pixels = value == 0 ? full : value < 1 ? Int((Double(full) * value).rounded()) : Int(value)
             return min(max(pixels, 1), full)
         }
-        let size = PixelSize(width: side(crop.width, of: pixels.width), height: side(crop.height, of: pixels.height))
+        return PixelSize(width: side(crop.width, of: size.width), height: side(crop.height, of: size.height))
+    }
+
+    /// The area `crop` keeps, placed by its gravity (or the request's).
+    private func cropped(_ pixels: PixelBuffer, to crop: ProcessingCrop) -> PixelBuffer {
+        let size = cropSize(crop, of: PixelSize(width: pixels.width, height: pixels.height))
         let origin = (crop.gravity ?? options.gravity).origin(of: size, in: PixelSize(width: pixels.width, height: pixels.height))
         return pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: size.width, height: size.height))
     }

@@ -15,7 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
             that resolve to loopback or private addresses are refused unless allowed; redirects \
             are not followed. Options also come from imgproxy's environment variables: \
             IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, IMGPROXY_TTL, \
-            IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated).
+            IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated), \
+            IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_DOWNLOAD_TIMEOUT.
             Example:
               webimage serve --local-root ./photos
               curl http://127.0.0.1:8080/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp
@@ -45,7 +46,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A preset, NAME=OPTION/OPTION/…; repeat for more (default: $IMGPROXY_PRESETS).")
     var preset: [String] = []
 
-    @Option(help: "A folder for the source and result disk caches (default: memory only).")
+    @Option(help: "The most megapixels a decoded source may have (default: $IMGPROXY_MAX_SRC_RESOLUTION or 50).")
+    var maxSrcResolution: Double?
+
+    @Option(help: "The largest source download, in bytes (default: $IMGPROXY_MAX_SRC_FILE_SIZE or 64 MiB).")
+    var maxSrcFileSize: Int?
+
+    @Option(help: "Seconds a source download may stall (default: $IMGPROXY_DOWNLOAD_TIMEOUT or 15).")
+    var downloadTimeout: Double?
+
+    @Option(help: "A folder for the source and result disk caches (default: sources in WebImage's default cache folder, results in memory only).")
     var cacheDir: String?
 
     @Flag(help: "Fetch sources that resolve to loopback addresses (127.0.0.0/8, ::1).")
@@ -73,7 +83,11 @@ struct ServeCommand: AsyncParsableCommand {
             ? environment["IMGPROXY_PRESETS"].map { $0.split(separator: ",").map(String.init) } ?? [] : preset
         let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: presetDefinitions))
 
-        let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(maxRedirects: 0))
+        let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(
+            downloadTimeout: try downloadTimeout ?? Self.decimal(environment, "IMGPROXY_DOWNLOAD_TIMEOUT") ?? 15,
+            maxBytes: try maxSrcFileSize ?? Self.number(environment, "IMGPROXY_MAX_SRC_FILE_SIZE") ?? 64 << 20,
+            maxRedirects: 0))
+        let megapixels = try maxSrcResolution ?? Self.decimal(environment, "IMGPROXY_MAX_SRC_RESOLUTION") ?? 50
         let cacheFolder = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let sourceCache = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
                                      disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
@@ -84,6 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
             manager: manager, localRoot: root.map { URL(fileURLWithPath: $0, isDirectory: true) },
             defaultQuality: try quality ?? Self.number(environment, "IMGPROXY_QUALITY") ?? 80,
             sourcePolicy: SourceAddressPolicy(allowsLoopback: allowLoopbackSources, allowsPrivate: allowPrivateSources),
+            maxSourcePixels: Int(megapixels * 1_000_000),
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
         let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,
                                              ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000)
@@ -98,6 +113,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let host = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+
+    /// The number in environment variable `name`, or nil when it is not set.
+    private static func decimal(_ environment: [String: String], _ name: String) throws -> Double? {
+        guard let text = environment[name] else { return nil }
+        guard let value = Double(text), value.isFinite, value > 0 else { throw CommandFailure("\(name) is not a positive number") }
+        return value
     }
 
     /// The whole number in environment variable `name`, or nil when it is not set.

@@ -130,6 +130,22 @@ final class ImageProcessorTests: XCTestCase {
         }
     }
 
+    func testSourcesAndResultsOverThePixelLimitsAreRefused() async throws {
+        let strict = ImageProcessor(manager: processor.manager, localRoot: root, maxSourcePixels: 100_000, maxResultPixels: 1_000_000)
+        // A fill decodes the whole 1024x768 source; a fit to 100 wide would shrink it on load, under the limit.
+        for path in ["/x/rs:fill:100:100/plain/local:///photo.jpg", "/x/rs:fit:2000:2000:1/plain/local:///small.jpg"] {
+            do {
+                _ = try await strict.process(try parser.parse(path))
+                XCTFail("\(path) was processed")
+            } catch let error as ProcessingError {
+                XCTAssertEqual(error.status, 422, "\(error)")
+            }
+        }
+        // Under both limits.
+        _ = try await strict.process(try parser.parse("/x/rs:fit:1000:1000:1/plain/local:///small.jpg"))
+        _ = try await strict.process(try parser.parse("/x/w:100/plain/local:///photo.jpg"))
+    }
+
     func testNotAnImageIsUnprocessable() async throws {
         try Data("not an image".utf8).write(to: root.appendingPathComponent("text.jpg"))
         do {

@@ -63,4 +63,19 @@ final class ProcessingTransformerTests: XCTestCase {
         let flattened = try transform(half, "bg:255:255:255")
         XCTAssertEqual(flattened.pixels[0, 0], RGBA(r: 127, g: 127, b: 127, a: 255))
     }
+
+    func testOutputSizeIsTheSizeTheTransformMakes() throws {
+        var image = Image(pixels: PixelBuffer(width: 7, height: 5, fill: red))
+        for orientation in [ImageOrientation.up, .right, .leftMirrored] {
+            image.orientation = orientation
+            for path in ["w:3", "h:4/rot:90", "rs:fill:4:4", "rs:fill-down:20:10", "rs:fit:20:20:1:1", "rs:force:2:9",
+                         "c:0.5:3/w:2", "ar:0/rot:270/rs:auto:3:6", "rs:fit:10:10:0:1/dpr:1.5"] {
+                let options = try ProcessingURLParser().parse("/s/\(path)/plain/http://h/x").options
+                let transformer = ProcessingTransformer(options: options)
+                let output = try XCTUnwrap(transformer.transform(image, forKey: ""))
+                XCTAssertEqual(transformer.outputSize(for: image), PixelSize(width: output.pixelWidth, height: output.pixelHeight),
+                               "\(path) \(orientation)")
+            }
+        }
+    }
 }

@@ -16,6 +16,7 @@ final class ServeCommandTests: XCTestCase {
     private var origin: LoopbackHTTPServer!
     private var client: HTTPClient!
     private var servers: [ChildProcess] = []
+    private var folder: TemporaryFolder!
 
     override func setUp() async throws {
         WebImageCodecs.registerDefaults()
@@ -24,6 +25,7 @@ final class ServeCommandTests: XCTestCase {
         origin.route("/gone.jpg", .status(404))
         origin.route("/broken.jpg", .status(500))
         client = HTTPClient(eventLoopGroupProvider: .singleton)
+        folder = try TemporaryFolder(self)
     }
 
     override func tearDown() async throws {
@@ -32,9 +34,12 @@ final class ServeCommandTests: XCTestCase {
         try await origin.stop()
     }
 
-    /// Starts `webimage serve` with `arguments` on a free port and returns its base URL.
+    /// Starts `webimage serve` with `arguments` on a free port, caching in a folder of its own,
+    /// and returns its base URL.
     private func serve(_ arguments: [String]) throws -> String {
-        let server = try ChildProcess(BuiltProducts.executable("webimage"), ["serve", "--bind", "127.0.0.1:0"] + arguments)
+        let cache = folder.appending("cache-\(servers.count)").path
+        let server = try ChildProcess(BuiltProducts.executable("webimage"),
+                                      ["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments)
         servers.append(server)
         let prefix = "webimage serve: listening on "
         XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } || !server.isRunning },
@@ -119,8 +124,18 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 0)
     }
 
+    func testSourceLimitsAreClientErrors() async throws {
+        let base = try serve(["--allow-loopback-sources", "--max-src-file-size", "1000", "--max-src-resolution", "0.1"])
+        let tooLarge = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(tooLarge.status, 413, String(decoding: tooLarge.body, as: UTF8.self))
+        let roomy = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.1"])
+        let tooManyPixels = try await get(roomy + "/insecure/rs:fill:10:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(tooManyPixels.status, 422, String(decoding: tooManyPixels.body, as: UTF8.self))
+    }
+
     func testImgproxyEnvironmentVariablesConfigureTheServer() async throws {
-        let server = try ChildProcess(BuiltProducts.executable("webimage"), ["serve", "--allow-loopback-sources"],
+        let server = try ChildProcess(BuiltProducts.executable("webimage"),
+                                      ["serve", "--allow-loopback-sources", "--cache-dir", folder.appending("env").path],
                                       environment: ["IMGPROXY_BIND": "127.0.0.1:0", "IMGPROXY_KEY": Self.key,
                                                     "IMGPROXY_SALT": Self.salt, "IMGPROXY_TTL": "60"])
         servers.append(server)
