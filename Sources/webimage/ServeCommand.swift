@@ -67,13 +67,20 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         WebImageCommand.prepareCoders()
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
-        let server = try await CommandFailure.reporting { try makeServer(environment) }
-        try await server.run { port in
-            FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(server.host):\(port)\n".utf8))
+        let (server, downloader) = try await CommandFailure.reporting { try makeServer(environment) }
+        do {
+            try await server.run { port in
+                FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(server.host):\(port)\n".utf8))
+            }
+        } catch {
+            try? await downloader.shutdown()
+            throw error
         }
+        try await downloader.shutdown()
     }
 
-    private func makeServer(_ environment: [String: String]) throws -> ImageServer {
+    /// The server the options describe, and the downloader to shut down once it has stopped.
+    private func makeServer(_ environment: [String: String]) throws -> (ImageServer, HTTPImageDownloader) {
         let (host, port) = try Self.address(bind ?? environment["IMGPROXY_BIND"] ?? "127.0.0.1:8080")
         let keys = key.isEmpty ? environment["IMGPROXY_KEY"].map { [$0] } ?? [] : key
         let salts = salt.isEmpty ? environment["IMGPROXY_SALT"].map { [$0] } ?? [] : salt
@@ -102,7 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
         let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,
                                              ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000)
-        return ImageServer(responder: responder, host: host, port: port)
+        return (ImageServer(responder: responder, host: host, port: port), downloader)
     }
 
     /// `127.0.0.1:8080`, `[::1]:8080`, `:8080` (all addresses) as a host and a port.

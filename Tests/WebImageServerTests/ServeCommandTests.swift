@@ -133,6 +133,15 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(tooManyPixels.status, 422, String(decoding: tooManyPixels.body, as: UTF8.self))
     }
 
+    func testSIGTERMStopsTheServerWithStatusZero() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let response = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(response.status, 200)
+        let server = try XCTUnwrap(servers.last)
+        server.send(SIGTERM)
+        XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
+    }
+
     func testImgproxyEnvironmentVariablesConfigureTheServer() async throws {
         let server = try ChildProcess(BuiltProducts.executable("webimage"),
                                       ["serve", "--allow-loopback-sources", "--cache-dir", folder.appending("env").path],
