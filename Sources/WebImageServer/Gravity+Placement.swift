@@ -11,7 +11,7 @@ extension Gravity {
         case .focusPoint:
             left = Double(outer.width) * x - Double(inner.width) / 2
             top = Double(outer.height) * y - Double(inner.height) / 2
-        case .centre, .smart:
+        case .centre, .smart:  // ImageProcessor refuses smart gravity before any pixel is placed.
             left = spareWidth / 2 + x
             top = spareHeight / 2 + y
         default:

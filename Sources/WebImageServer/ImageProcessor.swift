@@ -17,6 +17,8 @@ public final class ImageProcessor: Sendable {
     public let defaultQuality: Int
     /// Which addresses `http(s)` sources may resolve to.
     public let sourcePolicy: SourceAddressPolicy
+    /// Prefixes a source URL must start with (imgproxy's `IMGPROXY_ALLOWED_SOURCES`); empty allows any.
+    public let allowedSources: [String]
     /// The most pixels a decoded source frame may have, 50 megapixels by default (as imgproxy's
     /// `IMGPROXY_MAX_SRC_RESOLUTION`, but counted after shrink-on-load: a large JPEG asked for
     /// as a small `fit` decodes small and passes).
@@ -28,13 +30,15 @@ public final class ImageProcessor: Sendable {
     /// Encoded results by canonical key, kept across runs.
     private let disk: DiskCache?
 
-    /// A processor loading through `manager` the sources `sourcePolicy` allows, refusing
+    /// A processor loading through `manager` the sources `sourcePolicy` and `allowedSources` allow, refusing
     /// sources and results over their pixel limits, encoding with `coders`, caching results in
     /// memory (up to `memoryLimitBytes`) and in `disk` when given.
     public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
-                sourcePolicy: SourceAddressPolicy = SourceAddressPolicy(), maxSourcePixels: Int = 50_000_000,
+                sourcePolicy: SourceAddressPolicy = SourceAddressPolicy(), allowedSources: [String] = [],
+                maxSourcePixels: Int = 50_000_000,
                 maxResultPixels: Int = 50_000_000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
         self.sourcePolicy = sourcePolicy
+        self.allowedSources = allowedSources
         self.maxSourcePixels = maxSourcePixels
         self.maxResultPixels = maxResultPixels
         self.manager = manager
@@ -74,9 +78,13 @@ public final class ImageProcessor: Sendable {
         return result
     }
 
-    /// The URL the manager loads: an `http(s)` source as it is once ``sourcePolicy`` allows its
+    /// The URL the manager loads, once it starts with one of ``allowedSources`` (when there are
+    /// any): an `http(s)` source as it is once ``sourcePolicy`` allows its
     /// addresses, a `local:///path` source as the file below ``localRoot`` (never outside it).
     private func sourceURL(for source: URL) async throws(ProcessingError) -> URL {
+        guard allowedSources.isEmpty || allowedSources.contains(where: source.absoluteString.hasPrefix) else {
+            throw .forbidden("the source is not among the allowed sources")
+        }
         guard source.scheme?.lowercased() == "local" else {
             try await sourcePolicy.check(source)
             return source

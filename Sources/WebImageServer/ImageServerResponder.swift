@@ -20,14 +20,19 @@ public struct ImageServerResponder: HTTPResponder {
     public let processor: ImageProcessor
     /// `Cache-Control: max-age` of images, in seconds.
     public let ttl: Int
+    /// The formats chosen from `Accept` for URLs that name none, in order of preference
+    /// (imgproxy's `IMGPROXY_AUTO_WEBP`); such responses say `Vary: Accept`.
+    public let acceptedFormats: [ImageFormat]
 
     /// A responder parsing with `parser`, checking with `signer`, processing with `processor`,
-    /// letting caches keep images for `ttl` seconds.
-    public init(parser: ProcessingURLParser, signer: URLSigner, processor: ImageProcessor, ttl: Int) {
+    /// letting caches keep images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`.
+    public init(parser: ProcessingURLParser, signer: URLSigner, processor: ImageProcessor, ttl: Int,
+                acceptedFormats: [ImageFormat] = []) {
         self.parser = parser
         self.signer = signer
         self.processor = processor
         self.ttl = ttl
+        self.acceptedFormats = acceptedFormats
     }
 
     /// The response to `request`.
@@ -52,8 +57,13 @@ public struct ImageServerResponder: HTTPResponder {
             } catch {
                 throw ProcessingError.forbidden(error.description)
             }
-            let image = try await processor.process(url)
-            return imageResponse(image, for: url, request: request, head: isHead)
+            var processed = url
+            let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
+            if variesByAccept {
+                processed.options.format = preferredFormat(accepting: request.headers[values: .accept])
+            }
+            let image = try await processor.process(processed)
+            return imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept)
         } catch let error as ProcessingError {
             return Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead)
         }
@@ -61,9 +71,13 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// The image with its type, caching headers, a strong `ETag` (304 when `If-None-Match` has it)
     /// and a `Content-Disposition` naming the file.
-    private func imageResponse(_ image: ProcessedImage, for url: ProcessingURL, request: Request, head: Bool) -> Response {
+    private func imageResponse(_ image: ProcessedImage, for url: ProcessingURL, request: Request, head: Bool,
+                               variesByAccept: Bool) -> Response {
         let etag = "\"" + SHA256.hash(data: image.data).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         var headers = HTTPFields()
+        if variesByAccept {
+            headers[.vary] = "Accept"
+        }
         headers[.eTag] = etag
         headers[.cacheControl] = "max-age=\(ttl), public"
         let matches = request.headers[values: .ifNoneMatch]
@@ -77,6 +91,15 @@ public struct ImageServerResponder: HTTPResponder {
         headers[.contentDisposition] = contentDisposition(for: url, format: image.format)
         let body = head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: image.data))
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The first of ``acceptedFormats`` whose media type an `Accept` field lists, or nil (the
+    /// source's format).
+    private func preferredFormat(accepting fields: [String]) -> ImageFormat? {
+        let listed = Set(fields.flatMap { $0.split(separator: ",") }.map {
+            $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+        })
+        return acceptedFormats.first { listed.contains("image/\($0.rawValue)") }
     }
 
     /// `inline; filename="cat.webp"` (or `attachment`): the `filename` option or the source's

@@ -16,7 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
             are not followed. Options also come from imgproxy's environment variables: \
             IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, IMGPROXY_TTL, \
             IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated), \
-            IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_DOWNLOAD_TIMEOUT.
+            IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_DOWNLOAD_TIMEOUT, \
+            IMGPROXY_ALLOWED_SOURCES, IMGPROXY_AUTO_WEBP.
             Example:
               webimage serve --local-root ./photos
               curl http://127.0.0.1:8080/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp
@@ -57,6 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "A folder for the source and result disk caches (default: sources in WebImage's default cache folder, results in memory only).")
     var cacheDir: String?
+
+    @Option(help: "A URL prefix sources must start with; repeat for more; end a host with / (default: $IMGPROXY_ALLOWED_SOURCES, comma-separated; none: any).")
+    var allowedSources: [String] = []
+
+    @Flag(help: "Answer URLs without a format in WebP when Accept lists image/webp (default: $IMGPROXY_AUTO_WEBP).")
+    var autoWebp = false
 
     @Flag(help: "Fetch sources that resolve to loopback addresses (127.0.0.0/8, ::1).")
     var allowLoopbackSources = false
@@ -105,10 +112,14 @@ struct ServeCommand: AsyncParsableCommand {
             manager: manager, localRoot: root.map { URL(fileURLWithPath: $0, isDirectory: true) },
             defaultQuality: try quality ?? Self.number(environment, "IMGPROXY_QUALITY") ?? 80,
             sourcePolicy: SourceAddressPolicy(allowsLoopback: allowLoopbackSources, allowsPrivate: allowPrivateSources),
+            allowedSources: allowedSources.isEmpty
+                ? environment["IMGPROXY_ALLOWED_SOURCES"].map { $0.split(separator: ",").map(String.init) } ?? [] : allowedSources,
             maxSourcePixels: Int(megapixels * 1_000_000),
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
+        let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
         let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,
-                                             ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000)
+                                             ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000,
+                                             acceptedFormats: acceptedFormats)
         return (ImageServer(responder: responder, host: host, port: port), downloader)
     }
 

@@ -146,6 +146,17 @@ final class ImageProcessorTests: XCTestCase {
         _ = try await strict.process(try parser.parse("/x/w:100/plain/local:///photo.jpg"))
     }
 
+    func testOnlyAllowedSourcePrefixesAreLoaded() async throws {
+        let limited = ImageProcessor(manager: processor.manager, localRoot: root, allowedSources: ["local:///small", "https://cdn.example/"])
+        _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///small.jpg"))
+        do {
+            _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///photo.jpg"))
+            XCTFail("a source outside the allowed prefixes was loaded")
+        } catch let error as ProcessingError {
+            XCTAssertEqual(error, .forbidden("the source is not among the allowed sources"))
+        }
+    }
+
     func testNotAnImageIsUnprocessable() async throws {
         try Data("not an image".utf8).write(to: root.appendingPathComponent("text.jpg"))
         do {

@@ -133,6 +133,23 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(tooManyPixels.status, 422, String(decoding: tooManyPixels.body, as: UTF8.self))
     }
 
+    func testAcceptChoosesTheFormatWhenTheURLNamesNone() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-webp"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let webp = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/webp,image/*;q=0.8")])
+        XCTAssertEqual(webp.headers.first(name: "Content-Type"), "image/webp")
+        XCTAssertEqual(webp.headers.first(name: "Vary"), "Accept")
+        let spaced = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/png, image/webp;q=0.9")])
+        XCTAssertEqual(spaced.headers.first(name: "Content-Type"), "image/webp")
+        let plain = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/*")])
+        XCTAssertEqual(plain.headers.first(name: "Content-Type"), "image/jpeg")
+        XCTAssertEqual(plain.headers.first(name: "Vary"), "Accept")
+        // A format in the URL wins and does not vary.
+        let named = try await get(base + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/webp")])
+        XCTAssertEqual(named.headers.first(name: "Content-Type"), "image/png")
+        XCTAssertNil(named.headers.first(name: "Vary"))
+    }
+
     func testSIGTERMStopsTheServerWithStatusZero() async throws {
         let base = try serve(["--allow-loopback-sources"])
         let response = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
