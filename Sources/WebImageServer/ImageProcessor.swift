@@ -25,18 +25,23 @@ public final class ImageProcessor: Sendable {
     public let maxSourcePixels: Int
     /// The most pixels a result may have, all frames together.
     public let maxResultPixels: Int
+    /// The slots image work waits for.
+    private let slots: ProcessingSlots
     /// Encoded results by canonical key.
     private let memory: MemoryCache<String, ProcessedImage>
     /// Encoded results by canonical key, kept across runs.
     private let disk: DiskCache?
 
     /// A processor loading through `manager` the sources `sourcePolicy` and `allowedSources` allow, refusing
-    /// sources and results over their pixel limits, encoding with `coders`, caching results in
-    /// memory (up to `memoryLimitBytes`) and in `disk` when given.
+    /// sources and results over their pixel limits, making at most `concurrency` results at once
+    /// with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding with `coders`,
+    /// caching results in memory (up to `memoryLimitBytes`) and in `disk` when given.
     public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
                 sourcePolicy: SourceAddressPolicy = SourceAddressPolicy(), allowedSources: [String] = [],
                 maxSourcePixels: Int = 50_000_000,
-                maxResultPixels: Int = 50_000_000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
+                maxResultPixels: Int = 50_000_000, concurrency: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
+                maxQueue: Int = 1000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
+        slots = ProcessingSlots(concurrency: concurrency, maxQueue: maxQueue)
         self.sourcePolicy = sourcePolicy
         self.allowedSources = allowedSources
         self.maxSourcePixels = maxSourcePixels
@@ -64,6 +69,15 @@ public final class ImageProcessor: Sendable {
             memory.setValue(cached, forKey: key, cost: data.count)
             return cached
         }
+        let result = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
+        memory.setValue(result, forKey: key, cost: result.data.count)
+        try? disk?.store(result.data, forKey: key)
+        return result
+    }
+
+    /// The image `url` describes, made now: loaded, checked against the limits, transformed, encoded.
+    private func make(_ url: ProcessingURL) async throws(ProcessingError) -> ProcessedImage {
+        let options = url.options
         let source = try await load(try await sourceURL(for: url.source), options: options)
         let transformer = ProcessingTransformer(options: options)
         let size = transformer.outputSize(for: source)
@@ -72,10 +86,7 @@ public final class ImageProcessor: Sendable {
             throw .unprocessable("the result would be \(size) × \(source.frames.count) frame(s), over \(maxResultPixels) pixels")
         }
         let image = transformer.transform(source, forKey: transformer.key) ?? source
-        let result = try encode(image, options: options)
-        memory.setValue(result, forKey: key, cost: result.data.count)
-        try? disk?.store(result.data, forKey: key)
-        return result
+        return try encode(image, options: options)
     }
 
     /// The URL the manager loads, once it starts with one of ``allowedSources`` (when there are

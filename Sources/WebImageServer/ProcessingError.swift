@@ -24,6 +24,8 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     case unsupported(String)
     /// The result could not be encoded (500).
     case encodingFailed(String)
+    /// Every processing slot is busy and the queue is full (429).
+    case busy
 
     /// The HTTP status a server answers with.
     public var status: Int {
@@ -33,6 +35,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .expired, .sourceNotFound: 404
         case .sourceTooLarge: 413
         case .unprocessable, .unsupported: 422
+        case .busy: 429
         case .encodingFailed: 500
         case .sourceFailed: 502
         case .sourceTimedOut: 504
@@ -52,6 +55,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case let .unprocessable(reason): "the source image cannot be processed: \(reason)"
         case let .unsupported(reason): "unsupported: \(reason)"
         case let .encodingFailed(reason): "the result could not be encoded: \(reason)"
+        case .busy: "too many requests: try again later"
         }
     }
 

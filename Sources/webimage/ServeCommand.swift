@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
             IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, IMGPROXY_TTL, \
             IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated), \
             IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_DOWNLOAD_TIMEOUT, \
-            IMGPROXY_ALLOWED_SOURCES, IMGPROXY_AUTO_WEBP.
+            IMGPROXY_ALLOWED_SOURCES, IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, \
+            IMGPROXY_REQUESTS_QUEUE_SIZE.
             Example:
               webimage serve --local-root ./photos
               curl http://127.0.0.1:8080/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp
@@ -55,6 +56,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds a source download may stall (default: $IMGPROXY_DOWNLOAD_TIMEOUT or 15).")
     var downloadTimeout: Double?
+
+    @Option(help: "Images processed at once (default: $IMGPROXY_WORKERS or twice the processor count).")
+    var concurrency: Int?
+
+    @Option(help: "Requests that may wait for processing; more are answered 429 (default: $IMGPROXY_REQUESTS_QUEUE_SIZE or 1000).")
+    var maxQueue: Int?
 
     @Option(help: "A folder for the source and result disk caches (default: sources in WebImage's default cache folder, results in memory only).")
     var cacheDir: String?
@@ -115,6 +122,9 @@ struct ServeCommand: AsyncParsableCommand {
             allowedSources: allowedSources.isEmpty
                 ? environment["IMGPROXY_ALLOWED_SOURCES"].map { $0.split(separator: ",").map(String.init) } ?? [] : allowedSources,
             maxSourcePixels: Int(megapixels * 1_000_000),
+            concurrency: try concurrency ?? Self.number(environment, "IMGPROXY_WORKERS")
+                ?? 2 * ProcessInfo.processInfo.activeProcessorCount,
+            maxQueue: try maxQueue ?? Self.number(environment, "IMGPROXY_REQUESTS_QUEUE_SIZE") ?? 1000,
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
         let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
         let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,

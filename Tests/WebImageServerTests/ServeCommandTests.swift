@@ -24,6 +24,8 @@ final class ServeCommandTests: XCTestCase {
         origin.route("/photo.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")), contentType: "image/jpeg"))
         origin.route("/gone.jpg", .status(404))
         origin.route("/broken.jpg", .status(500))
+        origin.route("/slow.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg",
+                                         delay: .seconds(2)))
         client = HTTPClient(eventLoopGroupProvider: .singleton)
         folder = try TemporaryFolder(self)
     }
@@ -148,6 +150,24 @@ final class ServeCommandTests: XCTestCase {
         let named = try await get(base + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/webp")])
         XCTAssertEqual(named.headers.first(name: "Content-Type"), "image/png")
         XCTAssertNil(named.headers.first(name: "Vary"))
+    }
+
+    func testAFullQueueIsAnswered429() async throws {
+        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0"])
+        let client = try XCTUnwrap(self.client)
+        let slowURL = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
+        let slow = Task { try await client.execute(HTTPClientRequest(url: slowURL), timeout: .seconds(30)).status.code }
+        // The slow load holds the only slot while the origin delays its answer.
+        let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/slow.jpg") == 1 }
+        XCTAssertTrue(arrived)
+        let refused = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(refused.status, 429)
+        XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), "too many requests: try again later\n")
+        let slowStatus = try await slow.value
+        XCTAssertEqual(slowStatus, 200)
+        // With the slot free again the refused request goes through.
+        let retried = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(retried.status, 200)
     }
 
     func testSIGTERMStopsTheServerWithStatusZero() async throws {
