@@ -62,6 +62,7 @@ let package = Package(
                 "WebImage", "WebImageCodecs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
 
         .executableTarget(
@@ -69,6 +70,7 @@ let package = Package(
             dependencies: [
                 "WebImage", "WebImageCodecs", "WebImageServer", "LoopbackHTTPServer", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
 
         // libFuzzer targets for format detection and every decoder (scripts/fuzz builds them with

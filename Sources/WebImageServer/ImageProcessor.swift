@@ -63,9 +63,12 @@ public final class ImageProcessor: Sendable {
             throw .unsupported("smart gravity (sm)")
         }
         let key = url.cacheKey
-        if let cached = memory.value(forKey: key) { return cached }
+        if var cached = memory.value(forKey: key) {
+            cached.source = .memory
+            return cached
+        }
         if let data = disk?.data(forKey: key) {
-            let cached = ProcessedImage(data: data, format: ImageFormat(detecting: data))
+            let cached = ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk)
             memory.setValue(cached, forKey: key, cost: data.count)
             return cached
         }

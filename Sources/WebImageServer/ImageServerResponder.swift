@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import WebImage
 
 /// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy URL → the processed
@@ -24,10 +25,15 @@ public struct ImageServerResponder: HTTPResponder {
     /// (imgproxy's `IMGPROXY_AUTO_WEBP`); such responses say `Vary: Accept`.
     public let acceptedFormats: [ImageFormat]
 
+    /// Receives one line per image request: method, path without the signature, status, bytes,
+    /// milliseconds and where the result came from.
+    public let logger: Logger
+
     /// A responder parsing with `parser`, checking with `signer`, processing with `processor`,
     /// letting caches keep images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`.
     public init(parser: ProcessingURLParser, signer: URLSigner, processor: ImageProcessor, ttl: Int,
-                acceptedFormats: [ImageFormat] = []) {
+                acceptedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve")) {
+        self.logger = logger
         self.parser = parser
         self.signer = signer
         self.processor = processor
@@ -45,6 +51,23 @@ public struct ImageServerResponder: HTTPResponder {
         if path.prefix(while: { $0 != "?" }) == "/health" {
             return Self.text(.ok, "webimage serve is running", head: isHead)
         }
+        let started = ContinuousClock.now
+        let (response, source) = await imageResponse(to: request, path: path, head: isHead)
+        let elapsed = started.duration(to: .now)
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        logger.info("request", metadata: [
+            "method": "\(request.method)",
+            "path": "\(Self.unsigned(path))",
+            "status": "\(response.status.code)",
+            "bytes": "\(response.headers[.contentLength] ?? "0")",
+            "ms": "\(String(format: "%.1f", milliseconds))",
+            "cache": "\(source?.rawValue ?? "-")",
+        ])
+        return response
+    }
+
+    /// The response to an image request for `path`, and where its image came from (nil for an error).
+    private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ResultSource?) {
         do {
             let url: ProcessingURL
             do {
@@ -63,10 +86,20 @@ public struct ImageServerResponder: HTTPResponder {
                 processed.options.format = preferredFormat(accepting: request.headers[values: .accept])
             }
             let image = try await processor.process(processed)
-            return imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept)
+            return (imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept), image.source)
         } catch let error as ProcessingError {
-            return Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead)
+            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
+        } catch {
+            return (Self.text(.internalServerError, "internal error", head: isHead), nil)
         }
+    }
+
+    /// `path` without its first segment (the signature), cut to 300 characters, anything but
+    /// printable ASCII shown as `?`: what a log line may show.
+    private static func unsigned(_ path: String) -> String {
+        let afterSlash = path.dropFirst()
+        let rest = afterSlash.firstIndex(of: "/").map { afterSlash[$0...] } ?? ""
+        return String(String.UnicodeScalarView(rest.unicodeScalars.prefix(300).map { (0x21...0x7E).contains($0.value) ? $0 : "?" }))
     }
 
     /// The image with its type, caching headers, a strong `ETag` (304 when `If-None-Match` has it)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WebImage
 import WebImageServer
 
@@ -80,6 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         WebImageCommand.prepareCoders()
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         let (server, downloader) = try await CommandFailure.reporting { try makeServer(environment) }
         do {
@@ -129,7 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
         let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
         let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,
                                              ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000,
-                                             acceptedFormats: acceptedFormats)
+                                             acceptedFormats: acceptedFormats, logger: Logger(label: "webimage.serve"))
         return (ImageServer(responder: responder, host: host, port: port), downloader)
     }
 

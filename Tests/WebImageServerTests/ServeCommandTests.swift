@@ -86,6 +86,13 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(head.headers.first(name: "Content-Length"), String(first.body.count))
         // The origin was asked once: the source and the result are cached.
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 1)
+        // One log line a request, on standard error, without the signature.
+        let server = try XCTUnwrap(servers.last)
+        let logged = server.errorOutput.split(separator: "\n").filter { $0.contains("request") && $0.contains("path=/rs:fit:200:200/") }
+        XCTAssertEqual(logged.count, 3, server.errorOutput)
+        XCTAssertTrue(logged[0].contains("cache=made") && logged[0].contains("status=200") && logged[0].contains("method=GET"), "\(logged[0])")
+        XCTAssertTrue(logged[1].contains("cache=memory") && logged[1].contains("status=304"), "\(logged[1])")
+        XCTAssertFalse(server.errorOutput.contains(String(path.dropFirst().prefix { $0 != "/" })))
 
         let base64 = Data(origin.url("/photo.jpg").absoluteString.utf8).base64EncodedString()
             .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-")
