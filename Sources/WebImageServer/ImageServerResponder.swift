@@ -130,7 +130,7 @@ public struct ImageServerResponder: HTTPResponder {
     /// source's format).
     private func preferredFormat(accepting fields: [String]) -> ImageFormat? {
         let listed = Set(fields.flatMap { $0.split(separator: ",") }.map {
-            $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+            $0.split(separator: ";", omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces).lowercased()
         })
         return acceptedFormats.first { listed.contains("image/\($0.rawValue)") }
     }

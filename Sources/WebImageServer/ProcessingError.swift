@@ -67,7 +67,9 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .timedOut: self = .sourceTimedOut
         case .tooLarge(let limit): self = .sourceTooLarge("over \(limit) bytes")
         case .badImageData(let coding): self = .unprocessable(coding.description)
-        case .network(let failure): self = .sourceFailed(failure.description)
+        case .network(let failure):
+            // A local file's failure names its path on this machine: the client learns only that it is not there.
+            if case .unreadableFile = failure.reason { self = .sourceNotFound } else { self = .sourceFailed(failure.description) }
         case .blacklisted: self = .sourceFailed("it failed before and is not retried yet")
         default: self = .sourceFailed(error.description)
         }

@@ -106,8 +106,10 @@ final class ImageProcessorTests: XCTestCase {
     }
 
     func testRefusalsAreTypedWithTheirStatus() async throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("folder"), withIntermediateDirectories: true)
         let cases: [(String, ProcessingError)] = [
             ("/x/plain/local:///missing.jpg", .sourceNotFound),
+            ("/x/plain/local:///folder/", .sourceNotFound),
             ("/x/plain/local:///../images/../../etc/passwd", .forbidden("the local path leaves the served folder")),
             ("/x/rs:fill:10:10/g:sm/plain/local:///small.jpg", .unsupported("smart gravity (sm)")),
             ("/x/exp:1000/plain/local:///small.jpg", .expired),

@@ -153,6 +153,11 @@ final class ServeCommandTests: XCTestCase {
         let plain = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/*")])
         XCTAssertEqual(plain.headers.first(name: "Content-Type"), "image/jpeg")
         XCTAssertEqual(plain.headers.first(name: "Vary"), "Accept")
+        // Hostile Accept fields are read without harm.
+        for accept in [";", ",;,", ";q=1", "image/webp;;", String(repeating: ";", count: 1000)] {
+            let odd = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", accept)])
+            XCTAssertEqual(odd.status, 200, accept)
+        }
         // A format in the URL wins and does not vary.
         let named = try await get(base + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/webp")])
         XCTAssertEqual(named.headers.first(name: "Content-Type"), "image/png")
