@@ -125,6 +125,22 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(health.status, 200)
     }
 
+    func testHostilePathsGetClientErrorsAndTheServerStaysUp() async throws {
+        let base = try serve([])
+        let paths = [
+            "/", "//", "///plain/", "/%00/w:1/plain/local:///a", "/s/w:%00/plain/local:///a", "/s/" + String(repeating: "w:1/", count: 5000),
+            "/s/plain/" + String(repeating: "%25", count: 3000), "/s/" + String(repeating: "a", count: 20000), "/s/pr:x/plain/local:///a",
+            "/s/rs:fill:99999999999999999999999/plain/local:///a", "/s/plain/local:///..%2F..%2Fetc%2Fpasswd", "/health/../s",
+        ]
+        for path in paths {
+            let response = try await get(base + path)
+            XCTAssertTrue([400, 403, 404, 414, 431].contains(response.status), "\(response.status) for \(path.prefix(60))")
+        }
+        let health = try await get(base + "/health")
+        XCTAssertEqual(health.status, 200)
+        XCTAssertTrue(try XCTUnwrap(servers.last).isRunning)
+    }
+
     func testLoopbackSourcesAreRefusedByDefault() async throws {
         let base = try serve(["--key", Self.key, "--salt", Self.salt])
         let response = try await get(base + (try signed("/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")))
