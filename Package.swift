@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .executable(name: "webimage-benchmarks", targets: ["WebImageBenchmarks"]),
         .executable(name: "webimage-fuzz", targets: ["webimage-fuzz"]),
@@ -18,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // `Mutex`, swapped for a lock ThreadSanitizer understands when scripts/sanitize builds with -DWEBIMAGE_TSAN.
@@ -65,11 +68,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // imgproxy-compatible URLs, signing and processing for `webimage serve`; the core links none of it.
+        .target(
+            name: "WebImageServer",
+            dependencies: [
+                "WebImage", "WebImageCodecs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs", "LoopbackHTTPServer", "Locking",
+                "WebImage", "WebImageCodecs", "WebImageServer", "LoopbackHTTPServer", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
 
         // libFuzzer targets for format detection and every decoder (scripts/fuzz builds them with
@@ -130,6 +144,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        // URL parsing, signing and processing against real fixtures; `webimage sign` run as a binary.
+        .testTarget(
+            name: "WebImageServerTests",
+            dependencies: [
+                "WebImageServer", "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
     ],
     swiftLanguageModes: [.v6]

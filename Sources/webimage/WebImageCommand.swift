@@ -14,9 +14,13 @@ struct WebImageCommand: AsyncParsableCommand {
               webimage get https://example.com/cat.jpg -o out --thumbnail 256
               webimage info photo.jpg
               webimage decode animation.gif -o last.png --frame last
+              webimage sign --key 736563726574 --salt 68656C6C6F /w:300/plain/https://example.com/a.jpg
             """,
         version: "webimage \(WebImageVersion.string)",
-        subcommands: [DemoCommand.self, GetCommand.self, InfoCommand.self, DecodeCommand.self, CacheCommand.self])
+        subcommands: [
+            DemoCommand.self, GetCommand.self, InfoCommand.self, DecodeCommand.self, CacheCommand.self, SignCommand.self,
+            ServeCommand.self,
+        ])
 
     /// Registers the system-library coders once, before any subcommand runs.
     static func prepareCoders() {

@@ -81,6 +81,11 @@ public final class ChildProcess {
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
+    /// Sends `signal` (SIGTERM, SIGINT) and returns at once, for a test of how the process stops.
+    public func send(_ signal: Int32) {
+        _ = kill(process.processIdentifier, signal)
+    }
+
     /// Sends SIGKILL and waits (up to 10 seconds) for the process to be gone.
     public func killAndReap() {
         _ = kill(process.processIdentifier, SIGKILL)

@@ -1,0 +1,156 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import WebImage
+
+/// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy URL → the processed
+/// image, `/health` → 200, errors → their status with a one-line text body.
+///
+/// The path is read from the raw request target, not from a router's segments, so a plain
+/// source URL keeps the `//` of `http://` and the signature covers exactly what was sent.
+public struct ImageServerResponder: HTTPResponder {
+    /// The request context: nothing beyond Hummingbird's basic one is needed.
+    public typealias Context = BasicRequestContext
+
+    /// Parses paths, with the server's presets and limits.
+    public let parser: ProcessingURLParser
+    /// Checks signatures.
+    public let signer: URLSigner
+    /// Makes and caches the images.
+    public let processor: ImageProcessor
+    /// `Cache-Control: max-age` of images, in seconds.
+    public let ttl: Int
+    /// The formats chosen from `Accept` for URLs that name none, in order of preference
+    /// (imgproxy's `IMGPROXY_AUTO_WEBP`); such responses say `Vary: Accept`.
+    public let acceptedFormats: [ImageFormat]
+
+    /// Receives one line per image request: method, path without the signature, status, bytes,
+    /// milliseconds and where the result came from.
+    public let logger: Logger
+
+    /// A responder parsing with `parser`, checking with `signer`, processing with `processor`,
+    /// letting caches keep images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`.
+    public init(parser: ProcessingURLParser, signer: URLSigner, processor: ImageProcessor, ttl: Int,
+                acceptedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve")) {
+        self.logger = logger
+        self.parser = parser
+        self.signer = signer
+        self.processor = processor
+        self.ttl = ttl
+        self.acceptedFormats = acceptedFormats
+    }
+
+    /// The response to `request`.
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            return Self.text(.methodNotAllowed, "only GET and HEAD are served", head: false)
+        }
+        let isHead = request.method == .head
+        let path = request.head.path ?? "/"
+        if path.prefix(while: { $0 != "?" }) == "/health" {
+            return Self.text(.ok, "webimage serve is running", head: isHead)
+        }
+        let started = ContinuousClock.now
+        let (response, source) = await imageResponse(to: request, path: path, head: isHead)
+        let elapsed = started.duration(to: .now)
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        logger.info("request", metadata: [
+            "method": "\(request.method)",
+            "path": "\(Self.unsigned(path))",
+            "status": "\(response.status.code)",
+            "bytes": "\(response.headers[.contentLength] ?? "0")",
+            "ms": "\(String(format: "%.1f", milliseconds))",
+            "cache": "\(source?.rawValue ?? "-")",
+        ])
+        return response
+    }
+
+    /// The response to an image request for `path`, and where its image came from (nil for an error).
+    private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ResultSource?) {
+        do {
+            let url: ProcessingURL
+            do {
+                url = try parser.parse(path)
+            } catch {
+                throw ProcessingError.invalidURL(error)
+            }
+            do {
+                try signer.verify(signature: url.signature, for: url.signedPath)
+            } catch {
+                throw ProcessingError.forbidden(error.description)
+            }
+            var processed = url
+            let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
+            if variesByAccept {
+                processed.options.format = preferredFormat(accepting: request.headers[values: .accept])
+            }
+            let image = try await processor.process(processed)
+            return (imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept), image.source)
+        } catch let error as ProcessingError {
+            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
+        } catch {
+            return (Self.text(.internalServerError, "internal error", head: isHead), nil)
+        }
+    }
+
+    /// `path` without its first segment (the signature), cut to 300 characters, anything but
+    /// printable ASCII shown as `?`: what a log line may show.
+    private static func unsigned(_ path: String) -> String {
+        let afterSlash = path.dropFirst()
+        let rest = afterSlash.firstIndex(of: "/").map { afterSlash[$0...] } ?? ""
+        return String(String.UnicodeScalarView(rest.unicodeScalars.prefix(300).map { (0x21...0x7E).contains($0.value) ? $0 : "?" }))
+    }
+
+    /// The image with its type, caching headers, a strong `ETag` (304 when `If-None-Match` has it)
+    /// and a `Content-Disposition` naming the file.
+    private func imageResponse(_ image: ProcessedImage, for url: ProcessingURL, request: Request, head: Bool,
+                               variesByAccept: Bool) -> Response {
+        let etag = "\"" + SHA256.hash(data: image.data).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        var headers = HTTPFields()
+        if variesByAccept {
+            headers[.vary] = "Accept"
+        }
+        headers[.eTag] = etag
+        headers[.cacheControl] = "max-age=\(ttl), public"
+        let matches = request.headers[values: .ifNoneMatch]
+            .flatMap { $0.split(separator: ",") }
+            .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == etag || tag == "*" }
+        if matches {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = image.mediaType
+        headers[.contentLength] = String(image.data.count)
+        headers[.contentDisposition] = contentDisposition(for: url, format: image.format)
+        let body = head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: image.data))
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The first of ``acceptedFormats`` whose media type an `Accept` field lists, or nil (the
+    /// source's format).
+    private func preferredFormat(accepting fields: [String]) -> ImageFormat? {
+        let listed = Set(fields.flatMap { $0.split(separator: ",") }.map {
+            $0.split(separator: ";", omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces).lowercased()
+        })
+        return acceptedFormats.first { listed.contains("image/\($0.rawValue)") }
+    }
+
+    /// `inline; filename="cat.webp"` (or `attachment`): the `filename` option or the source's
+    /// last path component, with the output format's extension.
+    private func contentDisposition(for url: ProcessingURL, format: ImageFormat) -> String {
+        let stem = url.options.filename ?? url.source.deletingPathExtension().lastPathComponent
+        let safe = stem.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0 != "/" }
+        let name = safe.isEmpty ? "image" : String(String.UnicodeScalarView(safe))
+        return "\(url.options.returnAttachment ? "attachment" : "inline"); filename=\"\(name).\(format.fileExtension)\""
+    }
+
+    /// A short `text/plain` response.
+    private static func text(_ status: HTTPResponse.Status, _ message: String, head: Bool) -> Response {
+        let bytes = Array((message + "\n").utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.contentLength] = String(bytes.count)
+        headers[.cacheControl] = "no-cache"
+        return Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

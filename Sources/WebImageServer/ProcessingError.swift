@@ -1,0 +1,77 @@
+import WebImage
+
+/// Why a request produced no image, with the HTTP status a server answers it with. The
+/// descriptions are one line for the response body: they never carry a key, a local path or a
+/// stack.
+public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path is not a valid imgproxy URL (400).
+    case invalidURL(ProcessingURLError)
+    /// The signature is wrong, or the source is not allowed (403).
+    case forbidden(String)
+    /// The URL's `expires` time has passed (404, as imgproxy).
+    case expired
+    /// The source does not exist: the origin answered 404 or 410, or the local file is missing (404).
+    case sourceNotFound
+    /// The origin failed: another status, a refused connection, a network error (502).
+    case sourceFailed(String)
+    /// The origin sent nothing within the timeout (504).
+    case sourceTimedOut
+    /// The source is over a size limit (413).
+    case sourceTooLarge(String)
+    /// The source is not an image this server can decode, or it has too many pixels (422).
+    case unprocessable(String)
+    /// The options ask for something this server does not do (422).
+    case unsupported(String)
+    /// The result could not be encoded (500).
+    case encodingFailed(String)
+    /// Every processing slot is busy and the queue is full (429).
+    case busy
+
+    /// The HTTP status a server answers with.
+    public var status: Int {
+        switch self {
+        case .invalidURL: 400
+        case .forbidden: 403
+        case .expired, .sourceNotFound: 404
+        case .sourceTooLarge: 413
+        case .unprocessable, .unsupported: 422
+        case .busy: 429
+        case .encodingFailed: 500
+        case .sourceFailed: 502
+        case .sourceTimedOut: 504
+        }
+    }
+
+    /// One line saying what went wrong.
+    public var description: String {
+        switch self {
+        case let .invalidURL(error): error.description
+        case let .forbidden(reason): "forbidden: \(reason)"
+        case .expired: "the URL has expired"
+        case .sourceNotFound: "the source image was not found"
+        case let .sourceFailed(reason): "the source image could not be loaded: \(reason)"
+        case .sourceTimedOut: "the source image did not arrive in time"
+        case let .sourceTooLarge(reason): "the source image is too large: \(reason)"
+        case let .unprocessable(reason): "the source image cannot be processed: \(reason)"
+        case let .unsupported(reason): "unsupported: \(reason)"
+        case let .encodingFailed(reason): "the result could not be encoded: \(reason)"
+        case .busy: "too many requests: try again later"
+        }
+    }
+
+    /// The processing error for a manager's load failure.
+    init(loading error: WebImageError) {
+        switch error {
+        case .badStatusCode(404), .badStatusCode(410): self = .sourceNotFound
+        case .badStatusCode(let code): self = .sourceFailed("the origin answered \(code)")
+        case .timedOut: self = .sourceTimedOut
+        case .tooLarge(let limit): self = .sourceTooLarge("over \(limit) bytes")
+        case .badImageData(let coding): self = .unprocessable(coding.description)
+        case .network(let failure):
+            // A local file's failure names its path on this machine: the client learns only that it is not there.
+            if case .unreadableFile = failure.reason { self = .sourceNotFound } else { self = .sourceFailed(failure.description) }
+        case .failedURL: self = .sourceFailed("it failed before and is not retried yet")
+        default: self = .sourceFailed(error.description)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import WebImage
+
+/// What an imgproxy URL asks to be done to its source image, after presets are expanded and
+/// every option is applied in order (a later option overrides an earlier one).
+///
+/// The defaults are imgproxy's: fit, no resize, centre gravity, automatic rotation from the
+/// orientation, metadata stripped, the source's format, the default quality.
+public struct ProcessingOptions: Sendable, Hashable {
+    /// How the image fits into ``width`` × ``height``.
+    public var resizingType: ResizingType = .fit
+    /// The requested width in pixels (before ``dpr``); 0 follows from the height and the aspect ratio.
+    public var width: Int = 0
+    /// The requested height in pixels (before ``dpr``); 0 follows from the width and the aspect ratio.
+    public var height: Int = 0
+    /// The device pixel ratio: ``width`` and ``height`` are multiplied by it.
+    public var dpr: Double = 1
+    /// Whether a source smaller than the request may be scaled up.
+    public var enlarge = false
+    /// Whether an output smaller than the request is padded to the requested size (with
+    /// ``background``, transparent without one), placed by ``gravity``.
+    public var extend = false
+    /// Where ``ResizingType/fill`` crops and ``extend`` places the image.
+    public var gravity = Gravity.centre
+    /// The encoder quality 1…100, or 0 for the server's default.
+    public var quality = 0
+    /// The output format, or nil for the source's format.
+    public var format: ImageFormat?
+    /// The Gaussian blur's standard deviation in pixels; 0 is no blur.
+    public var blurSigma: Double = 0
+    /// The clockwise rotation in degrees, one of 0, 90, 180 and 270.
+    public var rotation = 0
+    /// The colour transparent pixels are flattened onto, or nil to keep the transparency.
+    public var background: RGBA?
+    /// A crop of the source before resizing.
+    public var crop: ProcessingCrop?
+    /// Whether the orientation from the image's metadata is applied.
+    public var autoRotate = true
+    /// Whether metadata is removed from the output.
+    public var stripMetadata = true
+    /// A string that changes the URL, and so the cache key, without changing the image.
+    public var cacheBuster: String?
+    /// The Unix time after which the URL is refused, or nil for never.
+    public var expires: Int?
+    /// The file name for `Content-Disposition`, or nil to take it from the source URL.
+    public var filename: String?
+    /// Whether `Content-Disposition` says `attachment` rather than `inline`.
+    public var returnAttachment = false
+
+    /// Options with every default.
+    public init() {}
+
+    /// The options that change the output bytes, spelled in one fixed order with normalised
+    /// numbers, so that URLs that differ only in option order, short or long names, presets or
+    /// spelling (`1` and `true`) share one cache entry. The signature, ``expires``, ``filename``
+    /// and ``returnAttachment`` do not change the image and are left out.
+    public var canonicalKey: String {
+        var parts = [
+            "rs:\(resizingType.rawValue):\(width):\(height):\(enlarge ? 1 : 0):\(extend ? 1 : 0)",
+            "dpr:\(CanonicalNumber.spell(dpr))",
+            "g:\(gravity.canonical)",
+            "q:\(quality)",
+            "f:\(format?.rawValue ?? "source")",
+            "bl:\(CanonicalNumber.spell(blurSigma))",
+            "rot:\(rotation)",
+            "ar:\(autoRotate ? 1 : 0)",
+            "sm:\(stripMetadata ? 1 : 0)",
+        ]
+        if let background {
+            parts.append("bg:\(background.r):\(background.g):\(background.b)")
+        }
+        if let crop {
+            parts.append("c:\(CanonicalNumber.spell(crop.width)):\(CanonicalNumber.spell(crop.height)):"
+                + (crop.gravity?.canonical ?? "main"))
+        }
+        if let cacheBuster {
+            parts.append("cb:\(cacheBuster)")
+        }
+        return parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,58 @@
+import Locking
+
+/// Bounds the image work done at once (imgproxy's workers) and the requests waiting for it (its
+/// queue): a request finding every slot busy waits its turn, in order, while the queue has room,
+/// and is refused with ``ProcessingError/busy`` (429) otherwise.
+final class ProcessingSlots: Sendable {
+    private struct State {
+        var running = 0
+        var waiting: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    /// How many requests may be processed at once.
+    let concurrency: Int
+    /// How many requests may wait for a slot.
+    let maxQueue: Int
+    private let state = Mutex(State())
+
+    /// Slots for `concurrency` requests at once (at least one) and a queue of `maxQueue` more.
+    init(concurrency: Int, maxQueue: Int) {
+        self.concurrency = max(1, concurrency)
+        self.maxQueue = max(0, maxQueue)
+    }
+
+    /// How many requests wait for a slot now (the queue length a metrics endpoint would report).
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// Runs `body` in a slot once one is free; throws ``ProcessingError/busy`` at once when the
+    /// queue is full.
+    func run<T>(_ body: () async throws(ProcessingError) -> T) async throws(ProcessingError) -> T {
+        let admitted = await withCheckedContinuation { (entry: CheckedContinuation<Bool, Never>) in
+            let decision: Bool? = state.withLock { state in
+                if state.running < concurrency {
+                    state.running += 1
+                    return true
+                }
+                guard state.waiting.count < maxQueue else { return false }
+                state.waiting.append(entry)
+                return nil
+            }
+            if let decision { entry.resume(returning: decision) }
+        }
+        guard admitted else { throw .busy }
+        defer { release() }
+        return try await body()
+    }
+
+    /// Hands the slot to the longest-waiting request, or frees it.
+    private func release() {
+        let next: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.running -= 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume(returning: true)
+    }
+}

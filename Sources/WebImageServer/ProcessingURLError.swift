@@ -1,0 +1,44 @@
+/// Why a request path is not a valid imgproxy URL. Each case says what was wrong in one line,
+/// quoting at most a short, sanitised piece of the input; a server answers all of them with 400.
+public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path is longer than ``ProcessingURLLimits/maxPathLength`` bytes.
+    case pathTooLong(length: Int, limit: Int)
+    /// The path has no signature segment, or no source after the options.
+    case missingPart(String)
+    /// More options than ``ProcessingURLLimits/maxOptions``, presets expanded.
+    case tooManyOptions(limit: Int)
+    /// An option name imgproxy does not have (or this server does not implement).
+    case unknownOption(String)
+    /// An option's arguments are missing, too many, or out of range.
+    case invalidArgument(option: String, reason: String)
+    /// `preset` names a preset that is not configured.
+    case unknownPreset(String)
+    /// Presets refer to each other in a loop, or nest deeper than the limit.
+    case presetLoop(String)
+    /// The requested format is not one this server can write.
+    case unsupportedFormat(String)
+    /// The source part is not a valid URL (bad percent-encoding or base64, no scheme, not UTF-8).
+    case invalidSource(String)
+
+    /// One line saying what was wrong.
+    public var description: String {
+        switch self {
+        case let .pathTooLong(length, limit): "path is \(length) bytes, over the limit of \(limit)"
+        case let .missingPart(part): "URL has no \(part)"
+        case let .tooManyOptions(limit): "more than \(limit) processing options"
+        case let .unknownOption(name): "unknown processing option \"\(name)\""
+        case let .invalidArgument(option, reason): "invalid \(option) option: \(reason)"
+        case let .unknownPreset(name): "unknown preset \"\(name)\""
+        case let .presetLoop(name): "preset \"\(name)\" refers to itself or nests too deeply"
+        case let .unsupportedFormat(name): "unsupported output format \"\(name)\""
+        case let .invalidSource(reason): "invalid source URL: \(reason)"
+        }
+    }
+
+    /// `text` cut to 40 characters with anything outside printable ASCII replaced, so that an
+    /// error message never echoes control characters or a whole hostile path.
+    static func quoting(_ text: some StringProtocol) -> String {
+        let printable = text.unicodeScalars.prefix(40).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }
+        return String(printable) + (text.unicodeScalars.count > 40 ? "…" : "")
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Parses request paths in imgproxy's URL format into ``ProcessingURL`` values:
+///
+/// ```
+/// /{signature}/{option}/…/plain/{percent-encoded source URL}[@{extension}]
+/// /{signature}/{option}/…/{URL-safe base64 of the source URL, may be split by /}[.{extension}]
+/// ```
+///
+/// Options are the segments before the source that contain a `:`. Every input either parses or
+/// throws a ``ProcessingURLError``; the limits bound the work any path can cause.
+public struct ProcessingURLParser: Sendable {
+    /// The presets `preset`/`pr` may name; `default` applies to every URL.
+    public var presets: ProcessingPresets
+    /// The bounds on path length, option count and values.
+    public var limits: ProcessingURLLimits
+
+    /// The source URL schemes accepted.
+    static let schemes: Set<String> = ["http", "https", "local"]
+
+    /// A parser with `presets` and `limits`.
+    public init(presets: ProcessingPresets = ProcessingPresets(), limits: ProcessingURLLimits = ProcessingURLLimits()) {
+        self.presets = presets
+        self.limits = limits
+    }
+
+    /// The URL `path` (the request target without the host; a query is ignored) describes.
+    public func parse(_ path: String) throws(ProcessingURLError) -> ProcessingURL {
+        guard path.utf8.count <= limits.maxPathLength else {
+            throw .pathTooLong(length: path.utf8.count, limit: limits.maxPathLength)
+        }
+        let withoutQuery = path.prefix { $0 != "?" }
+        guard withoutQuery.hasPrefix("/") else { throw .missingPart("leading /") }
+        let afterSlash = withoutQuery.dropFirst()
+        guard let signatureEnd = afterSlash.firstIndex(of: "/"), signatureEnd > afterSlash.startIndex else {
+            throw .missingPart("signature segment")
+        }
+        let signedPath = afterSlash[signatureEnd...]
+        let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+
+        var options = ProcessingOptions()
+        var applied = 0
+        if presets.options["default"] != nil {
+            try expandPreset("default", into: &options, applied: &applied, depth: 0)
+        }
+        var index = 0
+        while index < segments.count, segments[index].contains(":") {
+            try apply(segments[index], into: &options, applied: &applied, depth: 0)
+            index += 1
+        }
+        guard index < segments.count else { throw .missingPart("source URL") }
+
+        let (source, fileExtension): (URL, Substring?)
+        switch segments[index] {
+        case "plain":
+            (source, fileExtension) = try plainSource(segments[(index + 1)...].joined(separator: "/"))
+        case "enc":
+            throw .invalidSource("encrypted source URLs are not supported")
+        default:
+            (source, fileExtension) = try encodedSource(segments[index...].joined())
+        }
+        if let fileExtension {
+            options.format = try ProcessingOptions.format(named: fileExtension)
+        }
+        return ProcessingURL(signature: String(afterSlash[..<signatureEnd]), signedPath: String(signedPath),
+                             options: options, source: source)
+    }
+
+    /// Applies the option written as `segment` (`name:arg:arg`), expanding a preset in place.
+    private func apply(_ segment: Substring, into options: inout ProcessingOptions,
+                       applied: inout Int, depth: Int) throws(ProcessingURLError) {
+        applied += 1
+        guard applied <= limits.maxOptions else { throw .tooManyOptions(limit: limits.maxOptions) }
+        let parts = segment.split(separator: ":", maxSplits: limits.maxArguments + 1, omittingEmptySubsequences: false)
+        guard let name = ProcessingOptionName(spelling: parts[0]) else {
+            throw .unknownOption(ProcessingURLError.quoting(parts[0]))
+        }
+        guard parts.count <= limits.maxArguments + 1 else {
+            throw .invalidArgument(option: name.rawValue, reason: "more than \(limits.maxArguments) arguments")
+        }
+        let arguments = OptionArguments(option: name.rawValue, values: Array(parts.dropFirst()))
+        guard name == .preset else {
+            try options.apply(name, arguments, limits: limits)
+            return
+        }
+        try arguments.expectCount(1, limits.maxArguments)
+        for preset in arguments.values {
+            try expandPreset(String(preset), into: &options, applied: &applied, depth: depth + 1)
+        }
+    }
+
+    /// Applies the options of the preset `name`.
+    private func expandPreset(_ name: String, into options: inout ProcessingOptions,
+                              applied: inout Int, depth: Int) throws(ProcessingURLError) {
+        guard let list = presets.options[name] else { throw .unknownPreset(ProcessingURLError.quoting(name)) }
+        guard depth < limits.maxPresetDepth else { throw .presetLoop(ProcessingURLError.quoting(name)) }
+        for segment in list {
+            try apply(Substring(segment), into: &options, applied: &applied, depth: depth + 1)
+        }
+    }
+
+    /// `http%3A%2F%2Fexample.com%2Fa.jpg@png`: the percent-decoded URL and the extension after
+    /// the last `@` (when what follows it has no `/`).
+    private func plainSource(_ text: String) throws(ProcessingURLError) -> (URL, Substring?) {
+        var body = Substring(text), fileExtension: Substring?
+        if let at = body.lastIndex(of: "@"), !body[at...].contains("/") {
+            fileExtension = body[body.index(after: at)...]
+            body = body[..<at]
+        }
+        guard let decoded = String(body).removingPercentEncoding else {
+            throw .invalidSource("bad percent-encoding")
+        }
+        return (try sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// `aHR0cDovL2V4YW1w…anBn.png` (segments already joined): the URL the URL-safe base64
+    /// encodes and the extension after the last `.`.
+    private func encodedSource(_ text: String) throws(ProcessingURLError) -> (URL, Substring?) {
+        var body = Substring(text), fileExtension: Substring?
+        if let dot = body.lastIndex(of: ".") {
+            fileExtension = body[body.index(after: dot)...]
+            body = body[..<dot]
+        }
+        guard let bytes = URLSafeBase64.decode(body) else { throw .invalidSource("not URL-safe base64") }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidSource("not UTF-8") }
+        return (try sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// `text` as an absolute `http` or `https` URL with a host, or a `local` one, without control characters.
+    private func sourceURL(_ text: String) throws(ProcessingURLError) -> URL {
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw .invalidSource("control characters")
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw .invalidSource("not an absolute URL")
+        }
+        guard Self.schemes.contains(scheme) else { throw .invalidSource("scheme must be http, https or local") }
+        guard scheme == "local" || !(url.host ?? "").isEmpty else { throw .invalidSource("no host") }
+        return url
+    }
+}

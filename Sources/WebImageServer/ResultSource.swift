@@ -1,0 +1,9 @@
+/// Where a processed image came from, for logs and metrics.
+public enum ResultSource: String, Sendable, Hashable {
+    /// The result cache in memory.
+    case memory
+    /// The result cache on disk.
+    case disk
+    /// Made for this request: loaded, transformed and encoded.
+    case made
+}

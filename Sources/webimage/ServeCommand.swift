@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WebImage
+import WebImageServer
+
+/// `webimage serve`: an imgproxy-compatible image server on WebImage's pipeline.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve images resized and converted from imgproxy URLs.",
+        discussion: """
+            URLs are imgproxy's: /SIGNATURE/OPTIONS/plain/SOURCE-URL[@EXT] or \
+            /SIGNATURE/OPTIONS/BASE64-SOURCE-URL[.EXT]. With a key and salt the signature is \
+            checked (403 when wrong); without, the signature segment may be anything. Sources \
+            that resolve to loopback or private addresses are refused unless allowed; redirects \
+            are not followed. Options also come from imgproxy's environment variables: \
+            IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, IMGPROXY_TTL, \
+            IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated), \
+            IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_DOWNLOAD_TIMEOUT, \
+            IMGPROXY_ALLOWED_SOURCES, IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, \
+            IMGPROXY_REQUESTS_QUEUE_SIZE.
+            Example:
+              webimage serve --local-root ./photos
+              curl http://127.0.0.1:8080/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp
+            """)
+
+    @Option(help: "HOST:PORT to listen on; port 0 picks a free one (default: $IMGPROXY_BIND or 127.0.0.1:8080).")
+    var bind: String?
+
+    @Option(help: "A signing key in hexadecimal; repeat with --salt for key rotation (default: $IMGPROXY_KEY).")
+    var key: [String] = []
+
+    @Option(help: "A signing salt in hexadecimal, one per --key (default: $IMGPROXY_SALT).")
+    var salt: [String] = []
+
+    @Option(help: "Bytes of the digest a signature keeps, 1…32 (default: $IMGPROXY_SIGNATURE_SIZE or 32).")
+    var signatureSize: Int?
+
+    @Option(help: "Cache-Control max-age of images, in seconds (default: $IMGPROXY_TTL or one year).")
+    var ttl: Int?
+
+    @Option(help: "Encoder quality when a URL gives none, 1…100 (default: $IMGPROXY_QUALITY or 80).")
+    var quality: Int?
+
+    @Option(help: "The folder local:///PATH sources are read from (default: $IMGPROXY_LOCAL_FILESYSTEM_ROOT; none: refused).")
+    var localRoot: String?
+
+    @Option(help: "A preset, NAME=OPTION/OPTION/…; repeat for more (default: $IMGPROXY_PRESETS).")
+    var preset: [String] = []
+
+    @Option(help: "The most megapixels a decoded source may have (default: $IMGPROXY_MAX_SRC_RESOLUTION or 50).")
+    var maxSrcResolution: Double?
+
+    @Option(help: "The largest source download, in bytes (default: $IMGPROXY_MAX_SRC_FILE_SIZE or 64 MiB).")
+    var maxSrcFileSize: Int?
+
+    @Option(help: "Seconds a source download may stall (default: $IMGPROXY_DOWNLOAD_TIMEOUT or 15).")
+    var downloadTimeout: Double?
+
+    @Option(help: "Images processed at once (default: $IMGPROXY_WORKERS or twice the processor count).")
+    var concurrency: Int?
+
+    @Option(help: "Requests that may wait for processing; more are answered 429 (default: $IMGPROXY_REQUESTS_QUEUE_SIZE or 1000).")
+    var maxQueue: Int?
+
+    @Option(help: "A folder for the source and result disk caches (default: sources in WebImage's default cache folder, results in memory only).")
+    var cacheDir: String?
+
+    @Option(help: "A URL prefix sources must start with; repeat for more; end a host with / (default: $IMGPROXY_ALLOWED_SOURCES, comma-separated; none: any).")
+    var allowedSources: [String] = []
+
+    @Flag(help: "Answer URLs without a format in WebP when Accept lists image/webp (default: $IMGPROXY_AUTO_WEBP).")
+    var autoWebp = false
+
+    @Flag(help: "Fetch sources that resolve to loopback addresses (127.0.0.0/8, ::1).")
+    var allowLoopbackSources = false
+
+    @Flag(help: "Fetch sources that resolve to private, link-local or carrier-grade NAT addresses.")
+    var allowPrivateSources = false
+
+    func run() async throws {
+        WebImageCommand.prepareCoders()
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
+        let (server, downloader) = try await CommandFailure.reporting { try makeServer(environment) }
+        do {
+            try await server.run { port in
+                FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(server.host):\(port)\n".utf8))
+            }
+        } catch {
+            try? await downloader.shutdown()
+            throw error
+        }
+        try await downloader.shutdown()
+    }
+
+    /// The server the options describe, and the downloader to shut down once it has stopped.
+    private func makeServer(_ environment: [String: String]) throws -> (ImageServer, HTTPImageDownloader) {
+        let (host, port) = try Self.address(bind ?? environment["IMGPROXY_BIND"] ?? "127.0.0.1:8080")
+        let keys = key.isEmpty ? environment["IMGPROXY_KEY"].map { [$0] } ?? [] : key
+        let salts = salt.isEmpty ? environment["IMGPROXY_SALT"].map { [$0] } ?? [] : salt
+        let signer = try URLSigner(hexKeys: keys, hexSalts: salts,
+                                   signatureSize: try signatureSize ?? Self.number(environment, "IMGPROXY_SIGNATURE_SIZE") ?? 32)
+        let presetDefinitions = preset.isEmpty
+            ? environment["IMGPROXY_PRESETS"].map { $0.split(separator: ",").map(String.init) } ?? [] : preset
+        let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: presetDefinitions))
+
+        let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(
+            downloadTimeout: try downloadTimeout ?? Self.decimal(environment, "IMGPROXY_DOWNLOAD_TIMEOUT") ?? 15,
+            maxBytes: try maxSrcFileSize ?? Self.number(environment, "IMGPROXY_MAX_SRC_FILE_SIZE") ?? 64 << 20,
+            maxRedirects: 0))
+        let megapixels = try maxSrcResolution ?? Self.decimal(environment, "IMGPROXY_MAX_SRC_RESOLUTION") ?? 50
+        let cacheFolder = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let sourceCache = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
+                                     disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
+                                        ?? DiskCache(namespace: "webimage-serve-sources"))
+        let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader))
+        let root = localRoot ?? environment["IMGPROXY_LOCAL_FILESYSTEM_ROOT"]
+        let processor = ImageProcessor(
+            manager: manager, localRoot: root.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            defaultQuality: try quality ?? Self.number(environment, "IMGPROXY_QUALITY") ?? 80,
+            sourcePolicy: SourceAddressPolicy(allowsLoopback: allowLoopbackSources, allowsPrivate: allowPrivateSources),
+            allowedSources: allowedSources.isEmpty
+                ? environment["IMGPROXY_ALLOWED_SOURCES"].map { $0.split(separator: ",").map(String.init) } ?? [] : allowedSources,
+            maxSourcePixels: Int(megapixels * 1_000_000),
+            concurrency: try concurrency ?? Self.number(environment, "IMGPROXY_WORKERS")
+                ?? 2 * ProcessInfo.processInfo.activeProcessorCount,
+            maxQueue: try maxQueue ?? Self.number(environment, "IMGPROXY_REQUESTS_QUEUE_SIZE") ?? 1000,
+            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
+        let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
+        let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,
+                                             ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000,
+                                             acceptedFormats: acceptedFormats, logger: Logger(label: "webimage.serve"))
+        return (ImageServer(responder: responder, host: host, port: port), downloader)
+    }
+
+    /// `127.0.0.1:8080`, `[::1]:8080`, `:8080` (all addresses) as a host and a port.
+    static func address(_ text: String) throws -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (0...65535).contains(port) else {
+            throw CommandFailure("--bind \(text) is not HOST:PORT")
+        }
+        let host = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+
+    /// The number in environment variable `name`, or nil when it is not set.
+    private static func decimal(_ environment: [String: String], _ name: String) throws -> Double? {
+        guard let text = environment[name] else { return nil }
+        guard let value = Double(text), value.isFinite, value > 0 else { throw CommandFailure("\(name) is not a positive number") }
+        return value
+    }
+
+    /// The whole number in environment variable `name`, or nil when it is not set.
+    private static func number(_ environment: [String: String], _ name: String) throws -> Int? {
+        guard let text = environment[name] else { return nil }
+        guard let value = Int(text) else { throw CommandFailure("\(name) is not a number") }
+        return value
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// Real fixtures through the whole pipeline (manager, decoders, transformer, encoders), read
+/// as `local://` sources from a temporary folder; the outputs are decoded again and measured.
+final class ImageProcessorTests: XCTestCase {
+    private var folder: TemporaryFolder!
+    private var root: URL!
+    private var processor: ImageProcessor!
+    private let parser = ProcessingURLParser()
+
+    override func setUpWithError() throws {
+        WebImageCodecs.registerDefaults()
+        folder = try TemporaryFolder(self)
+        root = folder.appending("images")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for (name, source) in [("photo.jpg", Fixtures.bench("testjfif_1024.jpg")),
+                               ("small.jpg", Fixtures.bench("testjfif_256.jpg")),
+                               ("alpha.png", Fixtures.image("png/pngsuite_basn6a08.png")),
+                               ("loop.gif", Fixtures.image("gif/sd_TestLoopCount.gif"))] {
+            try FileManager.default.copyItem(at: source, to: root.appendingPathComponent(name))
+        }
+        let cache = ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.appending("sources")))
+        processor = ImageProcessor(manager: ImageManager(imageCache: cache), localRoot: root,
+                                   disk: try DiskCache(directory: folder.appending("results")))
+    }
+
+    private func process(_ path: String) async throws -> (ProcessedImage, Image) {
+        let result = try await processor.process(try parser.parse(path))
+        return (result, try ImageCoders.shared.decode(result.data))
+    }
+
+    func testFitShrinksAJPEGAndKeepsItsFormat() async throws {
+        let (result, image) = try await process("/insecure/rs:fit:300:300/plain/local:///photo.jpg")
+        XCTAssertEqual(result.format, .jpeg)
+        XCTAssertEqual(result.mediaType, "image/jpeg")
+        XCTAssertEqual(ImageFormat(detecting: result.data), .jpeg)
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight], [300, 225])
+    }
+
+    func testFillToWebPFromABase64Source() async throws {
+        let encoded = Data("local:///small.jpg".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        let (result, image) = try await process("/x/rs:fill:64:64/g:we/\(encoded).webp")
+        XCTAssertEqual(result.format, .webp)
+        XCTAssertEqual(ImageFormat(detecting: result.data), .webp)
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight], [64, 64])
+    }
+
+    func testRotateCropAndPNGOutput() async throws {
+        let (_, rotated) = try await process("/x/w:100/rot:90/plain/local:///small.jpg@png")
+        // 256x192 turned a quarter is 192x256; 100 wide keeps the aspect ratio.
+        XCTAssertEqual([rotated.pixelWidth, rotated.pixelHeight], [100, 133])
+        XCTAssertEqual(rotated.format, .png)
+        let (_, cropped) = try await process("/x/c:0.5:96:nowe/plain/local:///small.jpg@png")
+        XCTAssertEqual([cropped.pixelWidth, cropped.pixelHeight], [128, 96])
+    }
+
+    func testExtendPadsWithTheBackgroundColour() async throws {
+        let (_, image) = try await process("/x/rs:fit:300:300:0:1/bg:ff0000/plain/local:///small.jpg@png")
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight], [300, 300])
+        XCTAssertEqual(image.pixels[0, 0], RGBA(r: 255, g: 0, b: 0, a: 255))
+        XCTAssertEqual(image.pixels[299, 299], RGBA(r: 255, g: 0, b: 0, a: 255))
+        XCTAssertFalse(image.pixels.hasTransparency)
+    }
+
+    func testTransparencyIsFlattenedOntoTheBackground() async throws {
+        let (_, kept) = try await process("/x/w:16/plain/local:///alpha.png")
+        XCTAssertTrue(kept.pixels.hasTransparency)
+        let (_, flattened) = try await process("/x/w:16/bg:255:255:255/plain/local:///alpha.png")
+        XCTAssertFalse(flattened.pixels.hasTransparency)
+    }
+
+    func testAnimationStaysAnimatedInAFormatThatCarriesIt() async throws {
+        let (gif, animated) = try await process("/x/rs:fit:36:36/plain/local:///loop.gif")
+        XCTAssertEqual(gif.format, .gif)
+        XCTAssertEqual(animated.frames.count, 2)
+        XCTAssertEqual([animated.pixelWidth, animated.pixelHeight], [36, 24])
+        let (_, still) = try await process("/x/rs:fit:36:36/plain/local:///loop.gif@jpg")
+        XCTAssertEqual(still.frames.count, 1)
+    }
+
+    func testQualityChangesTheBytes() async throws {
+        let (low, _) = try await process("/x/w:256/q:10/plain/local:///photo.jpg")
+        let (high, _) = try await process("/x/w:256/q:95/plain/local:///photo.jpg")
+        XCTAssertLessThan(low.data.count, high.data.count)
+    }
+
+    func testResultsAreCachedUnderTheCanonicalKey() async throws {
+        let (first, _) = try await process("/one/rs:fit:50:50/plain/local:///small.jpg@png")
+        try FileManager.default.removeItem(at: root.appendingPathComponent("small.jpg"))
+        // Same options spelled differently, another signature: served from the result cache.
+        let (second, _) = try await process("/two/size:50:50/resizing_type:fit/format:png/plain/local:%2F%2F%2Fsmall.jpg")
+        XCTAssertEqual(first.data, second.data)
+        // Other options need the source, which is gone.
+        do {
+            _ = try await process("/two/rs:fit:51:50/plain/local:///small.jpg@png")
+            XCTFail("processed a deleted source")
+        } catch let error as ProcessingError {
+            XCTAssertEqual(error, .sourceNotFound)
+            XCTAssertEqual(error.status, 404)
+        }
+    }
+
+    func testRefusalsAreTypedWithTheirStatus() async throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        let cases: [(String, ProcessingError)] = [
+            ("/x/plain/local:///missing.jpg", .sourceNotFound),
+            ("/x/plain/local:///folder/", .sourceNotFound),
+            ("/x/plain/local:///../images/../../etc/passwd", .forbidden("the local path leaves the served folder")),
+            ("/x/rs:fill:10:10/g:sm/plain/local:///small.jpg", .unsupported("smart gravity (sm)")),
+            ("/x/exp:1000/plain/local:///small.jpg", .expired),
+        ]
+        for (path, expected) in cases {
+            do {
+                _ = try await processor.process(try parser.parse(path))
+                XCTFail("\(path) was processed")
+            } catch let error as ProcessingError {
+                XCTAssertEqual(error, expected, path)
+                XCTAssertFalse(error.description.contains(root.path), path)
+            }
+        }
+        let noLocal = ImageProcessor(manager: processor.manager)
+        do {
+            _ = try await noLocal.process(try parser.parse("/x/plain/local:///small.jpg"))
+            XCTFail("local source without a root")
+        } catch let error as ProcessingError {
+            XCTAssertEqual(error.status, 403)
+        }
+    }
+
+    func testSourcesAndResultsOverThePixelLimitsAreRefused() async throws {
+        let strict = ImageProcessor(manager: processor.manager, localRoot: root, maxSourcePixels: 100_000, maxResultPixels: 1_000_000)
+        // A fill decodes the whole 1024x768 source; a fit to 100 wide would shrink it on load, under the limit.
+        for path in ["/x/rs:fill:100:100/plain/local:///photo.jpg", "/x/rs:fit:2000:2000:1/plain/local:///small.jpg"] {
+            do {
+                _ = try await strict.process(try parser.parse(path))
+                XCTFail("\(path) was processed")
+            } catch let error as ProcessingError {
+                XCTAssertEqual(error.status, 422, "\(error)")
+            }
+        }
+        // Under both limits.
+        _ = try await strict.process(try parser.parse("/x/rs:fit:1000:1000:1/plain/local:///small.jpg"))
+        _ = try await strict.process(try parser.parse("/x/w:100/plain/local:///photo.jpg"))
+    }
+
+    func testOnlyAllowedSourcePrefixesAreLoaded() async throws {
+        let limited = ImageProcessor(manager: processor.manager, localRoot: root, allowedSources: ["local:///small", "https://cdn.example/"])
+        _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///small.jpg"))
+        do {
+            _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///photo.jpg"))
+            XCTFail("a source outside the allowed prefixes was loaded")
+        } catch let error as ProcessingError {
+            XCTAssertEqual(error, .forbidden("the source is not among the allowed sources"))
+        }
+    }
+
+    func testNotAnImageIsUnprocessable() async throws {
+        try Data("not an image".utf8).write(to: root.appendingPathComponent("text.jpg"))
+        do {
+            _ = try await processor.process(try parser.parse("/x/plain/local:///text.jpg"))
+            XCTFail("processed text")
+        } catch let error as ProcessingError {
+            XCTAssertEqual(error.status, 422, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import WebImage
+import WebImageServer
+import XCTest
+
+/// imgproxy's URL forms, option names and short forms, presets, and the typed errors for bad input.
+final class ProcessingURLParserTests: XCTestCase {
+    private let parser = ProcessingURLParser()
+
+    func testPlainSourceWithExtensionAndShortOptions() throws {
+        let url = try parser.parse("/insecure/rs:fill:300:400:1/g:sowe/q:70/plain/http%3A%2F%2Fexample.com%2Fimages%2Fcat.jpg@webp")
+        XCTAssertEqual(url.signature, "insecure")
+        XCTAssertEqual(url.signedPath, "/rs:fill:300:400:1/g:sowe/q:70/plain/http%3A%2F%2Fexample.com%2Fimages%2Fcat.jpg@webp")
+        XCTAssertEqual(url.source.absoluteString, "http://example.com/images/cat.jpg")
+        XCTAssertEqual(url.options.resizingType, .fill)
+        XCTAssertEqual(url.options.width, 300)
+        XCTAssertEqual(url.options.height, 400)
+        XCTAssertTrue(url.options.enlarge)
+        XCTAssertEqual(url.options.gravity, Gravity(kind: .southWest))
+        XCTAssertEqual(url.options.quality, 70)
+        XCTAssertEqual(url.options.format, .webp)
+    }
+
+    func testPlainSourceMayKeepItsSlashesUnencoded() throws {
+        let url = try parser.parse("/_/w:100/plain/https://example.com/a/b.png")
+        XCTAssertEqual(url.source.absoluteString, "https://example.com/a/b.png")
+        XCTAssertEqual(url.options.width, 100)
+        XCTAssertNil(url.options.format)
+    }
+
+    func testEncodedSourceSplitBySlashesWithExtension() throws {
+        // The example path of imgproxy's signing guide.
+        let url = try parser.parse("/sig/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png")
+        XCTAssertEqual(url.source.absoluteString, "http://example.com/images/curiosity.jpg")
+        XCTAssertEqual(url.options.format, .png)
+        XCTAssertEqual(url.options.gravity.kind, .smart)
+        XCTAssertFalse(url.options.enlarge)
+    }
+
+    func testLongNamesMatchShortNames() throws {
+        let long = try parser.parse("/x/resize:fit:10:20/resizing_type:force/width:11/height:12/dpr:2/enlarge:true"
+            + "/gravity:noea:5:6/quality:50/format:png/blur:1.5/rotate:-90/background:255:0:10/crop:0.5:100:we"
+            + "/auto_rotate:false/strip_metadata:f/cachebuster:v2/expires:1700000000/filename:cat.png"
+            + "/return_attachment:1/plain/http://h/x")
+        let short = try parser.parse("/x/rs:fit:10:20/rt:force/w:11/h:12/dpr:2/el:t/g:noea:5:6/q:50/f:png/bl:1.5"
+            + "/rot:270/bg:ff000a/c:0.5:100:we/ar:0/sm:0/cb:v2/exp:1700000000/fn:Y2F0LnBuZw:1/att:true/plain/http://h/x")
+        XCTAssertEqual(long.options, short.options)
+        let o = long.options
+        XCTAssertEqual(o.resizingType, .force)
+        XCTAssertEqual([o.width, o.height], [11, 12])
+        XCTAssertEqual(o.dpr, 2)
+        XCTAssertEqual(o.gravity, Gravity(kind: .northEast, x: 5, y: 6))
+        XCTAssertEqual(o.rotation, 270)
+        XCTAssertEqual(o.background, RGBA(r: 255, g: 0, b: 10, a: 255))
+        XCTAssertEqual(o.crop, ProcessingCrop(width: 0.5, height: 100, gravity: Gravity(kind: .west)))
+        XCTAssertFalse(o.autoRotate)
+        XCTAssertFalse(o.stripMetadata)
+        XCTAssertEqual(o.cacheBuster, "v2")
+        XCTAssertEqual(o.expires, 1_700_000_000)
+        XCTAssertEqual(o.filename, "cat.png")
+        XCTAssertTrue(o.returnAttachment)
+    }
+
+    func testEmptyMetaOptionArgumentsKeepEarlierValues() throws {
+        let url = try parser.parse("/x/w:50/h:60/rs:fill::70/s::/plain/http://h/x")
+        XCTAssertEqual(url.options.resizingType, .fill)
+        XCTAssertEqual(url.options.width, 50)
+        XCTAssertEqual(url.options.height, 70)
+    }
+
+    func testExtensionOverridesTheFormatOption() throws {
+        XCTAssertEqual(try parser.parse("/x/f:png/plain/http://h/x@jpg").options.format, .jpeg)
+        XCTAssertEqual(try parser.parse("/x/ext:avif/plain/http://h/x").options.format, .avif)
+    }
+
+    func testPresetsExpandInPlaceAndDefaultAppliesFirst() throws {
+        let presets = try ProcessingPresets(definitions: ["default=q:60/w:10", "thumb=rs:fill:100:100/pr:sharp", "sharp=bl:0.5"])
+        let parser = ProcessingURLParser(presets: presets)
+        let plain = try parser.parse("/x/plain/http://h/x")
+        XCTAssertEqual(plain.options.quality, 60)
+        XCTAssertEqual(plain.options.width, 10)
+        let thumb = try parser.parse("/x/pr:thumb/h:90/plain/http://h/x")
+        XCTAssertEqual(thumb.options.resizingType, .fill)
+        XCTAssertEqual([thumb.options.width, thumb.options.height], [100, 90])
+        XCTAssertEqual(thumb.options.blurSigma, 0.5)
+        XCTAssertEqual(thumb.options.quality, 60)
+        XCTAssertThrowsError(try parser.parse("/x/preset:nope/plain/http://h/x")) {
+            XCTAssertEqual($0 as? ProcessingURLError, .unknownPreset("nope"))
+        }
+    }
+
+    func testPresetLoopIsATypedError() throws {
+        let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: ["a=pr:b", "b=w:1/pr:a"]))
+        XCTAssertThrowsError(try parser.parse("/x/pr:a/plain/http://h/x")) { error in
+            guard case .presetLoop = error as? ProcessingURLError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["=w:1"]))
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["name"]))
+    }
+
+    func testCanonicalKeyIgnoresSpellingOrderAndSignature() throws {
+        let a = try parser.parse("/one/w:100/h:50/el:1/plain/http://h/x.jpg@png")
+        let b = try parser.parse("/two/enlarge:true/size:100:50/format:png/fn:a.png/plain/http%3A%2F%2Fh%2Fx.jpg")
+        XCTAssertEqual(a.cacheKey, b.cacheKey)
+        let c = try parser.parse("/one/w:100/h:50/el:1/cb:2/plain/http://h/x.jpg@png")
+        XCTAssertNotEqual(a.cacheKey, c.cacheKey)
+        XCTAssertNotEqual(a.cacheKey, try parser.parse("/one/w:101/h:50/el:1/plain/http://h/x.jpg@png").cacheKey)
+    }
+
+    func testLocalSources() throws {
+        XCTAssertEqual(try parser.parse("/x/plain/local:///photos/a.jpg").source.path, "/photos/a.jpg")
+    }
+
+    func testMalformedInputIsATypedErrorWithAReason() {
+        let cases: [(String, ProcessingURLError)] = [
+            ("", .missingPart("leading /")),
+            ("/", .missingPart("signature segment")),
+            ("/sig", .missingPart("signature segment")),
+            ("/sig/w:10", .missingPart("source URL")),
+            ("/sig/zoom:2/plain/http://h/x", .unknownOption("zoom")),
+            ("/sig/w:abc/plain/http://h/x", .invalidArgument(option: "width", reason: "\"abc\" is not an integer")),
+            ("/sig/w:99999999/plain/http://h/x", .invalidArgument(option: "width", reason: "99999999 is outside 0…16384")),
+            ("/sig/w:1:2/plain/http://h/x", .invalidArgument(option: "width", reason: "takes at most 1 argument(s)")),
+            ("/sig/rt:stretch/plain/http://h/x",
+             .invalidArgument(option: "resizing_type", reason: "\"stretch\" is not fit, fill, fill-down, force or auto")),
+            ("/sig/rot:45/plain/http://h/x", .invalidArgument(option: "rotate", reason: "45 is not a multiple of 90")),
+            ("/sig/q:101/plain/http://h/x", .invalidArgument(option: "quality", reason: "101 is outside 0…100")),
+            ("/sig/dpr:0/plain/http://h/x", .invalidArgument(option: "dpr", reason: "must be above 0")),
+            ("/sig/bl:nan/plain/http://h/x", .invalidArgument(option: "blur", reason: "\"nan\" is not a number")),
+            ("/sig/el:yes/plain/http://h/x", .invalidArgument(option: "enlarge", reason: "\"yes\" is not a boolean")),
+            ("/sig/g:up/plain/http://h/x", .invalidArgument(option: "gravity", reason: "\"up\" is not a gravity type")),
+            ("/sig/bg:12345/plain/http://h/x", .invalidArgument(option: "background", reason: "\"12345\" is not RRGGBB")),
+            ("/sig/f:bmp/plain/http://h/x", .unsupportedFormat("bmp")),
+            ("/sig/plain/http://h/x@tiff", .unsupportedFormat("tiff")),
+            ("/sig/plain/ftp://h/x", .invalidSource("scheme must be http, https or local")),
+            ("/sig/plain/http%ZZ", .invalidSource("bad percent-encoding")),
+            ("/sig/plain/notaurl", .invalidSource("not an absolute URL")),
+            ("/sig/a+b/c", .invalidSource("not URL-safe base64")),
+            ("/sig/enc/abc", .invalidSource("encrypted source URLs are not supported")),
+        ]
+        for (path, expected) in cases {
+            XCTAssertThrowsError(try parser.parse(path), path) { error in
+                XCTAssertEqual(error as? ProcessingURLError, expected, path)
+                XCTAssertFalse("\(error)".contains("\n"), path)
+            }
+        }
+    }
+
+    func testLimitsOnLengthAndOptionCount() {
+        let long = "/s/plain/http://h/" + String(repeating: "a", count: 9000)
+        XCTAssertThrowsError(try parser.parse(long)) {
+            XCTAssertEqual($0 as? ProcessingURLError, .pathTooLong(length: long.utf8.count, limit: 8192))
+        }
+        let many = "/s/" + String(repeating: "w:1/", count: 65) + "plain/http://h/x"
+        XCTAssertThrowsError(try parser.parse(many)) { XCTAssertEqual($0 as? ProcessingURLError, .tooManyOptions(limit: 64)) }
+    }
+
+    func testErrorMessagesDoNotEchoControlCharactersOrLongInput() {
+        let hostile = "/s/" + String(repeating: "\u{1B}x", count: 100) + ":1/plain/http://h/x"
+        XCTAssertThrowsError(try parser.parse(hostile)) { error in
+            let text = "\(error)"
+            XCTAssertFalse(text.contains("\u{1B}"))
+            XCTAssertLessThan(text.count, 80)
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import AsyncHTTPClient
+import Foundation
+import LoopbackHTTPServer
+import NIOCore
+import NIOHTTP1
+import WebImage
+import WebImageCodecs
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// `webimage serve` run as the built binary on a free loopback port, fetching from a real
+/// loopback origin, asked by AsyncHTTPClient.
+final class ServeCommandTests: XCTestCase {
+    private static let key = "736563726574", salt = "68656C6C6F"
+    private var origin: LoopbackHTTPServer!
+    private var client: HTTPClient!
+    private var servers: [ChildProcess] = []
+    private var folder: TemporaryFolder!
+
+    override func setUp() async throws {
+        WebImageCodecs.registerDefaults()
+        origin = try await LoopbackHTTPServer.start()
+        origin.route("/photo.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")), contentType: "image/jpeg"))
+        origin.route("/gone.jpg", .status(404))
+        origin.route("/broken.jpg", .status(500))
+        origin.route("/slow.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg",
+                                         delay: .seconds(2)))
+        client = HTTPClient(eventLoopGroupProvider: .singleton)
+        folder = try TemporaryFolder(self)
+    }
+
+    override func tearDown() async throws {
+        servers.forEach { $0.killAndReap() }
+        try await client.shutdown()
+        try await origin.stop()
+    }
+
+    /// Starts `webimage serve` with `arguments` on a free port, caching in a folder of its own,
+    /// and returns its base URL.
+    private func serve(_ arguments: [String]) throws -> String {
+        let cache = folder.appending("cache-\(servers.count)").path
+        let server = try ChildProcess(BuiltProducts.executable("webimage"),
+                                      ["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments)
+        servers.append(server)
+        let prefix = "webimage serve: listening on "
+        XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } || !server.isRunning },
+                      server.errorOutput)
+        let line = try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }, server.errorOutput)
+        return String(line.dropFirst(prefix.count))
+    }
+
+    private func get(_ url: String, headers: [(String, String)] = [], method: HTTPMethod = .GET)
+        async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 32 << 20)
+        return (Int(response.status.code), response.headers, Data(buffer: body))
+    }
+
+    private func signed(_ path: String) throws -> String {
+        try URLSigner(hexKeys: [Self.key], hexSalts: [Self.salt]).sign(path)
+    }
+
+    func testSignedRequestsAreProcessedAndCached() async throws {
+        let base = try serve(["--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources", "--ttl", "600"])
+        let path = try signed("/rs:fit:200:200/plain/\(origin.url("/photo.jpg").absoluteString)@webp")
+        let first = try await get(base + path)
+        XCTAssertEqual(first.status, 200, String(decoding: first.body, as: UTF8.self))
+        XCTAssertEqual(first.headers.first(name: "Content-Type"), "image/webp")
+        XCTAssertEqual(first.headers.first(name: "Cache-Control"), "max-age=600, public")
+        XCTAssertEqual(first.headers.first(name: "Content-Disposition"), "inline; filename=\"photo.webp\"")
+        let image = try ImageCoders.shared.decode(first.body)
+        XCTAssertEqual(image.format, .webp)
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight], [200, 150])
+        let etag = try XCTUnwrap(first.headers.first(name: "ETag"))
+        XCTAssertTrue(etag.hasPrefix("\"") && !etag.hasPrefix("W/"), etag)
+
+        let again = try await get(base + path, headers: [("If-None-Match", etag)])
+        XCTAssertEqual(again.status, 304)
+        XCTAssertTrue(again.body.isEmpty)
+        let head = try await get(base + path, method: .HEAD)
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.headers.first(name: "Content-Length"), String(first.body.count))
+        // The origin was asked once: the source and the result are cached.
+        XCTAssertEqual(origin.requestCount("/photo.jpg"), 1)
+        // One log line a request, on standard error, without the signature.
+        let server = try XCTUnwrap(servers.last)
+        let logged = server.errorOutput.split(separator: "\n").filter { $0.contains("request") && $0.contains("path=/rs:fit:200:200/") }
+        XCTAssertEqual(logged.count, 3, server.errorOutput)
+        XCTAssertTrue(logged[0].contains("cache=made") && logged[0].contains("status=200") && logged[0].contains("method=GET"), "\(logged[0])")
+        XCTAssertTrue(logged[1].contains("cache=memory") && logged[1].contains("status=304"), "\(logged[1])")
+        XCTAssertFalse(server.errorOutput.contains(String(path.dropFirst().prefix { $0 != "/" })))
+
+        let base64 = Data(origin.url("/photo.jpg").absoluteString.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-")
+        let encoded = try await get(base + (try signed("/rs:fill:64:64/\(base64).png")))
+        XCTAssertEqual(encoded.status, 200)
+        let square = try ImageCoders.shared.decode(encoded.body)
+        XCTAssertEqual([square.pixelWidth, square.pixelHeight, square.format == .png ? 1 : 0], [64, 64, 1])
+    }
+
+    func testErrorsHaveTheirStatusAndAShortTextBody() async throws {
+        let base = try serve(["--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let cases: [(String, Int)] = [
+            ("/insecure/w:10/plain/\(source)", 403),
+            (try signed("/w:10/plain/\(source)").replacingOccurrences(of: "/w:10", with: "/w:11"), 403),
+            (try signed("/zoom:2/plain/\(source)"), 400),
+            (try signed("/w:10/plain/\(origin.url("/gone.jpg").absoluteString)"), 404),
+            (try signed("/w:10/plain/\(origin.url("/broken.jpg").absoluteString)"), 502),
+            (try signed("/rs:fill:10:10/g:sm/plain/\(source)"), 422),
+        ]
+        for (path, status) in cases {
+            let response = try await get(base + path)
+            XCTAssertEqual(response.status, status, path)
+            XCTAssertEqual(response.headers.first(name: "Content-Type"), "text/plain; charset=utf-8")
+            let text = String(decoding: response.body, as: UTF8.self)
+            XCTAssertEqual(text.filter { $0 == "\n" }.count, 1, text)
+            XCTAssertFalse(text.contains(Self.key), text)
+        }
+        let health = try await get(base + "/health")
+        XCTAssertEqual(health.status, 200)
+    }
+
+    func testHostilePathsGetClientErrorsAndTheServerStaysUp() async throws {
+        let base = try serve([])
+        let paths = [
+            "/", "//", "///plain/", "/%00/w:1/plain/local:///a", "/s/w:%00/plain/local:///a", "/s/" + String(repeating: "w:1/", count: 5000),
+            "/s/plain/" + String(repeating: "%25", count: 3000), "/s/" + String(repeating: "a", count: 20000), "/s/pr:x/plain/local:///a",
+            "/s/rs:fill:99999999999999999999999/plain/local:///a", "/s/plain/local:///..%2F..%2Fetc%2Fpasswd", "/health/../s",
+        ]
+        for path in paths {
+            let response = try await get(base + path)
+            XCTAssertTrue([400, 403, 404, 414, 431].contains(response.status), "\(response.status) for \(path.prefix(60))")
+        }
+        let health = try await get(base + "/health")
+        XCTAssertEqual(health.status, 200)
+        XCTAssertTrue(try XCTUnwrap(servers.last).isRunning)
+    }
+
+    func testLoopbackSourcesAreRefusedByDefault() async throws {
+        let base = try serve(["--key", Self.key, "--salt", Self.salt])
+        let response = try await get(base + (try signed("/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")))
+        XCTAssertEqual(response.status, 403)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "forbidden: the source resolves to a loopback address\n")
+        XCTAssertEqual(origin.requestCount("/photo.jpg"), 0)
+    }
+
+    func testSourceLimitsAreClientErrors() async throws {
+        let base = try serve(["--allow-loopback-sources", "--max-src-file-size", "1000", "--max-src-resolution", "0.1"])
+        let tooLarge = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(tooLarge.status, 413, String(decoding: tooLarge.body, as: UTF8.self))
+        let roomy = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.1"])
+        let tooManyPixels = try await get(roomy + "/insecure/rs:fill:10:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(tooManyPixels.status, 422, String(decoding: tooManyPixels.body, as: UTF8.self))
+    }
+
+    func testAcceptChoosesTheFormatWhenTheURLNamesNone() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-webp"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let webp = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/webp,image/*;q=0.8")])
+        XCTAssertEqual(webp.headers.first(name: "Content-Type"), "image/webp")
+        XCTAssertEqual(webp.headers.first(name: "Vary"), "Accept")
+        let spaced = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/png, image/webp;q=0.9")])
+        XCTAssertEqual(spaced.headers.first(name: "Content-Type"), "image/webp")
+        let plain = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/*")])
+        XCTAssertEqual(plain.headers.first(name: "Content-Type"), "image/jpeg")
+        XCTAssertEqual(plain.headers.first(name: "Vary"), "Accept")
+        // Hostile Accept fields are read without harm.
+        for accept in [";", ",;,", ";q=1", "image/webp;;", String(repeating: ";", count: 1000)] {
+            let odd = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", accept)])
+            XCTAssertEqual(odd.status, 200, accept)
+        }
+        // A format in the URL wins and does not vary.
+        let named = try await get(base + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/webp")])
+        XCTAssertEqual(named.headers.first(name: "Content-Type"), "image/png")
+        XCTAssertNil(named.headers.first(name: "Vary"))
+    }
+
+    func testAFullQueueIsAnswered429() async throws {
+        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0"])
+        let client = try XCTUnwrap(self.client)
+        let slowURL = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
+        let slow = Task { try await client.execute(HTTPClientRequest(url: slowURL), timeout: .seconds(30)).status.code }
+        // The slow load holds the only slot while the origin delays its answer.
+        let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/slow.jpg") == 1 }
+        XCTAssertTrue(arrived)
+        let refused = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(refused.status, 429)
+        XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), "too many requests: try again later\n")
+        let slowStatus = try await slow.value
+        XCTAssertEqual(slowStatus, 200)
+        // With the slot free again the refused request goes through.
+        let retried = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(retried.status, 200)
+    }
+
+    func testSIGTERMStopsTheServerWithStatusZero() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let response = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(response.status, 200)
+        let server = try XCTUnwrap(servers.last)
+        server.send(SIGTERM)
+        XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
+    }
+
+    func testImgproxyEnvironmentVariablesConfigureTheServer() async throws {
+        let server = try ChildProcess(BuiltProducts.executable("webimage"),
+                                      ["serve", "--allow-loopback-sources", "--cache-dir", folder.appending("env").path],
+                                      environment: ["IMGPROXY_BIND": "127.0.0.1:0", "IMGPROXY_KEY": Self.key,
+                                                    "IMGPROXY_SALT": Self.salt, "IMGPROXY_TTL": "60"])
+        servers.append(server)
+        let prefix = "webimage serve: listening on "
+        XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } }, server.errorOutput)
+        let base = String(try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }).dropFirst(prefix.count))
+        let response = try await get(base + (try signed("/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers.first(name: "Cache-Control"), "max-age=60, public")
+        let unsigned = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(unsigned.status, 403)
+    }
+}
