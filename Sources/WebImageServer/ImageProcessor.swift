@@ -125,10 +125,6 @@ public final class ImageProcessor: Sendable {
         do {
             return try await manager.image(for: source, options: loadOptions, context: context).image
         } catch {
-            if case .badImageData(.tooManyPixels) = error {
-                // Over this request's limit, not broken: another request may shrink it on load.
-                manager.removeFailedURL(source)
-            }
             throw ProcessingError(loading: error)
         }
     }

@@ -155,6 +155,27 @@ final class ManagerSemanticsTests: LoadingTestCase {
         XCTAssertFalse(manager.isFailed(server.url("/gone.jpg")))
     }
 
+    /// An image over one load's pixel limit is not broken: the URL stays off the failed list,
+    /// and a load that decodes it smaller succeeds.
+    func testAnImageOverALoadsPixelLimitIsNotAFailedURL() async throws {
+        server.route("/big.jpg", .bytes(try bench("testjfif_1024.jpg"), contentType: "image/jpeg"))
+        let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        let url = server.url("/big.jpg")
+        var strict = ImageContext()
+        strict.decodeOptions = ImageDecodeOptions(maxPixels: 100_000)
+        do {
+            _ = try await manager.image(for: url, context: strict)
+            XCTFail("a 1024 × 768 image passed a 100,000-pixel limit")
+        } catch {
+            guard case .badImageData(.tooManyPixels) = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertFalse(manager.isFailed(url))
+        var small = thumbnail(128)
+        small.decodeOptions?.maxPixels = 100_000
+        let loaded = try await manager.image(for: url, context: small)
+        XCTAssertEqual(loaded.image.pixelWidth, 128)
+    }
+
     func testTheOptionsProcessorRewritesEachLoad() async throws {
         server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
         let manager = ImageManager(

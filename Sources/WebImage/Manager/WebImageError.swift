@@ -46,6 +46,9 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// cancellation, and the rest.
     public var isPermanent: Bool {
         switch self {
+        case .badImageData(.tooManyPixels):
+            // Over this load's pixel limit, not broken: a load that decodes it smaller succeeds.
+            false
         case .invalidURL, .badImageData, .invalidContentType, .tooLarge:
             true
         case .badStatusCode(let code):
