@@ -47,14 +47,25 @@ final class JPEGCoderTests: XCTestCase {
             ("sd_MonochromeTestImage.jpg", [(10, 10, RGBA(r: 255, g: 255, b: 255)), (82, 60, RGBA(r: 73, g: 73, b: 73))]),
             ("pil_hopper_orientation_6.jpg", [(0, 0, RGBA(r: 25, g: 21, b: 72)), (127, 0, RGBA(r: 82, g: 115, b: 194)),
                                               (0, 127, RGBA(r: 198, g: 162, b: 138)), (64, 64, RGBA(r: 176, g: 83, b: 66))]),
-            ("sd_TestJFIF.jpg", [(0, 0, RGBA(r: 154, g: 144, b: 132)), (2016, 1512, RGBA(r: 167, g: 162, b: 142)),
-                                 (4031, 3023, RGBA(r: 178, g: 181, b: 170))]),
         ]
         for (name, points) in expectations {
-            let image = try coder.decode(try Fixtures.imageData("jpeg/" + name), options: ImageDecodeOptions())
-            for (x, y, expected) in points {
-                assertClose(image.pixels[x, y], expected, "\(name) (\(x), \(y))")
-            }
+            try assertPixels(of: try Fixtures.imageData("jpeg/" + name), points, name)
+        }
+    }
+
+    /// The 12 MP photo's pixels, from Pillow's ref, when the full corpus is present.
+    func testPixelsOfTheLargePhotoMatchPillow() throws {
+        try assertPixels(of: try Fixtures.twelveMegapixelPhoto(), [
+            (0, 0, RGBA(r: 154, g: 144, b: 132)), (2016, 1512, RGBA(r: 167, g: 162, b: 142)),
+            (4031, 3023, RGBA(r: 178, g: 181, b: 170)),
+        ], "sd_TestJFIF.jpg")
+    }
+
+    private func assertPixels(of data: Data, _ points: [(x: Int, y: Int, RGBA)], _ name: String,
+                              file: StaticString = #filePath, line: UInt = #line) throws {
+        let image = try coder.decode(data, options: ImageDecodeOptions())
+        for (x, y, expected) in points {
+            assertClose(image.pixels[x, y], expected, "\(name) (\(x), \(y))", file: file, line: line)
         }
     }
 
@@ -79,7 +90,7 @@ final class JPEGCoderTests: XCTestCase {
 
     /// sd_TestJFIF.jpg states its orientation (3) only in XMP, as Pillow reads it.
     func testOrientationFromXMP() throws {
-        let image = try coder.decode(try Fixtures.imageData("jpeg/sd_TestJFIF.jpg"),
+        let image = try coder.decode(try Fixtures.twelveMegapixelPhoto(),
                                      options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(400)))
         XCTAssertEqual(image.orientation, .down)
     }

@@ -11,7 +11,7 @@ final class JPEGScalingTests: XCTestCase {
     /// A 256 px thumbnail of the 4032 x 3024 photo is decoded by libjpeg at 1/8 (504 x 378),
     /// then resampled to 256 x 192.
     func testThumbnailDecodesAtOneEighth() throws {
-        let data = try Fixtures.imageData("jpeg/sd_TestJFIF.jpg")
+        let data = try Fixtures.twelveMegapixelPhoto()
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(256))
         XCTAssertEqual(try JPEGCoder.decodedSize(of: data, options: options), PixelSize(width: 504, height: 378))
         XCTAssertEqual(try JPEGCoder.decodedSize(of: data), PixelSize(width: 4032, height: 3024))
@@ -22,7 +22,7 @@ final class JPEGScalingTests: XCTestCase {
     /// The pixel limit applies to the size decoded: 1 MP refuses the 12 MP photo but allows its
     /// thumbnail, which therefore never held the full-size pixels.
     func testPixelLimitAppliesToTheDecodedSize() throws {
-        let data = try Fixtures.imageData("jpeg/sd_TestJFIF.jpg")
+        let data = try Fixtures.twelveMegapixelPhoto()
         XCTAssertThrowsError(try coder.decode(data, options: ImageDecodeOptions(maxPixels: 1_000_000))) {
             XCTAssertEqual($0 as? ImageCodingError, .tooManyPixels(width: 4032, height: 3024, limit: 1_000_000))
         }
@@ -35,7 +35,7 @@ final class JPEGScalingTests: XCTestCase {
     /// The strongest reduction still covering the target: 1/4 for 800 px (1008 >= 800), 1/2 for
     /// 1200 px, none for a target larger than 1/2; the scale-down byte limit counts too.
     func testScaleChoice() throws {
-        let data = try Fixtures.imageData("jpeg/sd_TestJFIF.jpg")
+        let data = try Fixtures.twelveMegapixelPhoto()
         func decoded(_ side: Int) throws -> PixelSize {
             try JPEGCoder.decodedSize(of: data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(side)))
         }
@@ -56,7 +56,7 @@ final class JPEGScalingTests: XCTestCase {
         XCTAssertEqual(try JPEGCoder.decodedSize(of: data, options: options), PixelSize(width: 64, height: 64))
         let image = try coder.decode(data, options: options)
         XCTAssertEqual(PixelSize(width: image.pixelWidth, height: image.pixelHeight), PixelSize(width: 64, height: 32))
-        let jfif = try coder.decode(try Fixtures.imageData("jpeg/sd_TestJFIF.jpg"),
+        let jfif = try coder.decode(try Fixtures.twelveMegapixelPhoto(),
                                     options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(256)))
         XCTAssertEqual(PixelSize(width: jfif.pixelWidth, height: jfif.pixelHeight), PixelSize(width: 256, height: 192))
     }

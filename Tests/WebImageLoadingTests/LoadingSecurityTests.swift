@@ -118,7 +118,7 @@ final class LoadingSecurityTests: LoadingTestCase {
     }
 
     func testAnImageOverThePixelLimitIsRefusedAfterTheDownload() async throws {
-        server.route("/large.jpg", .bytes(try Fixtures.imageData("jpeg/sd_TestJFIF.jpg"), contentType: "image/jpeg"))
+        server.route("/large.jpg", .bytes(try Fixtures.twelveMegapixelPhoto(), contentType: "image/jpeg"))
         let options = ImageLoaderOptions(decodeOptions: ImageDecodeOptions(maxPixels: 1_000_000), coders: Self.coders)
         let error = await loadError { try await makeDownloader().image(for: server.url("/large.jpg"), options: options) }
         XCTAssertEqual(error, .badImageData(.tooManyPixels(width: 4032, height: 3024, limit: 1_000_000)))

@@ -45,6 +45,12 @@ public enum Fixtures {
         return FixtureCorpus(root: fullCorpus)
     }
 
+    /// The bytes of `jpeg/sd_TestJFIF.jpg`, SDWebImage's 4032 × 3024 photo (2.5 MB, orientation 3
+    /// in XMP only), from the full corpus: too large for the subset, so its tests skip without it.
+    public static func twelveMegapixelPhoto() throws -> Data {
+        try requireFullCorpus(for: "the 12 MP photo sd_TestJFIF.jpg").imageData("jpeg/sd_TestJFIF.jpg")
+    }
+
     /// A file of the subset below `images/`, such as `"gif/sd_TestLoopCount.gif"`.
     public static func image(_ path: String) -> URL {
         subset.image(path)
