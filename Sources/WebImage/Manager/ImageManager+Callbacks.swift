@@ -41,7 +41,7 @@ extension ImageManager {
         operation.run { [self] in
             let result: Result<ImageResult, WebImageError>
             do throws(WebImageError) {
-                result = .success(try await load(request) { event in
+                result = .success(try await loadAfterMemoryMiss(request) { event in
                     guard !operation.isCancelled else { return }
                     switch event {
                     case .progress(let value): if let progress { deliver { progress(value) } }

@@ -136,7 +136,7 @@ public final class ImageManager: Sendable {
         let request = request(for: try validated(url), options: options, context: context)
         // Answered here, without a further async call, as memory hits are most loads.
         if let hit = memoryHit(for: request) { return hit }
-        return try await load(request, events: nil)
+        return try await loadAfterMemoryMiss(request, events: nil)
     }
 
     /// Loads the image `request` names; see ``image(for:options:context:)``.
@@ -173,8 +173,14 @@ public final class ImageManager: Sendable {
     /// The whole flow: the memory hit, the failed-URL list, then the stages, shared with every
     /// identical load under way. `events` receives what happens before the result.
     func load(_ request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError) -> ImageResult {
-        guard request.hasURL else { throw .invalidURL("no URL") }
         if let hit = memoryHit(for: request) { return hit }
+        return try await loadAfterMemoryMiss(request, events: events)
+    }
+
+    /// The flow after the memory cache missed, for callers that asked it themselves.
+    func loadAfterMemoryMiss(_ request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError)
+        -> ImageResult {
+        guard request.hasURL else { throw .invalidURL("no URL") }
         if isRefused(request) { throw .failedURL }
         return try await inFlight.result(for: request.workKey, events: events) { [self] events async throws(WebImageError) in
             try await runStages(of: request, events: events)

@@ -21,17 +21,26 @@ extension PixelBuffer {
     func centred(in size: PixelSize) -> PixelBuffer {
         precondition(size.width >= width && size.height >= height, "canvas smaller than the pixels")
         if size.width == width && size.height == height { return self }
-        var canvas = [UInt8](repeating: 0, count: size.width * size.height * 4)
-        let left = (size.width - width) / 2, top = (size.height - height) / 2
-        let rowBytes = width * 4
+        return placed(on: size, at: ((size.width - width) / 2, (size.height - height) / 2), fill: RGBA(r: 0, g: 0, b: 0, a: 0))
+    }
+
+    /// These pixels placed with their top-left corner at `origin` on a canvas of `size` filled
+    /// with `fill`; what falls outside the canvas is cut off.
+    public func placed(on size: PixelSize, at origin: (x: Int, y: Int), fill: RGBA) -> PixelBuffer {
+        var canvas = PixelBuffer(width: size.width, height: size.height, fill: fill)
+        let visible = PixelRect(x: origin.x, y: origin.y, width: width, height: height)
+            .intersection(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+        guard !visible.isEmpty else { return canvas }
+        let rowBytes = visible.width * 4
         bytes.withUnsafeBufferPointer { source in
-            canvas.withUnsafeMutableBufferPointer { destination in
-                for row in 0..<height {
-                    (destination.baseAddress! + ((top + row) * size.width + left) * 4)
-                        .update(from: source.baseAddress! + row * rowBytes, count: rowBytes)
+            canvas.bytes.withUnsafeMutableBufferPointer { destination in
+                for row in 0..<visible.height {
+                    let from = ((visible.y - origin.y + row) * width + (visible.x - origin.x)) * 4
+                    let to = ((visible.y + row) * size.width + visible.x) * 4
+                    (destination.baseAddress! + to).update(from: source.baseAddress! + from, count: rowBytes)
                 }
             }
         }
-        return PixelBuffer(width: size.width, height: size.height, bytes: canvas)
+        return canvas
     }
 }
