@@ -112,6 +112,7 @@ final class DiskCacheTrimTests: XCTestCase {
             directory: folder,
             configuration: .init(maxAge: 100, autoTrimInterval: 0, accessStampGranularity: 60, clock: { clock.date }))
         try cache.store(Data("a".utf8), forKey: "a")
+        XCTAssertEqual(cache.count, 1, "the index is loaded, so it remembers the reads")
         func fileAccess() throws -> TimeInterval {
             try XCTUnwrap(FileStat(cache.cachePath(forKey: "a"))?.accessDate).timeIntervalSince1970
         }

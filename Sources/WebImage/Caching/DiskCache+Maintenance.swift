@@ -44,9 +44,7 @@ extension DiskCache {
     /// what the listing saw; those made before it are in the listing.
     func scan(deletingExpired: Bool) {
         // Reads stamp the files only every `accessStampGranularity`; the index knows each one.
-        let (start, readDates) = index.withLock { index in
-            (index.beginScan(), index.entries?.mapValues(\.accessDate) ?? [:])
-        }
+        let (start, readDates) = index.withLock { index in (index.beginScan(), index.knownAccessDates()) }
         let now = configuration.clock()
         let maxAge = configuration.maxAge
         // maxAge 0 expires everything, even a file stamped this very instant.

@@ -82,7 +82,9 @@ public final class DiskCache: Sendable {
         let names = Self.candidateNames(forKey: key)
         let now = configuration.clock()
         for name in names {
-            let stamp = (date: now, granularity: configuration.accessStampGranularity)
+            // A read the index cannot remember yet (before the start-up scan) is stamped on the file.
+            let granularity = index.withLock { $0.remembersReads } ? configuration.accessStampGranularity : 0
+            let stamp = (date: now, granularity: granularity)
             guard let hit = CacheFile.contents(of: path + "/" + name, stampingAccess: stamp) else { continue }
             index.withLock { $0.record(name, .accessed(size: hit.allocatedSize, date: now)) }
             return hit.data

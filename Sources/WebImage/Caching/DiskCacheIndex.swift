@@ -57,6 +57,23 @@ struct DiskCacheIndex {
         }
     }
 
+    /// Whether a read recorded now is remembered: by the entries, or by the journal of a scan
+    /// under way. Before the first scan begins, nothing is.
+    var remembersReads: Bool { entries != nil || runningScans > 0 }
+
+    /// The latest date of a store or read the index knows for each file: its entries' and, while
+    /// scans run, the journal's (before the first scan finishes, its only record of them).
+    func knownAccessDates() -> [String: Date] {
+        var dates = entries?.mapValues(\.accessDate) ?? [:]
+        for (name, entry) in journal {
+            switch entry.change {
+            case .stored(_, let date), .accessed(_, let date): dates[name] = max(dates[name] ?? .distantPast, date)
+            case .removed: break
+            }
+        }
+        return dates
+    }
+
     /// Forgets every entry: the folder has just been emptied.
     mutating func removeAll() {
         entries = [:]
@@ -84,9 +101,19 @@ struct DiskCacheIndex {
     /// changes made since it began.
     mutating func finishScan(found: [String: (size: Int, accessDate: Date)], startedAt start: UInt64) {
         let scanned = (emptiedAt ?? 0) > start ? [:] : found
+        let previous = entries ?? [:]
         entries = [:]
         totalSize = 0
-        for (name, file) in scanned { apply(.stored(size: file.size, date: file.accessDate), to: name) }
+        for (name, file) in scanned {
+            // A file found as the index knew it is no update: it keeps its stamp, so a trim that
+            // chose it meanwhile still deletes it.
+            if let known = previous[name], known.size == file.size, known.accessDate == file.accessDate {
+                entries?[name] = known
+                totalSize += known.size
+            } else {
+                apply(.stored(size: file.size, date: file.accessDate), to: name)
+            }
+        }
         for (name, entry) in journal where entry.position > start { apply(entry.change, to: name) }
         runningScans -= 1
         if runningScans == 0 {
