@@ -47,14 +47,17 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
+        // Little CMS 2: ICC profiles and the conversion of decoded pixels to sRGB.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
 
-        // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift.
-        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"]),
+        // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift;
+        // and zlib for the compressed ICC profiles of PNG's iCCP chunks.
+        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
 
         // Coders over the system libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImage", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF"]),
+            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CLCMS2"]),
 
         // A cache tier shared between processes, in Redis, over a small RESP client on SwiftNIO:
         // a module of its own so that the core gains no dependency.

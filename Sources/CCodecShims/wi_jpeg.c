@@ -31,6 +31,8 @@ struct wi_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     wi_jpeg_error error;
     struct jpeg_progress_mgr progress;
+    /// The reassembled ICC profile, malloc'd by libjpeg.
+    JOCTET *icc;
     int created;
     int failed;
     wi_jpeg_status failure;
@@ -132,6 +134,7 @@ wi_jpeg_decoder *wi_jpeg_decoder_create(void) {
 void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder) {
     if (!decoder) return;
     if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder->icc);
     free(decoder);
 }
 
@@ -169,6 +172,7 @@ wi_jpeg_status wi_jpeg_read_header(wi_jpeg_decoder *decoder, const uint8_t *data
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     jpeg_mem_src(cinfo, data, (unsigned long)length);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(cinfo, TRUE);
     info->width = (int)cinfo->image_width;
     info->height = (int)cinfo->image_height;
@@ -181,6 +185,12 @@ wi_jpeg_status wi_jpeg_read_header(wi_jpeg_decoder *decoder, const uint8_t *data
     static const char xmp[] = "http://ns.adobe.com/xap/1.0/";
     info->exif = find_app1(cinfo, exif, sizeof exif, &info->exif_length);
     info->xmp = find_app1(cinfo, xmp, sizeof xmp, &info->xmp_length);
+    // Inconsistent markers make libjpeg warn (ignored by on_emit_message) and return FALSE.
+    unsigned int icc_length = 0;
+    if (!decoder->icc && jpeg_read_icc_profile(cinfo, &decoder->icc, &icc_length)) {
+        info->icc = decoder->icc;
+        info->icc_length = icc_length;
+    }
     return WI_JPEG_OK;
 }
 
@@ -227,7 +237,7 @@ static int select_output(struct jpeg_decompress_struct *cinfo, wi_jpeg_error *er
     }
 }
 
-wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory,
+wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
                               uint8_t *rgba, int width, int height, int *incomplete) {
     if (decoder->failed) return decoder->failure;
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
@@ -257,7 +267,7 @@ wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long ma
             set_message(error, "libjpeg returned no rows");
             return failed(decoder, WI_JPEG_CORRUPT);
         }
-        if (cmyk) cmyk_rows_to_rgba(rows, got, cinfo->output_width);
+        if (cmyk && !raw_cmyk) cmyk_rows_to_rgba(rows, got, cinfo->output_width);
     }
     // Reads on to the EOI marker, so that data missing after the last row still counts as
     // truncation (Pillow rejects a file without its EOI).
@@ -325,7 +335,7 @@ static const uint8_t *opaque_row(const uint8_t *pixels, uint8_t *scratch, int wi
 }
 
 static void encode_rows(wi_jpeg_encoder *encoder, const uint8_t *rgba, int width, int height,
-                        int quality) {
+                        int quality, const uint8_t *icc, size_t icc_length) {
     struct jpeg_compress_struct *cinfo = &encoder->cinfo;
     jpeg_create_compress(cinfo);
     encoder->dest.init_destination = destination_init;
@@ -341,6 +351,7 @@ static void encode_rows(wi_jpeg_encoder *encoder, const uint8_t *rgba, int width
     encoder->row = malloc((size_t)width * 4);
     if (!encoder->row) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
     jpeg_start_compress(cinfo, TRUE);
+    if (icc) jpeg_write_icc_profile(cinfo, icc, (unsigned int)icc_length);
     size_t stride = (size_t)width * 4;
     while (cinfo->next_scanline < cinfo->image_height) {
         JSAMPROW row = (JSAMPROW)opaque_row(rgba + cinfo->next_scanline * stride, encoder->row, width);
@@ -350,6 +361,7 @@ static void encode_rows(wi_jpeg_encoder *encoder, const uint8_t *rgba, int width
 }
 
 wi_jpeg_status wi_jpeg_encode(const uint8_t *rgba, int width, int height, int quality,
+                              const uint8_t *icc, size_t icc_length,
                               uint8_t **out, size_t *out_length, char *message) {
     *out = NULL;
     *out_length = 0;
@@ -363,7 +375,7 @@ wi_jpeg_status wi_jpeg_encode(const uint8_t *rgba, int width, int height, int qu
     encoder->cinfo.err = &encoder->error.pub;
     wi_jpeg_status status = WI_JPEG_OK;
     if (!setjmp(encoder->error.jump)) {
-        encode_rows(encoder, rgba, width, height, quality);
+        encode_rows(encoder, rgba, width, height, quality, icc, icc_length);
         *out = encoder->buffer;
         *out_length = encoder->length;
     } else {

@@ -2,8 +2,8 @@ import Foundation
 import WebImage
 import WebImageCodecs
 
-/// One thing to fuzz: format detection and dispatch, one decoder, or the EXIF orientation
-/// parser. The same code runs under libFuzzer (`LibFuzzerEntry.swift`) and when replaying
+/// One thing to fuzz: format detection and dispatch, one decoder, the EXIF orientation
+/// parser, or the ICC profile reader. The same code runs under libFuzzer (`LibFuzzerEntry.swift`) and when replaying
 /// files in a normal build (`FuzzReplay.swift`), so a crash the fuzzer finds reproduces in a
 /// debug build.
 enum FuzzTarget: String, CaseIterable {
@@ -22,6 +22,9 @@ enum FuzzTarget: String, CaseIterable {
     case avif
     /// ``EXIF/orientation(fromTIFF:)``: the TIFF-structured EXIF block every format carries.
     case exif
+    /// ``ColorProfile/init(iccData:)`` and ``ColorConversion``: an embedded ICC profile read,
+    /// then opened by lcms2 and used on pixels.
+    case icc
 
     /// Feeds `data` to this target and says what came of it. Bad input is expected to end in
     /// an ``ImageCodingError``; anything else that is wrong (another error type, an image that
@@ -35,6 +38,7 @@ enum FuzzTarget: String, CaseIterable {
         case .webp: FuzzedDecoding(coder: WebPCoder(), format: .webp, data: data).run()
         case .avif: FuzzedDecoding(coder: AVIFCoder(), format: .avif, data: data).run()
         case .exif: "orientation \(EXIF.orientation(fromTIFF: data))"
+        case .icc: FuzzedColorProfile(data: data).run()
         }
     }
 

@@ -7,10 +7,12 @@ import WebImage
 struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Write one frame of an image as PNG, JPEG, WebP or GIF (EXIF orientation applied, not premultiplied).",
+        abstract: "Write one frame of an image as PNG, JPEG, WebP or GIF (EXIF orientation applied, colours in sRGB, not premultiplied).",
         discussion: """
             The output's extension chooses the format: .png or .apng (RGBA PNG), .jpg or \
-            .jpeg, .webp, .gif; any other extension is refused (exit status 64). Bad input \
+            .jpeg, .webp, .gif; any other extension is refused (exit status 64). An embedded \
+            ICC profile converts the colours to sRGB, unless --keep-color-profile keeps them \
+            and embeds the profile in the output (GIF has no room for one). Bad input \
             prints one line on standard error and exits with status 1.
             Example:
               webimage decode animation.gif -o last.png --frame last
@@ -25,6 +27,9 @@ struct DecodeCommand: AsyncParsableCommand {
     @Option(help: "The frame to write: an index from 0, or 'last'.")
     var frame: FrameSelector = .index(0)
 
+    @Flag(help: "Keep the colours as stored and embed the file's ICC profile in the output, instead of converting to sRGB.")
+    var keepColorProfile = false
+
     func validate() throws {
         guard outputFormat != nil else {
             throw ValidationError("cannot tell the format of \(output) from its extension: use \(OutputFormat.knownExtensions)")
@@ -38,13 +43,14 @@ struct DecodeCommand: AsyncParsableCommand {
     func run() async throws {
         WebImageCommand.prepareCoders()
         try await CommandFailure.reporting {
-            let image = try await InputImage.load(input)
+            let image = try await InputImage.load(
+                input, options: ImageDecodeOptions(colorManagement: keepColorProfile ? .preserve : .convertToSRGB))
             let index = frame.index(in: image.frames.count)
             guard image.frames.indices.contains(index) else {
                 throw CommandFailure("frame \(index) does not exist: the image has \(image.frames.count) frame(s)")
             }
             let format = outputFormat?.imageFormat ?? .png
-            let still = Image(pixels: image.frames[index].pixels, format: format)
+            let still = Image(pixels: image.frames[index].pixels, format: format, colorProfile: image.colorProfile)
             let bytes = try ImageCoders.shared.encode(still, as: format)
             do {
                 try bytes.write(to: URL(fileURLWithPath: output))

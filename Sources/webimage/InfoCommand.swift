@@ -6,10 +6,11 @@ import WebImage
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print an image's format, size (after EXIF orientation), frames, loop count and durations as JSON.",
+        abstract: "Print an image's format, size (after EXIF orientation), frames, loop count, durations and ICC profile as JSON.",
         discussion: """
             Only the header is read, so an image too large to decode (over 100 megapixels) is \
-            described too.
+            described too. "iccProfile" names the embedded ICC profile (its description), \
+            and is left out when there is none.
             Example:
               webimage info animation.gif
             prints, on one line:
@@ -38,6 +39,8 @@ struct ImageSummary: Encodable {
     let loopCount: Int
     let durationsMs: [Int]
     let orientation: Int
+    /// The embedded ICC profile's description; absent without a profile.
+    let iccProfile: String?
 
     init(_ header: ImageHeader) {
         format = header.format.rawValue
@@ -47,6 +50,7 @@ struct ImageSummary: Encodable {
         loopCount = header.loopCount
         durationsMs = header.durations.map { Int(($0 * 1000).rounded()) }
         orientation = Int(header.orientation.rawValue)
+        iccProfile = header.colorProfile.map { $0.description ?? "untitled \($0.colorSpace) profile" }
     }
 
     func json() throws -> String {

@@ -4,9 +4,10 @@ import WebImage
 /// The image a command was pointed at: a path, a `file://` URL, or an `http(s):` or `data:` URL
 /// fetched with WebImage's own loaders.
 enum InputImage {
-    /// The image at `argument`, decoded, or a ``CommandFailure`` that says why there is none.
-    static func load(_ argument: String) async throws -> Image {
-        try ImageCoders.shared.decode(try await data(argument))
+    /// The image at `argument`, decoded with `options`, or a ``CommandFailure`` that says why
+    /// there is none.
+    static func load(_ argument: String, options: ImageDecodeOptions = ImageDecodeOptions()) async throws -> Image {
+        try ImageCoders.shared.decode(try await data(argument), options: options)
     }
 
     /// The encoded bytes at `argument`, or a ``CommandFailure`` that says why there are none.

@@ -71,6 +71,17 @@ public enum Fixtures {
         try data(generated(name))
     }
 
+    /// A file of `Tests/Fixtures/color`, which `scripts/make-color-fixtures.py` writes, such as
+    /// `"swapped_rgba.png"`, `"ref/swapped.png"` or `"profiles/srgb.icc"`.
+    public static func color(_ name: String) -> URL {
+        subset.root.appendingPathComponent("color").appendingPathComponent(name)
+    }
+
+    /// The bytes of a file of `Tests/Fixtures/color`.
+    public static func colorData(_ name: String) throws -> Data {
+        try data(color(name))
+    }
+
     /// The bytes of `url`; fails the test loudly if the file is missing.
     public static func data(_ url: URL) throws -> Data {
         try Data(contentsOf: url)
@@ -113,6 +124,16 @@ public struct FixtureCorpus: Sendable {
         try Fixtures.data(bench(name))
     }
 
+    /// A file below `color/` (the ICC profile corpus), such as `"jpeg/adobergb1998.jpg"`.
+    public func color(_ path: String) -> URL {
+        root.appendingPathComponent("color").appendingPathComponent(path)
+    }
+
+    /// The entries of `color/manifest.json`.
+    public func colorManifest() throws -> [ManifestEntry] {
+        try JSONDecoder().decode(Manifest.self, from: Fixtures.data(color("manifest.json"))).images
+    }
+
     /// The entries of `images/manifest.json`.
     public func manifest() throws -> [ManifestEntry] {
         try JSONDecoder().decode(Manifest.self, from: Fixtures.data(image("manifest.json"))).images
@@ -151,6 +172,18 @@ public struct ManifestEntry: Decodable, Sendable {
     public let loop: Int?
     public let durations_ms: [Double?]?
     public let first_frame_decodes: Bool?
+    /// The reference converted to sRGB, for a file with an ICC profile (`images/`).
+    public let srgb_ref: String?
+    /// The per-file tolerance (`color/` and `formats/`).
+    public let tolerance: Tolerance?
+    /// The embedded ICC profile's description (`color/`).
+    public let icc_description: String?
+
+    /// How far a decode may be from its reference: per channel, and on average.
+    public struct Tolerance: Decodable, Sendable {
+        public let max: Int
+        public let mean: Double
+    }
 
     /// The folder below `images/`: `png`, `jpeg`, `gif`, `webp` or `other`.
     public var kind: String { String(file.split(separator: "/")[0]) }

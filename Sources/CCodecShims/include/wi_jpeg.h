@@ -46,6 +46,11 @@ typedef struct {
     /// header), or NULL. Valid until the decoder is destroyed.
     const uint8_t *xmp;
     size_t xmp_length;
+    /// The ICC profile of the `ICC_PROFILE` APP2 markers, reassembled in their sequence order
+    /// by libjpeg, or NULL when there is none or the markers are inconsistent (one missing,
+    /// repeated or miscounted). Valid until the decoder is destroyed.
+    const uint8_t *icc;
+    size_t icc_length;
 } wi_jpeg_info;
 
 /// One decompression: create, read the header, decode once, destroy.
@@ -70,17 +75,22 @@ wi_jpeg_status wi_jpeg_read_header(wi_jpeg_decoder *decoder, const uint8_t *data
 
 /// Decodes the image scaled by 1/`scale_denom` (1, 2, 4 or 8) as RGBA8 into `rgba`, which holds
 /// `width` * `height` * 4 bytes and must match libjpeg's output size at that scale exactly.
-/// CMYK and YCCK are converted to RGB as Pillow does (assuming Adobe-inverted CMYK). `max_memory` caps
+/// CMYK and YCCK are converted to RGB as Pillow does (assuming Adobe-inverted CMYK), unless
+/// `raw_cmyk` is nonzero: then their four inverted CMYK bytes are left in each pixel for a
+/// colour profile to convert. `max_memory` caps
 /// the memory libjpeg may take for whole-image buffers (progressive coefficients); 0 = no cap.
 /// `*incomplete` is set nonzero when the data ended early (only possible with allow_truncated).
-wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory,
+wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
                               uint8_t *rgba, int width, int height, int *incomplete);
 
 /// Encodes `width` x `height` RGBA8 pixels (non-premultiplied, rows of width * 4 bytes) as a
-/// baseline JPEG of `quality` 1...100. Alpha is dropped by compositing over white. On success
+/// baseline JPEG of `quality` 1...100. Alpha is dropped by compositing over white. When `icc` is
+/// not NULL, its `icc_length` bytes (at most 255 * 65519) are written as `ICC_PROFILE` APP2
+/// markers. On success
 /// `*out` is a malloc'd buffer of `*out_length` bytes that the caller frees with free().
 /// On failure `message` (WI_JPEG_MESSAGE_CAPACITY bytes) says why.
 wi_jpeg_status wi_jpeg_encode(const uint8_t *rgba, int width, int height, int quality,
+                              const uint8_t *icc, size_t icc_length,
                               uint8_t **out, size_t *out_length, char *message);
 
 #endif

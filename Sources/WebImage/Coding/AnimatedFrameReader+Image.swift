@@ -2,7 +2,8 @@ extension AnimatedFrameReader {
     /// Reads the frames `options` asks for into an ``Image``: all of them, or the first only;
     /// resized to ``ImageDecodeOptions/targetSize(for:frameCount:)``; durations per the
     /// under-11 ms rule. ``ImageDecodeOptions/maxPixels`` bounds one canvas and also the
-    /// pixels of all decoded frames together.
+    /// pixels of all decoded frames together. The image carries the reader's ``colorProfile``
+    /// and ``colorProfileWarning``.
     public func decodeImage(format: ImageFormat, options: ImageDecodeOptions,
                             orientation: ImageOrientation = .up) throws -> Image {
         try options.checkPixelLimit(canvasSize)
@@ -21,8 +22,11 @@ extension AnimatedFrameReader {
             let duration = count > 1 ? ImageFrame.playbackDuration(seconds: duration(at: index)) : 0
             frames.append(ImageFrame(pixels: pixels, duration: duration))
         }
-        return Image(frames: frames, scale: options.scaleFactor, format: format,
-                     orientation: orientation, loopCount: loopCount)
+        var image = Image(frames: frames, scale: options.scaleFactor, format: format,
+                          orientation: orientation, loopCount: loopCount,
+                          colorProfile: colorProfile)
+        image.colorProfileWarning = colorProfileWarning
+        return image
     }
 
     /// Frame `index` made ready to show: `orientation` applied, then resized to `size` when

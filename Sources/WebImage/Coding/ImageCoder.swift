@@ -45,11 +45,21 @@ public protocol AnimatedFrameReader: AnyObject {
     /// The display time of frame `index` in seconds, as the file states it (before the
     /// under-11 ms rule of ``ImageFrame/playbackDuration(seconds:)``).
     func duration(at index: Int) -> TimeInterval
-    /// Frame `index` composited onto the canvas (disposal and blending of earlier frames applied).
+    /// Frame `index` composited onto the canvas (disposal and blending of earlier frames applied),
+    /// in sRGB unless the reader was made with ``ColorManagement/preserve``.
     func frame(at index: Int) throws -> PixelBuffer
+    /// The ICC profile of the frames ``frame(at:)`` returns: the file's own when the reader
+    /// keeps the stored colours (made with ``ColorManagement/preserve``), nil when they are sRGB.
+    var colorProfile: ColorProfile? { get }
+    /// Why the file's embedded profile is not used, when it is not (known once a frame is read).
+    var colorProfileWarning: ColorProfileError? { get }
 }
 
 extension AnimatedFrameReader {
     /// `.up`: for formats without an orientation tag, such as GIF.
     public var orientation: ImageOrientation { .up }
+    /// None: for formats without an embedded profile, such as GIF.
+    public var colorProfile: ColorProfile? { nil }
+    /// None: for formats without an embedded profile.
+    public var colorProfileWarning: ColorProfileError? { nil }
 }

@@ -72,7 +72,9 @@ public final class ImageCoders: ImageCoder {
         for coder in all where coder.canDecode(data) {
             if let reader = coder as? any ImageHeaderReading { return try reader.readHeader(data) }
             if let animated = coder as? any AnimatedImageCoder {
-                let frames = try animated.makeFrameReader(for: data, options: ImageDecodeOptions(maxPixels: 0))
+                // Kept colours: the reader then reports the profile the file embeds.
+                let frames = try animated.makeFrameReader(
+                    for: data, options: ImageDecodeOptions(maxPixels: 0, colorManagement: .preserve))
                 return ImageHeader(format: format, reader: frames)
             }
             break

@@ -1,7 +1,8 @@
-/// How a coder turns bytes into an ``Image``: size limits, thumbnails, and frames.
+/// How a coder turns bytes into an ``Image``: size limits, thumbnails, frames and colour.
 ///
-/// The defaults decode the whole image at full size, all frames, and refuse anything over
-/// 100 megapixels (a decompression bomb gets an error, not an out-of-memory kill).
+/// The defaults decode the whole image at full size, all frames, converted to sRGB through an
+/// embedded ICC profile, and refuse anything over 100 megapixels (a decompression bomb gets an
+/// error, not an out-of-memory kill).
 public struct ImageDecodeOptions: Sendable, Hashable {
     /// The ``Image/scale`` to give the result (SDWebImage's `imageScaleFactor`); 1 by default.
     public var scaleFactor: Double
@@ -19,6 +20,9 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// The most pixels a decode may allocate for one frame; larger images fail with
     /// ``ImageCodingError/tooManyPixels(width:height:limit:)``.
     public var maxPixels: Int
+    /// What to do with an embedded ICC profile: convert the pixels to sRGB (the default) or
+    /// keep them and carry the profile in ``Image/colorProfile``.
+    public var colorManagement: ColorManagement
 
     /// The default limit: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -30,7 +34,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         preserveAspectRatio: Bool = true,
         scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false,
-        maxPixels: Int = ImageDecodeOptions.defaultMaxPixels
+        maxPixels: Int = ImageDecodeOptions.defaultMaxPixels,
+        colorManagement: ColorManagement = .convertToSRGB
     ) {
         self.scaleFactor = scaleFactor
         self.thumbnailPixelSize = thumbnailPixelSize
@@ -38,6 +43,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.firstFrameOnly = firstFrameOnly
         self.maxPixels = maxPixels
+        self.colorManagement = colorManagement
     }
 
     /// The size the decoded image should have, for a source of `size` with `frameCount` frames.

@@ -16,25 +16,31 @@ public struct ImageHeader: Sendable, Hashable {
     /// Each frame's playback duration in seconds (under 11 ms counts as 100 ms); `[0]` for a
     /// still image, as ``Image/durations``.
     public var durations: [TimeInterval]
+    /// The ICC profile the file embeds, nil without one (or when it is too damaged to read).
+    public var colorProfile: ColorProfile?
 
     /// A header from its parts.
     public init(format: ImageFormat, pixelSize: PixelSize, orientation: ImageOrientation = .up,
-                frameCount: Int = 1, loopCount: Int = 1, durations: [TimeInterval] = [0]) {
+                frameCount: Int = 1, loopCount: Int = 1, durations: [TimeInterval] = [0],
+                colorProfile: ColorProfile? = nil) {
         self.format = format
         self.pixelSize = pixelSize
         self.orientation = orientation
         self.frameCount = frameCount
         self.loopCount = frameCount > 1 ? loopCount : 1
         self.durations = durations
+        self.colorProfile = colorProfile
     }
 
-    /// The header a frame reader knows: canvas, orientation, frames, loop count, durations.
+    /// The header a frame reader knows: canvas, orientation, frames, loop count, durations,
+    /// colour profile.
     public init(format: ImageFormat, reader: any AnimatedFrameReader) {
         let size = reader.canvasSize
         let upright = reader.orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
         let count = reader.frameCount
         self.init(format: format, pixelSize: upright, orientation: reader.orientation, frameCount: count,
                   loopCount: reader.loopCount,
-                  durations: count > 1 ? (0..<count).map { ImageFrame.playbackDuration(seconds: reader.duration(at: $0)) } : [0])
+                  durations: count > 1 ? (0..<count).map { ImageFrame.playbackDuration(seconds: reader.duration(at: $0)) } : [0],
+                  colorProfile: reader.colorProfile)
     }
 }

@@ -18,11 +18,20 @@ public struct Image: Sendable, Hashable {
     public var loopCount: Int
     /// Whether this is a partial image from a download still in progress.
     public var isIncomplete: Bool
+    /// The ICC profile of the pixels; nil when they are sRGB, which is what decoding gives by
+    /// default (an embedded profile is converted to sRGB, see ``ColorManagement``). Set when
+    /// decoding with ``ColorManagement/preserve`` kept a file's own colours: encoders then embed
+    /// it again (JPEG `APP2`, PNG `iCCP`, WebP `ICCP`), so the colours survive a re-encode.
+    public var colorProfile: ColorProfile?
+    /// Why the file's embedded ICC profile was not used, when it was not: the decode went on
+    /// with the pixels as stored (a damaged profile, or one that does not fit the pixels).
+    public var colorProfileWarning: ColorProfileError?
 
     /// An image from its frames and metadata.
     public init(
         frames: [ImageFrame], scale: Double = 1, format: ImageFormat = .undefined,
-        orientation: ImageOrientation = .up, loopCount: Int = 0, isIncomplete: Bool = false
+        orientation: ImageOrientation = .up, loopCount: Int = 0, isIncomplete: Bool = false,
+        colorProfile: ColorProfile? = nil
     ) {
         precondition(!frames.isEmpty, "an Image has at least one frame")
         self.frames = frames
@@ -31,19 +40,23 @@ public struct Image: Sendable, Hashable {
         self.orientation = orientation
         self.loopCount = frames.count > 1 ? loopCount : 1
         self.isIncomplete = isIncomplete
+        self.colorProfile = colorProfile
     }
 
     /// A still image from one buffer of pixels.
     public init(pixels: PixelBuffer, scale: Double = 1, format: ImageFormat = .undefined,
-                orientation: ImageOrientation = .up) {
-        self.init(frames: [ImageFrame(pixels: pixels)], scale: scale, format: format, orientation: orientation)
+                orientation: ImageOrientation = .up, colorProfile: ColorProfile? = nil) {
+        self.init(frames: [ImageFrame(pixels: pixels)], scale: scale, format: format, orientation: orientation,
+                  colorProfile: colorProfile)
     }
 
     /// The first frame alone, as a still image (SDWebImage's `decodeFirstFrameOnly` answer for
     /// an animation); the image itself when it is a still.
     public var firstFrame: Image {
         guard isAnimated else { return self }
-        return Image(pixels: pixels, scale: scale, format: format, orientation: orientation)
+        var first = Image(pixels: pixels, scale: scale, format: format, orientation: orientation, colorProfile: colorProfile)
+        first.colorProfileWarning = colorProfileWarning
+        return first
     }
 
     /// The first frame's pixels: what a still view shows.

@@ -14,9 +14,11 @@ extension JPEGCoder {
     /// Encodes the first frame as a baseline JPEG at ``ImageEncodeOptions/quality`` (0...1 maps
     /// to libjpeg's 1...100), 4:2:0, without EXIF (the pixels are already upright). JPEG has no
     /// alpha: translucent pixels are composited over white, as a browser shows them on a page.
+    /// An RGB ``Image/colorProfile`` is embedded as `ICC_PROFILE` markers; sRGB pixels get none.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .jpeg else { throw ImageCodingError.noEncoder(format) }
-        let pixels = image.pixels
+        let (written, profile) = image.withEmbeddableProfile()
+        let pixels = written.pixels
         guard pixels.width > 0, pixels.height > 0 else {
             throw ImageCodingError.encodingFailed(.jpeg, "the image has no pixels")
         }
@@ -27,8 +29,11 @@ extension JPEGCoder {
         var length = 0
         var message = [CChar](repeating: 0, count: Int(WI_JPEG_MESSAGE_CAPACITY))
         let status = pixels.bytes.withUnsafeBufferPointer { rgba in
-            wi_jpeg_encode(rgba.baseAddress, Int32(pixels.width), Int32(pixels.height),
-                           Self.libjpegQuality(options.quality), &output, &length, &message)
+            (profile?.data ?? Data()).withUnsafeBytes { icc in
+                wi_jpeg_encode(rgba.baseAddress, Int32(pixels.width), Int32(pixels.height),
+                               Self.libjpegQuality(options.quality), icc.isEmpty ? nil : icc.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                               icc.count, &output, &length, &message)
+            }
         }
         guard status == WI_JPEG_OK, let output else {
             throw ImageCodingError.encodingFailed(.jpeg, String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))

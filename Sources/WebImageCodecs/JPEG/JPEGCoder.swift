@@ -2,7 +2,9 @@ import Foundation
 import WebImage
 
 /// JPEG over libjpeg-turbo: baseline, progressive and arithmetic-coded; greyscale, YCbCr, RGB,
-/// CMYK and YCCK (Adobe-inverted, converted as Pillow does); EXIF orientation applied.
+/// CMYK and YCCK (Adobe-inverted: through the embedded CMYK profile, else converted as Pillow
+/// does); EXIF orientation applied; the `ICC_PROFILE` markers' profile converted to sRGB (or
+/// kept, see ``ColorManagement``) and written again by the encoder.
 ///
 /// Decoding writes RGBA straight from libjpeg into the image's buffer. Thumbnails (and the
 /// scale-down limit) decode at a reduced DCT scale first, so a small thumbnail of a large
@@ -55,7 +57,8 @@ public struct JPEGCoder: ProgressiveImageCoder, ImageHeaderReading {
             let size = decompressor.imageSize, orientation = decompressor.orientation
             return ImageHeader(format: .jpeg,
                                pixelSize: orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size,
-                               orientation: orientation)
+                               orientation: orientation,
+                               colorProfile: decompressor.iccProfile.flatMap { try? ColorProfile(iccData: $0) })
         }
     }
 
@@ -66,14 +69,21 @@ public struct JPEGCoder: ProgressiveImageCoder, ImageHeaderReading {
             let orientation = decompressor.orientation
             let plan = JPEGDecodePlan(imageSize: decompressor.imageSize, orientation: orientation, options: options)
             try options.checkPixelLimit(plan.decodedSize)
+            var color = EmbeddedColorProfile(iccData: decompressor.iccProfile, samples: decompressor.samples,
+                                             management: options.colorManagement)
+            let transform = color.transform()
             var (pixels, incomplete) = try decompressor.decode(
-                scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels)
+                scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels,
+                rawCMYK: transform?.input == .invertedCMYK)
+            transform?.apply(to: &pixels)
             if plan.decodedSize != plan.storedTargetSize {
                 pixels = Resampler.resize(pixels, to: plan.storedTargetSize)
             }
             if orientation != .up { pixels = pixels.applying(orientation) }
-            return Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .jpeg,
-                         orientation: orientation, isIncomplete: incomplete)
+            var image = Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .jpeg,
+                              orientation: orientation, isIncomplete: incomplete)
+            color.label(&image)
+            return image
         }
     }
 }

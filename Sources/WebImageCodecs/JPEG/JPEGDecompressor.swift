@@ -1,4 +1,6 @@
 import CCodecShims
+import CJPEG
+import Foundation
 import WebImage
 
 /// One libjpeg decompression over bytes that outlive it: the header is read when it is made,
@@ -10,6 +12,11 @@ struct JPEGDecompressor: ~Copyable {
     let imageSize: PixelSize
     /// The orientation from the first `Exif` APP1 marker, else from the XMP packet; `.up` without.
     let orientation: ImageOrientation
+    /// The ICC profile of the `APP2` markers, reassembled; nil without one (or with markers
+    /// libjpeg finds inconsistent).
+    let iccProfile: Data?
+    /// How the decoded pixels hold their colour: grey, RGB, or (CMYK and YCCK files) CMYK.
+    let samples: ColorSamples
     private let handle: OpaquePointer
 
     /// Reads the header of the JPEG in `bytes`, which must stay valid while this value lives.
@@ -29,6 +36,12 @@ struct JPEGDecompressor: ~Copyable {
         self.handle = handle
         self.imageSize = PixelSize(width: Int(info.width), height: Int(info.height))
         self.orientation = Self.orientation(info)
+        self.iccProfile = info.icc.map { Data(bytes: $0, count: info.icc_length) }
+        self.samples = switch J_COLOR_SPACE(UInt32(info.color_space)) {
+        case JCS_GRAYSCALE: .gray
+        case JCS_CMYK, JCS_YCCK: .invertedCMYK
+        default: .rgb
+        }
     }
 
     deinit { wi_jpeg_decoder_destroy(handle) }
@@ -49,8 +62,10 @@ struct JPEGDecompressor: ~Copyable {
     /// the size libjpeg outputs at that scale. Whole-image buffers (a progressive JPEG's
     /// coefficients, kept at full size whatever the scale) may take at most 8 bytes for each
     /// of `maxPixels` pixels, so a huge progressive file fails with `tooManyPixels`.
-    /// Returns whether the data ended early (possible only with `allowTruncated`).
-    func decode(scaleDenominator: Int, size: PixelSize, maxPixels: Int) throws(ImageCodingError)
+    /// Returns whether the data ended early (possible only with `allowTruncated`). With
+    /// `rawCMYK`, a CMYK or YCCK image comes back as its inverted CMYK bytes (``samples``)
+    /// for a profile to convert, instead of converted naively as Pillow does.
+    func decode(scaleDenominator: Int, size: PixelSize, maxPixels: Int, rawCMYK: Bool = false) throws(ImageCodingError)
         -> (pixels: PixelBuffer, incomplete: Bool)
     {
         let count = size.area * 4
@@ -59,7 +74,7 @@ struct JPEGDecompressor: ~Copyable {
         var incomplete: Int32 = 0
         var status = WI_JPEG_OK
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            status = wi_jpeg_decode(handle, Int32(scaleDenominator), maxMemory, buffer.baseAddress,
+            status = wi_jpeg_decode(handle, Int32(scaleDenominator), maxMemory, rawCMYK ? 1 : 0, buffer.baseAddress,
                                     Int32(size.width), Int32(size.height), &incomplete)
             initialized = status == WI_JPEG_OK ? count : 0
         }

@@ -4,8 +4,9 @@ import WebImage
 /// Writes an animated PNG: every frame full-canvas, drawn with `blend_op` source and kept
 /// with `dispose_op` none, its image data compressed by libpng.
 enum APNGEncoder {
-    /// Encodes `frames` (all of one size) playing `loopCount` times (0 = forever).
-    static func encode(_ frames: [ImageFrame], loopCount: Int) throws -> [UInt8] {
+    /// Encodes `frames` (all of one size) playing `loopCount` times (0 = forever), with an
+    /// `iCCP` chunk for `profile` when there is one.
+    static func encode(_ frames: [ImageFrame], loopCount: Int, profile: ColorProfile? = nil) throws -> [UInt8] {
         let first = frames[0].pixels
         guard frames.allSatisfy({ $0.pixels.width == first.width && $0.pixels.height == first.height }) else {
             throw ImageCodingError.encodingFailed(.png, "the frames of an animation must all have the same size")
@@ -20,6 +21,7 @@ enum APNGEncoder {
                 if index == 0 {
                     let header = chunks.chunks[0]
                     writer.append(chunk: file[header.bytes])
+                    if let profile { writer.append(.iCCP, try PNGColorProfile.chunkData(for: profile)) }
                     var control: [UInt8] = []
                     control.append(bigEndian: UInt32(frames.count))
                     control.append(bigEndian: UInt32(clamping: loopCount))

@@ -4,7 +4,8 @@ import WebImage
 /// PNG and APNG over libpng: decodes every PNG colour type and bit depth to RGBA8 (16-bit
 /// channels to their high byte, `tRNS` to alpha, no gamma applied, as Pillow does), composites
 /// APNG frames from their `acTL`/`fcTL`/`fdAT` chunks (which Debian's libpng does not read),
-/// decodes partial downloads with libpng's progressive reader, and encodes PNG and APNG.
+/// converts through the `iCCP` profile to sRGB (see ``ColorManagement``), decodes partial
+/// downloads with libpng's progressive reader, and encodes PNG and APNG.
 public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// A PNG coder; it holds no state.
     public init() {}
@@ -18,13 +19,13 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// ``ImageDecodeOptions/firstFrameOnly``), checking the pixel limit on the `IHDR` size
     /// before any pixel is allocated. Thumbnails are decoded in full, then resampled.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        let reader = try PNGFrameReader(data: data)
+        let reader = try PNGFrameReader(data: data, options: options)
         return try reader.decodeImage(format: .png, options: options, orientation: reader.orientation)
     }
 
     /// A reader of the frames of `data` (one frame for a still PNG).
     public func makeFrameReader(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedFrameReader {
-        let reader = try PNGFrameReader(data: data)
+        let reader = try PNGFrameReader(data: data, options: options)
         try options.checkPixelLimit(reader.canvasSize)
         return reader
     }
@@ -33,21 +34,27 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// transparent black, at the full image size; `nil` before the `IHDR` has arrived, when the
     /// image is over the pixel limit, or when libpng rejects the bytes.
     public func decodePartial(_ data: Data, options: ImageDecodeOptions) -> Image? {
-        let decoded = try? data.withUnsafeBytes { file -> (PixelBuffer, complete: Bool, ImageOrientation)? in
+        let decoded = try? data.withUnsafeBytes { file -> (PixelBuffer, complete: Bool, ImageOrientation, EmbeddedColorProfile)? in
             let chunks = try PNGChunkList(file)
             let header = try PNGHeader(chunks, in: file)
             try options.checkPixelLimit(header.size)
-            guard let (pixels, complete) = LibPNG.decodePartial(file, size: header.size) else { return nil }
-            return (pixels, complete, chunks.exifOrientation(in: file))
+            guard var (pixels, complete) = LibPNG.decodePartial(file, size: header.size) else { return nil }
+            var color = EmbeddedColorProfile(samples: header.samples, management: options.colorManagement) {
+                () throws(ColorProfileError) in try PNGColorProfile.read(chunks, in: file)
+            }
+            color.convert(&pixels)
+            return (pixels, complete, chunks.exifOrientation(in: file), color)
         }
-        guard let (stored, complete, orientation) = decoded else { return nil }
+        guard let (stored, complete, orientation, color) = decoded else { return nil }
         var pixels = stored.applying(orientation)
         let target = options.targetSize(for: PixelSize(width: pixels.width, height: pixels.height))
         if target.width != pixels.width || target.height != pixels.height {
             pixels = Resampler.resize(pixels, to: target)
         }
-        return Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .png,
-                     orientation: orientation, isIncomplete: !complete)
+        var image = Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .png,
+                          orientation: orientation, isIncomplete: !complete)
+        color.label(&image)
+        return image
     }
 
     /// Whether `format` is PNG.
@@ -56,12 +63,15 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Encodes a still image as an 8-bit PNG (RGB when every pixel is opaque, RGBA otherwise),
-    /// and an animation as an APNG unless ``ImageEncodeOptions/firstFrameOnly`` is set.
+    /// and an animation as an APNG unless ``ImageEncodeOptions/firstFrameOnly`` is set. An RGB
+    /// ``Image/colorProfile`` is embedded as an `iCCP` chunk; sRGB pixels get none.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .png else { throw ImageCodingError.noEncoder(format) }
-        if image.frames.count > 1 && !options.firstFrameOnly {
-            return Data(try APNGEncoder.encode(image.frames, loopCount: image.loopCount))
+        let (written, profile) = image.withEmbeddableProfile()
+        if written.frames.count > 1 && !options.firstFrameOnly {
+            return Data(try APNGEncoder.encode(written.frames, loopCount: written.loopCount, profile: profile))
         }
-        return Data(try LibPNG.encode(image.pixels, keepAlpha: image.pixels.hasTransparency))
+        let png = try LibPNG.encode(written.pixels, keepAlpha: written.pixels.hasTransparency)
+        return Data(try PNGColorProfile.embedding(profile, in: png))
     }
 }

@@ -5,6 +5,7 @@ import WebImage
 /// APNG, in any order (an earlier frame than the last one read replays from frame 0).
 ///
 /// Opening parses the chunks and the `IHDR` only; no pixels are allocated until a frame is read.
+/// Each frame's region is converted to sRGB through the `iCCP` profile before it is composited.
 final class PNGFrameReader: AnimatedFrameReader {
     /// The file.
     private let data: Data
@@ -13,21 +14,30 @@ final class PNGFrameReader: AnimatedFrameReader {
     private let animation: APNGAnimation?
     /// The orientation the file's `eXIf` chunk states.
     let orientation: ImageOrientation
+    /// The `iCCP` profile and what to do with it; every decoded frame region goes through it.
+    private var color: EmbeddedColorProfile
     /// The composited canvas after frame ``shown``.
     private var canvas: APNGCanvas?
     private var shown = -1
 
-    /// Reads the chunks of `data`; throws when it is not a PNG or its `IHDR` is bad.
-    init(data: Data) throws {
+    /// Reads the chunks of `data`; throws when it is not a PNG or its `IHDR` is bad. Frames
+    /// come out in sRGB, or as stored, as `options` say.
+    init(data: Data, options: ImageDecodeOptions) throws {
         if data.isEmpty { throw ImageCodingError.empty }
         self.data = data
-        (header, animation, orientation) = try data.withUnsafeBytes { file in
+        (header, animation, orientation, color) = try data.withUnsafeBytes { file in
             let chunks = try PNGChunkList(file)
             let header = try PNGHeader(chunks, in: file)
             let animation = try APNGAnimation.read(chunks, header: header, in: file)
-            return (header, animation, chunks.exifOrientation(in: file))
+            let color = EmbeddedColorProfile(samples: header.samples, management: options.colorManagement) {
+                () throws(ColorProfileError) in try PNGColorProfile.read(chunks, in: file)
+            }
+            return (header, animation, chunks.exifOrientation(in: file), color)
         }
     }
+
+    var colorProfile: ColorProfile? { color.profileOfPixels }
+    var colorProfileWarning: ColorProfileError? { color.warning }
 
     var canvasSize: PixelSize { header.size }
     var frameCount: Int { animation?.frames.count ?? 1 }
@@ -62,7 +72,9 @@ final class PNGFrameReader: AnimatedFrameReader {
     }
 
     private func decodeDefaultImage() throws -> PixelBuffer {
-        try data.withUnsafeBytes { try LibPNG.decode($0, size: header.size) }
+        var pixels = try data.withUnsafeBytes { try LibPNG.decode($0, size: header.size) }
+        color.convert(&pixels)
+        return pixels
     }
 
     /// Decodes the pixels of `frame`'s region: the file itself for the default image,
@@ -71,6 +83,8 @@ final class PNGFrameReader: AnimatedFrameReader {
         guard case .frameData(let parts) = frame.source else { return try decodeDefaultImage() }
         let size = PixelSize(width: frame.region.width, height: frame.region.height)
         let png = data.withUnsafeBytes { animation.png(ofFrameData: parts, size: size, header: header, in: $0) }
-        return try png.withUnsafeBytes { try LibPNG.decode($0, size: size) }
+        var pixels = try png.withUnsafeBytes { try LibPNG.decode($0, size: size) }
+        color.convert(&pixels)
+        return pixels
     }
 }

@@ -7,6 +7,9 @@ struct PNGHeader: Sendable {
     /// The `IHDR` chunk's 13 bytes of data; frames of an animation reuse all but the size.
     let fields: [UInt8]
 
+    /// How the decoded pixels hold their colour: grey for colour types 0 and 4, RGB otherwise.
+    var samples: ColorSamples { fields[9] == 0 || fields[9] == 4 ? .gray : .rgb }
+
     /// Reads and checks the `IHDR` chunk, which must come first.
     init(_ chunks: PNGChunkList, in bytes: UnsafeRawBufferPointer) throws(ImageCodingError) {
         guard let first = chunks.chunks.first else {

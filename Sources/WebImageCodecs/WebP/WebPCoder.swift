@@ -6,7 +6,8 @@ import WebImage
 /// libwebp's incremental decoder; lossy, lossless and animated encoding.
 ///
 /// Pixels are non-premultiplied RGBA8. The EXIF chunk's orientation is applied at decode and
-/// kept in ``Image/orientation``.
+/// kept in ``Image/orientation``; the `ICCP` chunk's profile converts the pixels to sRGB (or
+/// is kept, see ``ColorManagement``) and is written again by the encoder.
 public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// A WebP coder; it holds no state.
     public init() {}
@@ -41,7 +42,8 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
             if features.has_animation != 0 {
                 return PixelSize(width: Int(features.width), height: Int(features.height))
             }
-            return try WebPStillDecoder.plan(bytes, features: features, options: options).decodedSize
+            return try WebPDecodePlan(features: features, orientation: WebPMetadata(bytes).orientation,
+                                      options: options).decodedSize
         }
     }
 

@@ -18,13 +18,17 @@ struct WebPEncoder {
     let options: ImageEncodeOptions
 
     /// `image` as WebP bytes: an animation when it has several frames (unless the options ask
-    /// for the first frame only), a still image otherwise.
+    /// for the first frame only), a still image otherwise; with an `ICCP` chunk when the image
+    /// carries an RGB ``Image/colorProfile``.
     func encode(_ image: Image) throws(ImageCodingError) -> Data {
         var config = try makeConfig()
-        if image.frames.count > 1 && !options.firstFrameOnly {
-            return try encodeAnimation(image, config: &config)
+        let (written, profile) = image.withEmbeddableProfile()
+        guard written.frames.count > 1 && !options.firstFrameOnly else {
+            return try WebPColorProfile.embedding(profile, in: try encodeStill(written.pixels, config: &config))
         }
-        return try encodeStill(image.pixels, config: &config)
+        var data = try WebPColorProfile.embedding(profile, in: try encodeAnimation(written, config: &config))
+        if written.frames.contains(where: { $0.pixels.hasTransparency }) { Self.setAlphaFlag(&data) }
+        return data
     }
 
     private func makeConfig() throws(ImageCodingError) -> WebPConfig {
@@ -92,9 +96,7 @@ struct WebPEncoder {
             throw .encodingFailed(.webp, Self.describe(encoder))
         }
         defer { WebPDataClear(&output) }
-        var data = Data(bytes: bytes, count: output.size)
-        if image.frames.contains(where: { $0.pixels.hasTransparency }) { Self.setAlphaFlag(&data) }
-        return data
+        return Data(bytes: bytes, count: output.size)
     }
 
     /// Sets the alpha flag of the `VP8X` header. libwebp sets it only when a stored frame has

@@ -7,13 +7,16 @@ import WebImage
 ///
 /// Frames are decoded in order; asking for an earlier frame than the last one rewinds the
 /// decoder and decodes forward again. Loop count, frame durations and the EXIF orientation
-/// come from the container, through the decoder's demuxer.
+/// come from the container, through the decoder's demuxer. The `ICCP` profile converts each
+/// composited canvas (a copy; the decoder's own stays as stored) to sRGB.
 final class WebPFrameReader: AnimatedFrameReader {
     let canvasSize: PixelSize
     let frameCount: Int
     let loopCount: Int
     /// The EXIF orientation of the file, to be applied to every frame.
     let orientation: ImageOrientation
+    /// The `ICCP` profile and what to do with it; every canvas returned goes through it.
+    private var color: EmbeddedColorProfile
 
     private let bytes: WebPBytes
     private let decoder: OpaquePointer
@@ -57,8 +60,13 @@ final class WebPFrameReader: AnimatedFrameReader {
         canvasSize = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
         frameCount = Int(info.frame_count)
         loopCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT))
-        orientation = WebPMetadata.orientation(in: demuxer)
+        let metadata = WebPMetadata(demuxer: demuxer)
+        orientation = metadata.orientation
+        color = EmbeddedColorProfile(iccData: metadata.iccProfile, samples: .rgb, management: options.colorManagement)
     }
+
+    var colorProfile: ColorProfile? { color.profileOfPixels }
+    var colorProfileWarning: ColorProfileError? { color.warning }
 
     deinit { WebPAnimDecoderDelete(decoder) }
 
@@ -90,8 +98,10 @@ final class WebPFrameReader: AnimatedFrameReader {
         }
         guard let lastCanvas else { throw ImageCodingError.corrupt(.webp, "frame \(index) could not be decoded") }
         let count = canvasSize.area * 4
-        let pixels = [UInt8](UnsafeBufferPointer(start: lastCanvas, count: count))
-        return PixelBuffer(width: canvasSize.width, height: canvasSize.height, bytes: pixels)
+        var pixels = PixelBuffer(width: canvasSize.width, height: canvasSize.height,
+                                 bytes: [UInt8](UnsafeBufferPointer(start: lastCanvas, count: count)))
+        color.convert(&pixels)
+        return pixels
     }
 
     /// The display time of each of the `count` frames `demuxer` found, in seconds.

@@ -10,7 +10,8 @@ enum WebPPartialDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions) -> Image? {
         guard let base = bytes.baseAddress,
               let features = try? WebPFeatures.read(bytes), features.has_animation == 0,
-              let plan = try? WebPStillDecoder.plan(bytes, features: features, options: options)
+              case let metadata = WebPMetadata(bytes),
+              let plan = try? WebPDecodePlan(features: features, orientation: metadata.orientation, options: options)
         else { return nil }
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { return nil }
@@ -36,10 +37,12 @@ enum WebPPartialDecoder {
             }
         }
         guard let finished else { return nil }
-        var image = Image(
-            pixels: PixelBuffer(width: plan.decodedSize.width, height: plan.decodedSize.height, bytes: pixels)
-                .applying(plan.orientation),
-            scale: options.scaleFactor, format: .webp, orientation: plan.orientation)
+        var decoded = PixelBuffer(width: plan.decodedSize.width, height: plan.decodedSize.height, bytes: pixels)
+        var color = EmbeddedColorProfile(iccData: metadata.iccProfile, samples: .rgb, management: options.colorManagement)
+        color.convert(&decoded)
+        var image = Image(pixels: decoded.applying(plan.orientation), scale: options.scaleFactor, format: .webp,
+                          orientation: plan.orientation)
+        color.label(&image)
         image.isIncomplete = !finished
         return image
     }

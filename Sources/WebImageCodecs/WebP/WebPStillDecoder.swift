@@ -4,17 +4,13 @@ import WebImage
 /// Decodes a still (not animated) WebP image, lossy or lossless, with or without alpha,
 /// straight into the buffer the ``Image`` keeps.
 enum WebPStillDecoder {
-    /// The plan (sizes, orientation) for decoding the WebP bytes in `bytes` under `options`.
-    static func plan(_ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures,
-                     options: ImageDecodeOptions) throws(ImageCodingError) -> WebPDecodePlan {
-        try WebPDecodePlan(features: features, orientation: WebPMetadata.orientation(in: bytes), options: options)
-    }
-
-    /// Decodes the still WebP image in `bytes`, whose features are `features`.
+    /// Decodes the still WebP image in `bytes`, whose features are `features`, converted to
+    /// sRGB through its `ICCP` profile unless `options` keep the stored colours.
     static func decode(_ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures,
                        options: ImageDecodeOptions) throws(ImageCodingError) -> Image {
         guard let base = bytes.baseAddress else { throw .empty }
-        let plan = try plan(bytes, features: features, options: options)
+        let metadata = WebPMetadata(bytes)
+        let plan = try WebPDecodePlan(features: features, orientation: metadata.orientation, options: options)
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(.webp, "libwebp version mismatch") }
         config.input = features
@@ -29,8 +25,12 @@ enum WebPStillDecoder {
             initialized = status == VP8_STATUS_OK ? count : 0
         }
         guard status == VP8_STATUS_OK else { throw .webp(status) }
-        let pixels = PixelBuffer(width: plan.decodedSize.width, height: plan.decodedSize.height, bytes: bytesOut)
-        return Image(pixels: pixels.applying(plan.orientation), scale: options.scaleFactor,
-                     format: .webp, orientation: plan.orientation)
+        var pixels = PixelBuffer(width: plan.decodedSize.width, height: plan.decodedSize.height, bytes: bytesOut)
+        var color = EmbeddedColorProfile(iccData: metadata.iccProfile, samples: .rgb, management: options.colorManagement)
+        color.convert(&pixels)
+        var image = Image(pixels: pixels.applying(plan.orientation), scale: options.scaleFactor,
+                          format: .webp, orientation: plan.orientation)
+        color.label(&image)
+        return image
     }
 }
