@@ -11,7 +11,7 @@ struct DecodeCommand: AsyncParsableCommand {
         discussion: """
             The output's extension chooses the format: .png or .apng (RGBA PNG), .jpg or \
             .jpeg, .webp, .gif; any other extension is refused (exit status 64). An embedded \
-            ICC profile converts the colours to sRGB, unless --keep-color-profile keeps them \
+            ICC profile converts the colours to sRGB, unless --keep-icc keeps them \
             and embeds the profile in the output (GIF has no room for one). Bad input \
             prints one line on standard error and exits with status 1.
             Example:
@@ -28,7 +28,7 @@ struct DecodeCommand: AsyncParsableCommand {
     var frame: FrameSelector = .index(0)
 
     @Flag(help: "Keep the colours as stored and embed the file's ICC profile in the output, instead of converting to sRGB.")
-    var keepColorProfile = false
+    var keepIcc = false
 
     func validate() throws {
         guard outputFormat != nil else {
@@ -44,7 +44,7 @@ struct DecodeCommand: AsyncParsableCommand {
         WebImageCommand.prepareCoders()
         try await CommandFailure.reporting {
             let image = try await InputImage.load(
-                input, options: ImageDecodeOptions(colorManagement: keepColorProfile ? .preserve : .convertToSRGB))
+                input, options: ImageDecodeOptions(colorManagement: keepIcc ? .preserve : .convertToSRGB))
             let index = frame.index(in: image.frames.count)
             guard image.frames.indices.contains(index) else {
                 throw CommandFailure("frame \(index) does not exist: the image has \(image.frames.count) frame(s)")

@@ -60,7 +60,7 @@ final class ColorCorpusTests: XCTestCase {
         let converted = folder.appendingPathComponent("converted.png"), kept = folder.appendingPathComponent("kept.png")
         let source = Fixtures.color("swapped_rgba.png").path
         XCTAssertEqual(try WebImageCLI.run(["decode", source, "-o", converted.path]).status, 0)
-        XCTAssertEqual(try WebImageCLI.run(["decode", source, "-o", kept.path, "--keep-color-profile"]).status, 0)
+        XCTAssertEqual(try WebImageCLI.run(["decode", source, "-o", kept.path, "--keep-icc"]).status, 0)
         let preserve = ImageDecodeOptions(colorManagement: .preserve)
         XCTAssertNil(try coders.decode(Data(contentsOf: converted), options: preserve).colorProfile)
         XCTAssertEqual(try coders.decode(Data(contentsOf: kept), options: preserve).colorProfile?.description,

@@ -27,6 +27,15 @@ final class ColorTransformCacheTests: XCTestCase {
         XCTAssertFalse(transform(cache.entry(for: copy, input: .grayInRGBA)) === first)
     }
 
+    func testMatrixProfilesTakeTheFastPathAndOthersLcms() throws {
+        let cache = ColorTransformCache(capacity: 8)
+        for name in ["wide-gamut-v2", "swapped-red-green-v4"] {
+            XCTAssertEqual(transform(cache.entry(for: try profile(name), input: .rgb))?.usesMatrixShaper, true, name)
+        }
+        XCTAssertEqual(transform(cache.entry(for: try profile("gray-gamma18"), input: .grayInRGBA))?.usesMatrixShaper, false)
+        XCTAssertEqual(transform(cache.entry(for: try profile("cmyk-lut"), input: .invertedCMYK))?.usesMatrixShaper, false)
+    }
+
     func testTheCacheKeepsAtMostItsCapacity() throws {
         let cache = ColorTransformCache(capacity: 2)
         let names = ["wide-gamut-v2", "swapped-red-green-v4", "gray-gamma18"]

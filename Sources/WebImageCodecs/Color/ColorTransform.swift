@@ -2,7 +2,8 @@ import CLCMS2
 import Foundation
 import WebImage
 
-/// An lcms2 transform from one embedded profile to sRGB, over RGBA8-sized pixels in place.
+/// An lcms2 transform from one embedded profile to sRGB, over RGBA8-sized pixels in place;
+/// for an RGB matrix/TRC profile, the faster ``MatrixShaper`` that agrees with it.
 ///
 /// Built once per profile and kept by ``ColorTransformCache``. lcms2 lets one transform run on
 /// several threads at once (since 2.3 each `cmsDoTransform` call copies the one-pixel cache),
@@ -51,6 +52,8 @@ final class ColorTransform: @unchecked Sendable {
     private let context: cmsContext
     private let transform: cmsHTRANSFORM
     private let message: UnsafeMutablePointer<CChar>
+    /// The fixed-point path for an RGB matrix/TRC profile, when it agrees with lcms2.
+    private let shaper: MatrixShaper?
 
     /// A transform from `profile`, read as `input`, to lcms2's built-in sRGB: perceptual
     /// intent, or relative colorimetric when the profile has no perceptual rendering; lcms2's
@@ -82,6 +85,7 @@ final class ColorTransform: @unchecked Sendable {
             ? INTENT_PERCEPTUAL : INTENT_RELATIVE_COLORIMETRIC
         let transform = cmsCreateTransformTHR(context, source, input.lcmsFormat, sRGB, WI_LCMS_TYPE_RGBA_8,
                                               cmsUInt32Number(intent), 0)
+        let shaper = input == .rgb ? MatrixShaper(source: source, destination: sRGB) : nil
         cmsCloseProfile(source)
         cmsCloseProfile(sRGB)
         guard let transform else { throw fail("cannot build a transform to sRGB") }
@@ -89,7 +93,24 @@ final class ColorTransform: @unchecked Sendable {
         self.context = context
         self.transform = transform
         self.message = message
+        self.shaper = shaper.flatMap { Self.agree($0, transform) ? $0 : nil }
     }
+
+    /// Whether `shaper` gives what lcms2's `transform` gives, within one level, on a
+    /// 17 × 17 × 17 grid of colours.
+    private static func agree(_ shaper: MatrixShaper, _ transform: cmsHTRANSFORM) -> Bool {
+        let levels = (0..<17).map { UInt8(min($0 * 16, 255)) }
+        var grid: [UInt8] = []
+        grid.reserveCapacity(17 * 17 * 17 * 4)
+        for r in levels { for g in levels { for b in levels { grid += [r, g, b, 255] } } }
+        var fast = grid
+        fast.withUnsafeMutableBytes { shaper.apply(to: $0) }
+        grid.withUnsafeMutableBytes { cmsDoTransform(transform, $0.baseAddress, $0.baseAddress, cmsUInt32Number($0.count / 4)) }
+        return zip(fast, grid).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+    }
+
+    /// Whether pixels go through the ``MatrixShaper`` rather than lcms2.
+    var usesMatrixShaper: Bool { shaper != nil }
 
     deinit {
         cmsDeleteTransform(transform)
@@ -104,24 +125,51 @@ final class ColorTransform: @unchecked Sendable {
         _ = strncpy(buffer, text, messageCapacity - 1)
     }
 
+    /// From this many pixels up (a megapixel), a conversion is split into bands converted on
+    /// every core at once: libjpeg and libpng decode on one core, and a 12 MP photo's colours
+    /// then cost a fraction of its decode instead of half of it.
+    static let bandedPixels = 1 << 20
+
     /// Converts `pixels` to sRGB in place. RGB and grey keep their alpha; CMYK becomes opaque.
     func apply(to pixels: inout PixelBuffer) {
         pixels.bytes.withUnsafeMutableBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            // lcms2 counts pixels in 32 bits; the pixel limit keeps images far below, but a
-            // buffer is never handed over whole when it is not.
-            let chunk = 1 << 24
-            var start = 0
             let count = bytes.count / 4
-            while start < count {
-                let n = min(chunk, count - start)
-                let at = base + start * 4
-                cmsDoTransform(transform, at, at, cmsUInt32Number(n))
-                start += n
+            let bands = count >= Self.bandedPixels ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+            if bands > 1 {
+                let perBand = (count + bands - 1) / bands
+                let shared = SharedPixels(bytes: bytes)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let range = min(count, band * perBand) * 4 ..< min(count, (band + 1) * perBand) * 4
+                    convert(UnsafeMutableRawBufferPointer(rebasing: shared.bytes[range]))
+                }
+            } else {
+                convert(bytes)
             }
             if input == .invertedCMYK {
                 for alpha in stride(from: 3, to: bytes.count, by: 4) { bytes[alpha] = 255 }
             }
+        }
+    }
+
+    /// The buffer the bands of one conversion share; each band writes only its own pixels, and
+    /// `concurrentPerform` returns once all are done.
+    private struct SharedPixels: @unchecked Sendable {
+        let bytes: UnsafeMutableRawBufferPointer
+    }
+
+    /// Converts the pixels in `bytes` (whole pixels) through the shaper or lcms2.
+    private func convert(_ bytes: UnsafeMutableRawBufferPointer) {
+        if let shaper { return shaper.apply(to: bytes) }
+        guard let base = bytes.baseAddress else { return }
+        // lcms2 counts pixels in 32 bits: a buffer goes over in chunks.
+        let chunk = 1 << 24
+        var start = 0
+        let count = bytes.count / 4
+        while start < count {
+            let n = min(chunk, count - start)
+            let at = base + start * 4
+            cmsDoTransform(transform, at, at, cmsUInt32Number(n))
+            start += n
         }
     }
 }

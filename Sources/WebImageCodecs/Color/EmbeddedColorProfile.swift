@@ -18,6 +18,8 @@ struct EmbeddedColorProfile {
     private(set) var warning: ColorProfileError?
     /// What lcms2 reads through the profile; nil without a profile that fits the pixels.
     private let input: ColorTransform.Input?
+    /// The answer of ``transform()``, once asked: a frame reader converts every frame.
+    private var resolved: ColorTransform??
 
     /// The profile in `iccData` (nil or empty: none) for pixels held as `samples`, decoded
     /// under `management`.
@@ -56,13 +58,17 @@ struct EmbeddedColorProfile {
     /// profile, an sRGB one, one unfit for the pixels, ``ColorManagement/preserve``, or a
     /// profile lcms2 refuses (then recorded in ``warning``).
     mutating func transform() -> ColorTransform? {
-        guard converts, let profile, input != nil else { return nil }
-        do {
-            return try ColorConversion.transform(from: profile, samples: samples)
-        } catch {
-            warning = error
-            return nil
+        if let resolved { return resolved }
+        var transform: ColorTransform?
+        if converts, let profile, input != nil {
+            do {
+                transform = try ColorConversion.transform(from: profile, samples: samples)
+            } catch {
+                warning = error
+            }
         }
+        resolved = .some(transform)
+        return transform
     }
 
     /// Converts `pixels` as ``transform()`` decides.

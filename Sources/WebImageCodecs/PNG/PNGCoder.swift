@@ -38,7 +38,8 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
             let chunks = try PNGChunkList(file)
             let header = try PNGHeader(chunks, in: file)
             try options.checkPixelLimit(header.size)
-            guard var (pixels, complete) = LibPNG.decodePartial(file, size: header.size) else { return nil }
+            guard let (stored, complete) = LibPNG.decodePartial(file, size: header.size) else { return nil }
+            var pixels = stored
             var color = EmbeddedColorProfile(samples: header.samples, management: options.colorManagement) {
                 () throws(ColorProfileError) in try PNGColorProfile.read(chunks, in: file)
             }
