@@ -24,6 +24,17 @@ final class CacheKeyTests: XCTestCase {
         XCTAssertEqual(CacheKey.inserting("tint(#FF0000FF,0.5)", into: "https://a.com/p.png"), "https://a.com/p-tint(%23FF0000FF,0.5).png")
     }
 
+    func testKeptColoursAreCachedApartFromSRGBOnes() throws {
+        let url = try XCTUnwrap(URL(string: "https://a.com/p.jpg"))
+        let converted = ImageCacheKeys(url: url, urlString: url.absoluteString, filter: nil,
+                                       decodeOptions: ImageDecodeOptions(), transformer: nil)
+        let kept = ImageCacheKeys(url: url, urlString: url.absoluteString, filter: nil,
+                                  decodeOptions: ImageDecodeOptions(colorManagement: .preserve), transformer: nil)
+        XCTAssertEqual(converted.image, "https://a.com/p.jpg")
+        XCTAssertEqual(kept.image, "https://a.com/p-com.webimage.preservedColors.jpg")
+        XCTAssertEqual(kept.original, converted.original, "the same downloaded bytes")
+    }
+
     func testScaleFactorComesFromTheLastPathComponent() {
         XCTAssertEqual(CacheKey.scaleFactor(of: "https://a.com/icon@2x.png"), 2)
         XCTAssertEqual(CacheKey.scaleFactor(of: "https://a.com/icon@3x.png?size=@2x"), 3)

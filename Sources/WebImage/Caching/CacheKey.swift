@@ -5,6 +5,9 @@ import Foundation
 /// Keys are read as URLs by plain string scanning: this runs on every load, memory hits
 /// included, where parsing a `URL` would cost more than the whole cache lookup.
 enum CacheKey {
+    /// The suffix of a load that keeps an embedded profile's colours (``ColorManagement/preserve``).
+    static let preservedColors = "com.webimage.preservedColors"
+
     /// `key` with `-suffix` inserted before the URL path's extension (or appended when there
     /// is none): `https://a/b.png?v=1` + `x` → `https://a/b-x.png?v=1`. In the path of a
     /// non-file URL the suffix is percent-encoded, as SDWebImage's `NSURLComponents` does.

@@ -8,11 +8,16 @@ import Foundation
 /// - ``thumbnail``: `https://a/cat-Thumbnail({64.000000,64.000000},1).png`: the image as decoded.
 /// - ``image``: `https://a/cat-Thumbnail({64.000000,64.000000},1)-com.webimage.grayscale.png`
 ///   (the transformer's key inserted): the image as delivered.
+///
+/// A load that keeps the stored colours (``ColorManagement/preserve``) has
+/// `-com.webimage.preservedColors` inserted into ``thumbnail`` (and so into ``image``): its
+/// pixels differ from the sRGB ones a default load caches for the same URL.
 public struct ImageCacheKeys: Sendable, Hashable {
     /// The key of the original bytes: the URL through the context's key filter.
     public let original: String
     /// The key of the image as decoded: ``original`` with SDWebImage's thumbnail suffix when the
-    /// load decodes a thumbnail, else ``original``.
+    /// load decodes a thumbnail, and the preserved-colours suffix when it keeps an embedded
+    /// profile's colours; else ``original``.
     public let thumbnail: String
     /// The key of the image as delivered: ``thumbnail`` with the transformer's key inserted
     /// when there is a transformer, else ``thumbnail``. The memory and disk caches hold the
@@ -28,6 +33,9 @@ public struct ImageCacheKeys: Sendable, Hashable {
         var thumbnail = original
         if let box = decodeOptions?.thumbnailPixelSize {
             thumbnail = CacheKey.thumbnailed(original, box, preserveAspectRatio: decodeOptions?.preserveAspectRatio ?? true)
+        }
+        if decodeOptions?.colorManagement == .preserve {
+            thumbnail = CacheKey.inserting(CacheKey.preservedColors, into: thumbnail)
         }
         self.original = original
         self.thumbnail = thumbnail

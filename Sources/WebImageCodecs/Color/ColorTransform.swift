@@ -93,20 +93,7 @@ final class ColorTransform: @unchecked Sendable {
         self.context = context
         self.transform = transform
         self.message = message
-        self.shaper = shaper.flatMap { Self.agree($0, transform) ? $0 : nil }
-    }
-
-    /// Whether `shaper` gives what lcms2's `transform` gives, within one level, on a
-    /// 17 × 17 × 17 grid of colours.
-    private static func agree(_ shaper: MatrixShaper, _ transform: cmsHTRANSFORM) -> Bool {
-        let levels = (0..<17).map { UInt8(min($0 * 16, 255)) }
-        var grid: [UInt8] = []
-        grid.reserveCapacity(17 * 17 * 17 * 4)
-        for r in levels { for g in levels { for b in levels { grid += [r, g, b, 255] } } }
-        var fast = grid
-        fast.withUnsafeMutableBytes { shaper.apply(to: $0) }
-        grid.withUnsafeMutableBytes { cmsDoTransform(transform, $0.baseAddress, $0.baseAddress, cmsUInt32Number($0.count / 4)) }
-        return zip(fast, grid).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+        self.shaper = shaper.flatMap { $0.agrees(with: transform) ? $0 : nil }
     }
 
     /// Whether pixels go through the ``MatrixShaper`` rather than lcms2.

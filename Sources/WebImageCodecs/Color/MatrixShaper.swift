@@ -8,8 +8,9 @@ import WebImage
 /// arithmetic (about four times slower); here each input channel's curve and matrix column
 /// are folded into one table of 256 vectors, so a pixel costs three table reads, three vector
 /// additions, a shift and three reads of sRGB's encoding curve, which spans every sum the
-/// tables can make so that nothing needs clamping. Built from the profiles' own tags, it is used only when it agrees
-/// with lcms2's transform to within one level on a grid of colours (``ColorTransform``).
+/// tables can make so that nothing needs clamping. Built from the profiles' own tags, it is
+/// used only when it agrees with lcms2's transform to within one level on a grid of colours
+/// (``agrees(with:)``).
 final class MatrixShaper: @unchecked Sendable {
     /// Linear light 1.0 in the tables' fixed point.
     private static let one: Int32 = 1 << 16
@@ -90,6 +91,19 @@ final class MatrixShaper: @unchecked Sendable {
             pixel[2] = encode[Int(sum[2])]
             pixel += 4
         }
+    }
+
+    /// Whether the shaper gives what lcms2's `transform` (RGBA8 to RGBA8) gives, within one
+    /// level, on a 17 × 17 × 17 grid of colours.
+    func agrees(with transform: cmsHTRANSFORM) -> Bool {
+        let levels = (0..<17).map { UInt8(min($0 * 16, 255)) }
+        var grid: [UInt8] = []
+        grid.reserveCapacity(17 * 17 * 17 * 4)
+        for r in levels { for g in levels { for b in levels { grid += [r, g, b, 255] } } }
+        var fast = grid
+        fast.withUnsafeMutableBytes { apply(to: $0) }
+        grid.withUnsafeMutableBytes { cmsDoTransform(transform, $0.baseAddress, $0.baseAddress, cmsUInt32Number($0.count / 4)) }
+        return zip(fast, grid).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
     }
 
     /// The rXYZ, gXYZ, bXYZ colorants as the columns of a matrix, rows X, Y, Z.
