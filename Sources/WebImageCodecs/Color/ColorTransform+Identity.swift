@@ -5,10 +5,7 @@ extension ColorTransform {
     /// on a 16 × 16 × 16 grid that includes the extremes: an sRGB profile other than lcms2's
     /// own (the HP/Microsoft `sRGB IEC61966-2.1` most cameras embed) then costs nothing.
     var isNearIdentity: Bool {
-        let levels = (0..<16).map { UInt8($0 * 17) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16 * 16 * 16 * 4)
-        for r in levels { for g in levels { for b in levels { bytes += [r, g, b, 255] } } }
+        let bytes = ColorGrid.rgba(levels: 16)
         let original = PixelBuffer(width: bytes.count / 4, height: 1, bytes: bytes)
         var converted = original
         apply(to: &converted)

@@ -96,10 +96,7 @@ final class MatrixShaper: @unchecked Sendable {
     /// Whether the shaper gives what lcms2's `transform` (RGBA8 to RGBA8) gives, within one
     /// level, on a 17 × 17 × 17 grid of colours.
     func agrees(with transform: cmsHTRANSFORM) -> Bool {
-        let levels = (0..<17).map { UInt8(min($0 * 16, 255)) }
-        var grid: [UInt8] = []
-        grid.reserveCapacity(17 * 17 * 17 * 4)
-        for r in levels { for g in levels { for b in levels { grid += [r, g, b, 255] } } }
+        var grid = ColorGrid.rgba(levels: 17)
         var fast = grid
         fast.withUnsafeMutableBytes { apply(to: $0) }
         grid.withUnsafeMutableBytes { cmsDoTransform(transform, $0.baseAddress, $0.baseAddress, cmsUInt32Number($0.count / 4)) }
