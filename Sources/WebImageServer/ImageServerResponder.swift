@@ -4,8 +4,8 @@ import Hummingbird
 import Logging
 import WebImage
 
-/// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy URL → the processed
-/// image, `/health` → 200, errors → their status with a one-line text body.
+/// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy (or thumbor) URL → the
+/// processed image, `/health` → 200, errors → their status with a one-line text body.
 ///
 /// The path is read from the raw request target, not from a router's segments, so a plain
 /// source URL keeps the `//` of `http://` and the signature covers exactly what was sent.
@@ -13,10 +13,8 @@ public struct ImageServerResponder: HTTPResponder {
     /// The request context: nothing beyond Hummingbird's basic one is needed.
     public typealias Context = BasicRequestContext
 
-    /// Parses paths, with the server's presets and limits.
-    public let parser: ProcessingURLParser
-    /// Checks signatures.
-    public let signer: URLSigner
+    /// Reads paths as imgproxy or thumbor URLs and checks their signatures.
+    public let router: ProcessingURLRouter
     /// Makes and caches the images.
     public let processor: ImageProcessor
     /// `Cache-Control: max-age` of images, in seconds.
@@ -29,13 +27,12 @@ public struct ImageServerResponder: HTTPResponder {
     /// milliseconds and where the result came from.
     public let logger: Logger
 
-    /// A responder parsing with `parser`, checking with `signer`, processing with `processor`,
-    /// letting caches keep images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`.
-    public init(parser: ProcessingURLParser, signer: URLSigner, processor: ImageProcessor, ttl: Int,
+    /// A responder reading URLs with `router`, processing with `processor`, letting caches keep
+    /// images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`.
+    public init(router: ProcessingURLRouter, processor: ImageProcessor, ttl: Int,
                 acceptedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve")) {
         self.logger = logger
-        self.parser = parser
-        self.signer = signer
+        self.router = router
         self.processor = processor
         self.ttl = ttl
         self.acceptedFormats = acceptedFormats
@@ -69,17 +66,7 @@ public struct ImageServerResponder: HTTPResponder {
     /// The response to an image request for `path`, and where its image came from (nil for an error).
     private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ResultSource?) {
         do {
-            let url: ProcessingURL
-            do {
-                url = try parser.parse(path)
-            } catch {
-                throw ProcessingError.invalidURL(error)
-            }
-            do {
-                try signer.verify(signature: url.signature, for: url.signedPath)
-            } catch {
-                throw ProcessingError.forbidden(error.description)
-            }
+            let url = try router.route(path)
             var processed = url
             let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
             if variesByAccept {

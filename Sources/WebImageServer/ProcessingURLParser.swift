@@ -110,7 +110,7 @@ public struct ProcessingURLParser: Sendable {
         guard let decoded = String(body).removingPercentEncoding else {
             throw .invalidSource("bad percent-encoding")
         }
-        return (try sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try Self.sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// `aHR0cDovL2V4YW1w…anBn.png` (segments already joined): the URL the URL-safe base64
@@ -123,11 +123,12 @@ public struct ProcessingURLParser: Sendable {
         }
         guard let bytes = URLSafeBase64.decode(body) else { throw .invalidSource("not URL-safe base64") }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidSource("not UTF-8") }
-        return (try sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try Self.sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// `text` as an absolute `http` or `https` URL with a host, or a `local` one, without control characters.
-    private func sourceURL(_ text: String) throws(ProcessingURLError) -> URL {
+    /// `text` as an absolute `http` or `https` URL with a host, or a `local` one, without control
+    /// characters; thumbor's parser checks its sources with it too.
+    static func sourceURL(_ text: String) throws(ProcessingURLError) -> URL {
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .invalidSource("control characters")
         }

@@ -13,7 +13,7 @@ import XCTest
 /// loopback origin, asked by AsyncHTTPClient.
 final class ServeCommandTests: XCTestCase {
     private static let key = "736563726574", salt = "68656C6C6F"
-    private var origin: LoopbackHTTPServer!
+    var origin: LoopbackHTTPServer!
     private var client: HTTPClient!
     private var servers: [ChildProcess] = []
     private var folder: TemporaryFolder!
@@ -36,12 +36,13 @@ final class ServeCommandTests: XCTestCase {
         try await origin.stop()
     }
 
-    /// Starts `webimage serve` with `arguments` on a free port, caching in a folder of its own,
-    /// and returns its base URL.
-    private func serve(_ arguments: [String]) throws -> String {
+    /// Starts `webimage serve` with `arguments` (and `environment` added to this process's) on a
+    /// free port, caching in a folder of its own, and returns its base URL.
+    func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let cache = folder.appending("cache-\(servers.count)").path
         let server = try ChildProcess(BuiltProducts.executable("webimage"),
-                                      ["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments)
+                                      ["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments,
+                                      environment: environment)
         servers.append(server)
         let prefix = "webimage serve: listening on "
         XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } || !server.isRunning },
@@ -50,7 +51,7 @@ final class ServeCommandTests: XCTestCase {
         return String(line.dropFirst(prefix.count))
     }
 
-    private func get(_ url: String, headers: [(String, String)] = [], method: HTTPMethod = .GET)
+    func get(_ url: String, headers: [(String, String)] = [], method: HTTPMethod = .GET)
         async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
         var request = HTTPClientRequest(url: url)
         request.method = method
