@@ -65,7 +65,7 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// The response to an image request for `path`, and where its image came from (nil for an error).
     private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ResultSource?) {
-        do {
+        do throws(ProcessingError) {
             let url = try router.route(path)
             var processed = url
             let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
@@ -74,10 +74,8 @@ public struct ImageServerResponder: HTTPResponder {
             }
             let image = try await processor.process(processed)
             return (imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept), image.source)
-        } catch let error as ProcessingError {
-            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
         } catch {
-            return (Self.text(.internalServerError, "internal error", head: isHead), nil)
+            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
         }
     }
 

@@ -59,8 +59,8 @@ public struct ThumborURLParser: Sendable {
             throw .missingPart("unsafe or signature segment")
         }
         var rest = afterSlash[afterSlash.index(after: signatureEnd)...]
-        for unsupported in ["debug", "meta"] where Self.take(&rest, where: { $0 == unsupported }) != nil {
-            throw .unsupportedPart(unsupported)
+        for part in ["debug", "meta"] where rest.hasPrefix(part + "/") {
+            throw .unsupportedPart(part)
         }
         if Self.take(&rest, where: { $0 == "trim" || $0.hasPrefix("trim:") }) != nil {
             throw .unsupportedPart("trim")

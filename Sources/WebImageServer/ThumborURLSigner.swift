@@ -9,12 +9,12 @@ import Foundation
 /// With a key set, `unsafe` URLs are refused (thumbor's `ALLOW_UNSAFE_URL = False`); without one,
 /// nothing is checked, as imgproxy URLs without a key are not.
 public struct ThumborURLSigner: Sendable {
-    /// The HMAC key, or nil when signing is off.
-    let key: SymmetricKey?
+    /// The HMAC key's bytes, or nil when signing is off.
+    let key: [UInt8]?
 
     /// A signer with the security key `key`; nil or empty turns signing off.
     public init(key: String?) {
-        self.key = key.flatMap { $0.isEmpty ? nil : SymmetricKey(data: Array($0.utf8)) }
+        self.key = key.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
     }
 
     /// Whether URLs are checked at all.
@@ -24,7 +24,7 @@ public struct ThumborURLSigner: Sendable {
     /// `unsafe` when signing is off.
     public func signature(for path: String) -> String {
         guard let key else { return "unsafe" }
-        return Data(HMAC<Insecure.SHA1>.authenticationCode(for: Array(path.utf8), using: key)).base64EncodedString()
+        return Data(Self.digest(of: path, key: key)).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
@@ -41,7 +41,11 @@ public struct ThumborURLSigner: Sendable {
         let given = signature.removingPercentEncoding ?? signature
         guard given != "unsafe" else { throw .unsigned }
         guard let bytes = URLSafeBase64.decode(given) else { throw .forbidden }
-        let expected = Array(HMAC<Insecure.SHA1>.authenticationCode(for: Array(path.utf8), using: key))
-        guard URLSigner.constantTimeEqual(bytes, expected) else { throw .forbidden }
+        guard URLSigner.constantTimeEqual(bytes, Self.digest(of: path, key: key)) else { throw .forbidden }
+    }
+
+    /// HMAC-SHA1(key, path).
+    private static func digest(of path: String, key: [UInt8]) -> [UInt8] {
+        Array(HMAC<Insecure.SHA1>.authenticationCode(for: Array(path.utf8), using: SymmetricKey(data: key)))
     }
 }

@@ -2,4 +2,4 @@ import ArgumentParser
 import WebImageServer
 
 /// `--url-format imgproxy|thumbor|both`.
-extension ServedURLFormat: @retroactive ExpressibleByArgument {}
+extension ServedURLFormat: ExpressibleByArgument {}
