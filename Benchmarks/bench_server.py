@@ -69,6 +69,21 @@ def fill(images, bench):
         os.symlink(os.path.join(bench, "testjfif_full.jpg"), os.path.join(images, "large", f"{i:03d}.jpg"))
 
 
+def wait_listening(process, port, name, timeout=10):
+    """Returns once `port` on loopback accepts connections; raises RuntimeError when `process`
+    exits first (with its standard error, when piped) or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            detail = process.stderr.read().decode().strip() if process.stderr else f"status {process.returncode}"
+            raise RuntimeError(f"{name} exited: {detail}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{name} did not start listening")
+        time.sleep(0.05)
+
+
 @contextlib.contextmanager
 def nginx_serving(root, images, workers=1):
     """nginx with `workers` worker processes serving the folder `images`, its configuration and
@@ -81,15 +96,7 @@ def nginx_serving(root, images, workers=1):
     server = subprocess.Popen([exe, "-p", root, "-e", os.path.join(root, "error.log"), "-c", config],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"nginx exited: {server.stderr.read().decode().strip()}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError("nginx did not start listening")
-            time.sleep(0.05)
+        wait_listening(server, port, "nginx")
         yield f"http://127.0.0.1:{port}/"
     finally:
         server.terminate()

@@ -13,7 +13,7 @@ bench_server runs (its large/ folder holds the 12 MP testjfif_full.jpg).
 
 Each raises RuntimeError when a server or tool is missing or an answer is not the image asked for.
 """
-import concurrent.futures, contextlib, http.client, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+import concurrent.futures, contextlib, http.client, os, re, shutil, signal, subprocess, sys, tempfile, time
 import bench_server
 
 COLD_COUNT, CLIENTS = 120, 8
@@ -42,18 +42,6 @@ def source():
     return base + "large/000.jpg"
 
 
-def wait_listening(process, port, name):
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"{name} exited with status {process.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-            return
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{name} did not start listening")
-        time.sleep(0.05)
-
-
 @contextlib.contextmanager
 def started(command, port, name):
     """Runs `command` until the block ends; yields the process once `port` accepts connections."""
@@ -61,7 +49,7 @@ def started(command, port, name):
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
     try:
-        wait_listening(process, port, name)
+        bench_server.wait_listening(process, port, name, timeout=60)
         yield process
     finally:
         with contextlib.suppress(ProcessLookupError):

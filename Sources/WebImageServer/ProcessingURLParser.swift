@@ -26,17 +26,8 @@ public struct ProcessingURLParser: Sendable {
 
     /// The URL `path` (the request target without the host; a query is ignored) describes.
     public func parse(_ path: String) throws(ProcessingURLError) -> ProcessingURL {
-        guard path.utf8.count <= limits.maxPathLength else {
-            throw .pathTooLong(length: path.utf8.count, limit: limits.maxPathLength)
-        }
-        let withoutQuery = path.prefix { $0 != "?" }
-        guard withoutQuery.hasPrefix("/") else { throw .missingPart("leading /") }
-        let afterSlash = withoutQuery.dropFirst()
-        guard let signatureEnd = afterSlash.firstIndex(of: "/"), signatureEnd > afterSlash.startIndex else {
-            throw .missingPart("signature segment")
-        }
-        let signedPath = afterSlash[signatureEnd...]
-        let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let signed = try SignedPath(path, limits: limits, firstSegment: "signature segment")
+        let segments = signed.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
         var options = ProcessingOptions()
         var applied = 0
@@ -62,8 +53,7 @@ public struct ProcessingURLParser: Sendable {
         if let fileExtension {
             options.format = try ProcessingOptions.format(named: fileExtension)
         }
-        return ProcessingURL(signature: String(afterSlash[..<signatureEnd]), signedPath: String(signedPath),
-                             options: options, source: source)
+        return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path), options: options, source: source)
     }
 
     /// Applies the option written as `segment` (`name:arg:arg`), expanding a preset in place.

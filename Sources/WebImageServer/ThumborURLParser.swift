@@ -49,38 +49,30 @@ public struct ThumborURLParser: Sendable {
     /// ``ProcessingURL/signature`` is the first segment as received (`unsafe` or the signature)
     /// and ``ProcessingURL/signedPath`` everything after it, starting with `/`.
     public func parse(_ path: String) throws(ProcessingURLError) -> ProcessingURL {
-        guard path.utf8.count <= limits.maxPathLength else {
-            throw .pathTooLong(length: path.utf8.count, limit: limits.maxPathLength)
-        }
-        let withoutQuery = path.prefix { $0 != "?" }
-        guard withoutQuery.hasPrefix("/") else { throw .missingPart("leading /") }
-        let afterSlash = withoutQuery.dropFirst()
-        guard let signatureEnd = afterSlash.firstIndex(of: "/"), signatureEnd > afterSlash.startIndex else {
-            throw .missingPart("unsafe or signature segment")
-        }
-        var rest = afterSlash[afterSlash.index(after: signatureEnd)...]
+        let signed = try SignedPath(path, limits: limits, firstSegment: "unsafe or signature segment")
+        var rest = signed.path.dropFirst()
         for part in ["debug", "meta"] where rest.hasPrefix(part + "/") {
             throw .unsupportedPart(part)
         }
-        if Self.take(&rest, where: { $0 == "trim" || $0.hasPrefix("trim:") }) != nil {
+        if Self.take(&rest, { $0 == "trim" || $0.hasPrefix("trim:") ? $0 : nil }) != nil {
             throw .unsupportedPart("trim")
         }
         var crop: ProcessingCrop?
-        if let segment = Self.take(&rest, where: { Self.corners($0) != nil }) {
-            crop = try Self.crop(corners: Self.corners(segment) ?? [], limits: limits)
+        if let corners = Self.take(&rest, Self.corners) {
+            crop = try Self.crop(corners: corners, limits: limits)
         }
         var fitIn = false
-        if let mode = Self.take(&rest, where: { Self.fitInModes.contains($0) }) {
+        if let mode = Self.take(&rest, Self.one(of: ["fit-in", "adaptive-fit-in", "full-fit-in", "adaptive-full-fit-in"])) {
             guard mode == "fit-in" else { throw .unsupportedPart(String(mode)) }
             fitIn = true
         }
         var size = ThumborSize()
-        if let segment = Self.take(&rest, where: { ThumborSize(segment: $0) != nil }), let parsed = ThumborSize(segment: segment) {
+        if let parsed = Self.take(&rest, ThumborSize.init(segment:)) {
             size = try parsed.checked(limits)
         }
-        let halign = Self.take(&rest, where: { ["left", "center", "right"].contains($0) }) ?? "center"
-        let valign = Self.take(&rest, where: { ["top", "middle", "bottom"].contains($0) }) ?? "middle"
-        _ = Self.take(&rest, where: { $0 == "smart" })
+        let halign = Self.take(&rest, Self.one(of: ["left", "center", "right"])) ?? "center"
+        let valign = Self.take(&rest, Self.one(of: ["top", "middle", "bottom"])) ?? "middle"
+        _ = Self.take(&rest, Self.one(of: ["smart"]))
 
         var request = ThumborRequest(fitIn: fitIn, size: size, gravity: Self.gravity(halign: halign, valign: valign))
         request.options.crop = crop
@@ -92,25 +84,30 @@ public struct ThumborURLParser: Sendable {
             try request.apply(filters: String(body[..<end.upperBound].dropLast()), limits: limits)
             rest = body[end.upperBound...]
         }
-        return ProcessingURL(signature: String(afterSlash[..<signatureEnd]), signedPath: String(afterSlash[signatureEnd...]),
+        return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
                              options: request.finished, source: try Self.source(rest))
     }
 
-    /// `fit-in` and the variants thumbor has beside it, of which only `fit-in` is implemented.
-    private static let fitInModes: Set<Substring> = ["fit-in", "adaptive-fit-in", "full-fit-in", "adaptive-full-fit-in"]
+    /// What `read` makes of the segment at the start of `rest` when that segment is followed by
+    /// `/` and `read` makes something of it, the segment then removed from `rest`; nil otherwise.
+    private static func take<Part>(_ rest: inout Substring, _ read: (Substring) -> Part?) -> Part? {
+        guard let slash = rest.firstIndex(of: "/"), let part = read(rest[..<slash]) else { return nil }
+        rest = rest[rest.index(after: slash)...]
+        return part
+    }
 
-    /// The segment at the start of `rest` when it is followed by `/` and `matches`, removed from `rest`.
-    private static func take(_ rest: inout Substring, where matches: (Substring) -> Bool) -> Substring? {
-        guard let slash = rest.firstIndex(of: "/"), matches(rest[..<slash]) else { return nil }
-        defer { rest = rest[rest.index(after: slash)...] }
-        return rest[..<slash]
+    /// Reads a segment that is one of `words` (`fit-in` and the variants thumbor has beside it,
+    /// an alignment, `smart`).
+    private static func one(of words: Set<Substring>) -> (Substring) -> Substring? {
+        { words.contains($0) ? $0 : nil }
     }
 
     /// `[left, top, right, bottom]` from `AxB:CxD`, or nil when `segment` is not of that shape.
     private static func corners(_ segment: Substring) -> [Int]? {
         let pairs = segment.split(separator: ":", omittingEmptySubsequences: false)
-        let numbers = pairs.flatMap { $0.split(separator: "x", omittingEmptySubsequences: false) }
-        guard pairs.count == 2, numbers.count == 4,
+            .map { $0.split(separator: "x", omittingEmptySubsequences: false) }
+        let numbers = pairs.joined()
+        guard pairs.count == 2, pairs.allSatisfy({ $0.count == 2 }),
               numbers.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 9 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }) else {
             return nil
         }
@@ -119,7 +116,7 @@ public struct ThumborURLParser: Sendable {
 
     /// The crop from left, top, right and bottom, or nil for an empty rectangle (thumbor skips it).
     private static func crop(corners: [Int], limits: ProcessingURLLimits) throws(ProcessingURLError) -> ProcessingCrop? {
-        guard corners.count == 4, corners[0] < corners[2], corners[1] < corners[3] else { return nil }
+        guard corners[0] < corners[2], corners[1] < corners[3] else { return nil }
         guard corners[2] - corners[0] <= limits.maxDimension, corners[3] - corners[1] <= limits.maxDimension else {
             throw .invalidArgument(option: "crop", reason: "a side is over \(limits.maxDimension) pixels")
         }

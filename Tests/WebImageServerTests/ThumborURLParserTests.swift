@@ -49,6 +49,8 @@ final class ThumborURLParserTests: XCTestCase {
         let url = try parser.parse("/unsafe/10x20:410x320/fit-in/200x0/h/x.jpg")
         XCTAssertEqual(url.options.crop, ProcessingCrop(width: 400, height: 300, gravity: Gravity(kind: .northWest, x: 10, y: 20)))
         XCTAssertNil(try parser.parse("/unsafe/10x10:5x40/h/x.jpg").options.crop, "an empty rectangle is no crop, as in thumbor")
+        // Not of the crop's shape, so the image URL starts there, and it has no valid host.
+        XCTAssertThrowsError(try parser.parse("/unsafe/1:2x3x4/h/x.jpg"))
     }
 
     func testFiltersMapToOptionsInOrder() throws {
