@@ -7,7 +7,7 @@ Pillow, tjbench, a requests + Pillow pipeline, or plain Swift doing the same job
 memory hits, 1,000 disk hits, one trim of 100,000 files to half), a download or pipeline
 operation a whole set (2,000 downloads, a gallery of 300 images). A memory case runs once per
 round in a fresh process and reports its peak resident memory (the largest of the rounds) as a
-`peak <name> <MiB>` line.
+`peak <name> <MiB>` line; `webimage serve`'s peak during serve.cold.thumbor is `serve.cold.rss`.
 
 The ratio is the medians' ratio; beside it stand the smallest and largest ratio of one round
 (each round times both sides back to back), and the machine's load average is printed before
@@ -16,7 +16,7 @@ and after, so that a run disturbed by other work shows as a wide spread or a hig
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
-import bench_server
+import bench_server, serve_bench
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 # Stand-ins from make_inputs.py instead of the corpus's photos: said before and after the table.
@@ -29,6 +29,9 @@ quick = "--quick" in sys.argv
 # --quick: fewer rounds, a shorter time budget and one timed run after the warm-up at least.
 rounds, budget, min_runs = (3, 0.5, 1) if quick else (5, 1.5, 3)
 here = os.path.dirname(os.path.abspath(__file__))
+# The folder of the release binaries (`webimage serve` for the serve cases) and wrk's seconds a measurement.
+binaries = os.path.dirname(os.path.abspath(ours_binary))
+wrk_seconds = 2 if quick else 4
 python = sys.executable
 
 
@@ -102,13 +105,21 @@ comparisons = [
     # 300 corpus images cold from nginx on loopback through ImageManager (download, 256 px
     # thumbnail, disk cache) against requests + Pillow in a pool of 6 threads.
     ("pipeline.gallery", "pipeline.gallery", "Python", lambda: pillow("pipeline.gallery")),
+    # `webimage serve` (the release binary beside ours) as a server, against thumbor 7.8: 120
+    # distinct fit-in resizes of the 12 MP JPEG from the nginx origin, 8 clients at once, on a
+    # fresh server each round (serve_bench.py); and against nginx serving one cached result
+    # as a static file, in requests per second by wrk.
+    ("serve.cold.thumbor", lambda: serve_bench.cold("webimage", binaries), "thumbor",
+     lambda: serve_bench.cold("thumbor", binaries)),
+    ("serve.warm.nginx", lambda: serve_bench.warm("webimage", binaries, wrk_seconds), "nginx",
+     lambda: serve_bench.warm("nginx", binaries, wrk_seconds)),
 ]
 
 # Peak resident memory, in MiB, with the goal: 100 12 MP JPEGs from nginx through ImageManager
 # as 256 px thumbnails.
 peaks = [("memory.thumbnails", 150)]
 # What needs the nginx server.
-networked = {"download.2000", "pipeline.gallery", "memory.thumbnails"}
+networked = {"download.2000", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor", "serve.warm.nginx"}
 
 chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
 if chosen:
@@ -136,7 +147,7 @@ for name, case, label, reference in comparisons:
     started = time.monotonic()
     try:
         for _ in range(rounds):  # alternate A/B so drift hits both sides alike
-            a.append(ours(case))
+            a.append(case() if callable(case) else ours(case))
             r = reference()
             if r is None:
                 raise RuntimeError(f"{label} is not available")
@@ -155,6 +166,8 @@ for name, goal in peaks:
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         print(f"skip {name}: {e}", file=sys.stderr)
 servers.close()
+if serve_bench.peaks:  # measured during serve.cold.thumbor: no goal yet
+    peak_results.append(("serve.cold.rss", max(serve_bench.peaks), None))
 
 if generated:
     print(GENERATED_NOTE)
@@ -163,7 +176,7 @@ print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':
 for name, ours_s, label, ref_s, ratio, low, high in results:
     print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}  {low:6.2f}–{high:<6.2f}")
 for name, mib, goal in peak_results:
-    print(f"{name:34} {mib:8.1f} MiB {'peak RSS':>12}  goal  ≤ {goal} MiB")
+    print(f"{name:34} {mib:8.1f} MiB {'peak RSS':>12}  " + (f"goal  ≤ {goal} MiB" if goal else "no goal"))
 for name, _, _, _, ratio, low, high in results:
     print(f"ratio {name} {ratio:.3f} min {low:.3f} max {high:.3f}")
 for name, mib, _ in peak_results:

@@ -6,9 +6,9 @@ import Metrics
 import Prometheus
 import WebImage
 
-/// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy URL → the processed
-/// image, `/health` → 200, `/metrics` → the registry's metrics in Prometheus's text format
-/// (when one is given), errors → their status with a one-line text body.
+/// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy (or thumbor) URL → the
+/// processed image, `/health` → 200, `/metrics` → the registry's metrics in Prometheus's text
+/// format (when one is given), errors → their status with a one-line text body.
 ///
 /// The path is read from the raw request target, not from a router's segments, so a plain
 /// source URL keeps the `//` of `http://` and the signature covers exactly what was sent.
@@ -16,10 +16,8 @@ public struct ImageServerResponder: HTTPResponder {
     /// The request context: nothing beyond Hummingbird's basic one is needed.
     public typealias Context = BasicRequestContext
 
-    /// Parses paths, with the server's presets and limits.
-    public let parser: ProcessingURLParser
-    /// Checks signatures.
-    public let signer: URLSigner
+    /// Reads paths as imgproxy or thumbor URLs and checks their signatures.
+    public let router: ProcessingURLRouter
     /// Makes and caches the images.
     public let processor: ImageProcessor
     /// `Cache-Control: max-age` of images, in seconds.
@@ -37,17 +35,16 @@ public struct ImageServerResponder: HTTPResponder {
     /// Where requests are counted.
     private let metrics: ServerMetrics
 
-    /// A responder parsing with `parser`, checking with `signer`, processing with `processor`,
-    /// letting caches keep images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`,
-    /// showing `metricsRegistry` at `/metrics`.
-    public init(parser: ProcessingURLParser, signer: URLSigner, processor: ImageProcessor, ttl: Int,
+    /// A responder reading URLs with `router`, processing with `processor`, letting caches keep
+    /// images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`, showing
+    /// `metricsRegistry` at `/metrics`.
+    public init(router: ProcessingURLRouter, processor: ImageProcessor, ttl: Int,
                 acceptedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve"),
                 metricsRegistry: PrometheusCollectorRegistry? = nil) {
         self.logger = logger
         self.metricsRegistry = metricsRegistry
         metrics = ServerMetrics()
-        self.parser = parser
-        self.signer = signer
+        self.router = router
         self.processor = processor
         self.ttl = ttl
         self.acceptedFormats = acceptedFormats
@@ -91,18 +88,8 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// The response to an image request for `path`, and its image (nil for an error).
     private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ProcessedImage?) {
-        do {
-            let url: ProcessingURL
-            do {
-                url = try parser.parse(path)
-            } catch {
-                throw ProcessingError.invalidURL(error)
-            }
-            do {
-                try signer.verify(signature: url.signature, for: url.signedPath)
-            } catch {
-                throw ProcessingError.forbidden(error.description)
-            }
+        do throws(ProcessingError) {
+            let url = try router.route(path)
             var processed = url
             let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
             if variesByAccept {
@@ -110,10 +97,8 @@ public struct ImageServerResponder: HTTPResponder {
             }
             let image = try await processor.process(processed)
             return (imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept), image)
-        } catch let error as ProcessingError {
-            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
         } catch {
-            return (Self.text(.internalServerError, "internal error", head: isHead), nil)
+            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
         }
     }
 

@@ -10,7 +10,7 @@ import WebImageServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve images resized and converted from imgproxy URLs.",
+        abstract: "Serve images resized and converted from imgproxy (or thumbor) URLs.",
         discussion: """
             URLs are imgproxy's: /SIGNATURE/OPTIONS/plain/SOURCE-URL[@EXT] or \
             /SIGNATURE/OPTIONS/BASE64-SOURCE-URL[.EXT]. With a key and salt the signature is \
@@ -24,6 +24,11 @@ struct ServeCommand: AsyncParsableCommand {
             IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_MAX_ANIMATION_FRAMES, \
             IMGPROXY_DOWNLOAD_TIMEOUT, IMGPROXY_MAX_REDIRECTS, IMGPROXY_ALLOWED_SOURCES, \
             IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, IMGPROXY_REQUESTS_QUEUE_SIZE.
+            thumbor's URLs are answered too (--url-format both, the default): /unsafe/[AxB:CxD/]\
+            [fit-in/][-]Wx[-]H/[halign/][valign/][smart/][filters:…/]IMAGE-URL, signed with \
+            --thumbor-key (or THUMBOR_SECURITY_KEY) in place of unsafe. A path is thumbor's when \
+            its first segment is unsafe or a 28-character signature ending in =; any key set \
+            means every URL must be signed.
             Without arguments it listens on 127.0.0.1:8080, serves local:/// sources from the \
             current folder, unsigned, and prints an example URL:
               cd ./photos && webimage serve
@@ -80,6 +85,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "A URL prefix sources must start with; repeat for more; end a host with / (default: $IMGPROXY_ALLOWED_SOURCES, comma-separated; none: any).")
     var allowedSources: [String] = []
+
+    @Option(help: "The URL forms answered: imgproxy, thumbor, or both, told apart by the first segment.")
+    var urlFormat: ServedURLFormat = .both
+
+    @Option(help: "thumbor's security key: thumbor URLs must carry its HMAC-SHA1 signature (default: $THUMBOR_SECURITY_KEY).")
+    var thumborKey: String?
 
     @Flag(help: "Answer URLs without a format in WebP when Accept lists image/webp (default: $IMGPROXY_AUTO_WEBP).")
     var autoWebp = false
@@ -153,7 +164,9 @@ struct ServeCommand: AsyncParsableCommand {
             maxQueue: try maxQueue ?? Self.number(environment, "IMGPROXY_REQUESTS_QUEUE_SIZE") ?? 1000,
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
         let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
-        let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,
+        let router = ProcessingURLRouter(format: urlFormat, imgproxyParser: parser, imgproxySigner: signer,
+                                         thumborSigner: ThumborURLSigner(key: thumborKey ?? environment["THUMBOR_SECURITY_KEY"]))
+        let responder = ImageServerResponder(router: router, processor: processor,
                                              ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000,
                                              acceptedFormats: acceptedFormats, logger: Logger(label: "webimage.serve"),
                                              metricsRegistry: metrics)

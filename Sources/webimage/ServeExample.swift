@@ -28,7 +28,7 @@ struct ServeExample {
         guard let image else { return nil }
         // A server listening on every address is reached here through loopback.
         let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
-        url = Self.baseURL(host: reachable, port: port) + responder.signer.sign("/rs:fit:300:300/plain/local:///\(image)@webp")
+        url = Self.baseURL(host: reachable, port: port) + responder.router.imgproxySigner.sign("/rs:fit:300:300/plain/local:///\(image)@webp")
     }
 
     /// `http://127.0.0.1:8080`, `http://[::1]:8080`: the server's address as a URL.

@@ -37,11 +37,11 @@ class ServeTestCase: XCTestCase {
         try await origin.stop()
     }
 
-    /// Starts `webimage serve` with `arguments` on a free port, caching in a folder of its own,
-    /// and returns its base URL.
-    func serve(_ arguments: [String]) throws -> String {
+    /// Starts `webimage serve` with `arguments` (and `environment` added to this process's) on a
+    /// free port, caching in a folder of its own, and returns its base URL.
+    func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let cache = folder.appending("cache-\(servers.count)").path
-        return try start(["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments)
+        return try start(["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments, environment: environment)
     }
 
     /// Starts the binary with `arguments` and `environment` in `directory`, waits until it
