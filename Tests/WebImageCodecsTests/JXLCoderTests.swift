@@ -1,0 +1,98 @@
+@testable import WebImageCodecs
+import Foundation
+import WebImage
+import WebImageTestSupport
+import XCTest
+
+/// `JXLCoder` decoding the files of `Tests/Fixtures/formats/jxl` (made with cjxl by
+/// scripts/make-format-fixtures.py); the shared corpus's are checked against djxl by
+/// `CorpusConformanceTests`.
+final class JXLCoderTests: XCTestCase {
+    private let coder = JXLCoder()
+
+    private func decode(_ name: String, _ options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image {
+        try coder.decode(Fixtures.formatData("jxl/\(name)"), options: options)
+    }
+
+    func testLosslessFilesDecodeExactly() throws {
+        let data = try Fixtures.formatData("jxl/quadrants_lossless.jxl")
+        XCTAssertTrue(coder.canDecode(data))
+        let image = try coder.decode(data, options: ImageDecodeOptions())
+        XCTAssertEqual(image.format, .jxl)
+        XCTAssertEqual(image.frames.count, 1)
+        XCTAssertEqual(image.loopCount, 1)
+        assertSamePixels(image.pixels, try FormatFixtures.source("quadrants.png"), "lossless RGB")
+        assertSamePixels(try decode("alpha_lossless.jxl").pixels, try FormatFixtures.source("alpha.png"), "lossless RGBA")
+    }
+
+    func testSixteenBitSamplesAreRoundedToEight() throws {
+        let expected = FormatFixtures.rounded(FormatFixtures.gradient16(), width: 64, height: 48)
+        assertSamePixels(try decode("gradient16_lossless.jxl").pixels, expected, "16-bit lossless, rounded")
+    }
+
+    func testALossyFileDecodesCloseToItsSource() throws {
+        FormatFixtures.assertNear(try decode("quadrants_d1.jxl").pixels, try FormatFixtures.source("quadrants.png"),
+                                  maximum: 60, mean: 3, "distance 1")
+    }
+
+    func testTheCodestreamOrientationIsApplied() throws {
+        let image = try decode("orientation6.jxl")
+        XCTAssertEqual(image.orientation, .up, "libjxl turned the pixels upright")
+        // cjxl kept the JPEG's orientation 6; our JPEG decoder applies the same tag.
+        let jpeg = try JPEGCoder().decode(Fixtures.imageData("jpeg/pil_hopper_orientation_6.jpg"), options: ImageDecodeOptions())
+        FormatFixtures.assertNear(image.pixels, jpeg.pixels, maximum: 8, mean: 1, "the transcoded JPEG against the JPEG")
+        let header = try ImageCoders(WebImageCodecs.defaultCoders).header(of: Fixtures.formatData("jxl/orientation6.jxl"))
+        XCTAssertEqual(header.orientation, .up)
+        XCTAssertEqual(header.format, .jxl)
+    }
+
+    func testAnAnimationKeepsItsFramesDurationsAndLoop() throws {
+        let image = try decode("animated.jxl")
+        XCTAssertEqual(image.frames.count, 3)
+        XCTAssertEqual(image.durations.map { ($0 * 1000).rounded() }, [100, 200, 300])
+        XCTAssertEqual(image.loopCount, 0)
+        let colours = [RGBA(r: 220, g: 30, b: 30), RGBA(r: 30, g: 200, b: 30), RGBA(r: 30, g: 30, b: 220)]
+        for (index, colour) in colours.enumerated() { XCTAssertEqual(image.frames[index].pixels[5, 5], colour) }
+        let reader = try coder.makeFrameReader(for: Fixtures.formatData("jxl/animated.jxl"), options: ImageDecodeOptions())
+        XCTAssertEqual(reader.frameCount, 3)
+        for index in [2, 0, 1, 2] { XCTAssertEqual(try reader.frame(at: index)[3, 3], colours[index], "frame \(index), any order") }
+        XCTAssertThrowsError(try reader.frame(at: 3)) { XCTAssertTrue($0 is ImageCodingError) }
+        let first = try decode("animated.jxl", ImageDecodeOptions(firstFrameOnly: true))
+        XCTAssertEqual(first.frames.count, 1)
+    }
+
+    func testAThumbnailIsResampledToTheBox() throws {
+        let image = try decode("quadrants_lossless.jxl", ImageDecodeOptions(thumbnailPixelSize: PixelSize(32)))
+        XCTAssertEqual(PixelSize(width: image.pixelWidth, height: image.pixelHeight), PixelSize(width: 32, height: 24))
+    }
+
+    func testTheColourProfileIsReadForColourManagement() throws {
+        let reader = try JXLFrameReader(data: Fixtures.formatData("jxl/quadrants_d1.jxl"), options: ImageDecodeOptions())
+        let srgb = try XCTUnwrap(reader.colorSpace.iccProfile, "libjxl describes its sRGB output as a profile")
+        XCTAssertEqual(Array(srgb[36..<40]), Array("acsp".utf8))
+        let corpus = try Fixtures.requireFullCorpus(for: "the ICC profile of color/jxl/adobergb1998_lossless.jxl")
+        let adobe = try JXLFrameReader(data: Fixtures.data(corpus.root.appendingPathComponent("color/jxl/adobergb1998_lossless.jxl")),
+                                       options: ImageDecodeOptions())
+        XCTAssertNotEqual(try XCTUnwrap(adobe.colorSpace.iccProfile), srgb)
+    }
+
+    func testBadInputGivesTypedErrors() throws {
+        XCTAssertThrowsError(try decode("quadrants_lossless.jxl", ImageDecodeOptions(maxPixels: 1000))) { error in
+            XCTAssertEqual(error as? ImageCodingError, .tooManyPixels(width: 64, height: 48, limit: 1000))
+        }
+        let data = try Fixtures.formatData("jxl/gradient16_lossless.jxl")
+        for length in [2, 10, 100, data.count / 2, data.count - 1] {
+            XCTAssertThrowsError(try coder.decode(data.prefix(length), options: ImageDecodeOptions()), "\(length) bytes") { error in
+                XCTAssertEqual(error as? ImageCodingError, .truncated(.jxl), "\(length) bytes: \(error)")
+            }
+        }
+        XCTAssertThrowsError(try coder.decode(Data(), options: ImageDecodeOptions())) { error in
+            XCTAssertEqual(error as? ImageCodingError, .empty)
+        }
+        for position in stride(from: 2, to: min(data.count, 600), by: 7) {
+            var damaged = data
+            damaged[position] ^= 0xFF
+            FormatFixtures.assertTypedFailureOrImage({ try coder.decode(damaged, options: ImageDecodeOptions()) }, "byte \(position)")
+        }
+    }
+}
