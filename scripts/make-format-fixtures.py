@@ -9,7 +9,8 @@ read the files; run this again to remake them (`scripts/make-format-fixtures.py`
 Sources (written with the standard library):
   quadrants.png   64x48 RGB: red, green / blue, white quadrants (orientation shows at a glance)
   alpha.png       64x48 RGBA: the quadrants with alpha falling from 255 (left) to 0 (right)
-  gradient16.png  64x48 16-bit RGB: smooth ramps whose 8-bit rounding is checked exactly
+  gradient16.png  64x48 16-bit RGB: smooth ramps (red across, green down, blue their mean) whose
+                  8-bit rounding is checked exactly
   frames/f0..f2.png  32x24 RGB: three flat frames (red, green, blue) for animations
 
 Files:
@@ -86,7 +87,7 @@ def main():
     (src / "alpha.png").write_bytes(png(W, H, [
         b"".join(bytes(quadrant(x, y)) + bytes([255 - x * 255 // (W - 1)]) for x in range(W)) for y in range(H)], 6))
     (src / "gradient16.png").write_bytes(png(W, H, [
-        b"".join(struct.pack(">HHH", x * 65535 // (W - 1), y * 65535 // (H - 1), (x * 977 + y * 1361) % 65536)
+        b"".join(struct.pack(">HHH", x * 65535 // (W - 1), y * 65535 // (H - 1), (x * 65535 // (W - 1) + y * 65535 // (H - 1)) // 2)
                  for x in range(W)) for y in range(H)], 2, depth=16))
     colours, delays = [(220, 30, 30), (30, 200, 30), (30, 30, 220)], [100, 200, 300]
     for index, colour in enumerate(colours):

@@ -51,7 +51,8 @@ enum FormatFixtures {
         var samples: [UInt16] = []
         for y in 0..<48 {
             for x in 0..<64 {
-                samples += [UInt16(x * 65535 / 63), UInt16(y * 65535 / 47), UInt16((x * 977 + y * 1361) % 65536), 65535]
+                let (red, green) = (x * 65535 / 63, y * 65535 / 47)
+                samples += [UInt16(red), UInt16(green), UInt16((red + green) / 2), 65535]
             }
         }
         return samples

@@ -38,8 +38,8 @@ final class HEIFCoderTests: XCTestCase {
     func testTenBitSamplesAreRoundedToEight() throws {
         let image = try decode("gradient10.heic")
         let expected = FormatFixtures.rounded(FormatFixtures.gradient16(), width: 64, height: 48)
-        // Lossy at q90: the mean difference is the encoder's; truncating instead of rounding adds ~0.5.
-        FormatFixtures.assertNear(image.pixels, expected, maximum: 40, mean: 1.5, "10-bit HEIC against its 16-bit source")
+        // Lossy at q90 on smooth ramps: the encoder's loss is small; truncating instead of rounding adds ~0.4.
+        FormatFixtures.assertNear(image.pixels, expected, maximum: 6, mean: 0.9, "10-bit HEIC against its 16-bit source")
     }
 
     func testIrotIsAppliedOnceAndTheEXIFOrientationNotAgain() throws {
@@ -78,9 +78,11 @@ final class HEIFCoderTests: XCTestCase {
 
     func testTheColourSpaceIsReadForColourManagement() throws {
         let file = try HEIFFile(data: Fixtures.formatData("heic/quadrants.heic"), format: .heic, options: ImageDecodeOptions())
-        XCTAssertEqual(file.colorSpace.codePoints?.matrix, 6, "heif-enc's nclx: BT.601 matrix")
-        XCTAssertNil(file.colorSpace.iccProfile)
-        let corpus = try Fixtures.requireFullCorpus(for: "the ICC profile of color/heic/displayp3.heic")
+        XCTAssertEqual(file.colorSpace, .unspecified, "heif-enc 1.15 writes no colr box")
+        let corpus = try Fixtures.requireFullCorpus(for: "the colour boxes of formats/heic and color/heic")
+        let nclx = try HEIFFile(data: Fixtures.data(corpus.root.appendingPathComponent("formats/heic/photo_8bit_420.heic")),
+                                format: .heic, options: ImageDecodeOptions())
+        XCTAssertEqual(nclx.colorSpace.codePoints?.primaries, 1, "pillow_heif's nclx: BT.709 primaries")
         let p3 = try HEIFFile(data: Fixtures.data(corpus.root.appendingPathComponent("color/heic/displayp3.heic")),
                               format: .heic, options: ImageDecodeOptions())
         let profile = try XCTUnwrap(p3.colorSpace.iccProfile)

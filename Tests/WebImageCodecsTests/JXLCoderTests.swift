@@ -38,9 +38,11 @@ final class JXLCoderTests: XCTestCase {
     func testTheCodestreamOrientationIsApplied() throws {
         let image = try decode("orientation6.jxl")
         XCTAssertEqual(image.orientation, .up, "libjxl turned the pixels upright")
-        // cjxl kept the JPEG's orientation 6; our JPEG decoder applies the same tag.
+        // cjxl kept the JPEG's orientation 6; our JPEG decoder applies the same tag. libjxl's own
+        // decode of the JPEG data differs from libjpeg-turbo's at edges (its chroma upsampling),
+        // by little on average; a wrong orientation differs by tens.
         let jpeg = try JPEGCoder().decode(Fixtures.imageData("jpeg/pil_hopper_orientation_6.jpg"), options: ImageDecodeOptions())
-        FormatFixtures.assertNear(image.pixels, jpeg.pixels, maximum: 8, mean: 1, "the transcoded JPEG against the JPEG")
+        FormatFixtures.assertNear(image.pixels, jpeg.pixels, maximum: 24, mean: 1, "the transcoded JPEG against the JPEG")
         let header = try ImageCoders(WebImageCodecs.defaultCoders).header(of: Fixtures.formatData("jxl/orientation6.jxl"))
         XCTAssertEqual(header.orientation, .up)
         XCTAssertEqual(header.format, .jxl)

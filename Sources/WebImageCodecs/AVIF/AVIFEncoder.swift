@@ -30,7 +30,7 @@ struct AVIFEncoder {
         }
         defer { avifEncoderDestroy(encoder) }
         let quantizer = options.lossless ? Int32(AVIF_QUANTIZER_LOSSLESS) : Self.quantizer(quality: options.quality)
-        encoder.pointee.speed = Int32(min(max(speed, AVIF_SPEED_SLOWEST), AVIF_SPEED_FASTEST))
+        encoder.pointee.speed = Int32(min(max(speed, Int(AVIF_SPEED_SLOWEST)), Int(AVIF_SPEED_FASTEST)))
         encoder.pointee.minQuantizer = quantizer
         encoder.pointee.maxQuantizer = quantizer
         encoder.pointee.minQuantizerAlpha = quantizer
@@ -59,10 +59,10 @@ struct AVIFEncoder {
               let image = avifImageCreate(width, height, 8, format) else {
             throw ImageCodingError.encodingFailed(.avif, "libavif could not create a \(pixels.width)x\(pixels.height) image")
         }
-        image.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709.rawValue)
-        image.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB.rawValue)
+        image.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
+        image.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
         image.pointee.matrixCoefficients = avifMatrixCoefficients(
-            lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY.rawValue : AVIF_MATRIX_COEFFICIENTS_BT601.rawValue)
+            lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
         image.pointee.yuvRange = AVIF_RANGE_FULL
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)

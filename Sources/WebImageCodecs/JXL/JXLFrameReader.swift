@@ -24,7 +24,8 @@ final class JXLFrameReader: AnimatedFrameReader {
     private let deep: Bool
     private let bytes: UnsafeRawBufferPointer
     private let decoder: OpaquePointer
-    /// The frame the decoder reaches next without rewinding; nil before the first read.
+    /// The frame the decoder reaches next without rewinding; nil before the first read and
+    /// after a failure.
     private var nextFrame: Int?
 
     /// Parses the headers and frame headers of `data`; throws ``ImageCodingError`` if it is not
@@ -42,11 +43,6 @@ final class JXLFrameReader: AnimatedFrameReader {
             let header = try JXLHeader(bytes: bytes, options: options)
             (canvasSize, frameCount, loopCount) = (header.canvasSize, header.durations.count, header.loopCount)
             (durations, deep, colorSpace) = (header.durations, header.deep, header.colorSpace)
-            let events = Int32(JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue)
-            guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
-                  JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS else {
-                throw ImageCodingError.corrupt(.jxl, "libjxl refused the decoder settings")
-            }
         } catch {
             JxlDecoderDestroy(decoder)
             bytes.deallocate()
@@ -72,13 +68,17 @@ final class JXLFrameReader: AnimatedFrameReader {
             throw ImageCodingError.corrupt(.jxl, "no frame \(index) in \(frameCount)")
         }
         if nextFrame != index {
+            // libjxl 0.7's rewind also forgets the subscribed events and settings: set them again.
             JxlDecoderRewind(decoder)
-            guard JxlDecoderSetInput(decoder, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count) == JXL_DEC_SUCCESS else {
-                throw ImageCodingError.corrupt(.jxl, "libjxl refused the input")
+            let events = Int32(JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue)
+            guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
+                  JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS,
+                  JxlDecoderSetInput(decoder, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count) == JXL_DEC_SUCCESS else {
+                throw ImageCodingError.corrupt(.jxl, "libjxl refused the decoder settings")
             }
             JxlDecoderSkipFrames(decoder, index)
         }
-        nextFrame = nil  // until this frame is complete, the decoder's position is unknown
+        nextFrame = nil  // until this frame is complete
         let bytesPerSample = deep ? 2 : 1
         var format = JxlPixelFormat(num_channels: 4, data_type: deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                                     endianness: JXL_LITTLE_ENDIAN, align: 0)

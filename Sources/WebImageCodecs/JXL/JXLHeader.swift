@@ -1,4 +1,5 @@
 import CJXL
+import Foundation
 import WebImage
 
 /// What a JPEG XL file's headers say, read by libjxl without decoding pixels: the upright
