@@ -7,7 +7,9 @@ import WebImage
 /// built with (dav1d on Debian); YUV of any depth (8, 10, 12 bit) is converted to RGBA8 with
 /// libavif's defaults, as Pillow's AVIF plugin does, so the pixels match Pillow's. The `irot`
 /// and `imir` boxes become the image's ``ImageOrientation`` and are applied like EXIF
-/// orientation. Samples deeper than 8 bits (10, 12) are converted at 16 bits and rounded to 8.
+/// orientation. Samples deeper than 8 bits (10, 12) with 4:4:4 chroma are converted at 16 bits
+/// and rounded to 8; with 4:2:0 or 4:2:2 chroma they take libavif's 8-bit path through libyuv,
+/// whose chroma upsampling the references follow (see ``AVIFFrameReader``).
 /// Thumbnails are decoded at full size and resampled (AV1 has no reduced-size decoding).
 ///
 /// Encodes too (``AVIFEncoder``: libaom through libavif): quality maps to one quantizer, and

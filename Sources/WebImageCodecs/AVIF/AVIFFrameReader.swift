@@ -96,9 +96,12 @@ final class AVIFFrameReader: AnimatedFrameReader {
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
-        // Deeper samples are converted at 16 bits and rounded to 8: libavif's direct 8-bit
-        // output truncates, up to 3 levels off the rounded reference.
-        let deep = image.pointee.depth > 8
+        // Deeper samples with full chroma are converted at 16 bits and rounded to 8: libavif's
+        // direct 8-bit output is up to 3 levels off the rounded references. Subsampled chroma
+        // keeps that direct path, through libyuv, whose chroma upsampling the references of
+        // 4:2:0 files (Pillow's) follow; libavif's own 16-bit upsampling is up to 5 off them.
+        let subsampled = image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV420 || image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV422
+        let deep = image.pointee.depth > 8 && !subsampled
         rgb.depth = deep ? 16 : 8
         let bytesPerPixel = deep ? 8 : 4
         let (byteCount, overflow) = canvasSize.area.multipliedReportingOverflow(by: bytesPerPixel)
