@@ -9,12 +9,8 @@ import XCTest
 final class AVIFFormatTests: XCTestCase {
     private let coder = AVIFCoder()
 
-    private func decode(_ name: String, _ options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image {
-        try coder.decode(Fixtures.formatData("avif/\(name)"), options: options)
-    }
-
     func testAnEightBitStillDecodesCloseToItsSource() throws {
-        let image = try decode("quadrants.avif")
+        let image = try FormatFixtures.decode("avif/quadrants.avif", with: coder)
         XCTAssertEqual(image.format, .avif)
         XCTAssertEqual(image.orientation, .up)
         FormatFixtures.assertNear(image.pixels, try FormatFixtures.source("quadrants.png"), maximum: 80, mean: 3, "AVIF q10")
@@ -22,7 +18,7 @@ final class AVIFFormatTests: XCTestCase {
     }
 
     func testAlphaIsDecoded() throws {
-        let image = try decode("alpha.avif")
+        let image = try FormatFixtures.decode("avif/alpha.avif", with: coder)
         XCTAssertTrue(image.pixels.hasTransparency)
         let source = try FormatFixtures.source("alpha.png")
         for x in [0, 20, 40, 63] {
@@ -31,14 +27,14 @@ final class AVIFFormatTests: XCTestCase {
     }
 
     func testTenBitSamplesAreRoundedToEight() throws {
-        let image = try decode("gradient10.avif")
+        let image = try FormatFixtures.decode("avif/gradient10.avif", with: coder)
         let expected = FormatFixtures.rounded(FormatFixtures.gradient16(), width: 64, height: 48)
         // Quantizer 4 at 4:4:4: close to lossless, so rounding (not truncating) keeps the mean low.
         FormatFixtures.assertNear(image.pixels, expected, maximum: 12, mean: 0.9, "10-bit AVIF against its 16-bit source")
     }
 
     func testIrotAndImirBecomeTheOrientationAndAreApplied() throws {
-        let image = try decode("irot1_imir0.avif")
+        let image = try FormatFixtures.decode("avif/irot1_imir0.avif", with: coder)
         XCTAssertEqual(image.orientation, .leftMirrored, "irot 1 then imir 0 is EXIF orientation 5")
         XCTAssertEqual(PixelSize(width: image.pixelWidth, height: image.pixelHeight), PixelSize(width: 48, height: 64))
         // Orientation 5 transposes: the quadrants' green and blue change places.
@@ -46,14 +42,8 @@ final class AVIFFormatTests: XCTestCase {
     }
 
     func testASequenceKeepsItsFramesAndDurations() throws {
-        let image = try decode("animated.avif")
-        XCTAssertEqual(image.frames.count, 3)
-        XCTAssertEqual(image.durations.map { ($0 * 1000).rounded() }, [100, 200, 300])
-        XCTAssertEqual(image.loopCount, 0)
-        let colours = [RGBA(r: 220, g: 30, b: 30), RGBA(r: 30, g: 200, b: 30), RGBA(r: 30, g: 30, b: 220)]
-        for (frame, colour) in zip(image.frames, colours) {
-            assertClose(frame.pixels[16, 12], colour, tolerance: 8, "frame colour")
-        }
+        FormatFixtures.assertTheAnimation(try FormatFixtures.decode("avif/animated.avif", with: coder), tolerance: 8)
+        let colours = FormatFixtures.frameColours
         let reader = try coder.makeFrameReader(for: Fixtures.formatData("avif/animated.avif"), options: ImageDecodeOptions())
         assertClose(try reader.frame(at: 2)[5, 5], colours[2], tolerance: 8, "the last frame first")
         assertClose(try reader.frame(at: 0)[5, 5], colours[0], tolerance: 8, "then the first")

@@ -13,6 +13,26 @@ enum FormatFixtures {
     static let blue = RGBA(r: 30, g: 40, b: 220)
     static let white = RGBA(r: 240, g: 240, b: 240)
 
+    /// The file at `path` below `Tests/Fixtures/formats` (`"heic/quadrants.heic"`) decoded by `coder`.
+    static func decode(_ path: String, with coder: any ImageCoder,
+                       _ options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image {
+        try coder.decode(Fixtures.formatData(path), options: options)
+    }
+
+    /// The colours of `sources/frames/f0…f2.png`, the frames of `animated.avif` and `animated.jxl`.
+    static let frameColours = [RGBA(r: 220, g: 30, b: 30), RGBA(r: 30, g: 200, b: 30), RGBA(r: 30, g: 30, b: 220)]
+
+    /// Asserts that `image` is the fixtures' animation: three frames of ``frameColours``
+    /// (within `tolerance`) lasting 100, 200 and 300 ms, looping forever.
+    static func assertTheAnimation(_ image: Image, tolerance: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(image.frames.count, 3, file: file, line: line)
+        XCTAssertEqual(image.durations.map { ($0 * 1000).rounded() }, [100, 200, 300], file: file, line: line)
+        XCTAssertEqual(image.loopCount, 0, file: file, line: line)
+        for (frame, colour) in zip(image.frames, frameColours) {
+            assertClose(frame.pixels[5, 5], colour, tolerance: tolerance, "frame colour", file: file, line: line)
+        }
+    }
+
     /// A source PNG of the fixtures (`quadrants.png`, `alpha.png`, `gradient16.png`), decoded.
     static func source(_ name: String) throws -> PixelBuffer {
         try PNGCoder().decode(Fixtures.formatData("sources/\(name)"), options: ImageDecodeOptions()).pixels

@@ -10,10 +10,6 @@ import XCTest
 final class HEIFCoderTests: XCTestCase {
     private let coder = HEIFCoder()
 
-    private func decode(_ name: String, _ options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image {
-        try coder.decode(Fixtures.formatData("heic/\(name)"), options: options)
-    }
-
     func testAnEightBitStillDecodesCloseToItsSource() throws {
         let data = try Fixtures.formatData("heic/quadrants.heic")
         XCTAssertTrue(coder.canDecode(data))
@@ -27,7 +23,7 @@ final class HEIFCoderTests: XCTestCase {
     }
 
     func testAlphaComesFromTheAuxiliaryImage() throws {
-        let image = try decode("alpha.heic")
+        let image = try FormatFixtures.decode("heic/alpha.heic", with: coder)
         let source = try FormatFixtures.source("alpha.png")
         XCTAssertTrue(image.pixels.hasTransparency)
         XCTAssertEqual(Double(image.pixels[0, 10].a), 255, accuracy: 3)
@@ -36,7 +32,7 @@ final class HEIFCoderTests: XCTestCase {
     }
 
     func testTenBitSamplesAreRoundedToEight() throws {
-        let image = try decode("gradient10.heic")
+        let image = try FormatFixtures.decode("heic/gradient10.heic", with: coder)
         let expected = FormatFixtures.rounded(FormatFixtures.gradient16(), width: 64, height: 48)
         // Lossy at q90 on smooth ramps: the encoder's loss is small; truncating instead of rounding adds ~0.4.
         FormatFixtures.assertNear(image.pixels, expected, maximum: 6, mean: 0.9, "10-bit HEIC against its 16-bit source")
@@ -58,20 +54,20 @@ final class HEIFCoderTests: XCTestCase {
 
     func testASmallThumbnailComesFromTheThumbnailItem() throws {
         // The file's 16x12 thumbnail item is flat magenta; the image is the quadrants.
-        let small = try decode("thumbnail_differs.heic", ImageDecodeOptions(thumbnailPixelSize: PixelSize(16)))
+        let small = try FormatFixtures.decode("heic/thumbnail_differs.heic", with: coder, ImageDecodeOptions(thumbnailPixelSize: PixelSize(16)))
         XCTAssertEqual(PixelSize(width: small.pixelWidth, height: small.pixelHeight), PixelSize(width: 16, height: 12))
         assertClose(small.pixels[8, 6], RGBA(r: 220, g: 30, b: 220), tolerance: 8, "decoded from the thumbnail item")
-        let larger = try decode("thumbnail_differs.heic", ImageDecodeOptions(thumbnailPixelSize: PixelSize(32)))
+        let larger = try FormatFixtures.decode("heic/thumbnail_differs.heic", with: coder, ImageDecodeOptions(thumbnailPixelSize: PixelSize(32)))
         XCTAssertEqual(PixelSize(width: larger.pixelWidth, height: larger.pixelHeight), PixelSize(width: 32, height: 24))
         FormatFixtures.assertQuadrants(larger.pixels, [FormatFixtures.red, FormatFixtures.green, FormatFixtures.blue, FormatFixtures.white],
                                        tolerance: 12, "a box the thumbnail does not cover: decoded from the image")
-        let full = try decode("thumbnail_differs.heic")
+        let full = try FormatFixtures.decode("heic/thumbnail_differs.heic", with: coder)
         XCTAssertEqual(full.pixelWidth, 64)
         FormatFixtures.assertQuadrants(full.pixels, [FormatFixtures.red, FormatFixtures.green, FormatFixtures.blue, FormatFixtures.white], "full size")
     }
 
     func testThePixelLimitIsCheckedBeforeDecoding() throws {
-        XCTAssertThrowsError(try decode("quadrants.heic", ImageDecodeOptions(maxPixels: 1000))) { error in
+        XCTAssertThrowsError(try FormatFixtures.decode("heic/quadrants.heic", with: coder, ImageDecodeOptions(maxPixels: 1000))) { error in
             XCTAssertEqual(error as? ImageCodingError, .tooManyPixels(width: 64, height: 48, limit: 1000))
         }
     }
