@@ -137,7 +137,9 @@ final class HEIFFile {
         }
         var pixels = RGBASamples.pixels(plane, stride: Int(stride), width: width, height: height,
                                         channels: alpha ? 4 : 3, bitDepth: bitDepth)
-        if alpha, heif_image_handle_is_premultiplied_alpha(handle) != 0 {
+        // The decoded image says whether its colour is still premultiplied (the handle only
+        // says how it was stored).
+        if alpha, heif_image_is_premultiplied_alpha(image) != 0 {
             pixels = RGBASamples.unpremultiplied(pixels)
         }
         return pixels
