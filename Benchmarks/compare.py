@@ -85,6 +85,9 @@ comparisons = [
     ("decode.png.1024", "decode.png.1024", "Pillow", lambda: pillow("decode.png.1024")),
     ("decode.webp.full", "decode.webp.full", "Pillow", lambda: pillow("decode.webp.full")),
     ("decode.gif.animated", "decode.gif.animated", "Pillow", lambda: pillow("decode.gif.animated")),
+    # AVIF through libavif: Debian's 0.11 (dav1d, libaom) against Pillow's bundled libavif.
+    ("decode.avif.photo", "decode.avif.photo", "Pillow", lambda: pillow("decode.avif.photo")),
+    ("encode.avif.1024", "encode.avif.1024", "Pillow", lambda: pillow("encode.avif.1024")),
     ("thumbnail.jpeg.256", "thumbnail.jpeg.256", "Pillow", lambda: pillow("thumbnail.jpeg.256")),
     ("resize.1024", "resize.1024", "Pillow", lambda: pillow("resize.1024")),
     ("resize.256", "resize.256", "Pillow", lambda: pillow("resize.256")),

@@ -105,6 +105,19 @@ final class ImageProcessorTests: XCTestCase {
         }
     }
 
+    func testAnIPhoneStyleHEICBecomesAVIFRotatedOnce() async throws {
+        // Stored 64x48 with irot 90° clockwise and EXIF orientation 6 (scripts/make-format-fixtures.py).
+        try Fixtures.formatData("heic/irot_exif6.heic").write(to: root.appendingPathComponent("phone.heic"))
+        let (result, image) = try await process("/x/w:24/plain/local:///phone.heic@avif")
+        XCTAssertEqual(result.format, .avif)
+        XCTAssertEqual(result.mediaType, "image/avif")
+        XCTAssertEqual(ImageFormat(detecting: result.data), .avif)
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight], [24, 32])
+        assertClose(image.pixels[6, 8], RGBA(r: 30, g: 40, b: 220), tolerance: 16, "blue quadrant top left: turned once")
+        let (fallback, _) = try await process("/x/w:24/plain/local:///phone.heic")
+        XCTAssertEqual(fallback.format, .jpeg, "no HEIC encoder: an opaque source falls back to JPEG")
+    }
+
     func testRefusalsAreTypedWithTheirStatus() async throws {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("folder"), withIntermediateDirectories: true)
         let cases: [(String, ProcessingError)] = [

@@ -71,6 +71,12 @@ public enum Fixtures {
         try data(generated(name))
     }
 
+    /// The bytes of a file of `Tests/Fixtures/formats`, which `scripts/make-format-fixtures.py`
+    /// writes, such as `"heic/quadrants.heic"` or `"sources/quadrants.png"`.
+    public static func formatData(_ path: String) throws -> Data {
+        try data(subset.root.appendingPathComponent("formats").appendingPathComponent(path))
+    }
+
     /// The bytes of `url`; fails the test loudly if the file is missing.
     public static func data(_ url: URL) throws -> Data {
         try Data(contentsOf: url)
@@ -88,14 +94,28 @@ public enum Fixtures {
 }
 
 /// A fixture folder laid out as the shared corpus: `images/` (with `manifest.json` and `ref/`
-/// in the full corpus) and `bench/`.
+/// in the full corpus) and `bench/`; `formats/` and `color/` are laid out as `images/`.
 public struct FixtureCorpus: Sendable {
     /// The folder holding `images/` and `bench/`.
     public let root: URL
+    /// The folder below ``root`` that ``image(_:)`` and the manifest read: `images` by default.
+    public let imageFolder: String
+
+    /// The corpus at `root`, its images in `imageFolder`.
+    public init(root: URL, imageFolder: String = "images") {
+        self.root = root
+        self.imageFolder = imageFolder
+    }
+
+    /// The same corpus with its images read from `folder` (`formats`, `color`): another folder
+    /// with a `manifest.json` and `ref/`.
+    public func images(in folder: String) -> FixtureCorpus {
+        FixtureCorpus(root: root, imageFolder: folder)
+    }
 
     /// A file below `images/`, such as `"gif/sd_TestLoopCount.gif"` or a manifest entry's `file`.
     public func image(_ path: String) -> URL {
-        root.appendingPathComponent("images").appendingPathComponent(path)
+        root.appendingPathComponent(imageFolder).appendingPathComponent(path)
     }
 
     /// A file below `bench/`, such as `"testjfif_full.jpg"`.
@@ -151,6 +171,14 @@ public struct ManifestEntry: Decodable, Sendable {
     public let loop: Int?
     public let durations_ms: [Double?]?
     public let first_frame_decodes: Bool?
+    /// The per-file limits of `formats/` and `color/` manifests, which replace the per-format rules.
+    public let tolerance: Tolerance?
+
+    /// A manifest's per-file pixel tolerance: the largest difference of one channel and the mean.
+    public struct Tolerance: Decodable, Sendable {
+        public let max: Int
+        public let mean: Double
+    }
 
     /// The folder below `images/`: `png`, `jpeg`, `gif`, `webp` or `other`.
     public var kind: String { String(file.split(separator: "/")[0]) }
