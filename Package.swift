@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // `Mutex`, swapped for a lock ThreadSanitizer understands when scripts/sanitize builds with -DWEBIMAGE_TSAN.
@@ -66,6 +67,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
 
         // imgproxy-compatible URLs, signing and processing for `webimage serve`; the core links none of it.
@@ -81,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageServer", "LoopbackHTTPServer", "Locking",
+                "WebImage", "WebImageCodecs", "WebImageServer", "WebImageRedis", "LoopbackHTTPServer", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -94,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "WebImageBenchmarks",
             dependencies: [
-                "WebImage", "WebImageCodecs",
+                "WebImage", "WebImageCodecs", "WebImageServer", "WebImageRedis",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -136,14 +138,18 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // The Redis tier against a real redis-server each test starts on a free loopback port.
+        // The Redis tier against a real redis-server each test starts on a free loopback port;
+        // `webimage serve` instances sharing one, alone and behind the deploy/ nginx config.
         .testTarget(
             name: "WebImageRedisTests",
             dependencies: [
                 "WebImage", "WebImageRedis", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking",
+                "webimage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // URL parsing, signing and processing against real fixtures; `webimage sign` run as a binary.
         .testTarget(

@@ -5,7 +5,8 @@ several rounds, and prints a table and one `ratio <name> <value>` line per compa
 Pillow, tjbench, a requests + Pillow pipeline, or plain Swift doing the same job (the case
 `ref.<name>` of our binary). Times are per operation; a cache operation is a batch (10,000
 memory hits, 1,000 disk hits, one trim of 100,000 files to half), a download or pipeline
-operation a whole set (2,000 downloads, a gallery of 300 images). A memory case runs once per
+operation a whole set (2,000 downloads, a gallery of 300 images), a scale operation 200 image
+requests to one fresh server instance (Benchmarks/redis_server.py starts its Redis). A memory case runs once per
 round in a fresh process and reports its peak resident memory (the largest of the rounds) as a
 `peak <name> <MiB>` line.
 
@@ -16,7 +17,7 @@ and after, so that a run disturbed by other work shows as a wide spread or a hig
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
-import bench_server
+import bench_server, redis_server
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 # Stand-ins from make_inputs.py instead of the corpus's photos: said before and after the table.
@@ -102,13 +103,20 @@ comparisons = [
     # 300 corpus images cold from nginx on loopback through ImageManager (download, 256 px
     # thumbnail, disk cache) against requests + Pillow in a pool of 6 threads.
     ("pipeline.gallery", "pipeline.gallery", "Python", lambda: pillow("pipeline.gallery")),
+    # 200 gallery images as 300 px WebP results through ImageProcessor, 6 at a time, by a fresh
+    # instance (empty memory and local disk): from a warm Redis against the same results from a
+    # warm local disk (goal: a ratio of 0.5 or more), and against an empty Redis, where every
+    # source is fetched and every result made (the speed-up a second instance gets from the first).
+    ("scale.redis.hit", "scale.redis.hit", "disk", lambda: swift_reference("scale.redis.hit")),
+    ("scale.redis.speedup", "scale.redis.hit", "cold", lambda: ours("scale.redis.cold")),
 ]
 
 # Peak resident memory, in MiB, with the goal: 100 12 MP JPEGs from nginx through ImageManager
 # as 256 px thumbnails.
 peaks = [("memory.thumbnails", 150)]
-# What needs the nginx server.
-networked = {"download.2000", "pipeline.gallery", "memory.thumbnails"}
+# What needs the nginx server, and what needs Redis too.
+scale = {"scale.redis.hit", "scale.redis.speedup"}
+networked = {"download.2000", "pipeline.gallery", "memory.thumbnails"} | scale
 
 chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
 if chosen:
@@ -125,6 +133,12 @@ if any(c[0] in networked for c in comparisons) or any(p[0] in networked for p in
         print(f"skip {', '.join(sorted(networked))}: {e}", file=sys.stderr)
         comparisons = [c for c in comparisons if c[0] not in networked]
         peaks = [p for p in peaks if p[0] not in networked]
+if any(c[0] in scale for c in comparisons):
+    try:
+        os.environ["WEBIMAGE_BENCH_REDIS_URL"] = servers.enter_context(redis_server.serve())
+    except (RuntimeError, OSError) as e:
+        print(f"skip {', '.join(sorted(scale))}: {e}", file=sys.stderr)
+        comparisons = [c for c in comparisons if c[0] not in scale]
 def load_average():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 

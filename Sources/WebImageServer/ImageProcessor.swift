@@ -5,7 +5,12 @@ import WebImage
 /// loaded (and its bytes cached) by the manager, decoded at a reduced size when the output is
 /// smaller, transformed by a ``ProcessingTransformer`` once its output size is known to be within
 /// the limit, encoded, and the result cached under the URL's canonical key, in memory and, when
-/// given, on disk.
+/// given, on disk and in a cache shared with other instances.
+///
+/// Results are looked up memory → local disk → shared cache, and a hit below memory is written
+/// back to the tiers above; only when all miss is the result made. Sources are the manager's:
+/// give it an ``ImageCachesManager`` that chains a shared tier below its local cache, and the
+/// instances fetch each source once between them too.
 public final class ImageProcessor: Sendable {
     /// Loads and decodes sources, coalescing identical loads.
     public let manager: ImageManager
@@ -31,16 +36,21 @@ public final class ImageProcessor: Sendable {
     private let memory: MemoryCache<String, ProcessedImage>
     /// Encoded results by canonical key, kept across runs.
     private let disk: DiskCache?
+    /// Encoded results by canonical key, shared with other instances (a Redis tier, say): asked
+    /// after the local disk, written after a result is made.
+    public let sharedCache: (any ImageCaching)?
 
     /// A processor loading through `manager` the sources `sourcePolicy` and `allowedSources` allow, refusing
     /// sources and results over their pixel limits, making at most `concurrency` results at once
     /// with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding with `coders`,
-    /// caching results in memory (up to `memoryLimitBytes`) and in `disk` when given.
+    /// caching results in memory (up to `memoryLimitBytes`), in `disk` and in `sharedCache`
+    /// (its disk tier) when given.
     public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
                 sourcePolicy: SourceAddressPolicy = SourceAddressPolicy(), allowedSources: [String] = [],
                 maxSourcePixels: Int = 50_000_000,
                 maxResultPixels: Int = 50_000_000, concurrency: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
-                maxQueue: Int = 1000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
+                maxQueue: Int = 1000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
+                sharedCache: (any ImageCaching)? = nil) {
         slots = ProcessingSlots(concurrency: concurrency, maxQueue: maxQueue)
         self.sourcePolicy = sourcePolicy
         self.allowedSources = allowedSources
@@ -52,6 +62,7 @@ public final class ImageProcessor: Sendable {
         self.defaultQuality = min(max(defaultQuality, 1), 100)
         memory = MemoryCache(costLimit: memoryLimitBytes)
         self.disk = disk
+        self.sharedCache = sharedCache
     }
 
     /// The image `url` describes, from the result cache or made now; `now` is compared with the
@@ -72,10 +83,27 @@ public final class ImageProcessor: Sendable {
             memory.setValue(cached, forKey: key, cost: data.count)
             return cached
         }
+        if let shared = await sharedResult(forKey: key) {
+            memory.setValue(shared, forKey: key, cost: shared.data.count)
+            try? disk?.store(shared.data, forKey: key)
+            return shared
+        }
         let result = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
         memory.setValue(result, forKey: key, cost: result.data.count)
         try? disk?.store(result.data, forKey: key)
+        // Awaited: the next instance asked finds it, and a slow shared tier slows the makers
+        // (within its timeouts) rather than piling up writes.
+        try? await sharedCache?.store(nil, data: result.data, forKey: key, to: .disk, serializer: nil)
         return result
+    }
+
+    /// The result the shared cache holds for `key`, when its bytes are of a known image format
+    /// (anything else is taken for a miss and made again).
+    private func sharedResult(forKey key: String) async -> ProcessedImage? {
+        guard let data = await sharedCache?.diskImageData(forKey: key) else { return nil }
+        let format = ImageFormat(detecting: data)
+        guard format != .undefined else { return nil }
+        return ProcessedImage(data: data, format: format, source: .shared)
     }
 
     /// The image `url` describes, made now: loaded, checked against the limits, transformed, encoded.
@@ -118,10 +146,17 @@ public final class ImageProcessor: Sendable {
         var decodeOptions = Self.decodeOptions(for: options)
         decodeOptions.maxPixels = maxSourcePixels
         context.decodeOptions = decodeOptions
-        // The encoded result is what is cached; the decoded pixels are not kept (the source bytes are, on disk).
-        context.storeCacheType = ImageCacheType.none
+        // The encoded result is what is cached, not decoded pixels; the source's bytes are kept
+        // in the disk tiers of the manager's cache (and of a shared tier it chains). Decoded
+        // small, the image has a key of its own that never holds anything: the bytes are stored
+        // and looked up under the original's key (`originalStoreCacheType`, disk by default).
+        // Decoded at full size, the image's key is the original's.
+        let shrinks = decodeOptions.thumbnailPixelSize != nil
+        context.queryCacheType = shrinks ? ImageCacheType.none : .disk
+        context.storeCacheType = shrinks ? ImageCacheType.none : .disk
         let animated = options.format.map { [.gif, .webp, .png].contains($0) } ?? true
-        let loadOptions: WebImageOptions = animated ? [] : [.decodeFirstFrameOnly]
+        // The bytes are stored before the image is made: an instance asked next finds them.
+        let loadOptions: WebImageOptions = animated ? [.waitStoreCache] : [.waitStoreCache, .decodeFirstFrameOnly]
         do {
             return try await manager.image(for: source, options: loadOptions, context: context).image
         } catch {

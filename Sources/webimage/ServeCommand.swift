@@ -19,7 +19,9 @@ struct ServeCommand: AsyncParsableCommand {
             IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated), \
             IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_DOWNLOAD_TIMEOUT, \
             IMGPROXY_ALLOWED_SOURCES, IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, \
-            IMGPROXY_REQUESTS_QUEUE_SIZE.
+            IMGPROXY_REQUESTS_QUEUE_SIZE; and WEBIMAGE_REDIS_URL, WEBIMAGE_REDIS_TTL. With --redis, \
+            instances share source bytes and results through Redis (memory → local disk → Redis → \
+            origin); when Redis is down or slow, requests go on from the local caches and the origin.
             Example:
               webimage serve --local-root ./photos
               curl http://127.0.0.1:8080/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp
@@ -79,24 +81,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Fetch sources that resolve to private, link-local or carrier-grade NAT addresses.")
     var allowPrivateSources = false
 
+    @OptionGroup(title: "Shared cache")
+    var shared: SharedTierOptions
+
     func run() async throws {
         WebImageCommand.prepareCoders()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
-        let (server, downloader) = try await CommandFailure.reporting { try makeServer(environment) }
+        let tier = try await CommandFailure.reporting { try shared.makeTier(environment) }
+        let (server, downloader) = try await CommandFailure.reporting { try makeServer(environment, tier: tier) }
         do {
             try await server.run { port in
                 FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(server.host):\(port)\n".utf8))
             }
         } catch {
             try? await downloader.shutdown()
+            await tier?.client.close()
             throw error
         }
         try await downloader.shutdown()
+        await tier?.client.close()
     }
 
-    /// The server the options describe, and the downloader to shut down once it has stopped.
-    private func makeServer(_ environment: [String: String]) throws -> (ImageServer, HTTPImageDownloader) {
+    /// The server the options describe, its caches over `tier` when there is one, and the
+    /// downloader to shut down once it has stopped.
+    private func makeServer(_ environment: [String: String], tier: SharedTier?) throws -> (ImageServer, HTTPImageDownloader) {
         let (host, port) = try Self.address(bind ?? environment["IMGPROXY_BIND"] ?? "127.0.0.1:8080")
         let keys = key.isEmpty ? environment["IMGPROXY_KEY"].map { [$0] } ?? [] : key
         let salts = salt.isEmpty ? environment["IMGPROXY_SALT"].map { [$0] } ?? [] : salt
@@ -112,9 +121,13 @@ struct ServeCommand: AsyncParsableCommand {
             maxRedirects: 0))
         let megapixels = try maxSrcResolution ?? Self.decimal(environment, "IMGPROXY_MAX_SRC_RESOLUTION") ?? 50
         let cacheFolder = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let sourceCache = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
-                                     disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
+        let localSources = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
+                                      disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
                                         ?? DiskCache(namespace: "webimage-serve-sources"))
+        // The cache added last is asked first: local memory and disk, then Redis; stores go to both.
+        let sourceCache: any ImageCaching = tier.map {
+            ImageCachesManager(caches: [$0.sources, localSources], storePolicy: .all)
+        } ?? localSources
         let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader))
         let root = localRoot ?? environment["IMGPROXY_LOCAL_FILESYSTEM_ROOT"]
         let processor = ImageProcessor(
@@ -127,7 +140,8 @@ struct ServeCommand: AsyncParsableCommand {
             concurrency: try concurrency ?? Self.number(environment, "IMGPROXY_WORKERS")
                 ?? 2 * ProcessInfo.processInfo.activeProcessorCount,
             maxQueue: try maxQueue ?? Self.number(environment, "IMGPROXY_REQUESTS_QUEUE_SIZE") ?? 1000,
-            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
+            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) },
+            sharedCache: tier?.results)
         let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
         let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,
                                              ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000,

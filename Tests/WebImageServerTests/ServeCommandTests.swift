@@ -39,15 +39,9 @@ final class ServeCommandTests: XCTestCase {
     /// Starts `webimage serve` with `arguments` on a free port, caching in a folder of its own,
     /// and returns its base URL.
     private func serve(_ arguments: [String]) throws -> String {
-        let cache = folder.appending("cache-\(servers.count)").path
-        let server = try ChildProcess(BuiltProducts.executable("webimage"),
-                                      ["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments)
-        servers.append(server)
-        let prefix = "webimage serve: listening on "
-        XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } || !server.isRunning },
-                      server.errorOutput)
-        let line = try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }, server.errorOutput)
-        return String(line.dropFirst(prefix.count))
+        let server = try ServeProcess(["--cache-dir", folder.appending("cache-\(servers.count)").path] + arguments)
+        servers.append(server.process)
+        return server.baseURL
     }
 
     private func get(_ url: String, headers: [(String, String)] = [], method: HTTPMethod = .GET)
