@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "WebImageBenchmarks",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageServer", "WebImageRedis",
+                "WebImage", "WebImageCodecs", "WebImageRedis",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

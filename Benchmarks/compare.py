@@ -5,8 +5,8 @@ several rounds, and prints a table and one `ratio <name> <value>` line per compa
 Pillow, tjbench, a requests + Pillow pipeline, or plain Swift doing the same job (the case
 `ref.<name>` of our binary). Times are per operation; a cache operation is a batch (10,000
 memory hits, 1,000 disk hits, one trim of 100,000 files to half), a download or pipeline
-operation a whole set (2,000 downloads, a gallery of 300 images), a scale operation 200 image
-requests to one fresh server instance (Benchmarks/redis_server.py starts its Redis). A memory case runs once per
+operation a whole set (2,000 downloads, a gallery of 300 images), a scale operation 200 HTTP
+requests to a fresh `webimage serve` (Benchmarks/redis_server.py starts its Redis). A memory case runs once per
 round in a fresh process and reports its peak resident memory (the largest of the rounds) as a
 `peak <name> <MiB>` line.
 
@@ -103,8 +103,8 @@ comparisons = [
     # 300 corpus images cold from nginx on loopback through ImageManager (download, 256 px
     # thumbnail, disk cache) against requests + Pillow in a pool of 6 threads.
     ("pipeline.gallery", "pipeline.gallery", "Python", lambda: pillow("pipeline.gallery")),
-    # 200 gallery images as 300 px WebP results through ImageProcessor, 6 at a time, by a fresh
-    # instance (empty memory and local disk): from a warm Redis against the same results from a
+    # HTTP requests for 200 gallery images as 300 px WebP results, 8 at a time, to a fresh
+    # `webimage serve` process: results from a warm Redis against the same results from its
     # warm local disk (goal: a ratio of 0.5 or more), and against an empty Redis, where every
     # source is fetched and every result made (the speed-up a second instance gets from the first).
     ("scale.redis.hit", "scale.redis.hit", "disk", lambda: swift_reference("scale.redis.hit")),

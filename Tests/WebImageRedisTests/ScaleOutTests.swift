@@ -158,4 +158,31 @@ final class ScaleOutTests: RedisTestCase {
         XCTAssertEqual(onA.count + onB.count, 2, "one request per format reached an instance")
         XCTAssertTrue(onA.isEmpty || onB.isEmpty, "hash $request_uri consistent: one instance per URL (\(onA), \(onB))")
     }
+
+    func testEntriesLiveInTheirNamespacesForTheRedisTTL() async throws {
+        let instance = try startInstance(redis: nil, ["--redis-ttl", "1"])
+        _ = try serve("testjfif_256.jpg", at: "/photo.jpg")
+        let response = try await get(instance.baseURL + path("w:64", "/photo.jpg"))
+        XCTAssertEqual(response.status, 200)
+        let client = makeClient()
+        let sources = try await client.keys(matching: "webimage:source:*")
+        let results = try await client.keys(matching: "webimage:result:*")
+        XCTAssertEqual(sources, ["webimage:source:" + origin.url("/photo.jpg").absoluteString])
+        XCTAssertEqual(results.count, 1)
+        try await Task.sleep(for: .milliseconds(1500))
+        let left = try await client.keys(matching: "webimage:*")
+        XCTAssertEqual(left, [], "expired after --redis-ttl 1")
+    }
+
+    func testARedisURLTheClientCannotHonourStopsTheServerWithoutShowingIt() throws {
+        for (url, reason) in [("redis://admin:s3cret@127.0.0.1:6379/0", "AUTH is not supported"),
+                              ("rediss://127.0.0.1:6379/0", "rediss is not supported"),
+                              ("redis://127.0.0.1:6379/x", "not a database number")] {
+            let run = try ChildProcess.run(BuiltProducts.executable("webimage"),
+                                           ["serve", "--bind", "127.0.0.1:0", "--redis", url], timeout: 30)
+            XCTAssertEqual(run.status, 1, url)
+            XCTAssertTrue(run.error.contains(reason), run.error)
+            XCTAssertFalse(run.error.contains("s3cret"), run.error)
+        }
+    }
 }

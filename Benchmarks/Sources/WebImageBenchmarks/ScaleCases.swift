@@ -1,26 +1,27 @@
+import AsyncHTTPClient
 import Foundation
-import WebImage
-import WebImageCodecs
+import NIOCore
 import WebImageRedis
-import WebImageServer
 
-/// `scale.redis.*`: the first 200 images of the benchmark server's gallery as 300 px WebP
-/// results through `ImageProcessor` (the pipeline of `webimage serve`), 6 requests at a time,
-/// each run by a fresh instance (empty memory, an empty local disk of its own, a new Redis
-/// connection), as a second `webimage serve` started behind a load balancer would be:
+/// `scale.redis.*`: HTTP requests to `webimage serve` for the first 200 images of the
+/// benchmark server's gallery as 300 px WebP results, 8 at a time, each run asked of a fresh
+/// instance (a new process: empty memory, an empty or given cache folder), as a second
+/// instance started behind a load balancer would be:
 ///
-/// - `scale.redis.hit`: every result from a warm Redis tier, which an instance before it filled;
-/// - `ref.scale.redis.hit`: the same results from the instance's warm local disk, without Redis;
-/// - `scale.redis.cold`: an empty Redis (cleared before each run): every source fetched from
-///   the server and every result made, as by the first instance.
+/// - `scale.redis.hit`: with `--redis`, every result from a warm Redis, which an instance
+///   before it filled;
+/// - `ref.scale.redis.hit`: without Redis, the same results from the instance's warm local disk
+///   (its `--cache-dir` filled by an instance before it);
+/// - `scale.redis.cold`: with `--redis` emptied before each run: every source fetched from
+///   the benchmark server and every result made, as by the first instance.
 ///
 /// Redis is the server `Benchmarks/compare.py` starts, named in `WEBIMAGE_BENCH_REDIS_URL`.
 enum ScaleCases {
     static let imageCount = 200
-    static let concurrency = GalleryCase.concurrency
+    static let concurrency = 8
 
-    /// A result that did not come from where the case says: the case is broken.
-    struct Broken: Error, CustomStringConvertible {
+    /// A request that failed: the case is broken.
+    struct Failed: Error, CustomStringConvertible {
         let description: String
     }
 
@@ -33,155 +34,123 @@ enum ScaleCases {
 
     private static var redisHit: BenchmarkCase {
         BenchmarkCase(name: "scale.redis.hit", prepareOperation: {
-            let (urls, redis) = try inputs()
-            try fill(urls, redis: redis)
-            return freshInstances(urls: urls, redis: redis, expecting: .shared)
+            let (paths, redis) = try inputs()
+            try clear(redis)
+            try fill(paths, arguments: ["--redis", redis])
+            return freshInstances(paths) { ["--redis", redis, "--cache-dir", $0.path] }
         })
     }
 
     private static var diskHit: BenchmarkCase {
         BenchmarkCase(name: "ref.scale.redis.hit", prepareOperation: {
-            let (urls, _) = try inputs()
-            let folder = temporaryFolder("disk")
-            let maker = try Instance(folder: folder, redis: nil)
-            defer { maker.close() }
-            try maker.process(urls, expecting: .made)
-            var instance: Instance?
-            return TimedOperation(
-                setUp: {
-                    instance?.close()
-                    instance = try Instance(folder: folder, redis: nil)
-                },
-                run: { try instance!.process(urls, expecting: .disk) },
-                tearDown: {
-                    instance?.close()
-                    try? FileManager.default.removeItem(at: folder)
-                })
-        })
-    }
-
-    private static var cold: BenchmarkCase {
-        BenchmarkCase(name: "scale.redis.cold", prepareOperation: {
-            let (urls, redis) = try inputs()
-            var operation = freshInstances(urls: urls, redis: redis, expecting: .made)
-            let prepare = operation.setUp
-            operation.setUp = {
-                try clear(redis)
-                try prepare()
+            let (paths, _) = try inputs()
+            let warm = temporaryFolder()
+            try fill(paths, arguments: ["--cache-dir", warm.path])
+            var operation = freshInstances(paths) { _ in ["--cache-dir", warm.path] }
+            let tearDown = operation.tearDown
+            operation.tearDown = {
+                tearDown()
+                try? FileManager.default.removeItem(at: warm)
             }
             return operation
         })
     }
 
-    /// The result URLs and the Redis configuration the environment names.
-    private static func inputs() throws -> ([ProcessingURL], RedisConfiguration) {
-        guard let text = ProcessInfo.processInfo.environment["WEBIMAGE_BENCH_REDIS_URL"] else { throw MissingRedis() }
-        let parser = ProcessingURLParser()
-        let urls = try BenchServer.urls(in: "gallery").prefix(imageCount).map {
-            try parser.parse("/insecure/rs:fit:300:300/plain/\($0.absoluteString)@webp")
-        }
-        return (urls, try RedisConfiguration(url: text))
+    private static var cold: BenchmarkCase {
+        BenchmarkCase(name: "scale.redis.cold", prepareOperation: {
+            let (paths, redis) = try inputs()
+            var operation = freshInstances(paths) { ["--redis", redis, "--cache-dir", $0.path] }
+            let setUp = operation.setUp
+            operation.setUp = {
+                try clear(redis)
+                try setUp()
+            }
+            return operation
+        })
     }
 
-    /// Runs by a new instance each, in a new folder, over `redis`, each result coming from `source`.
-    private static func freshInstances(urls: [ProcessingURL], redis: RedisConfiguration,
-                                       expecting source: ResultSource) -> TimedOperation {
-        var instance: Instance?
+    /// The result paths, and the Redis URL the environment names.
+    private static func inputs() throws -> ([String], String) {
+        guard let redis = ProcessInfo.processInfo.environment["WEBIMAGE_BENCH_REDIS_URL"] else { throw MissingRedis() }
+        let paths = try BenchServer.urls(in: "gallery").prefix(imageCount).map {
+            "/insecure/rs:fit:300:300/plain/\($0.absoluteString)@webp"
+        }
+        return (paths, redis)
+    }
+
+    /// Runs each asked of a new instance started with `arguments(folder)`, a new folder each.
+    private static func freshInstances(_ paths: [String], arguments: @escaping (URL) -> [String]) -> TimedOperation {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        var instance: ServeInstance?
+        var folder: URL?
         func finish() {
-            instance?.close()
-            if let instance { try? FileManager.default.removeItem(at: instance.folder) }
+            instance?.stop()
             instance = nil
+            if let folder { try? FileManager.default.removeItem(at: folder) }
+            folder = nil
         }
         return TimedOperation(
             setUp: {
                 finish()
-                instance = try Instance(folder: temporaryFolder("redis"), redis: redis)
+                let fresh = temporaryFolder()
+                folder = fresh
+                instance = try ServeInstance(arguments(fresh))
             },
-            run: { try instance!.process(urls, expecting: source) },
-            tearDown: { finish() })
+            run: { try request(paths, from: instance!, client: client) },
+            tearDown: {
+                finish()
+                _ = try? Blocking.await { try await client.shutdown() }
+            })
     }
 
-    /// Redis emptied of the cases' entries, then filled by an instance that makes every result.
-    private static func fill(_ urls: [ProcessingURL], redis: RedisConfiguration) throws {
-        try clear(redis)
-        let maker = try Instance(folder: temporaryFolder("maker"), redis: redis)
+    /// Asks a new instance started with `arguments` for every path once, so that its caches
+    /// (and Redis, when it has it) hold every result.
+    private static func fill(_ paths: [String], arguments: [String]) throws {
+        let folder = temporaryFolder()
+        let maker = try ServeInstance(arguments.contains("--cache-dir") ? arguments : arguments + ["--cache-dir", folder.path])
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer {
-            maker.close()
-            try? FileManager.default.removeItem(at: maker.folder)
+            maker.stop()
+            _ = try? Blocking.await { try await client.shutdown() }
+            try? FileManager.default.removeItem(at: folder)
         }
-        try maker.process(urls, expecting: .made)
+        try request(paths, from: maker, client: client)
     }
 
-    /// Deletes the cases' entries (and only theirs) from Redis.
-    private static func clear(_ redis: RedisConfiguration) throws {
-        let client = RedisClient(configuration: redis)
+    /// GETs every path from `instance`, ``concurrency`` at a time; throws ``Failed`` unless
+    /// every answer is a 200 with a body.
+    private static func request(_ paths: [String], from instance: ServeInstance, client: HTTPClient) throws {
+        let base = instance.baseURL
         try Blocking.await {
-            for namespace in [Instance.sourceNamespace, Instance.resultNamespace] {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = paths.makeIterator()
+                func get(_ path: String) async throws {
+                    let response = try await client.execute(HTTPClientRequest(url: base + path), timeout: .seconds(60))
+                    let body = try await response.body.collect(upTo: 16 << 20)
+                    guard response.status == .ok, body.readableBytes > 0 else {
+                        throw Failed(description: "\(path) answered \(response.status)")
+                    }
+                }
+                for _ in 0..<concurrency { if let path = next.next() { group.addTask { try await get(path) } } }
+                while try await group.next() != nil {
+                    if let path = next.next() { group.addTask { try await get(path) } }
+                }
+            }
+        }
+    }
+
+    /// Deletes every entry of `webimage serve` from the Redis at `url`.
+    private static func clear(_ url: String) throws {
+        let client = RedisClient(configuration: try RedisConfiguration(url: url))
+        try Blocking.await {
+            for namespace in ["webimage:source:", "webimage:result:"] {
                 await RedisImageCache(client: client, configuration: .init(namespace: namespace)).clear(.disk)
             }
             await client.close()
         }
     }
 
-    private static func temporaryFolder(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("webimage-scale-\(name)-\(UUID().uuidString)")
-    }
-
-    /// One `webimage serve` as `ServeCommand` assembles it, without HTTP: sources through an
-    /// `ImageManager` whose cache is local memory and disk over Redis, results in memory, a
-    /// local disk and Redis; everything local in `folder`.
-    private final class Instance {
-        static let sourceNamespace = "webimage-bench:source:"
-        static let resultNamespace = "webimage-bench:result:"
-        let processor: ImageProcessor
-        let folder: URL
-        private let client: RedisClient?
-        private let downloader: HTTPImageDownloader
-
-        init(folder: URL, redis: RedisConfiguration?) throws {
-            self.folder = folder
-            let coders = ImageCoders(WebImageCodecs.defaultCoders)
-            client = redis.map { RedisClient(configuration: $0) }
-            let shared = client.map { client in
-                (sources: RedisImageCache(client: client, configuration: .init(namespace: Self.sourceNamespace), coders: coders),
-                 results: RedisImageCache(client: client, configuration: .init(namespace: Self.resultNamespace), coders: coders))
-            }
-            let local = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
-                                   disk: try DiskCache(directory: folder.appendingPathComponent("sources")), coders: coders)
-            let sources: any ImageCaching = shared.map { ImageCachesManager(caches: [$0.sources, local], storePolicy: .all) } ?? local
-            downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: concurrency))
-            processor = ImageProcessor(
-                manager: ImageManager(imageCache: sources, imageLoader: downloader, coders: coders), coders: coders,
-                sourcePolicy: SourceAddressPolicy(allowsLoopback: true),
-                disk: try DiskCache(directory: folder.appendingPathComponent("results")), sharedCache: shared?.results)
-        }
-
-        /// Processes `urls`, `concurrency` at a time; throws ``Broken`` unless every result
-        /// came from `source`.
-        func process(_ urls: [ProcessingURL], expecting source: ResultSource) throws {
-            let processor = processor
-            try Blocking.await {
-                try await withThrowingTaskGroup(of: ResultSource.self) { group in
-                    var next = urls.makeIterator()
-                    for _ in 0..<concurrency {
-                        guard let url = next.next() else { break }
-                        group.addTask { try await processor.process(url).source }
-                    }
-                    while let found = try await group.next() {
-                        guard found == source else { throw Broken(description: "a result from \(found), not \(source)") }
-                        if let url = next.next() { group.addTask { try await processor.process(url).source } }
-                    }
-                }
-            }
-        }
-
-        /// Closes the Redis connection and the downloader.
-        func close() {
-            let client = client, downloader = downloader
-            _ = try? Blocking.await {
-                await client?.close()
-                try await downloader.shutdown()
-            }
-        }
+    private static func temporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("webimage-scale-\(UUID().uuidString)")
     }
 }
