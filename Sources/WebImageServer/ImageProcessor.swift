@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import WebImage
 
@@ -8,7 +9,7 @@ import WebImage
 /// given, on disk and in a cache shared with other instances.
 ///
 /// Results are looked up memory → local disk → shared cache, and a hit below memory is written
-/// back to the tiers above; only when all miss is the result made. Sources are the manager's:
+/// back to the tiers above (to the disk in the background); only when all miss is the result made. Sources are the manager's:
 /// give it an ``ImageCachesManager`` that chains a shared tier below its local cache, and the
 /// instances fetch each source once between them too.
 public final class ImageProcessor: Sendable {
@@ -39,6 +40,9 @@ public final class ImageProcessor: Sendable {
     /// Encoded results by canonical key, shared with other instances (a Redis tier, say): asked
     /// after the local disk, written after a result is made.
     public let sharedCache: (any ImageCaching)?
+    /// Writes the shared cache's hits to the local disk after they are answered, one at a time,
+    /// off the request path (a file write costs more than the Redis read it saves next time).
+    private let writeBack = DispatchQueue(label: "WebImageServer.ImageProcessor.writeBack", qos: .utility)
 
     /// A processor loading through `manager` the sources `sourcePolicy` and `allowedSources` allow, refusing
     /// sources and results over their pixel limits, making at most `concurrency` results at once
@@ -85,7 +89,9 @@ public final class ImageProcessor: Sendable {
         }
         if let shared = await sharedResult(forKey: key) {
             memory.setValue(shared, forKey: key, cost: shared.data.count)
-            try? disk?.store(shared.data, forKey: key)
+            if let disk {
+                writeBack.async { try? disk.store(shared.data, forKey: key) }
+            }
             return shared
         }
         let result = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
