@@ -70,6 +70,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
 
         // imgproxy-compatible URLs, signing and processing for `webimage serve`; the core links none of it.
@@ -87,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageServer", "LoopbackHTTPServer", "Locking",
+                "WebImage", "WebImageCodecs", "WebImageServer", "WebImageRedis", "LoopbackHTTPServer", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -102,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "WebImageBenchmarks",
             dependencies: [
-                "WebImage", "WebImageCodecs",
+                "WebImage", "WebImageCodecs", "WebImageRedis",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -144,14 +145,19 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // The Redis tier against a real redis-server each test starts on a free loopback port.
+        // The Redis tier against a real redis-server each test starts on a free loopback port;
+        // `webimage serve` instances sharing one, alone and behind the deploy/ nginx config.
         .testTarget(
             name: "WebImageRedisTests",
             dependencies: [
                 "WebImage", "WebImageRedis", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking",
+                "webimage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // URL parsing, signing and processing against real fixtures; `webimage sign` run as a binary.
         .testTarget(

@@ -5,7 +5,8 @@ several rounds, and prints a table and one `ratio <name> <value>` line per compa
 Pillow, tjbench, a requests + Pillow pipeline, or plain Swift doing the same job (the case
 `ref.<name>` of our binary). Times are per operation; a cache operation is a batch (10,000
 memory hits, 1,000 disk hits, one trim of 100,000 files to half), a download or pipeline
-operation a whole set (2,000 downloads, a gallery of 300 images). A memory case runs once per
+operation a whole set (2,000 downloads, a gallery of 300 images), a scale operation 200 HTTP
+requests to a fresh `webimage serve` (Benchmarks/redis_server.py starts its Redis). A memory case runs once per
 round in a fresh process and reports its peak resident memory (the largest of the rounds) as a
 `peak <name> <MiB>` line; `webimage serve`'s peak during serve.cold.thumbor is `serve.cold.rss`.
 
@@ -16,7 +17,7 @@ and after, so that a run disturbed by other work shows as a wide spread or a hig
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
-import bench_server, serve_bench
+import bench_server, redis_server, serve_bench
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 # Stand-ins from make_inputs.py instead of the corpus's photos: said before and after the table.
@@ -116,13 +117,20 @@ comparisons = [
      lambda: serve_bench.cold("thumbor", binaries)),
     ("serve.warm.nginx", lambda: serve_bench.warm("webimage", binaries, wrk_seconds), "nginx",
      lambda: serve_bench.warm("nginx", binaries, wrk_seconds)),
+    # HTTP requests for 200 gallery images as 300 px WebP results, 8 at a time, to a fresh
+    # `webimage serve` process: results from a warm Redis against the same results from its
+    # warm local disk (goal: a ratio of 0.5 or more), and against an empty Redis, where every
+    # source is fetched and every result made (the speed-up a second instance gets from the first).
+    ("scale.redis.hit", "scale.redis.hit", "disk", lambda: swift_reference("scale.redis.hit")),
+    ("scale.redis.speedup", "scale.redis.hit", "cold", lambda: ours("scale.redis.cold")),
 ]
 
 # Peak resident memory, in MiB, with the goal: 100 12 MP JPEGs from nginx through ImageManager
 # as 256 px thumbnails.
 peaks = [("memory.thumbnails", 150)]
-# What needs the nginx server.
-networked = {"download.2000", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor", "serve.warm.nginx"}
+# What needs the nginx server, and what needs Redis too.
+scale = {"scale.redis.hit", "scale.redis.speedup"}
+networked = {"download.2000", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor", "serve.warm.nginx"} | scale
 
 chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
 if chosen:
@@ -139,6 +147,12 @@ if any(c[0] in networked for c in comparisons) or any(p[0] in networked for p in
         print(f"skip {', '.join(sorted(networked))}: {e}", file=sys.stderr)
         comparisons = [c for c in comparisons if c[0] not in networked]
         peaks = [p for p in peaks if p[0] not in networked]
+if any(c[0] in scale for c in comparisons):
+    try:
+        os.environ["WEBIMAGE_BENCH_REDIS_URL"] = servers.enter_context(redis_server.serve())
+    except (RuntimeError, OSError) as e:
+        print(f"skip {', '.join(sorted(scale))}: {e}", file=sys.stderr)
+        comparisons = [c for c in comparisons if c[0] not in scale]
 def load_average():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 

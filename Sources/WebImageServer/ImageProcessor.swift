@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Metrics
 import WebImage
@@ -6,10 +7,15 @@ import WebImage
 /// loaded (and its bytes cached) by the manager, decoded at a reduced size when the output is
 /// smaller, transformed by a ``ProcessingTransformer`` once its output size is known to be within
 /// the limit, encoded, and the result cached under the URL's canonical key, in memory and, when
-/// given, on disk. Identical requests arriving together make their result once.
+/// given, on disk and in a cache shared with other instances. Identical requests arriving
+/// together make their result once.
 ///
-/// Which addresses `http(s)` sources may come from is the manager's downloader's business: give
-/// it a ``SourceAddressPolicy`` (as `webimage serve` does), which it applies when it connects.
+/// Results are looked up memory → local disk → shared cache, and a hit below memory is written
+/// back to the tiers above (to the disk in the background); only when all miss is the result
+/// made. Sources are the manager's: give it an ``ImageCachesManager`` that chains a shared tier
+/// below its local cache, and the instances fetch each source once between them too. Which
+/// addresses `http(s)` sources may come from is the manager's downloader's business: give it a
+/// ``SourceAddressPolicy`` (as `webimage serve` does), which it applies when it connects.
 public final class ImageProcessor: Sendable {
     /// Loads and decodes sources, coalescing identical loads.
     public let manager: ImageManager
@@ -39,6 +45,12 @@ public final class ImageProcessor: Sendable {
     private let memory: MemoryCache<String, ProcessedImage>
     /// Encoded results by canonical key, kept across runs, with their creation time as extended data.
     private let disk: DiskCache?
+    /// Encoded results by canonical key, shared with other instances (a Redis tier, say): asked
+    /// after the local disk, written after a result is made.
+    public let sharedCache: (any ImageCaching)?
+    /// Writes the shared cache's hits to the local disk after they are answered, one at a time,
+    /// off the request path (a file write costs more than the Redis read it saves next time).
+    private let writeBack = DispatchQueue(label: "WebImageServer.ImageProcessor.writeBack", qos: .utility)
     /// The results being made now.
     private let making = InFlightResults()
     /// Where lookups, downloads and processing are counted and timed.
@@ -47,14 +59,14 @@ public final class ImageProcessor: Sendable {
     /// A processor loading through `manager` the sources `allowedSources` allow, refusing
     /// sources and results over their pixel and frame limits, making at most `concurrency`
     /// results at once with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding
-    /// with `coders`, caching results in memory (up to `memoryLimitBytes`) and in `disk` when
-    /// given, measuring into `metrics`.
+    /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
+    /// `sharedCache` (its disk tier) when given, measuring into `metrics`.
     public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
                 allowedSources: [String] = [], maxSourcePixels: Int = 50_000_000,
                 maxResultPixels: Int = 50_000_000, maxAnimationFrames: Int = 100,
                 concurrency: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
                 maxQueue: Int = 1000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
-                metrics: ServerMetrics = ServerMetrics()) {
+                sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics()) {
         slots = ProcessingSlots(concurrency: concurrency, maxQueue: maxQueue, queueLength: metrics.queueLength)
         self.allowedSources = allowedSources
         self.maxSourcePixels = maxSourcePixels
@@ -66,6 +78,7 @@ public final class ImageProcessor: Sendable {
         self.defaultQuality = min(max(defaultQuality, 1), 100)
         memory = MemoryCache(costLimit: memoryLimitBytes)
         self.disk = disk
+        self.sharedCache = sharedCache
         self.metrics = metrics
     }
 
@@ -88,11 +101,18 @@ public final class ImageProcessor: Sendable {
             image = ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk,
                                    created: stored.map(Date.init(timeIntervalSince1970:)) ?? now)
             memory.setValue(image, forKey: key, cost: data.count)
+        } else if let shared = await sharedResult(forKey: key, now: now) {
+            image = shared
+            memory.setValue(shared, forKey: key, cost: shared.data.count)
+            if let disk {
+                writeBack.async { try? disk.store(shared.data, forKey: key) }
+            }
         } else {
             let (outcome, joined) = await making.outcome(for: key) { [self] in
                 do throws(ProcessingError) {
                     let made = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
                     store(made, forKey: key)
+                    await share(made, forKey: key)
                     return .success(made)
                 } catch {
                     return .failure(error)
@@ -115,6 +135,21 @@ public final class ImageProcessor: Sendable {
         } catch {
             // The result is served from memory all the same; the disk only saves remaking it later.
         }
+    }
+
+    /// Keeps `image` made here in the shared cache, awaited: the next instance asked finds it,
+    /// and a slow shared tier slows the makers (within its timeouts) rather than piling up writes.
+    private func share(_ image: ProcessedImage, forKey key: String) async {
+        try? await sharedCache?.store(nil, data: image.data, forKey: key, to: .disk, serializer: nil)
+    }
+
+    /// The result the shared cache holds for `key`, when its bytes are of a known image format
+    /// (anything else is taken for a miss and made again).
+    private func sharedResult(forKey key: String, now: Date) async -> ProcessedImage? {
+        guard let data = await sharedCache?.diskImageData(forKey: key) else { return nil }
+        let format = ImageFormat(detecting: data)
+        guard format != .undefined else { return nil }
+        return ProcessedImage(data: data, format: format, source: .shared, created: now)
     }
 
     /// The image `url` describes, made now: loaded, checked against the limits, transformed, encoded.
@@ -161,10 +196,17 @@ public final class ImageProcessor: Sendable {
         decodeOptions.maxPixels = maxSourcePixels
         decodeOptions.maxFrameCount = maxAnimationFrames
         context.decodeOptions = decodeOptions
-        // The encoded result is what is cached; the decoded pixels are not kept (the source bytes are, on disk).
-        context.storeCacheType = ImageCacheType.none
+        // The encoded result is what is cached, not decoded pixels; the source's bytes are kept
+        // in the disk tiers of the manager's cache (and of a shared tier it chains). Decoded
+        // small, the image has a key of its own that never holds anything: the bytes are stored
+        // and looked up under the original's key (`originalStoreCacheType`, disk by default).
+        // Decoded at full size, the image's key is the original's.
+        let shrinks = decodeOptions.thumbnailPixelSize != nil
+        context.queryCacheType = shrinks ? ImageCacheType.none : .disk
+        context.storeCacheType = shrinks ? ImageCacheType.none : .disk
         let animated = maxAnimationFrames > 1 && options.format.map { [.gif, .webp, .png].contains($0) } ?? true
-        let loadOptions: WebImageOptions = animated ? [] : [.decodeFirstFrameOnly]
+        // The bytes are stored before the image is made: an instance asked next finds them.
+        let loadOptions: WebImageOptions = animated ? [.waitStoreCache] : [.waitStoreCache, .decodeFirstFrameOnly]
         let started = ContinuousClock.now
         var received: (bytes: Int, at: ContinuousClock.Instant)?
         do {

@@ -23,7 +23,10 @@ struct ServeCommand: AsyncParsableCommand {
             IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated), \
             IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_MAX_ANIMATION_FRAMES, \
             IMGPROXY_DOWNLOAD_TIMEOUT, IMGPROXY_MAX_REDIRECTS, IMGPROXY_ALLOWED_SOURCES, \
-            IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, IMGPROXY_REQUESTS_QUEUE_SIZE.
+            IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, IMGPROXY_REQUESTS_QUEUE_SIZE; and WEBIMAGE_REDIS_URL, \
+            WEBIMAGE_REDIS_TTL. With --redis, instances share source bytes and results through Redis \
+            (memory → local disk → Redis → origin); when Redis is down or slow, requests go on from \
+            the local caches and the origin.
             thumbor's URLs are answered too (--url-format both, the default): /unsafe/[AxB:CxD/]\
             [fit-in/][-]Wx[-]H/[halign/][valign/][smart/][filters:…/]IMAGE-URL, signed with \
             --thumbor-key (or THUMBOR_SECURITY_KEY) in place of unsafe. A path is thumbor's when \
@@ -101,6 +104,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Fetch sources that resolve to private, link-local or carrier-grade NAT addresses.")
     var allowPrivateSources = false
 
+    @OptionGroup(title: "Shared cache")
+    var shared: SharedTierOptions
+
     func run() async throws {
         WebImageCommand.prepareCoders()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -109,7 +115,10 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
-        let (server, downloader) = try await CommandFailure.reporting { try makeServer(environment, metrics: registry) }
+        let tier = try await CommandFailure.reporting { try shared.makeTier(environment) }
+        let (server, downloader) = try await CommandFailure.reporting {
+            try makeServer(environment, tier: tier, metrics: registry)
+        }
         do {
             try await server.run { port in
                 var lines = "webimage serve: listening on \(ServeExample.baseURL(host: server.host, port: port))\n"
@@ -120,13 +129,16 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             try? await downloader.shutdown()
+            await tier?.client.close()
             throw error
         }
         try await downloader.shutdown()
+        await tier?.client.close()
     }
 
-    /// The server the options describe, and the downloader to shut down once it has stopped.
-    private func makeServer(_ environment: [String: String], metrics: PrometheusCollectorRegistry)
+    /// The server the options describe, its caches over `tier` when there is one, its metrics
+    /// in `metrics`, and the downloader to shut down once it has stopped.
+    private func makeServer(_ environment: [String: String], tier: SharedTier?, metrics: PrometheusCollectorRegistry)
         throws -> (ImageServer, HTTPImageDownloader) {
         let (host, port) = try Self.address(bind ?? environment["IMGPROXY_BIND"] ?? "127.0.0.1:8080")
         let keys = key.isEmpty ? environment["IMGPROXY_KEY"].map { [$0] } ?? [] : key
@@ -145,9 +157,13 @@ struct ServeCommand: AsyncParsableCommand {
             addressPolicy: SourceAddressPolicy(allowsLoopback: allowLoopbackSources, allowsPrivate: allowPrivateSources))
         let megapixels = try maxSrcResolution ?? Self.decimal(environment, "IMGPROXY_MAX_SRC_RESOLUTION") ?? 50
         let cacheFolder = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let sourceCache = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
-                                     disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
+        let localSources = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
+                                      disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
                                         ?? DiskCache(namespace: "webimage-serve-sources"))
+        // The cache added last is asked first: local memory and disk, then Redis; stores go to both.
+        let sourceCache: any ImageCaching = tier.map {
+            ImageCachesManager(caches: [$0.sources, localSources], storePolicy: .all)
+        } ?? localSources
         let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader))
         // Listening on loopback, only this machine can ask, and it can read the current folder anyway.
         let root = localRoot ?? environment["IMGPROXY_LOCAL_FILESYSTEM_ROOT"]
@@ -162,7 +178,8 @@ struct ServeCommand: AsyncParsableCommand {
             concurrency: try concurrency ?? Self.number(environment, "IMGPROXY_WORKERS")
                 ?? 2 * ProcessInfo.processInfo.activeProcessorCount,
             maxQueue: try maxQueue ?? Self.number(environment, "IMGPROXY_REQUESTS_QUEUE_SIZE") ?? 1000,
-            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
+            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) },
+            sharedCache: tier?.results)
         let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
         let router = ProcessingURLRouter(format: urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                          thumborSigner: ThumborURLSigner(key: thumborKey ?? environment["THUMBOR_SECURITY_KEY"]))

@@ -26,6 +26,10 @@ public protocol ImageCaching: AnyObject, Sendable {
     func validators(forKey key: String) async -> HTTPValidators?
     /// Keeps HTTP validators with the entry for `key`.
     func setValidators(_ validators: HTTPValidators?, forKey key: String) async
+    /// The encoded bytes the disk tier (or a tier standing for it) holds for `key`, not decoded
+    /// (SDWebImage's `diskImageDataQueryForKey:`): for callers that hand the bytes on as they
+    /// are, such as an image server answering with a cached result. Nil on a miss.
+    func diskImageData(forKey key: String) async -> Data?
 }
 
 /// Decides the bytes a cache writes to disk for an image (SDWebImage's `cacheSerializer`):
