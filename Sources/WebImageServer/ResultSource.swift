@@ -6,4 +6,6 @@ public enum ResultSource: String, Sendable, Hashable {
     case disk
     /// Made for this request: loaded, transformed and encoded.
     case made
+    /// Made for another request asking for the same result at the same time, and shared.
+    case coalesced
 }

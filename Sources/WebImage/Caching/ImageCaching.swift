@@ -2,7 +2,10 @@ import Foundation
 
 /// What the manager needs of a cache (SDWebImage's `SDImageCache` protocol): implemented by
 /// ``ImageCache`` and by the chain ``ImageCachesManager``, and by any tier of yours.
-public protocol ImageCaching: Sendable {
+///
+/// A cache is an object every load shares, so handing one along is a reference count, not a
+/// copy.
+public protocol ImageCaching: AnyObject, Sendable {
     /// The image for `key` from the memory tier, answered synchronously; nil on a miss or
     /// when the cache has no memory tier.
     func imageFromMemory(forKey key: String) -> Image?

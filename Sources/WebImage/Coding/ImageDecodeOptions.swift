@@ -19,6 +19,10 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// The most pixels a decode may allocate for one frame; larger images fail with
     /// ``ImageCodingError/tooManyPixels(width:height:limit:)``.
     public var maxPixels: Int
+    /// The most frames an animation may have; one with more fails with
+    /// ``ImageCodingError/tooManyFrames(count:limit:)`` before any frame is decoded. Nil, the
+    /// default, sets no limit; ``firstFrameOnly`` decodes one frame whatever the count.
+    public var maxFrameCount: Int?
 
     /// The default limit: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -30,7 +34,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         preserveAspectRatio: Bool = true,
         scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false,
-        maxPixels: Int = ImageDecodeOptions.defaultMaxPixels
+        maxPixels: Int = ImageDecodeOptions.defaultMaxPixels,
+        maxFrameCount: Int? = nil
     ) {
         self.scaleFactor = scaleFactor
         self.thumbnailPixelSize = thumbnailPixelSize
@@ -38,6 +43,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.firstFrameOnly = firstFrameOnly
         self.maxPixels = maxPixels
+        self.maxFrameCount = maxFrameCount
     }
 
     /// The size the decoded image should have, for a source of `size` with `frameCount` frames.
