@@ -40,6 +40,12 @@ public struct ProcessingURLRouter: Sendable {
         imgproxySigner.isEnabled && format != .thumbor || thumborSigner.isEnabled && format != .imgproxy
     }
 
+    /// Whether imgproxy URLs are answered: the form is served and, when signatures are required,
+    /// has its key (otherwise only thumbor URLs get through).
+    public var answersImgproxyURLs: Bool {
+        format != .thumbor && (imgproxySigner.isEnabled || !requiresSignatures)
+    }
+
     /// The URL `path` describes once its signature is checked: ``ProcessingError/invalidURL(_:)``
     /// when it does not parse, ``ProcessingError/forbidden(_:)`` when the signature is wrong or missing.
     public func route(_ path: String) throws(ProcessingError) -> ProcessingURL {

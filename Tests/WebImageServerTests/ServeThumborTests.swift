@@ -1,10 +1,11 @@
 import Foundation
 import WebImage
 import WebImageServer
+import WebImageTestSupport
 import XCTest
 
 /// thumbor's URL form through a real `webimage serve` on loopback, fetching from the loopback origin.
-extension ServeCommandTests {
+final class ServeThumborTests: ServeTestCase {
     private static let thumborKey = "my-security-key"
 
     /// The image a thumbor path on `base` answers, after checking it is a 200 of `format`.
@@ -83,7 +84,8 @@ extension ServeCommandTests {
 
     func testThumborKeyFromTheEnvironmentAndTheURLFormatOption() async throws {
         let source = origin.url("/photo.jpg").absoluteString
-        let keyed = try serve(["--allow-loopback-sources"], environment: ["THUMBOR_SECURITY_KEY": Self.thumborKey])
+        let keyed = try start(["serve", "--bind", "127.0.0.1:0", "--cache-dir", folder.appending("env").path,
+                               "--allow-loopback-sources"], environment: ["THUMBOR_SECURITY_KEY": Self.thumborKey])
         let signed = try await get(keyed + ThumborURLSigner(key: Self.thumborKey).sign("fit-in/20x20/\(source)"))
         XCTAssertEqual(signed.status, 200)
         let unsafe = try await get(keyed + "/unsafe/fit-in/20x20/\(source)")
@@ -100,5 +102,20 @@ extension ServeCommandTests {
         XCTAssertEqual(notThumbor.status, 400)
         let thumbor = try await get(thumborOnly + "/anything/fit-in/20x20/\(source)")
         XCTAssertEqual(thumbor.status, 200)
+    }
+
+    func testTheExampleIsAThumborURLWhenOnlyThumborsAreAnswered() async throws {
+        let photos = folder.appending("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: photos.appendingPathComponent("cat.jpg"))
+        _ = try serve(["--local-root", photos.path, "--thumbor-key", Self.thumborKey])
+        let server = try XCTUnwrap(servers.last)
+        let prefix = "webimage serve: example: "
+        XCTAssertTrue(server.wait(timeout: 10) { server.outputLines.contains { $0.hasPrefix(prefix) } }, server.output)
+        let example = String(try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }).dropFirst(prefix.count))
+        XCTAssertTrue(example.hasSuffix(ThumborURLSigner(key: Self.thumborKey).sign("fit-in/300x300/filters:format(webp)/local:///cat.jpg")),
+                      example)
+        let image = try await thumborImage("", example, format: .webp)
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight], [300, 225])
     }
 }
