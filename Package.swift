@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // `Mutex`, swapped for a lock ThreadSanitizer understands when scripts/sanitize builds with -DWEBIMAGE_TSAN.
@@ -47,6 +49,8 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         // Little CMS 2: ICC profiles and the conversion of decoded pixels to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
 
@@ -57,7 +61,7 @@ let package = Package(
         // Coders over the system libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CLCMS2"]),
+            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL", "CLCMS2"]),
 
         // A cache tier shared between processes, in Redis, over a small RESP client on SwiftNIO:
         // a module of its own so that the core gains no dependency.
@@ -69,6 +73,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
 
         // imgproxy-compatible URLs, signing and processing for `webimage serve`; the core links none of it.
@@ -79,14 +84,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
 
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageServer", "LoopbackHTTPServer", "Locking",
+                "WebImage", "WebImageCodecs", "WebImageServer", "WebImageRedis", "LoopbackHTTPServer", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
 
         // libFuzzer targets for format detection and every decoder (scripts/fuzz builds them with
@@ -97,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "WebImageBenchmarks",
             dependencies: [
-                "WebImage", "WebImageCodecs",
+                "WebImage", "WebImageCodecs", "WebImageRedis",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -139,14 +148,19 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // The Redis tier against a real redis-server each test starts on a free loopback port.
+        // The Redis tier against a real redis-server each test starts on a free loopback port;
+        // `webimage serve` instances sharing one, alone and behind the deploy/ nginx config.
         .testTarget(
             name: "WebImageRedisTests",
             dependencies: [
                 "WebImage", "WebImageRedis", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking",
+                "webimage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // URL parsing, signing and processing against real fixtures; `webimage sign` run as a binary.
         .testTarget(

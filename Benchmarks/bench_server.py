@@ -7,6 +7,7 @@ configuration, serving a temporary folder with one subfolder per benchmark:
 
 `serve(bench)` is a context manager yielding (base URL, folder); it raises RuntimeError when
 nginx is not installed or does not start. Corpus files are linked, not copied.
+`nginx_serving(root, images, workers)` serves any folder (serve_bench's static reference).
 """
 import contextlib, os, re, shutil, socket, subprocess, tempfile, time
 from PIL import Image
@@ -16,7 +17,7 @@ GALLERY_COUNT, SMALL_COUNT, LARGE_COUNT = 300, 2000, 100
 CORPUS = re.compile(r".*_(1024|256)(\.progressive)?\.(jpg|png|webp)")
 
 CONFIG = """daemon off;
-worker_processes 1;
+worker_processes {workers};
 pid {root}/nginx.pid;
 error_log {root}/error.log;
 events {{ worker_connections 1024; }}
@@ -68,31 +69,46 @@ def fill(images, bench):
         os.symlink(os.path.join(bench, "testjfif_full.jpg"), os.path.join(images, "large", f"{i:03d}.jpg"))
 
 
+def wait_listening(process, port, name, timeout=10):
+    """Returns once `port` on loopback accepts connections; raises RuntimeError when `process`
+    exits first (with its standard error, when piped) or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            detail = process.stderr.read().decode().strip() if process.stderr else f"status {process.returncode}"
+            raise RuntimeError(f"{name} exited: {detail}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{name} did not start listening")
+        time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def nginx_serving(root, images, workers=1):
+    """nginx with `workers` worker processes serving the folder `images`, its configuration and
+    logs in `root`, on a free loopback port: yields its base URL."""
+    exe = nginx()
+    port = free_port()
+    config = os.path.join(root, "nginx.conf")
+    with open(config, "w") as f:
+        f.write(CONFIG.format(root=root, port=port, images=images, workers=workers))
+    server = subprocess.Popen([exe, "-p", root, "-e", os.path.join(root, "error.log"), "-c", config],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_listening(server, port, "nginx")
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 @contextlib.contextmanager
 def serve(bench):
-    exe = nginx()
     with tempfile.TemporaryDirectory(prefix="webimage-bench-server-") as root:
         os.chmod(root, 0o755)  # nginx workers may run as another user
         images = os.path.join(root, "images")
         os.mkdir(images)
         fill(images, bench)
-        port = free_port()
-        config = os.path.join(root, "nginx.conf")
-        with open(config, "w") as f:
-            f.write(CONFIG.format(root=root, port=port, images=images))
-        server = subprocess.Popen([exe, "-p", root, "-e", os.path.join(root, "error.log"), "-c", config],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            deadline = time.monotonic() + 10
-            while True:
-                if server.poll() is not None:
-                    raise RuntimeError(f"nginx exited: {server.stderr.read().decode().strip()}")
-                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-                if time.monotonic() > deadline:
-                    raise RuntimeError("nginx did not start listening")
-                time.sleep(0.05)
-            yield f"http://127.0.0.1:{port}/", images
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+        with nginx_serving(root, images) as url:
+            yield url, images

@@ -5,9 +5,10 @@ several rounds, and prints a table and one `ratio <name> <value>` line per compa
 Pillow, tjbench, a requests + Pillow pipeline, or plain Swift doing the same job (the case
 `ref.<name>` of our binary). Times are per operation; a cache operation is a batch (10,000
 memory hits, 1,000 disk hits, one trim of 100,000 files to half), a download or pipeline
-operation a whole set (2,000 downloads, a gallery of 300 images). A memory case runs once per
+operation a whole set (2,000 downloads, a gallery of 300 images), a scale operation 200 HTTP
+requests to a fresh `webimage serve` (Benchmarks/redis_server.py starts its Redis). A memory case runs once per
 round in a fresh process and reports its peak resident memory (the largest of the rounds) as a
-`peak <name> <MiB>` line.
+`peak <name> <MiB>` line; `webimage serve`'s peak during serve.cold.thumbor is `serve.cold.rss`.
 
 The ratio is the medians' ratio; beside it stand the smallest and largest ratio of one round
 (each round times both sides back to back), and the machine's load average is printed before
@@ -16,7 +17,7 @@ and after, so that a run disturbed by other work shows as a wide spread or a hig
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
-import bench_server
+import bench_server, redis_server, serve_bench
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 # Stand-ins from make_inputs.py instead of the corpus's photos: said before and after the table.
@@ -29,6 +30,9 @@ quick = "--quick" in sys.argv
 # --quick: fewer rounds, a shorter time budget and one timed run after the warm-up at least.
 rounds, budget, min_runs = (3, 0.5, 1) if quick else (5, 1.5, 3)
 here = os.path.dirname(os.path.abspath(__file__))
+# The folder of the release binaries (`webimage serve` for the serve cases) and wrk's seconds a measurement.
+binaries = os.path.dirname(os.path.abspath(ours_binary))
+wrk_seconds = 2 if quick else 4
 python = sys.executable
 
 
@@ -85,6 +89,9 @@ comparisons = [
     ("decode.jpeg.icc", "decode.jpeg.icc", "no ICC", lambda: swift_reference("decode.jpeg.icc")),
     ("decode.webp.full", "decode.webp.full", "Pillow", lambda: pillow("decode.webp.full")),
     ("decode.gif.animated", "decode.gif.animated", "Pillow", lambda: pillow("decode.gif.animated")),
+    # AVIF through libavif: Debian's 0.11 (dav1d, libaom) against Pillow's bundled libavif.
+    ("decode.avif.photo", "decode.avif.photo", "Pillow", lambda: pillow("decode.avif.photo")),
+    ("encode.avif.1024", "encode.avif.1024", "Pillow", lambda: pillow("encode.avif.1024")),
     ("thumbnail.jpeg.256", "thumbnail.jpeg.256", "Pillow", lambda: pillow("thumbnail.jpeg.256")),
     ("resize.1024", "resize.1024", "Pillow", lambda: pillow("resize.1024")),
     ("resize.256", "resize.256", "Pillow", lambda: pillow("resize.256")),
@@ -105,13 +112,28 @@ comparisons = [
     # 300 corpus images cold from nginx on loopback through ImageManager (download, 256 px
     # thumbnail, disk cache) against requests + Pillow in a pool of 6 threads.
     ("pipeline.gallery", "pipeline.gallery", "Python", lambda: pillow("pipeline.gallery")),
+    # `webimage serve` (the release binary beside ours) as a server, against thumbor 7.8: 120
+    # distinct fit-in resizes of the 12 MP JPEG from the nginx origin, 8 clients at once, on a
+    # fresh server each round (serve_bench.py); and against nginx serving one cached result
+    # as a static file, in requests per second by wrk.
+    ("serve.cold.thumbor", lambda: serve_bench.cold("webimage", binaries), "thumbor",
+     lambda: serve_bench.cold("thumbor", binaries)),
+    ("serve.warm.nginx", lambda: serve_bench.warm("webimage", binaries, wrk_seconds), "nginx",
+     lambda: serve_bench.warm("nginx", binaries, wrk_seconds)),
+    # HTTP requests for 200 gallery images as 300 px WebP results, 8 at a time, to a fresh
+    # `webimage serve` process: results from a warm Redis against the same results from its
+    # warm local disk (goal: a ratio of 0.5 or more), and against an empty Redis, where every
+    # source is fetched and every result made (the speed-up a second instance gets from the first).
+    ("scale.redis.hit", "scale.redis.hit", "disk", lambda: swift_reference("scale.redis.hit")),
+    ("scale.redis.speedup", "scale.redis.hit", "cold", lambda: ours("scale.redis.cold")),
 ]
 
 # Peak resident memory, in MiB, with the goal: 100 12 MP JPEGs from nginx through ImageManager
 # as 256 px thumbnails.
 peaks = [("memory.thumbnails", 150)]
-# What needs the nginx server.
-networked = {"download.2000", "pipeline.gallery", "memory.thumbnails"}
+# What needs the nginx server, and what needs Redis too.
+scale = {"scale.redis.hit", "scale.redis.speedup"}
+networked = {"download.2000", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor", "serve.warm.nginx"} | scale
 
 chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
 if chosen:
@@ -128,6 +150,12 @@ if any(c[0] in networked for c in comparisons) or any(p[0] in networked for p in
         print(f"skip {', '.join(sorted(networked))}: {e}", file=sys.stderr)
         comparisons = [c for c in comparisons if c[0] not in networked]
         peaks = [p for p in peaks if p[0] not in networked]
+if any(c[0] in scale for c in comparisons):
+    try:
+        os.environ["WEBIMAGE_BENCH_REDIS_URL"] = servers.enter_context(redis_server.serve())
+    except (RuntimeError, OSError) as e:
+        print(f"skip {', '.join(sorted(scale))}: {e}", file=sys.stderr)
+        comparisons = [c for c in comparisons if c[0] not in scale]
 def load_average():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -139,7 +167,7 @@ for name, case, label, reference in comparisons:
     started = time.monotonic()
     try:
         for _ in range(rounds):  # alternate A/B so drift hits both sides alike
-            a.append(ours(case))
+            a.append(case() if callable(case) else ours(case))
             r = reference()
             if r is None:
                 raise RuntimeError(f"{label} is not available")
@@ -158,6 +186,8 @@ for name, goal in peaks:
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         print(f"skip {name}: {e}", file=sys.stderr)
 servers.close()
+if serve_bench.peaks:  # measured during serve.cold.thumbor: no goal yet
+    peak_results.append(("serve.cold.rss", max(serve_bench.peaks), None))
 
 if generated:
     print(GENERATED_NOTE)
@@ -166,7 +196,7 @@ print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':
 for name, ours_s, label, ref_s, ratio, low, high in results:
     print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}  {low:6.2f}–{high:<6.2f}")
 for name, mib, goal in peak_results:
-    print(f"{name:34} {mib:8.1f} MiB {'peak RSS':>12}  goal  ≤ {goal} MiB")
+    print(f"{name:34} {mib:8.1f} MiB {'peak RSS':>12}  " + (f"goal  ≤ {goal} MiB" if goal else "no goal"))
 for name, _, _, _, ratio, low, high in results:
     print(f"ratio {name} {ratio:.3f} min {low:.3f} max {high:.3f}")
 for name, mib, _ in peak_results:

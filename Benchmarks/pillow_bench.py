@@ -43,6 +43,13 @@ def thumbnail(path, size):
     return op
 
 
+def encode_avif(path):
+    """encode.avif.1024: Pillow's AVIF plugin at the same settings as the Swift case: quality
+    80, speed 8, one thread."""
+    im = Image.open(path).convert("RGB")
+    return lambda: im.save(io.BytesIO(), "AVIF", quality=80, speed=8, max_threads=1)
+
+
 def resize(long_edge):
     im = Image.open(os.path.join(bench, "testjfif_full.jpg")).convert("RGBA")
     scale = long_edge / max(im.size)
@@ -94,6 +101,8 @@ cases = {
     "decode.jpeg.progressive": lambda: decode(os.path.join(bench, "testjfif_full.progressive.jpg")),
     "decode.png.1024": lambda: decode(os.path.join(bench, "testjfif_1024.png")),
     "decode.webp.full": lambda: decode(os.path.join(bench, "testjfif_full.webp")),
+    "decode.avif.photo": lambda: decode(os.path.join(fixtures, "formats/avif/photo_8bit_420.avif")),
+    "encode.avif.1024": lambda: encode_avif(os.path.join(bench, "testjfif_1024.png")),
     "decode.gif.animated": lambda: decode(os.path.join(fixtures, "images/gif/sd_1@2x.gif")),
     "thumbnail.jpeg.256": lambda: thumbnail(os.path.join(bench, "testjfif_full.jpg"), 256),
     "resize.1024": lambda: resize(1024),

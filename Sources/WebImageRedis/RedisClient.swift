@@ -6,13 +6,18 @@ import NIOPosix
 /// breaks: no pool, no pipelining beyond what concurrent callers queue on the connection.
 ///
 /// Every wait is bounded by the configuration's timeouts. A command that times out closes the
-/// connection, so that its late reply cannot answer another command; the next command connects
-/// anew. After a failed connection attempt, commands fail at once for ``RedisConfiguration/retryInterval``.
+/// connection, so that its late reply cannot answer another command. After a failed connection
+/// attempt or a command that timed out, commands fail at once for
+/// ``RedisConfiguration/retryInterval``, then the next one connects anew: a Redis that accepts
+/// connections and never answers costs one command timeout per interval, not one per command.
 /// Call ``close()`` when done with it: an open connection keeps the client alive.
 public final class RedisClient: Sendable {
     /// Where it connects and how long it waits.
     public let configuration: RedisConfiguration
     private let group: any EventLoopGroup
+    /// Whether Redis answers, as the caches over this client last saw it: one outage, one
+    /// warning, however many caches share the connection.
+    let health = RedisHealth()
     private let state = Mutex<ConnectionState>(ConnectionState())
 
     private struct ConnectionState {
@@ -96,9 +101,12 @@ public final class RedisClient: Sendable {
     /// command timeout; an error line comes back as ``RedisError/server(_:)``.
     private func run(_ command: RedisCommand) async throws(RedisError) -> RESPValue {
         let reply: RESPValue
+        let connection = connection()
         do {
-            let channel = try await connection().get()
-            reply = try await send(command, on: channel).get()
+            reply = try await send(command, on: connection.get()).get()
+        } catch RedisError.timedOut {
+            backOff(after: connection)
+            throw .timedOut
         } catch let error as RedisError {
             throw error
         } catch {
@@ -165,6 +173,16 @@ public final class RedisClient: Sendable {
                     return channel
                 }
             }
+    }
+
+    /// After a command timed out on `channel` (which the timeout closes): unless another
+    /// connection has replaced it, commands fail at once for the retry interval.
+    private func backOff(after channel: EventLoopFuture<any Channel>) {
+        state.withLock { state in
+            guard state.channel == nil || state.channel === channel else { return }
+            state.channel = nil
+            state.retryAfter = .now() + TimeAmount(configuration.retryInterval)
+        }
     }
 
     /// Drops `channel` if it is still the current connection, so that the next command connects.

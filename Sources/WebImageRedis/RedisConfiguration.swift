@@ -12,8 +12,8 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// How long a command may wait for its reply once sent; 100 ms by default. Past it the
     /// connection is closed (a late reply could otherwise answer the next command).
     public var commandTimeout: Duration
-    /// After a failed connection attempt, commands fail at once for this long instead of each
-    /// waiting out its own attempt; 1 s by default.
+    /// After a failed connection attempt or a command that timed out, commands fail at once for
+    /// this long instead of each waiting out its own attempt; 1 s by default.
     public var retryInterval: Duration
 
     /// A configuration with the given values.

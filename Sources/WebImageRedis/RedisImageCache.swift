@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Locking
 import Logging
@@ -18,8 +19,11 @@ import WebImage
 /// ``Configuration/maximumEntryBytes`` they are not stored.
 ///
 /// Fail-open: when Redis is down, slow or answers errors, a query misses and a store, removal
-/// or clear does nothing; nothing is thrown, one warning is logged per outage, ``errors``
-/// counts, and the client reconnects by itself.
+/// or clear does nothing; nothing is thrown, one warning is logged per outage (of the client:
+/// caches sharing one log it once), ``errors`` counts, and the client reconnects by itself.
+///
+/// Metrics, through swift-metrics: ``hitsMetric``, ``missesMetric`` and ``errorsMetric``
+/// counters and the ``durationMetric`` timer.
 public final class RedisImageCache: ImageCaching {
     /// The connection to Redis.
     public let client: RedisClient
@@ -29,7 +33,7 @@ public final class RedisImageCache: ImageCaching {
     public let coders: ImageCoders
     /// Receives one warning per outage and one notice when Redis answers again.
     public let logger: Logger
-    private let health = RedisHealth()
+    private let metrics: RedisCacheMetrics
     private let hitCount = Atomic<Int>(0)
     private let missCount = Atomic<Int>(0)
     private let errorCount = Atomic<Int>(0)
@@ -40,15 +44,19 @@ public final class RedisImageCache: ImageCaching {
     ///   - configuration: namespace, time to live, size limit.
     ///   - coders: ``ImageCoders/shared`` by default.
     ///   - logger: `WebImage.RedisImageCache` by default.
+    ///   - metricsFactory: where the metrics go; the factory `MetricsSystem.bootstrap` set
+    ///     by default (read now: bootstrap first).
     public init(client: RedisClient, configuration: Configuration = Configuration(), coders: ImageCoders = .shared,
-                logger: Logger = Logger(label: "WebImage.RedisImageCache")) {
+                logger: Logger = Logger(label: "WebImage.RedisImageCache"),
+                metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.client = client
         self.configuration = configuration
         self.coders = coders
         self.logger = logger
+        metrics = RedisCacheMetrics(factory: metricsFactory)
     }
 
-    /// Queries Redis answered with an entry that decoded.
+    /// Queries Redis answered with an entry that decoded, and reads of bytes it answered.
     public var hits: Int { hitCount.load(ordering: .relaxed) }
     /// Queries Redis answered without an entry (or with one that no longer decodes).
     public var misses: Int { missCount.load(ordering: .relaxed) }
@@ -64,22 +72,44 @@ public final class RedisImageCache: ImageCaching {
     public func query(forKey key: String, options: ImageCacheQueryOptions) async throws -> ImageCacheQueryResult {
         guard options.cacheType.includesDisk else { return .miss }
         try Task.checkCancellation()
-        guard let found = await attempt("GET", { try await $0.client.get($0.redisKey(forKey: key)) }) else { return .miss }
-        guard let buffer = found else {
-            missCount.add(1, ordering: .relaxed)
-            return .miss
-        }
-        let data = Data(buffer: buffer)
+        guard let data = await read(key) else { return .miss }
         let coders = coders, decodeOptions = options.decodeOptions
         guard let image = try? await NIOThreadPool.singleton.runIfActive({ try coders.decode(data, options: decodeOptions) })
         else {
             // Bytes that no longer decode are deleted, and the query misses rather than failing.
             await remove(forKey: key, from: .disk)
-            missCount.add(1, ordering: .relaxed)
+            countMiss()
             return .miss
         }
-        hitCount.add(1, ordering: .relaxed)
+        countHit()
         return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
+    }
+
+    /// The bytes Redis holds for `key`, not decoded: one `GET`. Nil on a miss or a failure.
+    public func diskImageData(forKey key: String) async -> Data? {
+        guard let data = await read(key) else { return nil }
+        countHit()
+        return data
+    }
+
+    /// The bytes under `key`, or nil (counted as a miss when Redis answered without any).
+    private func read(_ key: String) async -> Data? {
+        guard let found = await attempt(.get, { try await $0.client.get($0.redisKey(forKey: key)) }) else { return nil }
+        guard let buffer = found else {
+            countMiss()
+            return nil
+        }
+        return Data(buffer: buffer)
+    }
+
+    private func countHit() {
+        hitCount.add(1, ordering: .relaxed)
+        metrics.hits.increment()
+    }
+
+    private func countMiss() {
+        missCount.add(1, ordering: .relaxed)
+        metrics.misses.increment()
     }
 
     /// Stores the bytes the disk tier would: the serializer's, else `data`, else an encoding.
@@ -90,17 +120,17 @@ public final class RedisImageCache: ImageCaching {
               let bytes = try coders.cacheBytes(for: image, data: data, key: key, serializer: serializer),
               bytes.count <= configuration.maximumEntryBytes else { return }
         let ttl = configuration.timeToLive
-        await attempt("SET") { try await $0.client.set($0.redisKey(forKey: key), to: ByteBuffer(data: bytes), expiringAfter: ttl) }
+        await attempt(.set) { try await $0.client.set($0.redisKey(forKey: key), to: ByteBuffer(data: bytes), expiringAfter: ttl) }
     }
 
     public func remove(forKey key: String, from cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
-        await attempt("DEL") { try await $0.client.delete([$0.redisKey(forKey: key)]) }
+        await attempt(.delete) { try await $0.client.delete([$0.redisKey(forKey: key)]) }
     }
 
     public func containsImage(forKey key: String, in cacheType: ImageCacheType) async -> ImageCacheType {
         guard cacheType.includesDisk else { return .none }
-        let exists = await attempt("EXISTS") { try await $0.client.exists($0.redisKey(forKey: key)) }
+        let exists = await attempt(.exists) { try await $0.client.exists($0.redisKey(forKey: key)) }
         return exists == true ? .disk : .none
     }
 
@@ -108,7 +138,7 @@ public final class RedisImageCache: ImageCaching {
     public func clear(_ cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
         let pattern = Self.globEscaped(configuration.namespace) + "*"
-        await attempt("SCAN and DEL") { cache in
+        await attempt(.clear) { cache in
             let keys = try await cache.client.keys(matching: pattern)
             if !keys.isEmpty { try await cache.client.delete(keys) }
         }
@@ -120,16 +150,20 @@ public final class RedisImageCache: ImageCaching {
     /// Does nothing: validators stay with the local disk tier.
     public func setValidators(_ validators: HTTPValidators?, forKey key: String) async {}
 
-    /// The result of `operation`, or nil when Redis failed it (counted, and logged once per outage).
+    /// The result of `work`, or nil when Redis failed it (counted, and logged once per outage);
+    /// timed either way.
     @discardableResult
-    private func attempt<T: Sendable>(_ name: String, _ operation: (RedisImageCache) async throws -> T) async -> T? {
+    private func attempt<T: Sendable>(_ operation: RedisCacheOperation, _ work: (RedisImageCache) async throws -> T) async -> T? {
+        let started = ContinuousClock.now
+        defer { metrics.record(operation, took: started.duration(to: .now)) }
         do {
-            let result = try await operation(self)
-            health.succeeded(logger: logger)
+            let result = try await work(self)
+            client.health.succeeded(logger: logger)
             return result
         } catch {
             errorCount.add(1, ordering: .relaxed)
-            health.failed(error, operation: name, logger: logger)
+            metrics.errors.increment()
+            client.health.failed(error, operation: operation.rawValue, logger: logger)
             return nil
         }
     }

@@ -1,11 +1,21 @@
+import Dispatch
 import Foundation
+import Metrics
 import WebImage
 
 /// Turns parsed imgproxy URLs into encoded images through an ``ImageManager``: the source is
 /// loaded (and its bytes cached) by the manager, decoded at a reduced size when the output is
 /// smaller, transformed by a ``ProcessingTransformer`` once its output size is known to be within
 /// the limit, encoded, and the result cached under the URL's canonical key, in memory and, when
-/// given, on disk.
+/// given, on disk and in a cache shared with other instances. Identical requests arriving
+/// together make their result once.
+///
+/// Results are looked up memory → local disk → shared cache, and a hit below memory is written
+/// back to the tiers above (to the disk in the background); only when all miss is the result
+/// made. Sources are the manager's: give it an ``ImageCachesManager`` that chains a shared tier
+/// below its local cache, and the instances fetch each source once between them too. Which
+/// addresses `http(s)` sources may come from is the manager's downloader's business: give it a
+/// ``SourceAddressPolicy`` (as `webimage serve` does), which it applies when it connects.
 public final class ImageProcessor: Sendable {
     /// Loads and decodes sources, coalescing identical loads.
     public let manager: ImageManager
@@ -15,47 +25,65 @@ public final class ImageProcessor: Sendable {
     public let localRoot: URL?
     /// The quality 1…100 used when a URL gives none (imgproxy's default is 80).
     public let defaultQuality: Int
-    /// Which addresses `http(s)` sources may resolve to.
-    public let sourcePolicy: SourceAddressPolicy
     /// Prefixes a source URL must start with (imgproxy's `IMGPROXY_ALLOWED_SOURCES`); empty allows any.
     public let allowedSources: [String]
     /// The most pixels a decoded source frame may have, 50 megapixels by default (as imgproxy's
     /// `IMGPROXY_MAX_SRC_RESOLUTION`, but counted after shrink-on-load: a large JPEG asked for
-    /// as a small `fit` decodes small and passes).
+    /// as a small `fit` decodes small and passes). All frames of an animation together are
+    /// held to it too, as imgproxy sums them.
     public let maxSourcePixels: Int
     /// The most pixels a result may have, all frames together.
     public let maxResultPixels: Int
+    /// The most frames of an animated source processed (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`):
+    /// 1 makes every animation a still image of its first frame, as imgproxy's default does;
+    /// above 1, a source with more frames is refused (422) before any frame is decoded, where
+    /// imgproxy would keep the first ones.
+    public let maxAnimationFrames: Int
     /// The slots image work waits for.
     private let slots: ProcessingSlots
     /// Encoded results by canonical key.
     private let memory: MemoryCache<String, ProcessedImage>
-    /// Encoded results by canonical key, kept across runs.
+    /// Encoded results by canonical key, kept across runs, with their creation time as extended data.
     private let disk: DiskCache?
+    /// Encoded results by canonical key, shared with other instances (a Redis tier, say): asked
+    /// after the local disk, written after a result is made.
+    public let sharedCache: (any ImageCaching)?
+    /// Writes the shared cache's hits to the local disk after they are answered, one at a time,
+    /// off the request path (a file write costs more than the Redis read it saves next time).
+    private let writeBack = DispatchQueue(label: "WebImageServer.ImageProcessor.writeBack", qos: .utility)
+    /// The results being made now.
+    private let making = InFlightResults()
+    /// Where lookups, downloads and processing are counted and timed.
+    private let metrics: ServerMetrics
 
-    /// A processor loading through `manager` the sources `sourcePolicy` and `allowedSources` allow, refusing
-    /// sources and results over their pixel limits, making at most `concurrency` results at once
-    /// with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding with `coders`,
-    /// caching results in memory (up to `memoryLimitBytes`) and in `disk` when given.
+    /// A processor loading through `manager` the sources `allowedSources` allow, refusing
+    /// sources and results over their pixel and frame limits, making at most `concurrency`
+    /// results at once with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding
+    /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
+    /// `sharedCache` (its disk tier) when given, measuring into `metrics`.
     public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
-                sourcePolicy: SourceAddressPolicy = SourceAddressPolicy(), allowedSources: [String] = [],
-                maxSourcePixels: Int = 50_000_000,
-                maxResultPixels: Int = 50_000_000, concurrency: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
-                maxQueue: Int = 1000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil) {
-        slots = ProcessingSlots(concurrency: concurrency, maxQueue: maxQueue)
-        self.sourcePolicy = sourcePolicy
+                allowedSources: [String] = [], maxSourcePixels: Int = 50_000_000,
+                maxResultPixels: Int = 50_000_000, maxAnimationFrames: Int = 100,
+                concurrency: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
+                maxQueue: Int = 1000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
+                sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics()) {
+        slots = ProcessingSlots(concurrency: concurrency, maxQueue: maxQueue, queueLength: metrics.queueLength)
         self.allowedSources = allowedSources
         self.maxSourcePixels = maxSourcePixels
         self.maxResultPixels = maxResultPixels
+        self.maxAnimationFrames = max(1, maxAnimationFrames)
         self.manager = manager
         self.coders = coders
         self.localRoot = localRoot?.standardizedFileURL
         self.defaultQuality = min(max(defaultQuality, 1), 100)
         memory = MemoryCache(costLimit: memoryLimitBytes)
         self.disk = disk
+        self.sharedCache = sharedCache
+        self.metrics = metrics
     }
 
-    /// The image `url` describes, from the result cache or made now; `now` is compared with the
-    /// URL's `expires`.
+    /// The image `url` describes, from the result cache, from a making under way for the same
+    /// result, or made now; `now` is compared with the URL's `expires`.
     public func process(_ url: ProcessingURL, now: Date = Date()) async throws(ProcessingError) -> ProcessedImage {
         let options = url.options
         if let expires = options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
@@ -63,46 +91,93 @@ public final class ImageProcessor: Sendable {
             throw .unsupported("smart gravity (sm)")
         }
         let key = url.cacheKey
-        if var cached = memory.value(forKey: key) {
-            cached.source = .memory
-            return cached
+        var image: ProcessedImage
+        if let cached = memory.value(forKey: key) {
+            image = cached
+            image.source = .memory
+            image.sourceOrigin = nil
+        } else if let data = disk?.data(forKey: key) {
+            let stored = disk?.extendedData(forKey: key).flatMap { TimeInterval(String(decoding: $0, as: UTF8.self)) }
+            image = ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk,
+                                   created: stored.map(Date.init(timeIntervalSince1970:)) ?? now)
+            memory.setValue(image, forKey: key, cost: data.count)
+        } else if let shared = await sharedResult(forKey: key, now: now) {
+            image = shared
+            memory.setValue(shared, forKey: key, cost: shared.data.count)
+            if let disk {
+                writeBack.async { try? disk.store(shared.data, forKey: key) }
+            }
+        } else {
+            let (outcome, joined) = await making.outcome(for: key) { [self] in
+                do throws(ProcessingError) {
+                    let made = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
+                    store(made, forKey: key)
+                    await share(made, forKey: key)
+                    return .success(made)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            image = try outcome.get()
+            if joined { image.source = .coalesced }
         }
-        if let data = disk?.data(forKey: key) {
-            let cached = ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk)
-            memory.setValue(cached, forKey: key, cost: data.count)
-            return cached
+        metrics.countLookup("result", tier: image.source.rawValue)
+        return image
+    }
+
+    /// Keeps `image` in memory and on disk, with its creation time.
+    private func store(_ image: ProcessedImage, forKey key: String) {
+        memory.setValue(image, forKey: key, cost: image.data.count)
+        guard let disk else { return }
+        do {
+            try disk.store(image.data, forKey: key)
+            try disk.setExtendedData(Data(String(Int(image.created.timeIntervalSince1970)).utf8), forKey: key)
+        } catch {
+            // The result is served from memory all the same; the disk only saves remaking it later.
         }
-        let result = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
-        memory.setValue(result, forKey: key, cost: result.data.count)
-        try? disk?.store(result.data, forKey: key)
-        return result
+    }
+
+    /// Keeps `image` made here in the shared cache, awaited: the next instance asked finds it,
+    /// and a slow shared tier slows the makers (within its timeouts) rather than piling up writes.
+    private func share(_ image: ProcessedImage, forKey key: String) async {
+        try? await sharedCache?.store(nil, data: image.data, forKey: key, to: .disk, serializer: nil)
+    }
+
+    /// The result the shared cache holds for `key`, when its bytes are of a known image format
+    /// (anything else is taken for a miss and made again).
+    private func sharedResult(forKey key: String, now: Date) async -> ProcessedImage? {
+        guard let data = await sharedCache?.diskImageData(forKey: key) else { return nil }
+        let format = ImageFormat(detecting: data)
+        guard format != .undefined else { return nil }
+        return ProcessedImage(data: data, format: format, source: .shared, created: now)
     }
 
     /// The image `url` describes, made now: loaded, checked against the limits, transformed, encoded.
     private func make(_ url: ProcessingURL) async throws(ProcessingError) -> ProcessedImage {
         let options = url.options
-        let source = try await load(try await sourceURL(for: url.source), options: options)
+        let source = try await load(try sourceURL(for: url.source), options: options)
+        let started = ContinuousClock.now
         let transformer = ProcessingTransformer(options: options)
-        let size = transformer.outputSize(for: source)
-        let total = size.area.multipliedReportingOverflow(by: source.frames.count)
+        let size = transformer.outputSize(for: source.image)
+        let total = size.area.multipliedReportingOverflow(by: source.image.frames.count)
         guard !total.overflow, total.partialValue <= maxResultPixels else {
-            throw .unprocessable("the result would be \(size) × \(source.frames.count) frame(s), over \(maxResultPixels) pixels")
+            throw .unprocessable("the result would be \(size) × \(source.image.frames.count) frame(s), over \(maxResultPixels) pixels")
         }
-        let image = transformer.transform(source, forKey: transformer.key) ?? source
-        return try encode(image, options: options)
+        let image = transformer.transform(source.image, forKey: transformer.key) ?? source.image
+        var result = try encode(image, options: options)
+        metrics.processingDuration.record(duration: started.duration(to: .now))
+        result.sourceOrigin = source.source
+        return result
     }
 
     /// The URL the manager loads, once it starts with one of ``allowedSources`` (when there are
-    /// any): an `http(s)` source as it is once ``sourcePolicy`` allows its
-    /// addresses, a `local:///path` source as the file below ``localRoot`` (never outside it).
-    private func sourceURL(for source: URL) async throws(ProcessingError) -> URL {
+    /// any): an `http(s)` source as it is, a `local:///path` source as the file below
+    /// ``localRoot`` (never outside it).
+    private func sourceURL(for source: URL) throws(ProcessingError) -> URL {
         guard allowedSources.isEmpty || allowedSources.contains(where: source.absoluteString.hasPrefix) else {
             throw .forbidden("the source is not among the allowed sources")
         }
-        guard source.scheme?.lowercased() == "local" else {
-            try await sourcePolicy.check(source)
-            return source
-        }
+        guard source.scheme?.lowercased() == "local" else { return source }
         guard let localRoot else { throw .forbidden("local sources are not enabled") }
         let file = localRoot.appendingPathComponent(source.path).standardizedFileURL
         guard file.path.hasPrefix(localRoot.path.hasSuffix("/") ? localRoot.path : localRoot.path + "/") else {
@@ -112,21 +187,50 @@ public final class ImageProcessor: Sendable {
         return file
     }
 
-    /// The decoded source, reduced on load when the options allow.
-    private func load(_ source: URL, options: ProcessingOptions) async throws(ProcessingError) -> Image {
+    /// The decoded source, reduced on load when the options allow, at most ``maxAnimationFrames``
+    /// frames. A download is measured from the load's progress: the time until its last byte
+    /// arrived (decoding excluded) and the bytes received.
+    private func load(_ source: URL, options: ProcessingOptions) async throws(ProcessingError) -> ImageResult {
         var context = ImageContext()
         var decodeOptions = Self.decodeOptions(for: options)
         decodeOptions.maxPixels = maxSourcePixels
+        decodeOptions.maxFrameCount = maxAnimationFrames
         context.decodeOptions = decodeOptions
-        // The encoded result is what is cached; the decoded pixels are not kept (the source bytes are, on disk).
-        context.storeCacheType = ImageCacheType.none
-        let animated = options.format.map { [.gif, .webp, .png].contains($0) } ?? true
-        let loadOptions: WebImageOptions = animated ? [] : [.decodeFirstFrameOnly]
+        // The encoded result is what is cached, not decoded pixels; the source's bytes are kept
+        // in the disk tiers of the manager's cache (and of a shared tier it chains). Decoded
+        // small, the image has a key of its own that never holds anything: the bytes are stored
+        // and looked up under the original's key (`originalStoreCacheType`, disk by default).
+        // Decoded at full size, the image's key is the original's.
+        let shrinks = decodeOptions.thumbnailPixelSize != nil
+        context.queryCacheType = shrinks ? ImageCacheType.none : .disk
+        context.storeCacheType = shrinks ? ImageCacheType.none : .disk
+        let animated = maxAnimationFrames > 1 && options.format.map { [.gif, .webp, .png].contains($0) } ?? true
+        // The bytes are stored before the image is made: an instance asked next finds them.
+        let loadOptions: WebImageOptions = animated ? [.waitStoreCache] : [.waitStoreCache, .decodeFirstFrameOnly]
+        let started = ContinuousClock.now
+        var received: (bytes: Int, at: ContinuousClock.Instant)?
         do {
-            return try await manager.image(for: source, options: loadOptions, context: context).image
-        } catch {
+            for try await event in manager.events(for: source, options: loadOptions, context: context) {
+                switch event {
+                case .progress(let progress):
+                    received = (progress.receivedBytes, .now)
+                case .finished(let result):
+                    if result.source == .network, let received {
+                        metrics.downloadDuration.record(duration: started.duration(to: received.at))
+                        metrics.sourceBytes.increment(by: received.bytes)
+                    }
+                    metrics.countLookup("source", tier: result.source.rawValue)
+                    return result
+                case .partialImage, .cachedImage:
+                    continue
+                }
+            }
+        } catch let error as WebImageError {
             throw ProcessingError(loading: error)
+        } catch {
+            throw .sourceFailed("the load failed")
         }
+        throw .sourceFailed("the load ended without an image")
     }
 
     /// Decode options that shrink the source on load when the whole output is known to fit a

@@ -2,10 +2,13 @@ import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
+import Prometheus
 import WebImage
 
-/// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy URL → the processed
-/// image, `/health` → 200, errors → their status with a one-line text body.
+/// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy (or thumbor) URL → the
+/// processed image, `/health` → 200, `/metrics` → the registry's metrics in Prometheus's text
+/// format (when one is given), errors → their status with a one-line text body.
 ///
 /// The path is read from the raw request target, not from a router's segments, so a plain
 /// source URL keeps the `//` of `http://` and the signature covers exactly what was sent.
@@ -13,10 +16,8 @@ public struct ImageServerResponder: HTTPResponder {
     /// The request context: nothing beyond Hummingbird's basic one is needed.
     public typealias Context = BasicRequestContext
 
-    /// Parses paths, with the server's presets and limits.
-    public let parser: ProcessingURLParser
-    /// Checks signatures.
-    public let signer: URLSigner
+    /// Reads paths as imgproxy or thumbor URLs and checks their signatures.
+    public let router: ProcessingURLRouter
     /// Makes and caches the images.
     public let processor: ImageProcessor
     /// `Cache-Control: max-age` of images, in seconds.
@@ -26,16 +27,24 @@ public struct ImageServerResponder: HTTPResponder {
     public let acceptedFormats: [ImageFormat]
 
     /// Receives one line per image request: method, path without the signature, status, bytes,
-    /// milliseconds and where the result came from.
+    /// milliseconds, where the result came from and, when made now, where its source came from.
     public let logger: Logger
+    /// The metrics `/metrics` shows: the registry of the Prometheus factory the process
+    /// bootstrapped swift-metrics with, so everything any module counts appears; nil: 404.
+    public let metricsRegistry: PrometheusCollectorRegistry?
+    /// Where requests are counted.
+    private let metrics: ServerMetrics
 
-    /// A responder parsing with `parser`, checking with `signer`, processing with `processor`,
-    /// letting caches keep images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`.
-    public init(parser: ProcessingURLParser, signer: URLSigner, processor: ImageProcessor, ttl: Int,
-                acceptedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve")) {
+    /// A responder reading URLs with `router`, processing with `processor`, letting caches keep
+    /// images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`, showing
+    /// `metricsRegistry` at `/metrics`.
+    public init(router: ProcessingURLRouter, processor: ImageProcessor, ttl: Int,
+                acceptedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve"),
+                metricsRegistry: PrometheusCollectorRegistry? = nil) {
         self.logger = logger
-        self.parser = parser
-        self.signer = signer
+        self.metricsRegistry = metricsRegistry
+        metrics = ServerMetrics()
+        self.router = router
         self.processor = processor
         self.ttl = ttl
         self.acceptedFormats = acceptedFormats
@@ -48,12 +57,22 @@ public struct ImageServerResponder: HTTPResponder {
         }
         let isHead = request.method == .head
         let path = request.head.path ?? "/"
-        if path.prefix(while: { $0 != "?" }) == "/health" {
+        switch path.prefix(while: { $0 != "?" }) {
+        case "/health":
             return Self.text(.ok, "webimage serve is running", head: isHead)
+        case "/metrics":
+            guard let metricsRegistry else { return Self.text(.notFound, "metrics are not enabled", head: isHead) }
+            // Prometheus's text exposition format.
+            return Self.uncached(.ok, metricsRegistry.emitToBuffer(), type: "text/plain; version=0.0.4; charset=utf-8", head: isHead)
+        default:
+            break
         }
+        metrics.requestsInFlight.increment()
         let started = ContinuousClock.now
-        let (response, source) = await imageResponse(to: request, path: path, head: isHead)
+        let (response, image) = await imageResponse(to: request, path: path, head: isHead)
         let elapsed = started.duration(to: .now)
+        metrics.requestsInFlight.decrement()
+        metrics.countResponse(status: response.status.code)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         logger.info("request", metadata: [
             "method": "\(request.method)",
@@ -61,36 +80,25 @@ public struct ImageServerResponder: HTTPResponder {
             "status": "\(response.status.code)",
             "bytes": "\(response.headers[.contentLength] ?? "0")",
             "ms": "\(String(format: "%.1f", milliseconds))",
-            "cache": "\(source?.rawValue ?? "-")",
+            "cache": "\(image?.source.rawValue ?? "-")",
+            "source": "\(image?.sourceOrigin?.rawValue ?? "-")",
         ])
         return response
     }
 
-    /// The response to an image request for `path`, and where its image came from (nil for an error).
-    private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ResultSource?) {
-        do {
-            let url: ProcessingURL
-            do {
-                url = try parser.parse(path)
-            } catch {
-                throw ProcessingError.invalidURL(error)
-            }
-            do {
-                try signer.verify(signature: url.signature, for: url.signedPath)
-            } catch {
-                throw ProcessingError.forbidden(error.description)
-            }
+    /// The response to an image request for `path`, and its image (nil for an error).
+    private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ProcessedImage?) {
+        do throws(ProcessingError) {
+            let url = try router.route(path)
             var processed = url
             let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
             if variesByAccept {
                 processed.options.format = preferredFormat(accepting: request.headers[values: .accept])
             }
             let image = try await processor.process(processed)
-            return (imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept), image.source)
-        } catch let error as ProcessingError {
-            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
+            return (imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept), image)
         } catch {
-            return (Self.text(.internalServerError, "internal error", head: isHead), nil)
+            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
         }
     }
 
@@ -102,8 +110,9 @@ public struct ImageServerResponder: HTTPResponder {
         return String(String.UnicodeScalarView(rest.unicodeScalars.prefix(300).map { (0x21...0x7E).contains($0.value) ? $0 : "?" }))
     }
 
-    /// The image with its type, caching headers, a strong `ETag` (304 when `If-None-Match` has it)
-    /// and a `Content-Disposition` naming the file.
+    /// The image with its type, caching headers, a strong `ETag`, a `Last-Modified` (304 when
+    /// `If-None-Match` has the tag or, without `If-None-Match`, `If-Modified-Since` is no
+    /// earlier) and a `Content-Disposition` naming the file.
     private func imageResponse(_ image: ProcessedImage, for url: ProcessingURL, request: Request, head: Bool,
                                variesByAccept: Bool) -> Response {
         let etag = "\"" + SHA256.hash(data: image.data).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
@@ -112,11 +121,14 @@ public struct ImageServerResponder: HTTPResponder {
             headers[.vary] = "Accept"
         }
         headers[.eTag] = etag
+        headers[.lastModified] = HTTPDate.string(from: image.created)
         headers[.cacheControl] = "max-age=\(ttl), public"
-        let matches = request.headers[values: .ifNoneMatch]
-            .flatMap { $0.split(separator: ",") }
-            .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == etag || tag == "*" }
-        if matches {
+        let tags = request.headers[values: .ifNoneMatch]
+        let notModified = tags.isEmpty
+            ? request.headers[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
+            : tags.flatMap { $0.split(separator: ",") }
+                .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == etag || tag == "*" }
+        if notModified {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = image.mediaType
@@ -146,9 +158,13 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// A short `text/plain` response.
     private static func text(_ status: HTTPResponse.Status, _ message: String, head: Bool) -> Response {
-        let bytes = Array((message + "\n").utf8)
+        uncached(status, Array((message + "\n").utf8), type: "text/plain; charset=utf-8", head: head)
+    }
+
+    /// A response of `bytes` in `type` that caches must not keep.
+    private static func uncached(_ status: HTTPResponse.Status, _ bytes: [UInt8], type: String, head: Bool) -> Response {
         var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.contentType] = type
         headers[.contentLength] = String(bytes.count)
         headers[.cacheControl] = "no-cache"
         return Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -69,7 +69,11 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .badImageData(let coding): self = .unprocessable(coding.description)
         case .network(let failure):
             // A local file's failure names its path on this machine: the client learns only that it is not there.
-            if case .unreadableFile = failure.reason { self = .sourceNotFound } else { self = .sourceFailed(failure.description) }
+            switch failure.reason {
+            case .unreadableFile: self = .sourceNotFound
+            case .refusedAddress(_, let why): self = .forbidden(why)
+            default: self = .sourceFailed(failure.description)
+            }
         case .failedURL: self = .sourceFailed("it failed before and is not retried yet")
         default: self = .sourceFailed(error.description)
         }

@@ -1,7 +1,8 @@
 import WebImage
 
-/// What an imgproxy URL asks to be done to its source image, after presets are expanded and
-/// every option is applied in order (a later option overrides an earlier one).
+/// What a URL asks to be done to its source image: an imgproxy URL after presets are expanded and
+/// every option is applied in order (a later option overrides an earlier one), or a thumbor URL
+/// after its parts and filters are read (``ThumborURLParser``).
 ///
 /// The defaults are imgproxy's: fit, no resize, centre gravity, automatic rotation from the
 /// orientation, metadata stripped, the source's format, the default quality.
@@ -45,6 +46,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// Whether `Content-Disposition` says `attachment` rather than `inline`.
     public var returnAttachment = false
+    /// The flips and quarter turns applied after resizing, written as the EXIF orientation that
+    /// applies them: thumbor's `-W`/`-H` flips and `rotate` filter, which act on the resized image.
+    public var postResizeOrientation = ImageOrientation.up
+    /// Whether the output is turned grey (thumbor's `grayscale` filter), keeping alpha.
+    public var grayscale = false
 
     /// Options with every default.
     public init() {}
@@ -74,6 +80,12 @@ public struct ProcessingOptions: Sendable, Hashable {
         }
         if let cacheBuster {
             parts.append("cb:\(cacheBuster)")
+        }
+        if postResizeOrientation != .up {
+            parts.append("por:\(postResizeOrientation.rawValue)")
+        }
+        if grayscale {
+            parts.append("gs:1")
         }
         return parts.joined(separator: "/")
     }

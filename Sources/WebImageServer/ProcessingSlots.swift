@@ -1,4 +1,5 @@
 import Locking
+import Metrics
 
 /// Bounds the image work done at once (imgproxy's workers) and the requests waiting for it (its
 /// queue): a request finding every slot busy waits its turn, in order, while the queue has room,
@@ -13,15 +14,19 @@ final class ProcessingSlots: Sendable {
     let concurrency: Int
     /// How many requests may wait for a slot.
     let maxQueue: Int
+    /// Told the queue's length whenever it changes.
+    private let queueLength: Meter?
     private let state = Mutex(State())
 
-    /// Slots for `concurrency` requests at once (at least one) and a queue of `maxQueue` more.
-    init(concurrency: Int, maxQueue: Int) {
+    /// Slots for `concurrency` requests at once (at least one) and a queue of `maxQueue` more,
+    /// whose length `queueLength` follows.
+    init(concurrency: Int, maxQueue: Int, queueLength: Meter? = nil) {
         self.concurrency = max(1, concurrency)
         self.maxQueue = max(0, maxQueue)
+        self.queueLength = queueLength
     }
 
-    /// How many requests wait for a slot now (the queue length a metrics endpoint would report).
+    /// How many requests wait for a slot now.
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// Runs `body` in a slot once one is free; throws ``ProcessingError/busy`` at once when the
@@ -35,6 +40,8 @@ final class ProcessingSlots: Sendable {
                 }
                 guard state.waiting.count < maxQueue else { return false }
                 state.waiting.append(entry)
+                // Under the lock, so that the meter never shows an older length last.
+                queueLength?.set(state.waiting.count)
                 return nil
             }
             if let decision { entry.resume(returning: decision) }
@@ -51,7 +58,9 @@ final class ProcessingSlots: Sendable {
                 state.running -= 1
                 return nil
             }
-            return state.waiting.removeFirst()
+            let next = state.waiting.removeFirst()
+            queueLength?.set(state.waiting.count)
+            return next
         }
         next?.resume(returning: true)
     }

@@ -1,8 +1,10 @@
 import WebImage
 
 /// Applies a request's options to a decoded image, in imgproxy's order: orientation (undone
-/// for `auto_rotate:0`), rotation, crop, resize (with the fill crop and the `extend` canvas),
-/// blur, then flattening onto the background. Every frame of an animation goes the same way.
+/// for `auto_rotate:0`), rotation, crop, resize (with the fill crop), grey, the `extend`
+/// canvas, thumbor's flips and turns, blur, then flattening onto the background. Grey comes
+/// before the canvas so that thumbor's `fill` colour stays a colour. Every frame of an
+/// animation goes the same way.
 struct ProcessingTransformer: ImageTransformer {
     /// What to do.
     let options: ProcessingOptions
@@ -27,7 +29,8 @@ struct ProcessingTransformer: ImageTransformer {
         if let crop = options.crop {
             size = cropSize(crop, of: size)
         }
-        return ResizePlan(options: options, source: size).canvas
+        let canvas = ResizePlan(options: options, source: size).canvas
+        return options.postResizeOrientation.swapsDimensions ? PixelSize(width: canvas.height, height: canvas.width) : canvas
     }
 
     private func process(_ frame: PixelBuffer, orientation: ImageOrientation) -> PixelBuffer {
@@ -52,10 +55,14 @@ struct ProcessingTransformer: ImageTransformer {
             let origin = options.gravity.origin(of: plan.cropped, in: plan.scaled)
             pixels = pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: plan.cropped.width, height: plan.cropped.height))
         }
+        if options.grayscale, let grey = GrayscaleTransformer().transform(Image(pixels: pixels), forKey: "") {
+            pixels = grey.pixels
+        }
         if plan.canvas != plan.cropped {
             let origin = options.gravity.origin(of: plan.cropped, in: plan.canvas)
             pixels = pixels.placed(on: plan.canvas, at: origin, fill: options.background ?? .clear)
         }
+        pixels = pixels.applying(options.postResizeOrientation)
         if options.blurSigma > 0, let blurred = GaussianBlurTransformer(radius: options.blurSigma)
             .transform(Image(pixels: pixels), forKey: "") {
             pixels = blurred.pixels

@@ -1,4 +1,4 @@
-/// Why a request path is not a valid imgproxy URL. Each case says what was wrong in one line,
+/// Why a request path is not a valid imgproxy or thumbor URL. Each case says what was wrong in one line,
 /// quoting at most a short, sanitised piece of the input; a server answers all of them with 400.
 public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path is longer than ``ProcessingURLLimits/maxPathLength`` bytes.
@@ -19,6 +19,11 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
     case unsupportedFormat(String)
     /// The source part is not a valid URL (bad percent-encoding or base64, no scheme, not UTF-8).
     case invalidSource(String)
+    /// A thumbor filter this server does not apply. thumbor skips such filters silently; this
+    /// server refuses them rather than answer with an image other than the one asked for.
+    case unsupportedFilter(String)
+    /// A part of a thumbor URL this server does not implement (`trim`, `meta`, `full-fit-in`, `orig`…).
+    case unsupportedPart(String)
 
     /// One line saying what was wrong.
     public var description: String {
@@ -32,6 +37,8 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
         case let .presetLoop(name): "preset \"\(name)\" refers to itself or nests too deeply"
         case let .unsupportedFormat(name): "unsupported output format \"\(name)\""
         case let .invalidSource(reason): "invalid source URL: \(reason)"
+        case let .unsupportedFilter(name): "unsupported filter \"\(name)\""
+        case let .unsupportedPart(part): "unsupported URL part \"\(part)\""
         }
     }
 

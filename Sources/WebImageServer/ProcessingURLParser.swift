@@ -26,17 +26,8 @@ public struct ProcessingURLParser: Sendable {
 
     /// The URL `path` (the request target without the host; a query is ignored) describes.
     public func parse(_ path: String) throws(ProcessingURLError) -> ProcessingURL {
-        guard path.utf8.count <= limits.maxPathLength else {
-            throw .pathTooLong(length: path.utf8.count, limit: limits.maxPathLength)
-        }
-        let withoutQuery = path.prefix { $0 != "?" }
-        guard withoutQuery.hasPrefix("/") else { throw .missingPart("leading /") }
-        let afterSlash = withoutQuery.dropFirst()
-        guard let signatureEnd = afterSlash.firstIndex(of: "/"), signatureEnd > afterSlash.startIndex else {
-            throw .missingPart("signature segment")
-        }
-        let signedPath = afterSlash[signatureEnd...]
-        let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let signed = try SignedPath(path, limits: limits, firstSegment: "signature segment")
+        let segments = signed.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
         var options = ProcessingOptions()
         var applied = 0
@@ -62,8 +53,7 @@ public struct ProcessingURLParser: Sendable {
         if let fileExtension {
             options.format = try ProcessingOptions.format(named: fileExtension)
         }
-        return ProcessingURL(signature: String(afterSlash[..<signatureEnd]), signedPath: String(signedPath),
-                             options: options, source: source)
+        return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path), options: options, source: source)
     }
 
     /// Applies the option written as `segment` (`name:arg:arg`), expanding a preset in place.
@@ -110,7 +100,7 @@ public struct ProcessingURLParser: Sendable {
         guard let decoded = String(body).removingPercentEncoding else {
             throw .invalidSource("bad percent-encoding")
         }
-        return (try sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try Self.sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// `aHR0cDovL2V4YW1w…anBn.png` (segments already joined): the URL the URL-safe base64
@@ -123,11 +113,12 @@ public struct ProcessingURLParser: Sendable {
         }
         guard let bytes = URLSafeBase64.decode(body) else { throw .invalidSource("not URL-safe base64") }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidSource("not UTF-8") }
-        return (try sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try Self.sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// `text` as an absolute `http` or `https` URL with a host, or a `local` one, without control characters.
-    private func sourceURL(_ text: String) throws(ProcessingURLError) -> URL {
+    /// `text` as an absolute `http` or `https` URL with a host, or a `local` one, without control
+    /// characters; thumbor's parser checks its sources with it too.
+    static func sourceURL(_ text: String) throws(ProcessingURLError) -> URL {
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .invalidSource("control characters")
         }

@@ -4,14 +4,17 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import WebImage
 
 /// Which source hosts the server may fetch from: by default only those whose every address is
 /// public, so a URL cannot make the server reach itself or the private network behind it.
 ///
-/// The host is resolved and every address it resolves to is judged (see ``SourceAddressKind``)
-/// before the load starts. The server also follows no redirects, so a public origin cannot
-/// bounce a fetch inwards.
-public struct SourceAddressPolicy: Sendable, Hashable {
+/// As the downloader's ``ConnectionAddressPolicy``, it is asked for the host of every request
+/// and every redirect just before connecting: it resolves the name, judges every address it
+/// resolves to (see ``SourceAddressKind``), and hands back the one to connect to, which the
+/// downloader then uses without resolving again. A name that answers a public address to the
+/// check and a private one to the connection (DNS rebinding) gains nothing.
+public struct SourceAddressPolicy: ConnectionAddressPolicy, Hashable {
     /// Whether sources on this machine (127.0.0.0/8, `::1`) may be fetched.
     public var allowsLoopback: Bool
     /// Whether sources in private, link-local and other special ranges may be fetched.
@@ -23,22 +26,35 @@ public struct SourceAddressPolicy: Sendable, Hashable {
         self.allowsPrivate = allowsPrivate
     }
 
-    /// Passes when every address `url`'s host resolves to is allowed; throws
-    /// ``ProcessingError/forbidden(_:)`` for a refused address and
-    /// ``ProcessingError/sourceFailed(_:)`` when the name does not resolve.
-    public func check(_ url: URL) async throws(ProcessingError) {
-        guard let host = url.host.map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }), !host.isEmpty else {
-            throw .forbidden("the source has no host")
-        }
+    /// The address to connect to for `host` once every address it resolves to is allowed: its
+    /// first IPv4 address, else its first IPv6 one. Throws
+    /// ``NetworkFailure/Reason/refusedAddress(host:why:)`` for a refused address and
+    /// ``NetworkFailure/Reason/hostNotFound(_:)`` when the name does not resolve.
+    public func address(connectingTo host: String) async throws(NetworkFailure) -> String {
         let addresses = await Task.detached { Self.resolve(host) }.value
-        guard !addresses.isEmpty else { throw .sourceFailed("the source host does not resolve") }
+        guard !addresses.isEmpty else { throw NetworkFailure(.hostNotFound(host)) }
         for address in addresses {
             switch SourceAddressKind(address: address) {
             case .public: continue
             case .loopback where allowsLoopback: continue
             case .private where allowsPrivate: continue
-            case .loopback: throw .forbidden("the source resolves to a loopback address")
-            case .private: throw .forbidden("the source resolves to a private address")
+            case .loopback: throw NetworkFailure(.refusedAddress(host: host, why: "the source resolves to a loopback address"))
+            case .private: throw NetworkFailure(.refusedAddress(host: host, why: "the source resolves to a private address"))
+            }
+        }
+        // An IPv4 address first: a host without an IPv6 route still reaches a dual-stack name.
+        return Self.text(addresses.first { $0.count == 4 } ?? addresses[0])
+    }
+
+    /// `127.0.0.1`, `::1`: the numeric form of a 4- or 16-byte address.
+    static func text(_ address: [UInt8]) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = address.count == 4 ? AF_INET : AF_INET6
+        return address.withUnsafeBytes { bytes in
+            buffer.withUnsafeMutableBufferPointer { text in
+                guard let start = text.baseAddress, inet_ntop(family, bytes.baseAddress, start, socklen_t(text.count)) != nil
+                else { return "" }
+                return String(cString: start)
             }
         }
     }

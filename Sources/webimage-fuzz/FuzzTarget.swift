@@ -20,6 +20,10 @@ enum FuzzTarget: String, CaseIterable {
     case webp
     /// ``AVIFCoder``: AVIF stills and sequences over libavif.
     case avif
+    /// ``HEIFCoder``: HEIC/HEIF stills over libheif (grids, transforms, alpha, thumbnails).
+    case heic
+    /// ``JXLCoder``: JPEG XL stills and animations over libjxl, whole and frame by frame.
+    case jxl
     /// ``EXIF/orientation(fromTIFF:)``: the TIFF-structured EXIF block every format carries.
     case exif
     /// ``ColorProfile/init(iccData:)`` and ``ColorConversion``: an embedded ICC profile read,
@@ -37,6 +41,10 @@ enum FuzzTarget: String, CaseIterable {
         case .gif: FuzzedDecoding(coder: GIFCoder(), format: .gif, data: data).run()
         case .webp: FuzzedDecoding(coder: WebPCoder(), format: .webp, data: data).run()
         case .avif: FuzzedDecoding(coder: AVIFCoder(), format: .avif, data: data).run()
+        case .heic:
+            // One coder for both brands' formats: an image must report the one its bytes show.
+            FuzzedDecoding(coder: HEIFCoder(), format: ImageFormat(detecting: data) == .heif ? .heif : .heic, data: data).run()
+        case .jxl: FuzzedDecoding(coder: JXLCoder(), format: .jxl, data: data).run()
         case .exif: "orientation \(EXIF.orientation(fromTIFF: data))"
         case .icc: FuzzedColorProfile(data: data).run()
         }

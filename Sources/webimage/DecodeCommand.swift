@@ -7,12 +7,12 @@ import WebImage
 struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Write one frame of an image as PNG, JPEG, WebP or GIF (EXIF orientation applied, colours in sRGB, not premultiplied).",
+        abstract: "Write one frame of an image as PNG, JPEG, WebP, GIF, AVIF or JPEG XL (EXIF orientation applied, colours in sRGB, not premultiplied).",
         discussion: """
             The output's extension chooses the format: .png or .apng (RGBA PNG), .jpg or \
-            .jpeg, .webp, .gif; any other extension is refused (exit status 64). An embedded \
-            ICC profile converts the colours to sRGB, unless --keep-icc keeps them \
-            and embeds the profile in the output (GIF has no room for one). Bad input \
+            .jpeg, .webp, .gif, .avif, .jxl; any other extension is refused (exit status 64). \
+            An embedded ICC profile converts the colours to sRGB, unless --keep-icc keeps them \
+            and embeds the profile in the output (where the format has room for one). Bad input \
             prints one line on standard error and exits with status 1.
             Example:
               webimage decode animation.gif -o last.png --frame last

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 import WebImage
 import WebImageServer
 
@@ -8,21 +10,32 @@ import WebImageServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve images resized and converted from imgproxy URLs.",
+        abstract: "Serve images resized and converted from imgproxy (or thumbor) URLs.",
         discussion: """
             URLs are imgproxy's: /SIGNATURE/OPTIONS/plain/SOURCE-URL[@EXT] or \
             /SIGNATURE/OPTIONS/BASE64-SOURCE-URL[.EXT]. With a key and salt the signature is \
             checked (403 when wrong); without, the signature segment may be anything. Sources \
-            that resolve to loopback or private addresses are refused unless allowed; redirects \
-            are not followed. Options also come from imgproxy's environment variables: \
+            whose addresses are loopback or private are refused unless allowed, checked on the \
+            address connected to and on every redirect. /health answers 200; /metrics gives \
+            Prometheus metrics. SIGTERM or SIGINT lets requests under way finish, then exits 0. \
+            Options also come from imgproxy's environment variables: \
             IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, IMGPROXY_TTL, \
             IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated), \
-            IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_DOWNLOAD_TIMEOUT, \
-            IMGPROXY_ALLOWED_SOURCES, IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, \
-            IMGPROXY_REQUESTS_QUEUE_SIZE.
-            Example:
-              webimage serve --local-root ./photos
-              curl http://127.0.0.1:8080/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp
+            IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_MAX_ANIMATION_FRAMES, \
+            IMGPROXY_DOWNLOAD_TIMEOUT, IMGPROXY_MAX_REDIRECTS, IMGPROXY_ALLOWED_SOURCES, \
+            IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, IMGPROXY_REQUESTS_QUEUE_SIZE; and WEBIMAGE_REDIS_URL, \
+            WEBIMAGE_REDIS_TTL. With --redis, instances share source bytes and results through Redis \
+            (memory → local disk → Redis → origin); when Redis is down or slow, requests go on from \
+            the local caches and the origin.
+            thumbor's URLs are answered too (--url-format both, the default): /unsafe/[AxB:CxD/]\
+            [fit-in/][-]Wx[-]H/[halign/][valign/][smart/][filters:…/]IMAGE-URL, signed with \
+            --thumbor-key (or THUMBOR_SECURITY_KEY) in place of unsafe. A path is thumbor's when \
+            its first segment is unsafe or a 28-character signature ending in =; any key set \
+            means every URL must be signed.
+            Without arguments it listens on 127.0.0.1:8080, serves local:/// sources from the \
+            current folder, unsigned, and prints an example URL:
+              cd ./photos && webimage serve
+              curl -o cat.webp http://127.0.0.1:8080/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp
             """)
 
     @Option(help: "HOST:PORT to listen on; port 0 picks a free one (default: $IMGPROXY_BIND or 127.0.0.1:8080).")
@@ -43,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Encoder quality when a URL gives none, 1…100 (default: $IMGPROXY_QUALITY or 80).")
     var quality: Int?
 
-    @Option(help: "The folder local:///PATH sources are read from (default: $IMGPROXY_LOCAL_FILESYSTEM_ROOT; none: refused).")
+    @Option(help: "The folder local:///PATH sources are read from (default: $IMGPROXY_LOCAL_FILESYSTEM_ROOT, else the current folder when listening on loopback, else none: refused).")
     var localRoot: String?
 
     @Option(help: "A preset, NAME=OPTION/OPTION/…; repeat for more (default: $IMGPROXY_PRESETS).")
@@ -55,8 +68,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The largest source download, in bytes (default: $IMGPROXY_MAX_SRC_FILE_SIZE or 64 MiB).")
     var maxSrcFileSize: Int?
 
+    @Option(help: "The most frames of an animated source processed; 1 makes animations still, more frames are refused (default: $IMGPROXY_MAX_ANIMATION_FRAMES or 100).")
+    var maxAnimationFrames: Int?
+
     @Option(help: "Seconds a source download may stall (default: $IMGPROXY_DOWNLOAD_TIMEOUT or 15).")
     var downloadTimeout: Double?
+
+    @Option(help: "Redirects a source download follows, each one's address checked again (default: $IMGPROXY_MAX_REDIRECTS or 10).")
+    var maxRedirects: Int?
 
     @Option(help: "Images processed at once (default: $IMGPROXY_WORKERS or twice the processor count).")
     var concurrency: Int?
@@ -70,6 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A URL prefix sources must start with; repeat for more; end a host with / (default: $IMGPROXY_ALLOWED_SOURCES, comma-separated; none: any).")
     var allowedSources: [String] = []
 
+    @Option(help: "The URL forms answered: imgproxy, thumbor, or both, told apart by the first segment.")
+    var urlFormat: ServedURLFormat = .both
+
+    @Option(help: "thumbor's security key: thumbor URLs must carry its HMAC-SHA1 signature (default: $THUMBOR_SECURITY_KEY).")
+    var thumborKey: String?
+
     @Flag(help: "Answer URLs without a format in WebP when Accept lists image/webp (default: $IMGPROXY_AUTO_WEBP).")
     var autoWebp = false
 
@@ -79,24 +104,42 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Fetch sources that resolve to private, link-local or carrier-grade NAT addresses.")
     var allowPrivateSources = false
 
+    @OptionGroup(title: "Shared cache")
+    var shared: SharedTierOptions
+
     func run() async throws {
         WebImageCommand.prepareCoders()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        // Once per process, before any handle exists: everything counted through swift-metrics,
+        // in any module, lands in this registry, which /metrics shows.
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
-        let (server, downloader) = try await CommandFailure.reporting { try makeServer(environment) }
+        let tier = try await CommandFailure.reporting { try shared.makeTier(environment) }
+        let (server, downloader) = try await CommandFailure.reporting {
+            try makeServer(environment, tier: tier, metrics: registry)
+        }
         do {
             try await server.run { port in
-                FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(server.host):\(port)\n".utf8))
+                var lines = "webimage serve: listening on \(ServeExample.baseURL(host: server.host, port: port))\n"
+                if let example = ServeExample(responder: server.responder, host: server.host, port: port) {
+                    lines += "webimage serve: example: \(example.url)\n"
+                }
+                FileHandle.standardOutput.write(Data(lines.utf8))
             }
         } catch {
             try? await downloader.shutdown()
+            await tier?.client.close()
             throw error
         }
         try await downloader.shutdown()
+        await tier?.client.close()
     }
 
-    /// The server the options describe, and the downloader to shut down once it has stopped.
-    private func makeServer(_ environment: [String: String]) throws -> (ImageServer, HTTPImageDownloader) {
+    /// The server the options describe, its caches over `tier` when there is one, its metrics
+    /// in `metrics`, and the downloader to shut down once it has stopped.
+    private func makeServer(_ environment: [String: String], tier: SharedTier?, metrics: PrometheusCollectorRegistry)
+        throws -> (ImageServer, HTTPImageDownloader) {
         let (host, port) = try Self.address(bind ?? environment["IMGPROXY_BIND"] ?? "127.0.0.1:8080")
         let keys = key.isEmpty ? environment["IMGPROXY_KEY"].map { [$0] } ?? [] : key
         let salts = salt.isEmpty ? environment["IMGPROXY_SALT"].map { [$0] } ?? [] : salt
@@ -106,32 +149,44 @@ struct ServeCommand: AsyncParsableCommand {
             ? environment["IMGPROXY_PRESETS"].map { $0.split(separator: ",").map(String.init) } ?? [] : preset
         let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: presetDefinitions))
 
-        let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(
-            downloadTimeout: try downloadTimeout ?? Self.decimal(environment, "IMGPROXY_DOWNLOAD_TIMEOUT") ?? 15,
-            maxBytes: try maxSrcFileSize ?? Self.number(environment, "IMGPROXY_MAX_SRC_FILE_SIZE") ?? 64 << 20,
-            maxRedirects: 0))
+        let downloader = HTTPImageDownloader(
+            configuration: HTTPImageDownloaderConfiguration(
+                downloadTimeout: try downloadTimeout ?? Self.decimal(environment, "IMGPROXY_DOWNLOAD_TIMEOUT") ?? 15,
+                maxBytes: try maxSrcFileSize ?? Self.number(environment, "IMGPROXY_MAX_SRC_FILE_SIZE") ?? 64 << 20,
+                maxRedirects: max(0, try maxRedirects ?? Self.number(environment, "IMGPROXY_MAX_REDIRECTS") ?? 10)),
+            addressPolicy: SourceAddressPolicy(allowsLoopback: allowLoopbackSources, allowsPrivate: allowPrivateSources))
         let megapixels = try maxSrcResolution ?? Self.decimal(environment, "IMGPROXY_MAX_SRC_RESOLUTION") ?? 50
         let cacheFolder = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let sourceCache = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
-                                     disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
+        let localSources = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
+                                      disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
                                         ?? DiskCache(namespace: "webimage-serve-sources"))
+        // The cache added last is asked first: local memory and disk, then Redis; stores go to both.
+        let sourceCache: any ImageCaching = tier.map {
+            ImageCachesManager(caches: [$0.sources, localSources], storePolicy: .all)
+        } ?? localSources
         let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader))
+        // Listening on loopback, only this machine can ask, and it can read the current folder anyway.
         let root = localRoot ?? environment["IMGPROXY_LOCAL_FILESYSTEM_ROOT"]
+            ?? (Self.isLoopback(host) ? FileManager.default.currentDirectoryPath : nil)
         let processor = ImageProcessor(
             manager: manager, localRoot: root.map { URL(fileURLWithPath: $0, isDirectory: true) },
             defaultQuality: try quality ?? Self.number(environment, "IMGPROXY_QUALITY") ?? 80,
-            sourcePolicy: SourceAddressPolicy(allowsLoopback: allowLoopbackSources, allowsPrivate: allowPrivateSources),
             allowedSources: allowedSources.isEmpty
                 ? environment["IMGPROXY_ALLOWED_SOURCES"].map { $0.split(separator: ",").map(String.init) } ?? [] : allowedSources,
             maxSourcePixels: Int(megapixels * 1_000_000),
+            maxAnimationFrames: try maxAnimationFrames ?? Self.number(environment, "IMGPROXY_MAX_ANIMATION_FRAMES") ?? 100,
             concurrency: try concurrency ?? Self.number(environment, "IMGPROXY_WORKERS")
                 ?? 2 * ProcessInfo.processInfo.activeProcessorCount,
             maxQueue: try maxQueue ?? Self.number(environment, "IMGPROXY_REQUESTS_QUEUE_SIZE") ?? 1000,
-            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) })
+            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) },
+            sharedCache: tier?.results)
         let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
-        let responder = ImageServerResponder(parser: parser, signer: signer, processor: processor,
+        let router = ProcessingURLRouter(format: urlFormat, imgproxyParser: parser, imgproxySigner: signer,
+                                         thumborSigner: ThumborURLSigner(key: thumborKey ?? environment["THUMBOR_SECURITY_KEY"]))
+        let responder = ImageServerResponder(router: router, processor: processor,
                                              ttl: try ttl ?? Self.number(environment, "IMGPROXY_TTL") ?? 31_536_000,
-                                             acceptedFormats: acceptedFormats, logger: Logger(label: "webimage.serve"))
+                                             acceptedFormats: acceptedFormats, logger: Logger(label: "webimage.serve"),
+                                             metricsRegistry: metrics)
         return (ImageServer(responder: responder, host: host, port: port), downloader)
     }
 
@@ -143,6 +198,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let host = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+
+    /// Whether `host` is a loopback address or `localhost`.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// The number in environment variable `name`, or nil when it is not set.

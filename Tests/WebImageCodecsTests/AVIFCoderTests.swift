@@ -101,12 +101,4 @@ final class AVIFCoderTests: XCTestCase {
         }
         XCTAssertFalse(coder.canDecode(inputs[0]))
     }
-
-    func testItDoesNotEncode() {
-        let image = Image(pixels: PixelBuffer(width: 1, height: 1, fill: RGBA(r: 1, g: 2, b: 3)))
-        XCTAssertFalse(coder.canEncode(.avif))
-        XCTAssertThrowsError(try coder.encode(image, as: .avif, options: ImageEncodeOptions())) { error in
-            XCTAssertEqual(error as? ImageCodingError, .noEncoder(.avif))
-        }
-    }
 }

@@ -4,39 +4,17 @@ import WebImageCodecs
 import WebImageTestSupport
 import XCTest
 
-/// The shared colour corpus (`color/` beside `images/`: Adobe RGB, ProPhoto, Wide Gamut, the
-/// red-green-swapping profile, CMYK FOGRA39, grey L*) against Pillow's ImageCms references
-/// within each file's tolerance, and what `webimage info` and `decode` say of ICC profiles.
-/// HEIC, AVIF and JPEG XL files are their coders' business (issue 18's format work): only
-/// JPEG, PNG and WebP are checked here.
+/// What `webimage info` and `decode` say of ICC profiles, on the shared colour corpus (`color/`
+/// beside `images/`, whose pixels ``CorpusConformanceTests`` checks) and on Tests/Fixtures/color.
 final class ColorCorpusTests: XCTestCase {
     private let coders = ImageCoders(WebImageCodecs.defaultCoders)
-    private static let formats: Set = ["jpeg", "png", "webp"]
-
-    func testEveryJPEGPNGAndWebPFileMatchesItsConvertedReference() throws {
-        let corpus = try Fixtures.requireFullCorpus(for: "the ICC colour corpus against ImageCms")
-        let entries = try corpus.colorManifest().filter { Self.formats.contains($0.format ?? "") }
-        XCTAssertGreaterThanOrEqual(entries.count, 9)
-        var failures: [String] = []
-        for entry in entries {
-            let image = try coders.decode(Fixtures.data(corpus.color(entry.file)))
-            XCTAssertNil(image.colorProfileWarning, entry.file)
-            let reference = try coders.decode(Fixtures.data(corpus.color("ref/\(entry.name).f0.png")),
-                                              options: ImageDecodeOptions(colorManagement: .preserve)).pixels
-            let tolerance = try XCTUnwrap(entry.tolerance, entry.file)
-            let difference = PixelDifference(image.pixels, reference)
-            print("\(entry.file): \(difference) (tolerance \(tolerance.max), \(tolerance.mean))")
-            if !difference.isWithin(maximum: tolerance.max, mean: tolerance.mean) {
-                failures.append("\(entry.file): \(difference)")
-            }
-        }
-        XCTAssertEqual(failures, [])
-    }
 
     func testInfoNamesTheProfileOfEveryCorpusFile() throws {
-        let corpus = try Fixtures.requireFullCorpus(for: "webimage info on the ICC colour corpus")
-        for entry in try corpus.colorManifest() where Self.formats.contains(entry.format ?? "") {
-            let info = try WebImageCLI.run(["info", corpus.color(entry.file).path])
+        let corpus = try Fixtures.requireFullCorpus(for: "webimage info on the ICC colour corpus").images(in: "color")
+        let entries = try corpus.manifest()
+        XCTAssertEqual(entries.count, 14)
+        for entry in entries {
+            let info = try WebImageCLI.run(["info", corpus.image(entry.file).path])
             XCTAssertEqual(info.status, 0, info.error)
             let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any])
             XCTAssertEqual(object["iccProfile"] as? String, entry.icc_description, entry.file)

@@ -22,6 +22,7 @@ final class ColorProfileEncodingTests: XCTestCase {
             ("wide_gamut.jpg", .jpeg, ImageEncodeOptions(quality: 0.95), (24, 1.5)),
             ("swapped_animated.png", .png, ImageEncodeOptions(), (0, 0)),
             ("swapped_animated.webp", .webp, ImageEncodeOptions(lossless: true), (0, 0)),
+            ("swapped_rgba.png", .avif, ImageEncodeOptions(lossless: true), (0, 0)),
         ]
         for (name, format, options, tolerance) in cases {
             let source = try kept(name)
@@ -59,6 +60,16 @@ final class ColorProfileEncodingTests: XCTestCase {
         XCTAssertNil(try coders.header(of: encoded).colorProfile)
         let difference = PixelDifference(try coders.decode(encoded).pixels, try coders.decode(Fixtures.colorData("gray_gamma18.jpg")).pixels)
         XCTAssertTrue(difference.isWithin(maximum: 0, mean: 0), "\(difference)")
+    }
+
+    func testJPEGXLWritesKeptPixelsAsSRGB() throws {
+        // The JPEG XL encoder declares sRGB: kept pixels are converted rather than mislabelled.
+        let source = try kept("swapped_rgba.png")
+        let encoded = try coders.encode(source, as: .jxl, options: ImageEncodeOptions(lossless: true))
+        let decoded = try coders.decode(encoded, options: preserve)
+        XCTAssertNil(decoded.colorProfileWarning)
+        let difference = PixelDifference(decoded.pixels, try coders.decode(Fixtures.colorData("swapped_rgba.png")).pixels)
+        XCTAssertTrue(difference.isWithin(maximum: 1, mean: 0.01), "\(difference)")
     }
 
     func testAnAppCanAttachAProfileToItsOwnPixels() throws {

@@ -27,11 +27,12 @@ class LoadingTestCase: XCTestCase {
         try await server.stop()
     }
 
-    /// A downloader that ``tearDown()`` shuts down.
-    func makeDownloader(_ configure: (inout HTTPImageDownloaderConfiguration) -> Void = { _ in }) -> HTTPImageDownloader {
+    /// A downloader that ``tearDown()`` shuts down, connecting where `addressPolicy` says when given.
+    func makeDownloader(addressPolicy: (any ConnectionAddressPolicy)? = nil,
+                        _ configure: (inout HTTPImageDownloaderConfiguration) -> Void = { _ in }) -> HTTPImageDownloader {
         var configuration = HTTPImageDownloaderConfiguration()
         configure(&configuration)
-        let downloader = HTTPImageDownloader(configuration: configuration)
+        let downloader = HTTPImageDownloader(configuration: configuration, addressPolicy: addressPolicy)
         downloaders.append(downloader)
         return downloader
     }

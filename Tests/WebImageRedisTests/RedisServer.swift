@@ -1,12 +1,11 @@
 import Foundation
-import NIOCore
-import NIOPosix
 import WebImageRedis
 import WebImageTestSupport
+import XCTest
 
 /// A `redis-server` of the test's own: on a free loopback port, with its files in a temporary
 /// folder, persisting nothing (`--save ''`, `--appendonly no`). It can be killed and started
-/// again on the same port.
+/// again on the same port. Without the executable, the test is skipped, saying what to install.
 final class RedisServer {
     /// The Debian package that installs the server, named when it is missing.
     static let package = "redis-server"
@@ -19,7 +18,7 @@ final class RedisServer {
     /// Starts a server with its files in `folder`.
     init(folder: URL) async throws {
         self.folder = folder
-        port = try await Self.freePort()
+        port = try await LoopbackPort.free()
         try await start()
     }
 
@@ -37,7 +36,7 @@ final class RedisServer {
     func start() async throws {
         guard let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
             .first(where: FileManager.default.isExecutableFile(atPath:))
-        else { throw RedisServerError.notInstalled(Self.package) }
+        else { throw XCTSkip("redis-server is not installed (Debian package \(Self.package); scripts/install-deps installs it)") }
         process = try ChildProcess(URL(fileURLWithPath: executable), [
             "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", folder.path, "--logfile", "",
@@ -58,27 +57,15 @@ final class RedisServer {
         process?.killAndReap()
         process = nil
     }
-
-    /// A loopback port nothing listens on: bound, read, released.
-    private static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close()
-        return port
-    }
 }
 
 /// Why a test's `redis-server` could not run.
 enum RedisServerError: Error, CustomStringConvertible {
-    /// The executable is not installed.
-    case notInstalled(String)
     /// It started but did not answer `PING` within 10 seconds; its standard error.
     case notAnswering(String)
 
     var description: String {
         switch self {
-        case .notInstalled(let package): "redis-server is not installed (Debian package \(package); scripts/install-deps installs it)"
         case .notAnswering(let errors): "redis-server did not answer PING within 10 s: \(errors)"
         }
     }

@@ -34,6 +34,38 @@ final class ImageProcessorTests: XCTestCase {
         return (result, try ImageCoders.shared.decode(result.data))
     }
 
+    /// Two instances with caches of their own over one shared tier (an `ImageCache` here; a
+    /// Redis tier in `webimage serve --redis`): what one made, the other answers as it is.
+    func testAResultInTheSharedCacheIsAnsweredWithoutMakingItAndWrittenBack() async throws {
+        let shared = ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.appending("shared")))
+        func instance(_ name: String) throws -> ImageProcessor {
+            let sources = ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.appending("\(name)-sources")))
+            return ImageProcessor(manager: ImageManager(imageCache: sources), localRoot: root,
+                                  disk: try DiskCache(directory: folder.appending("\(name)-results")), sharedCache: shared)
+        }
+        let url = try parser.parse("/x/rs:fit:100:100/plain/local:///photo.jpg@webp")
+        let made = try await instance("a").process(url)
+        let b = try instance("b")
+        let answered = try await b.process(url)
+        let again = try await b.process(url)
+        // The write-back to b's disk happens after the answer, in the background.
+        let bDisk = try DiskCache(directory: folder.appending("b-results"))
+        for _ in 0..<500 where !bDisk.containsData(forKey: url.cacheKey) { try await Task.sleep(for: .milliseconds(10)) }
+        let restarted = try await instance("b").process(url)
+
+        XCTAssertEqual([made.source, answered.source, again.source, restarted.source], [.made, .shared, .memory, .disk])
+        XCTAssertEqual(answered.data, made.data)
+        XCTAssertEqual(answered.format, .webp)
+
+        let other = try parser.parse("/x/rs:fit:50:50/plain/local:///photo.jpg@png")
+        try await shared.store(nil, data: Data("not an image".utf8), forKey: other.cacheKey, to: .disk, serializer: nil)
+        let remade = try await b.process(other)
+        XCTAssertEqual(remade.source, .made, "bytes of no known format are a miss")
+        XCTAssertEqual(ImageFormat(detecting: remade.data), .png)
+        let stored = await shared.diskImageData(forKey: other.cacheKey)
+        XCTAssertEqual(stored, remade.data, "the result made replaces them")
+    }
+
     func testFitShrinksAJPEGAndKeepsItsFormat() async throws {
         let (result, image) = try await process("/insecure/rs:fit:300:300/plain/local:///photo.jpg")
         XCTAssertEqual(result.format, .jpeg)
@@ -103,6 +135,19 @@ final class ImageProcessorTests: XCTestCase {
             XCTAssertEqual(error, .sourceNotFound)
             XCTAssertEqual(error.status, 404)
         }
+    }
+
+    func testAnIPhoneStyleHEICBecomesAVIFRotatedOnce() async throws {
+        // Stored 64x48 with irot 90° clockwise and EXIF orientation 6 (scripts/make-format-fixtures.py).
+        try Fixtures.formatData("heic/irot_exif6.heic").write(to: root.appendingPathComponent("phone.heic"))
+        let (result, image) = try await process("/x/w:24/plain/local:///phone.heic@avif")
+        XCTAssertEqual(result.format, .avif)
+        XCTAssertEqual(result.mediaType, "image/avif")
+        XCTAssertEqual(ImageFormat(detecting: result.data), .avif)
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight], [24, 32])
+        assertClose(image.pixels[6, 8], RGBA(r: 30, g: 40, b: 220), tolerance: 16, "blue quadrant top left: turned once")
+        let (fallback, _) = try await process("/x/w:24/plain/local:///phone.heic")
+        XCTAssertEqual(fallback.format, .jpeg, "no HEIC encoder: an opaque source falls back to JPEG")
     }
 
     func testRefusalsAreTypedWithTheirStatus() async throws {

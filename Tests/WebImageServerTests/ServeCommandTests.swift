@@ -9,61 +9,8 @@ import WebImageServer
 import WebImageTestSupport
 import XCTest
 
-/// `webimage serve` run as the built binary on a free loopback port, fetching from a real
-/// loopback origin, asked by AsyncHTTPClient.
-final class ServeCommandTests: XCTestCase {
-    private static let key = "736563726574", salt = "68656C6C6F"
-    private var origin: LoopbackHTTPServer!
-    private var client: HTTPClient!
-    private var servers: [ChildProcess] = []
-    private var folder: TemporaryFolder!
-
-    override func setUp() async throws {
-        WebImageCodecs.registerDefaults()
-        origin = try await LoopbackHTTPServer.start()
-        origin.route("/photo.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")), contentType: "image/jpeg"))
-        origin.route("/gone.jpg", .status(404))
-        origin.route("/broken.jpg", .status(500))
-        origin.route("/slow.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg",
-                                         delay: .seconds(2)))
-        client = HTTPClient(eventLoopGroupProvider: .singleton)
-        folder = try TemporaryFolder(self)
-    }
-
-    override func tearDown() async throws {
-        servers.forEach { $0.killAndReap() }
-        try await client.shutdown()
-        try await origin.stop()
-    }
-
-    /// Starts `webimage serve` with `arguments` on a free port, caching in a folder of its own,
-    /// and returns its base URL.
-    private func serve(_ arguments: [String]) throws -> String {
-        let cache = folder.appending("cache-\(servers.count)").path
-        let server = try ChildProcess(BuiltProducts.executable("webimage"),
-                                      ["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments)
-        servers.append(server)
-        let prefix = "webimage serve: listening on "
-        XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } || !server.isRunning },
-                      server.errorOutput)
-        let line = try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }, server.errorOutput)
-        return String(line.dropFirst(prefix.count))
-    }
-
-    private func get(_ url: String, headers: [(String, String)] = [], method: HTTPMethod = .GET)
-        async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 32 << 20)
-        return (Int(response.status.code), response.headers, Data(buffer: body))
-    }
-
-    private func signed(_ path: String) throws -> String {
-        try URLSigner(hexKeys: [Self.key], hexSalts: [Self.salt]).sign(path)
-    }
-
+/// `webimage serve`'s images, errors, limits and configuration.
+final class ServeCommandTests: ServeTestCase {
     func testSignedRequestsAreProcessedAndCached() async throws {
         let base = try serve(["--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources", "--ttl", "600"])
         let path = try signed("/rs:fit:200:200/plain/\(origin.url("/photo.jpg").absoluteString)@webp")
@@ -208,14 +155,9 @@ final class ServeCommandTests: XCTestCase {
     }
 
     func testImgproxyEnvironmentVariablesConfigureTheServer() async throws {
-        let server = try ChildProcess(BuiltProducts.executable("webimage"),
-                                      ["serve", "--allow-loopback-sources", "--cache-dir", folder.appending("env").path],
-                                      environment: ["IMGPROXY_BIND": "127.0.0.1:0", "IMGPROXY_KEY": Self.key,
-                                                    "IMGPROXY_SALT": Self.salt, "IMGPROXY_TTL": "60"])
-        servers.append(server)
-        let prefix = "webimage serve: listening on "
-        XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } }, server.errorOutput)
-        let base = String(try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }).dropFirst(prefix.count))
+        let base = try start(["serve", "--allow-loopback-sources", "--cache-dir", folder.appending("env").path],
+                             environment: ["IMGPROXY_BIND": "127.0.0.1:0", "IMGPROXY_KEY": Self.key,
+                                           "IMGPROXY_SALT": Self.salt, "IMGPROXY_TTL": "60"])
         let response = try await get(base + (try signed("/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers.first(name: "Cache-Control"), "max-age=60, public")

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 @testable import WebImageServer
 import XCTest
 
@@ -27,27 +28,37 @@ final class SourceAddressPolicyTests: XCTestCase {
         }
     }
 
-    func testLoopbackSourcesAreRefusedUnlessAllowed() async throws {
-        let url = try XCTUnwrap(URL(string: "http://127.0.0.1:9/x.jpg"))
+    /// The failure `policy` throws for `host`, or nil when it allows it.
+    private func refusal(_ policy: SourceAddressPolicy, _ host: String) async -> NetworkFailure? {
         do {
-            try await SourceAddressPolicy().check(url)
-            XCTFail("loopback allowed by default")
+            _ = try await policy.address(connectingTo: host)
+            return nil
         } catch {
-            XCTAssertEqual(error, .forbidden("the source resolves to a loopback address"))
+            return error
         }
-        try await SourceAddressPolicy(allowsLoopback: true).check(url)
-        do {
-            try await SourceAddressPolicy(allowsLoopback: true).check(try XCTUnwrap(URL(string: "http://[::ffff:10.0.0.1]/x")))
-            XCTFail("private allowed by the loopback flag")
-        } catch let error as ProcessingError {
-            XCTAssertEqual(error.status, 403)
-        }
-        // A name is judged by what it resolves to.
-        do {
-            try await SourceAddressPolicy().check(try XCTUnwrap(URL(string: "http://localhost/x")))
-            XCTFail("localhost allowed")
-        } catch let error as ProcessingError {
-            XCTAssertEqual(error.status, 403)
-        }
+    }
+
+    func testLoopbackSourcesAreRefusedUnlessAllowed() async throws {
+        let loopback = await refusal(SourceAddressPolicy(), "127.0.0.1")
+        XCTAssertEqual(loopback?.reason, .refusedAddress(host: "127.0.0.1", why: "the source resolves to a loopback address"))
+        XCTAssertEqual(ProcessingError(loading: .network(try XCTUnwrap(loopback))),
+                       .forbidden("the source resolves to a loopback address"))
+        let allowed = try await SourceAddressPolicy(allowsLoopback: true).address(connectingTo: "127.0.0.1")
+        XCTAssertEqual(allowed, "127.0.0.1")
+        let mapped = await refusal(SourceAddressPolicy(allowsLoopback: true), "::ffff:10.0.0.1")
+        XCTAssertEqual(mapped?.reason, .refusedAddress(host: "::ffff:10.0.0.1", why: "the source resolves to a private address"),
+                       "private is not allowed by the loopback flag")
+        let privateAllowed = try await SourceAddressPolicy(allowsPrivate: true).address(connectingTo: "fd12::1")
+        XCTAssertEqual(privateAllowed, "fd12::1")
+    }
+
+    func testANameIsJudgedByEveryAddressItResolvesToAndPinnedToOne() async throws {
+        let refused = await refusal(SourceAddressPolicy(), "localhost")
+        XCTAssertEqual(refused?.reason, .refusedAddress(host: "localhost", why: "the source resolves to a loopback address"))
+        // The address handed to the downloader is numeric, IPv4 first, so it connects without resolving again.
+        let pinned = try await SourceAddressPolicy(allowsLoopback: true).address(connectingTo: "localhost")
+        XCTAssertEqual(pinned, "127.0.0.1")
+        let missing = await refusal(SourceAddressPolicy(), "no-such-host.invalid")
+        XCTAssertEqual(missing?.reason, .hostNotFound("no-such-host.invalid"))
     }
 }

@@ -12,8 +12,10 @@ public final class ChildProcess {
     private let outputFile: URL
     private let errorFile: URL
 
-    /// Starts `executable` with `arguments`, in this process's environment plus `environment`.
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` with `arguments`, in this process's environment plus `environment`,
+    /// in `directory` (this process's current folder when nil).
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                directory: URL? = nil) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-child-\(UUID().uuidString)")
         outputFile = base.appendingPathExtension("out")
         errorFile = base.appendingPathExtension("err")
@@ -21,6 +23,7 @@ public final class ChildProcess {
         try Data().write(to: errorFile)
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)

@@ -82,6 +82,12 @@ public enum Fixtures {
         try data(color(name))
     }
 
+    /// The bytes of a file of `Tests/Fixtures/formats`, which `scripts/make-format-fixtures.py`
+    /// writes, such as `"heic/quadrants.heic"` or `"sources/quadrants.png"`.
+    public static func formatData(_ path: String) throws -> Data {
+        try data(subset.root.appendingPathComponent("formats").appendingPathComponent(path))
+    }
+
     /// The bytes of `url`; fails the test loudly if the file is missing.
     public static func data(_ url: URL) throws -> Data {
         try Data(contentsOf: url)
@@ -99,14 +105,28 @@ public enum Fixtures {
 }
 
 /// A fixture folder laid out as the shared corpus: `images/` (with `manifest.json` and `ref/`
-/// in the full corpus) and `bench/`.
+/// in the full corpus) and `bench/`; `formats/` and `color/` are laid out as `images/`.
 public struct FixtureCorpus: Sendable {
     /// The folder holding `images/` and `bench/`.
     public let root: URL
+    /// The folder below ``root`` that ``image(_:)`` and the manifest read: `images` by default.
+    public let imageFolder: String
+
+    /// The corpus at `root`, its images in `imageFolder`.
+    public init(root: URL, imageFolder: String = "images") {
+        self.root = root
+        self.imageFolder = imageFolder
+    }
+
+    /// The same corpus with its images read from `folder` (`formats`, `color`): another folder
+    /// with a `manifest.json` and `ref/`.
+    public func images(in folder: String) -> FixtureCorpus {
+        FixtureCorpus(root: root, imageFolder: folder)
+    }
 
     /// A file below `images/`, such as `"gif/sd_TestLoopCount.gif"` or a manifest entry's `file`.
     public func image(_ path: String) -> URL {
-        root.appendingPathComponent("images").appendingPathComponent(path)
+        root.appendingPathComponent(imageFolder).appendingPathComponent(path)
     }
 
     /// A file below `bench/`, such as `"testjfif_full.jpg"`.
@@ -122,16 +142,6 @@ public struct FixtureCorpus: Sendable {
     /// The bytes of a file below `bench/`.
     public func benchData(_ name: String) throws -> Data {
         try Fixtures.data(bench(name))
-    }
-
-    /// A file below `color/` (the ICC profile corpus), such as `"jpeg/adobergb1998.jpg"`.
-    public func color(_ path: String) -> URL {
-        root.appendingPathComponent("color").appendingPathComponent(path)
-    }
-
-    /// The entries of `color/manifest.json`.
-    public func colorManifest() throws -> [ManifestEntry] {
-        try JSONDecoder().decode(Manifest.self, from: Fixtures.data(color("manifest.json"))).images
     }
 
     /// The entries of `images/manifest.json`.
@@ -174,12 +184,12 @@ public struct ManifestEntry: Decodable, Sendable {
     public let first_frame_decodes: Bool?
     /// The reference converted to sRGB, for a file with an ICC profile (`images/`).
     public let srgb_ref: String?
-    /// The per-file tolerance (`color/` and `formats/`).
-    public let tolerance: Tolerance?
     /// The embedded ICC profile's description (`color/`).
     public let icc_description: String?
+    /// The per-file limits of `formats/` and `color/` manifests, which replace the per-format rules.
+    public let tolerance: Tolerance?
 
-    /// How far a decode may be from its reference: per channel, and on average.
+    /// A manifest's per-file pixel tolerance: the largest difference of one channel and the mean.
     public struct Tolerance: Decodable, Sendable {
         public let max: Int
         public let mean: Double

@@ -27,9 +27,9 @@ final class CacheKeyTests: XCTestCase {
     func testKeptColoursAreCachedApartFromSRGBOnes() throws {
         let url = try XCTUnwrap(URL(string: "https://a.com/p.jpg"))
         let converted = ImageCacheKeys(url: url, urlString: url.absoluteString, filter: nil,
-                                       decodeOptions: ImageDecodeOptions(), transformer: nil)
+                                       decodeOptions: ImageDecodeOptions(), transformerKey: nil)
         let kept = ImageCacheKeys(url: url, urlString: url.absoluteString, filter: nil,
-                                  decodeOptions: ImageDecodeOptions(colorManagement: .preserve), transformer: nil)
+                                  decodeOptions: ImageDecodeOptions(colorManagement: .preserve), transformerKey: nil)
         XCTAssertEqual(converted.image, "https://a.com/p.jpg")
         XCTAssertEqual(kept.image, "https://a.com/p-com.webimage.preservedColors.jpg")
         XCTAssertEqual(kept.original, converted.original, "the same downloaded bytes")

@@ -216,4 +216,39 @@ final class ImageCacheTests: XCTestCase {
             XCTAssertEqual(next.cacheType, .memory, "the next query stops at the top")
         }
     }
+
+    /// The bytes of the first cache that holds them, not decoded, copied into the disk tiers
+    /// of the higher ones that missed: what an image server answers with.
+    func testDiskImageDataComesFromTheFirstCacheHoldingItAndGoesUp() async throws {
+        let folder = try TemporaryFolder(self)
+        let lower = try makeCache(folder.appending("lower"))
+        let upper = try makeCache(folder.appending("upper"))
+        let chain = ImageCachesManager(caches: [lower, upper])
+        let missing = await chain.diskImageData(forKey: key)
+        XCTAssertNil(missing)
+
+        let notAnImage = Data("encoded elsewhere".utf8)
+        try await lower.store(nil, data: notAnImage, forKey: key, to: .disk, serializer: nil)
+        let found = await chain.diskImageData(forKey: key)
+        XCTAssertEqual(found, notAnImage, "handed on as stored: nothing decodes it")
+        XCTAssertEqual(upper.diskData(forKey: key), notAnImage, "written back to the higher disk")
+        XCTAssertNil(upper.imageFromMemory(forKey: key))
+        let fromUpper = await upper.diskImageData(forKey: key)
+        XCTAssertEqual(fromUpper, notAnImage)
+    }
+
+    /// A write-back lands in the tiers the query asked: a disk-only query fills no memory.
+    func testADiskOnlyQueryWritesBackToDiskOnly() async throws {
+        let folder = try TemporaryFolder(self)
+        let lower = try makeCache(folder.appending("lower"))
+        let upper = try makeCache(folder.appending("upper"))
+        let (image, data) = try fixture()
+        try await lower.store(image, data: data, forKey: key, to: .disk, serializer: nil)
+        let chain = ImageCachesManager(caches: [lower, upper])
+
+        let hit = try await chain.query(forKey: key, options: ImageCacheQueryOptions(cacheType: .disk))
+        XCTAssertEqual(hit.image?.pixelWidth, image.pixelWidth)
+        XCTAssertEqual(upper.diskData(forKey: key), data)
+        XCTAssertNil(upper.imageFromMemory(forKey: key), "no decoded image kept in memory")
+    }
 }

@@ -23,8 +23,15 @@ enum CodingCases {
                 return { _ = Resampler.resize(pixels, to: size) }
             }
         }
+        // The 1024 px photo as AVIF at quality 80, speed 8 (imgproxy's default), one thread.
+        let encodeAVIF = BenchmarkCase(name: "encode.avif.1024") {
+            let image = try coders.decode(try Data(contentsOf: bench.appendingPathComponent("testjfif_1024.png")))
+            return { _ = try coders.encode(image, as: .avif, options: ImageEncodeOptions(quality: 0.8)) }
+        }
         return [
             decode("decode.jpeg.full", bench.appendingPathComponent("testjfif_full.jpg")),
+            decode("decode.avif.photo", fixtures.appendingPathComponent("formats/avif/photo_8bit_420.avif")),
+            encodeAVIF,
             decode("decode.jpeg.progressive", bench.appendingPathComponent("testjfif_full.progressive.jpg")),
             decode("decode.png.1024", bench.appendingPathComponent("testjfif_1024.png")),
             decode("decode.webp.full", bench.appendingPathComponent("testjfif_full.webp")),

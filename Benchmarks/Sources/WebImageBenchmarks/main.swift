@@ -13,6 +13,7 @@ let fixtures = URL(fileURLWithPath: arguments[1])
 let budget = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
 let minimumRuns = arguments.count > 4 ? Int(arguments[4]) ?? 3 : 3
 let cases = CodingCases.all(fixtures: fixtures) + ColorCases.all(fixtures: fixtures) + CacheCases.all(fixtures: fixtures) + DownloadCases.all + [GalleryCase.gallery]
+    + ScaleCases.all
 if arguments[2] == "list" {
     for c in cases { print(c.name) }
     print(MemoryCase.name)

@@ -69,6 +69,11 @@ public final class ImageCache: ImageCaching {
         return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
     }
 
+    /// The bytes on disk for `key`, read on the cache's I/O executor, not decoded.
+    public func diskImageData(forKey key: String) async -> Data? {
+        try? await io.run { [disk] in disk.data(forKey: key) }
+    }
+
     /// Runs `read` on the I/O executor (or inline for `queryDiskDataSync`), unless the task is
     /// cancelled before the read starts; once started, the read finishes.
     private func readDisk<T: Sendable>(sync: Bool, _ read: @escaping @Sendable (ImageCache) throws -> T) async throws -> T {

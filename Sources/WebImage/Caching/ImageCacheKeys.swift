@@ -15,30 +15,35 @@ import Foundation
 public struct ImageCacheKeys: Sendable, Hashable {
     /// The key of the original bytes: the URL through the context's key filter.
     public let original: String
+    /// ``thumbnail`` when it differs from ``original``; most loads decode no thumbnail, and a
+    /// key kept once is one reference fewer to count on every memory hit.
+    private let thumbnailKey: String?
+    /// ``image`` when it differs from ``thumbnail``.
+    private let imageKey: String?
+
     /// The key of the image as decoded: ``original`` with SDWebImage's thumbnail suffix when the
     /// load decodes a thumbnail, and the preserved-colours suffix when it keeps an embedded
     /// profile's colours; else ``original``.
-    public let thumbnail: String
+    public var thumbnail: String { thumbnailKey ?? original }
     /// The key of the image as delivered: ``thumbnail`` with the transformer's key inserted
     /// when there is a transformer, else ``thumbnail``. The memory and disk caches hold the
     /// delivered image under it.
-    public let image: String
+    public var image: String { imageKey ?? thumbnail }
 
     /// The keys for `url` (whose absolute string is `urlString`), filtered by `filter` (nil,
-    /// or a nil answer, keeps the whole URL), decoded with `decodeOptions` and transformed by
-    /// `transformer`.
+    /// or a nil answer, keeps the whole URL), decoded with `decodeOptions` and transformed by a
+    /// transformer whose key is `transformerKey`.
     init(url: URL, urlString: String, filter: (@Sendable (URL) -> String?)?, decodeOptions: ImageDecodeOptions?,
-         transformer: (any ImageTransformer)?) {
+         transformerKey: String?) {
         let original = filter?(url) ?? urlString
-        var thumbnail = original
-        if let box = decodeOptions?.thumbnailPixelSize {
-            thumbnail = CacheKey.thumbnailed(original, box, preserveAspectRatio: decodeOptions?.preserveAspectRatio ?? true)
+        var thumbnailKey = decodeOptions?.thumbnailPixelSize.map {
+            CacheKey.thumbnailed(original, $0, preserveAspectRatio: decodeOptions?.preserveAspectRatio ?? true)
         }
         if decodeOptions?.colorManagement == .preserve {
-            thumbnail = CacheKey.inserting(CacheKey.preservedColors, into: thumbnail)
+            thumbnailKey = CacheKey.inserting(CacheKey.preservedColors, into: thumbnailKey ?? original)
         }
         self.original = original
-        self.thumbnail = thumbnail
-        image = transformer.map { CacheKey.inserting($0.key, into: thumbnail) } ?? thumbnail
+        self.thumbnailKey = thumbnailKey
+        imageKey = transformerKey.map { CacheKey.inserting($0, into: thumbnailKey ?? original) }
     }
 }

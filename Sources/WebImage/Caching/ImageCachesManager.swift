@@ -110,16 +110,32 @@ public final class ImageCachesManager: ImageCaching {
         return .miss
     }
 
-    /// Stores `hit` into `caches`, the higher ones that missed: its bytes, and its image in
-    /// memory too unless it was decoded as a thumbnail (which `key` must not name). A cache that
-    /// cannot take it is left as it is: the hit is in hand.
+    /// Stores `hit` into `caches`, the higher ones that missed, in the tiers the query asked:
+    /// its bytes, and its image in memory too unless it was decoded as a thumbnail (which `key`
+    /// must not name). A cache that cannot take it is left as it is: the hit is in hand.
     private func writeBack(_ hit: ImageCacheQueryResult, into caches: ArraySlice<any ImageCaching>, key: String,
                            options: ImageCacheQueryOptions) async {
         let image = options.decodeOptions.thumbnailPixelSize == nil ? hit.image : nil
         guard image != nil || hit.data != nil else { return }
+        let tiers = image == nil ? ImageCacheType.disk : options.cacheType
         for cache in caches {
-            try? await cache.store(image, data: hit.data, forKey: key, to: image == nil ? .disk : .all, serializer: nil)
+            try? await cache.store(image, data: hit.data, forKey: key, to: tiers, serializer: nil)
         }
+    }
+
+    /// The first bytes a queried cache holds for `key`, asking the caches ``queryPolicy``
+    /// names one at a time, highest priority first; copied into the disk tiers of the higher
+    /// caches that missed before they return, as ``query(forKey:options:)`` does.
+    public func diskImageData(forKey key: String) async -> Data? {
+        let caches = queried
+        for (rank, cache) in caches.enumerated() {
+            guard let data = await cache.diskImageData(forKey: key) else { continue }
+            for higher in caches.prefix(rank) {
+                try? await higher.store(nil, data: data, forKey: key, to: .disk, serializer: nil)
+            }
+            return data
+        }
+        return nil
     }
 
     public func store(_ image: Image?, data: Data?, forKey key: String, to cacheType: ImageCacheType,

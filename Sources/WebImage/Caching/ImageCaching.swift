@@ -2,7 +2,10 @@ import Foundation
 
 /// What the manager needs of a cache (SDWebImage's `SDImageCache` protocol): implemented by
 /// ``ImageCache`` and by the chain ``ImageCachesManager``, and by any tier of yours.
-public protocol ImageCaching: Sendable {
+///
+/// A cache is an object every load shares, so handing one along is a reference count, not a
+/// copy.
+public protocol ImageCaching: AnyObject, Sendable {
     /// The image for `key` from the memory tier, answered synchronously; nil on a miss or
     /// when the cache has no memory tier.
     func imageFromMemory(forKey key: String) -> Image?
@@ -23,6 +26,10 @@ public protocol ImageCaching: Sendable {
     func validators(forKey key: String) async -> HTTPValidators?
     /// Keeps HTTP validators with the entry for `key`.
     func setValidators(_ validators: HTTPValidators?, forKey key: String) async
+    /// The encoded bytes the disk tier (or a tier standing for it) holds for `key`, not decoded
+    /// (SDWebImage's `diskImageDataQueryForKey:`): for callers that hand the bytes on as they
+    /// are, such as an image server answering with a cached result. Nil on a miss.
+    func diskImageData(forKey key: String) async -> Data?
 }
 
 /// Decides the bytes a cache writes to disk for an image (SDWebImage's `cacheSerializer`):

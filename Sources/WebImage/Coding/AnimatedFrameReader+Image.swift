@@ -2,13 +2,15 @@ extension AnimatedFrameReader {
     /// Reads the frames `options` asks for into an ``Image``: all of them, or the first only;
     /// resized to ``ImageDecodeOptions/targetSize(for:frameCount:)``; durations per the
     /// under-11 ms rule. ``ImageDecodeOptions/maxPixels`` bounds one canvas and also the
-    /// pixels of all decoded frames together. The image carries the reader's ``colorProfile``
-    /// and ``colorProfileWarning``.
+    /// pixels of all decoded frames together; ``ImageDecodeOptions/maxFrameCount`` bounds the
+    /// frames before any is decoded. The image carries the reader's ``colorProfile`` and
+    /// ``colorProfileWarning``.
     public func decodeImage(format: ImageFormat, options: ImageDecodeOptions,
                             orientation: ImageOrientation = .up) throws -> Image {
         try options.checkPixelLimit(canvasSize)
         let count = options.firstFrameOnly ? min(1, frameCount) : frameCount
         guard count > 0 else { throw ImageCodingError.corrupt(format, "no frames") }
+        if let limit = options.maxFrameCount, count > limit { throw ImageCodingError.tooManyFrames(count: count, limit: limit) }
         let upright = orientation.swapsDimensions
             ? PixelSize(width: canvasSize.height, height: canvasSize.width) : canvasSize
         let target = options.targetSize(for: upright, frameCount: count)

@@ -36,14 +36,22 @@ public final class ImageCoders: ImageCoder {
         all.contains { $0.canDecode(data) }
     }
 
-    /// Decodes with the first coder that accepts `data`. With none, throws
-    /// ``ImageCodingError/empty`` or ``ImageCodingError/unsupportedFormat(_:)`` naming the format.
-    public func decode(_ data: Data, options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image {
-        if data.isEmpty { throw ImageCodingError.empty }
+    /// Decodes with the first coder that accepts `data`: the one decoding stage every path
+    /// takes (loaders, cache tiers, the server). With no coder, throws ``ImageCodingError/empty``
+    /// or ``ImageCodingError/unsupportedFormat(_:)`` naming the format; an error of a coder's
+    /// own kind becomes ``ImageCodingError/corrupt(_:_:)``.
+    public func decode(_ data: Data, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageCodingError) -> Image {
+        if data.isEmpty { throw .empty }
         guard let coder = all.first(where: { $0.canDecode(data) }) else {
-            throw ImageCodingError.unsupportedFormat(ImageFormat(detecting: data))
+            throw .unsupportedFormat(ImageFormat(detecting: data))
         }
-        return try coder.decode(data, options: options)
+        do {
+            return try coder.decode(data, options: options)
+        } catch let error as ImageCodingError {
+            throw error
+        } catch {
+            throw .corrupt(ImageFormat(detecting: data), String(describing: error))
+        }
     }
 
     /// The first coder that accepts `data` and decodes it progressively, if any.

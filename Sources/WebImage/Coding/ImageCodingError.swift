@@ -12,6 +12,8 @@ public enum ImageCodingError: Error, Sendable, Hashable, CustomStringConvertible
     case unsupportedFeature(ImageFormat, String)
     /// A frame would hold more pixels than ``ImageDecodeOptions/maxPixels`` allows.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// An animation has more frames than ``ImageDecodeOptions/maxFrameCount`` allows.
+    case tooManyFrames(count: Int, limit: Int)
     /// No registered coder encodes this format.
     case noEncoder(ImageFormat)
     /// The encoder failed; the string says what the library reported.
@@ -26,6 +28,7 @@ public enum ImageCodingError: Error, Sendable, Hashable, CustomStringConvertible
         case .truncated(let format): "truncated \(format) data: the bytes end before the image does"
         case .unsupportedFeature(let format, let what): "unsupported \(format) feature: \(what)"
         case .tooManyPixels(let w, let h, let limit): "image too large: \(w)x\(h) pixels exceeds the limit of \(limit) pixels"
+        case .tooManyFrames(let count, let limit): "too many frames: \(count) exceeds the limit of \(limit)"
         case .noEncoder(let format): "no encoder for \(format)"
         case .encodingFailed(let format, let why): "could not encode \(format): \(why)"
         }

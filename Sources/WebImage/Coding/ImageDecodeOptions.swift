@@ -20,6 +20,10 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// The most pixels a decode may allocate for one frame; larger images fail with
     /// ``ImageCodingError/tooManyPixels(width:height:limit:)``.
     public var maxPixels: Int
+    /// The most frames an animation may have; one with more fails with
+    /// ``ImageCodingError/tooManyFrames(count:limit:)`` before any frame is decoded. Nil, the
+    /// default, sets no limit; ``firstFrameOnly`` decodes one frame whatever the count.
+    public var maxFrameCount: Int?
     /// What to do with an embedded ICC profile: convert the pixels to sRGB (the default) or
     /// keep them and carry the profile in ``Image/colorProfile``.
     public var colorManagement: ColorManagement
@@ -35,6 +39,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false,
         maxPixels: Int = ImageDecodeOptions.defaultMaxPixels,
+        maxFrameCount: Int? = nil,
         colorManagement: ColorManagement = .convertToSRGB
     ) {
         self.scaleFactor = scaleFactor
@@ -43,6 +48,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.firstFrameOnly = firstFrameOnly
         self.maxPixels = maxPixels
+        self.maxFrameCount = maxFrameCount
         self.colorManagement = colorManagement
     }
 

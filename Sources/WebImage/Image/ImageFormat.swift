@@ -57,17 +57,26 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         if starts([0xFF, 0x0A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .jxl }
         if starts(Array("%PDF".utf8)) { return .pdf }
         if starts([0x00, 0x00, 0x01, 0x00]) || starts([0x00, 0x00, 0x02, 0x00]) { return .ico }
-        if starts(Array("ftyp".utf8), at: 4), b.count >= 12 {
-            let brand = String(decoding: b[8..<12], as: UTF8.self)
-            switch brand {
-            case "heic", "heix", "hevc", "hevx": return .heic
-            case "mif1", "msf1": return .heif
-            case "avif", "avis": return .avif
-            default: return .undefined
-            }
-        }
+        if starts(Array("ftyp".utf8), at: 4), b.count >= 12 { return isobmffFormat(b) }
         if isSVG(b) { return .svg }
         return .undefined
+    }
+
+    /// An ISO-BMFF file by its `ftyp` brands: the major brand names HEIC or AVIF; a generic
+    /// HEIF major brand (`mif1`, `msf1`, `mif2`, `miaf`) is AVIF when `avif`/`avis` is among the
+    /// compatible brands, else HEIF.
+    private static func isobmffFormat(_ b: [UInt8]) -> ImageFormat {
+        let heic: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+        let avif: Set = ["avif", "avis"]
+        func brand(at offset: Int) -> String { String(decoding: b[offset..<offset + 4], as: UTF8.self) }
+        let major = brand(at: 8)
+        if heic.contains(major) { return .heic }
+        if avif.contains(major) { return .avif }
+        guard ["mif1", "msf1", "mif2", "miaf"].contains(major) else { return .undefined }
+        let boxSize = b[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        let end = min(boxSize, b.count)
+        let compatible = stride(from: 16, to: end - 3, by: 4).map { brand(at: $0) }
+        return compatible.contains(where: avif.contains) ? .avif : .heif
     }
 
     /// SVG is text: `<svg`, or an XML prolog (and perhaps a doctype or comments) before an `<svg` root.

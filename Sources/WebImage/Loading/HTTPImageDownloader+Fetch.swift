@@ -34,9 +34,33 @@ extension HTTPImageDownloader {
             request = modified
         }
         try Task.checkCancellation()
-        let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
-        let response = try await client.execute(request, timeout: timeout)
-        let finalURL = response.url ?? key.url
+        guard let addressPolicy else {
+            let response = try await client.execute(request, timeout: requestTimeout)
+            return try await receive(response, from: response.url ?? key.url, of: operation, options: options,
+                                     handlesCookies: handlesCookies)
+        }
+        let (response, finalURL, pinnedClient) = try await executePinned(request, url: key.url, policy: addressPolicy)
+        do {
+            let received = try await receive(response, from: finalURL, of: operation, options: options,
+                                             handlesCookies: handlesCookies)
+            try? await pinnedClient.shutdown()
+            return received
+        } catch {
+            try? await pinnedClient.shutdown()
+            throw error
+        }
+    }
+
+    /// The idle timeout of every request, as AsyncHTTPClient counts it.
+    var requestTimeout: TimeAmount {
+        TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
+    }
+
+    /// The checked head and the body of `response`, which came from `finalURL`.
+    private func receive(_ response: HTTPClientResponse, from finalURL: URL, of operation: UInt64,
+                         options: ImageLoaderOptions, handlesCookies: Bool)
+        async throws -> (data: Data, response: ImageLoadResponse)
+    {
         if handlesCookies { cookies.store(response.headers["set-cookie"], from: finalURL) }
         var head = ImageLoadResponse(url: finalURL, statusCode: Int(response.status.code),
                                      headers: Self.fields(of: response.headers))

@@ -22,6 +22,9 @@ import Locking
 public final class HTTPImageDownloader: ImageLoader {
     /// The configuration, as given at creation.
     public let configuration: HTTPImageDownloaderConfiguration
+    /// Chooses (or refuses) the address each request and redirect connects to; nil connects
+    /// wherever the host name resolves, through the shared client.
+    public let addressPolicy: (any ConnectionAddressPolicy)?
     let client: HTTPClient
     let state: Mutex<DownloadScheduler>
     let headers: Mutex<[String: String]>
@@ -30,9 +33,13 @@ public final class HTTPImageDownloader: ImageLoader {
     /// The downloader ``ImageLoaders/shared`` uses, with the default configuration.
     public static let shared = HTTPImageDownloader()
 
-    /// A downloader with its own HTTP client, configured by `configuration`.
-    public init(configuration: HTTPImageDownloaderConfiguration = HTTPImageDownloaderConfiguration()) {
+    /// A downloader with its own HTTP client, configured by `configuration`; with an
+    /// `addressPolicy`, each request connects only to the address the policy chose for its host
+    /// (see ``ConnectionAddressPolicy``).
+    public init(configuration: HTTPImageDownloaderConfiguration = HTTPImageDownloaderConfiguration(),
+                addressPolicy: (any ConnectionAddressPolicy)? = nil) {
         self.configuration = configuration
+        self.addressPolicy = addressPolicy
         self.state = Mutex(DownloadScheduler(maxConcurrent: configuration.maxConcurrentDownloads,
                                              order: configuration.executionOrder))
         self.headers = Mutex(configuration.httpHeaders)
@@ -178,7 +185,7 @@ public final class HTTPImageDownloader: ImageLoader {
         removed?.completion(.failure(.cancelled))
     }
 
-    private static func clientConfiguration(for configuration: HTTPImageDownloaderConfiguration) -> HTTPClient.Configuration {
+    static func clientConfiguration(for configuration: HTTPImageDownloaderConfiguration) -> HTTPClient.Configuration {
         let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
         var client = HTTPClient.Configuration()
         client.redirectConfiguration = configuration.maxRedirects > 0

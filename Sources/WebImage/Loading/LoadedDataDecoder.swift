@@ -6,10 +6,8 @@ enum LoadedDataDecoder {
     static func decode(_ data: Data, coders: ImageCoders, options: ImageDecodeOptions) -> Result<Image, WebImageError> {
         do {
             return .success(try coders.decode(data, options: options))
-        } catch let error as ImageCodingError {
-            return .failure(.badImageData(error))
         } catch {
-            return .failure(.badImageData(.corrupt(ImageFormat(detecting: data), String(describing: error))))
+            return .failure(.badImageData(error))
         }
     }
 

@@ -17,6 +17,9 @@ extension NetworkFailure {
         case redirectLoop
         /// The server redirected more often than the limit allows.
         case tooManyRedirects(limit: Int)
+        /// A ``ConnectionAddressPolicy`` refused to connect to the host, and why ("the source
+        /// resolves to a loopback address").
+        case refusedAddress(host: String, why: String)
         /// A file that could not be read, and why ("no such file or directory").
         case unreadableFile(path: String, why: String)
         /// Anything else, in words.
@@ -31,6 +34,7 @@ extension NetworkFailure {
             case .connectionLost: "the server closed the connection before the image was complete"
             case .redirectLoop: "the redirects lead in a loop"
             case .tooManyRedirects(let limit): "too many redirects (more than \(limit))"
+            case .refusedAddress(_, let why): why
             case .unreadableFile(let path, let why): "cannot read \(path): \(why)"
             case .other(let what): what
             }

@@ -58,13 +58,28 @@ public struct ImageContext: Sendable {
     }
 
     /// One context's settings, shared by its copies until one of them changes.
-    private final class Box: Sendable {
+    final class Box: Sendable {
         let settings: Settings
-        init(_ settings: Settings) { self.settings = settings }
+        /// The key of ``Settings/transformer``, asked once per context rather than once per load.
+        let transformerKey: String?
+        init(_ settings: Settings) {
+            self.settings = settings
+            transformerKey = settings.transformer?.key
+        }
+
+        /// The keys of a load of `url` (whose absolute string is `urlString`) with these
+        /// settings, transformed by this context's transformer, else by the one whose key is
+        /// `defaultTransformerKey`. Read here, where the settings are borrowed, not copied.
+        func cacheKeys(for url: URL, urlString: String, defaultTransformerKey: String?) -> ImageCacheKeys {
+            ImageCacheKeys(url: url, urlString: urlString, filter: settings.cacheKeyFilter, decodeOptions: settings.decodeOptions,
+                           transformerKey: transformerKey ?? defaultTransformerKey)
+        }
         static let empty = Box(Settings())
     }
 
-    private var box: Box
+    /// The settings, read in place by the stages (`context.box.settings.transformer`): a field
+    /// of a class's constant is read without copying the struct or going through a key path.
+    private(set) var box: Box
 
     /// An empty context: every setting falls back to the manager's.
     public init() { box = .empty }

@@ -19,6 +19,8 @@ public final class ImageManager: Sendable {
     public let coders: ImageCoders
     /// Applied to every load unless the context names another transformer.
     public let transformer: (any ImageTransformer)?
+    /// The key of ``transformer``, asked once.
+    let transformerKey: String?
     /// Asked before each download; `false` fails the load with ``WebImageError/notInCache``.
     public let shouldDownload: (@Sendable (URL) -> Bool)?
     /// Rewrites the options and context of every load before anything else looks at them
@@ -69,6 +71,7 @@ public final class ImageManager: Sendable {
         self.imageLoader = imageLoader
         self.coders = coders
         self.transformer = transformer
+        transformerKey = transformer?.key
         self.shouldDownload = shouldDownload
         self.optionsProcessor = optionsProcessor
         self.scaleDownLimitBytes = scaleDownLimitBytes
@@ -110,18 +113,19 @@ public final class ImageManager: Sendable {
     /// The image for `url` from the memory cache, answered at once; nil on a miss.
     public func imageFromMemory(for url: URL, context: ImageContext = ImageContext()) -> Image? {
         let request = request(for: url, context: context)
-        return request.cache.imageFromMemory(forKey: request.keys.image)
+        return request.imageFromMemory()
     }
 
     /// The whole answer to `request` when the memory cache has it and a memory hit answers the
     /// request (see ``ImageRequest``), and the URL may be loaded; nil otherwise. Answered under
     /// the cache's lock, before any task exists.
+    @inline(__always)
     func memoryHit(for request: ImageRequest) -> ImageResult? {
         guard request.isAnsweredByMemoryHit, request.hasURL, !isRefused(request),
-              let image = request.cache.imageFromMemory(forKey: request.keys.image)
+              var image = request.imageFromMemory()
         else { return nil }
-        return ImageResult(image: request.wantsFirstFrameOnly ? image.firstFrame : image, data: nil, source: .memory,
-                           url: request.url)
+        if request.wantsFirstFrameOnly { image = image.firstFrame }
+        return ImageResult(image: image, data: nil, source: .memory, url: request.url)
     }
 
     /// Whether `request` is refused for its URL's place on the failed-URL list.
@@ -131,7 +135,10 @@ public final class ImageManager: Sendable {
 
     /// Loads the image for `url`. Throws ``WebImageError``; cancelling the task cancels the
     /// load (``WebImageError/cancelled``). With `refreshCached`, returns the revalidated result.
-    public func image(for url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext())
+    ///
+    /// A memory hit is answered on the caller's executor, without a hop; the rest of the load
+    /// runs off it.
+    public nonisolated(nonsending) func image(for url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext())
         async throws(WebImageError) -> ImageResult {
         let request = request(for: try validated(url), options: options, context: context)
         // Answered here, without a further async call, as memory hits are most loads.

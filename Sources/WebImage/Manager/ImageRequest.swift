@@ -19,8 +19,8 @@ public struct ImageRequest: Sendable {
     public let keys: ImageCacheKeys
     /// The manager whose defaults fill in what the context leaves unset.
     public let manager: ImageManager
-    /// The URL as a string, read once: Foundation builds it anew on every call.
-    let urlString: String
+    /// Whether there is a URL to load: an empty one is ``WebImageError/invalidURL(_:)``.
+    let hasURL: Bool
 
     /// Everything else is derived from the context and the manager when a stage asks, so that a
     /// memory hit pays for its key and nothing more.
@@ -29,16 +29,17 @@ public struct ImageRequest: Sendable {
         self.options = options
         self.context = context
         self.manager = manager
-        urlString = url.absoluteString
-        keys = ImageCacheKeys(url: url, urlString: urlString, filter: context.cacheKeyFilter, decodeOptions: context.decodeOptions,
-                              transformer: context.transformer ?? manager.transformer)
+        // Read once: Foundation builds the string anew on every call.
+        let urlString = url.absoluteString
+        hasURL = !urlString.isEmpty
+        keys = context.box.cacheKeys(for: url, urlString: urlString, defaultTransformerKey: manager.transformerKey)
     }
 
     /// How loaded bytes are decoded: the context's options with the scale (from the context or
     /// the URL's `@2x`/`@3x`), and the scale-down limit and first-frame-only flag of the options.
     public var decodeOptions: ImageDecodeOptions {
-        var decode = context.decodeOptions ?? ImageDecodeOptions()
-        decode.scaleFactor = context.imageScaleFactor ?? CacheKey.scaleFactor(of: keys.original)
+        var decode = context.box.settings.decodeOptions ?? ImageDecodeOptions()
+        decode.scaleFactor = context.box.settings.imageScaleFactor ?? CacheKey.scaleFactor(of: keys.original)
         if options.contains(.scaleDownLargeImages) && decode.scaleDownLimitBytes == nil {
             decode.scaleDownLimitBytes = manager.scaleDownLimitBytes
         }
@@ -49,7 +50,7 @@ public struct ImageRequest: Sendable {
     /// Whether only the first frame of an animation is wanted: `decodeFirstFrameOnly`, or the
     /// context's decode options.
     var wantsFirstFrameOnly: Bool {
-        options.contains(.decodeFirstFrameOnly) || context.decodeOptions?.firstFrameOnly == true
+        options.contains(.decodeFirstFrameOnly) || context.box.settings.decodeOptions?.firstFrameOnly == true
     }
 
     /// Whether the delivered image is not the original's decode: it is decoded as a thumbnail
@@ -58,23 +59,23 @@ public struct ImageRequest: Sendable {
 
     /// The cache tiers looked in: the context's, else all of them (none with `fromLoaderOnly`).
     public var queryCacheType: ImageCacheType {
-        context.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
+        context.box.settings.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
     }
 
     /// The tiers the delivered image is stored in: the context's, else all of them (memory
     /// only with `cacheMemoryOnly`).
     public var storeCacheType: ImageCacheType {
-        context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
+        context.box.settings.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
     }
 
     /// The tiers the original bytes are stored in when a transformer changed the image: the
     /// context's, else the disk.
-    public var originalStoreCacheType: ImageCacheType { context.originalStoreCacheType ?? .disk }
+    public var originalStoreCacheType: ImageCacheType { context.box.settings.originalStoreCacheType ?? .disk }
 
     /// The tiers an original is looked for in when the delivered image's key misses: the
     /// context's, else the disk (SDWebImage's `originalQueryCacheType`). Only for a request
     /// whose image derives from its original.
-    public var originalQueryCacheType: ImageCacheType { context.originalQueryCacheType ?? .disk }
+    public var originalQueryCacheType: ImageCacheType { context.box.settings.originalQueryCacheType ?? .disk }
 
     /// Where the download goes in the loader's queue.
     public var priority: DownloadPriority {
@@ -82,20 +83,25 @@ public struct ImageRequest: Sendable {
     }
 
     /// The cache: the context's, else the manager's.
-    var cache: any ImageCaching { context.imageCache ?? manager.imageCache }
+    var cache: any ImageCaching { context.box.settings.imageCache ?? manager.imageCache }
+    /// The delivered image from the memory tier of ``cache``, looked up without copying the
+    /// cache out of the context.
+    func imageFromMemory() -> Image? {
+        context.box.settings.imageCache == nil
+            ? manager.imageCache.imageFromMemory(forKey: keys.image)
+            : context.box.settings.imageCache?.imageFromMemory(forKey: keys.image)
+    }
+
     /// The cache of originals: the context's `originalImageCache`, else ``cache``.
-    var originalCache: any ImageCaching { context.originalImageCache ?? cache }
+    var originalCache: any ImageCaching { context.box.settings.originalImageCache ?? cache }
     /// The loader: the context's, else the manager's.
-    var loader: any ImageLoader { context.imageLoader ?? manager.imageLoader }
+    var loader: any ImageLoader { context.box.settings.imageLoader ?? manager.imageLoader }
     /// The coders: the context's, else the manager's.
-    var coders: ImageCoders { context.coders ?? manager.coders }
+    var coders: ImageCoders { context.box.settings.coders ?? manager.coders }
     /// The transformer: the context's, else the manager's.
-    var transformer: (any ImageTransformer)? { context.transformer ?? manager.transformer }
+    var transformer: (any ImageTransformer)? { context.box.settings.transformer ?? manager.transformer }
     /// Where failures that do not fail the load are reported.
     var logger: Logger { manager.logger }
-
-    /// Whether there is a URL to load: an empty one is ``WebImageError/invalidURL(_:)``.
-    var hasURL: Bool { !urlString.isEmpty }
 
     /// Whether a URL on the failed-URL list is tried again (`retryFailed`).
     var retriesFailedURL: Bool { options.contains(.retryFailed) }
@@ -109,19 +115,19 @@ public struct ImageRequest: Sendable {
     /// What makes two concurrent loads the same work, so that they share the cache query, the
     /// download, the decode, the transform and the store; nil when the request carries closures
     /// whose effect cannot be compared (request and response modifiers, a decryptor, a cache
-    /// serializer), or a cache, loader or coders that are not objects. The priority is part of
+    /// serializer), or a loader that is not an object. The priority is part of
     /// it: a more urgent load does not wait in a less urgent one's place; it runs its own
     /// stages, and the loader gives their shared download the most urgent priority.
     var workKey: WorkKey? {
-        guard context.requestModifier == nil, context.responseModifier == nil, context.decryptor == nil,
-              context.cacheSerializer == nil,
-              let cache = Self.identity(of: cache), let loader = Self.identity(of: loader)
+        guard context.box.settings.requestModifier == nil, context.box.settings.responseModifier == nil, context.box.settings.decryptor == nil,
+              context.box.settings.cacheSerializer == nil,
+              let loader = Self.identity(of: loader)
         else { return nil }
         let decodeOptions = decodeOptions
         return WorkKey(
             image: keys.image, decodeOptions: decodeOptions, options: options.subtracting(.deliveryOnly).rawValue,
             cacheTypes: [queryCacheType, storeCacheType, originalStoreCacheType],
-            parts: [cache, loader, ObjectIdentifier(coders)])
+            parts: [ObjectIdentifier(cache), loader, ObjectIdentifier(coders)])
     }
 
     /// The identity of `value` when it is a class instance; nil for a value type.

@@ -46,8 +46,8 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// cancellation, and the rest.
     public var isPermanent: Bool {
         switch self {
-        case .badImageData(.tooManyPixels):
-            // Over this load's pixel limit, not broken: a load that decodes it smaller succeeds.
+        case .badImageData(.tooManyPixels), .badImageData(.tooManyFrames):
+            // Over this load's limits, not broken: a load that decodes it smaller, or its first frame only, succeeds.
             false
         case .invalidURL, .badImageData, .invalidContentType, .tooLarge:
             true

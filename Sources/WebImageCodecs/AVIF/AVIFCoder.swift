@@ -7,11 +7,25 @@ import WebImage
 /// built with (dav1d on Debian); YUV of any depth (8, 10, 12 bit) is converted to RGBA8 with
 /// libavif's defaults, as Pillow's AVIF plugin does, so the pixels match Pillow's. The `irot`
 /// and `imir` boxes become the image's ``ImageOrientation`` and are applied like EXIF
-/// orientation. Thumbnails are decoded at full size and resampled (AV1 has no reduced-size
-/// decoding). Decoding only: ``canEncode(_:)`` is false.
+/// orientation. Samples deeper than 8 bits (10, 12) with 4:4:4 chroma are converted at 16 bits
+/// and rounded to 8; with 4:2:0 or 4:2:2 chroma they take libavif's 8-bit path through libyuv,
+/// whose chroma upsampling the references follow (see ``AVIFFrameReader``).
+/// Thumbnails are decoded at full size and resampled (AV1 has no reduced-size decoding).
+///
+/// Encodes too (``AVIFEncoder``: libaom through libavif): quality maps to one quantizer, and
+/// ``speed`` trades encoding time for size; animations become AVIF sequences.
 public struct AVIFCoder: AnimatedImageCoder {
-    /// A coder; it holds no state.
-    public init() {}
+    /// libavif's encoding speed, 0 (slowest, smallest files) to 10 (fastest).
+    public var speed: Int
+
+    /// The speed imgproxy uses by default (`IMGPROXY_AVIF_SPEED`): fast enough for a server,
+    /// within a few percent of the slowest speeds' sizes.
+    public static let defaultSpeed = 8
+
+    /// A coder that encodes at `speed` (0–10, clamped).
+    public init(speed: Int = AVIFCoder.defaultSpeed) {
+        self.speed = speed
+    }
 
     /// Whether `data` starts with an `ftyp` box whose brand is `avif` or `avis`.
     public func canDecode(_ data: Data) -> Bool {
@@ -32,11 +46,14 @@ public struct AVIFCoder: AnimatedImageCoder {
         try AVIFFrameReader(data: data, options: options)
     }
 
-    /// Always false: this coder does not encode.
-    public func canEncode(_ format: ImageFormat) -> Bool { false }
+    /// True for `.avif`.
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .avif }
 
-    /// Always throws ``ImageCodingError/noEncoder(_:)``.
+    /// `image` as AVIF: a still, or a sequence of every frame with its duration (unless
+    /// ``ImageEncodeOptions/firstFrameOnly``); ``ImageEncodeOptions/quality`` and
+    /// ``ImageEncodeOptions/lossless`` apply. Any other format throws ``ImageCodingError/noEncoder(_:)``.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        throw ImageCodingError.noEncoder(format)
+        guard format == .avif else { throw ImageCodingError.noEncoder(format) }
+        return try AVIFEncoder(speed: speed).encode(image, options: options)
     }
 }

@@ -15,6 +15,11 @@ final class AVIFFrameReader: AnimatedFrameReader {
     let loopCount = 0
     /// The `irot`/`imir` boxes as the EXIF orientation that displays the frames upright.
     let orientation: ImageOrientation
+    /// The `colr` ICC profile and the code points of the `nclx` box or the AV1 sequence
+    /// header, for colour management.
+    let colorSpace: EmbeddedColorSpace
+    /// The ICC profile and what to do with it; every frame returned goes through it.
+    private var color: EmbeddedColorProfile
 
     private let bytes: UnsafeRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
@@ -31,7 +36,8 @@ final class AVIFFrameReader: AnimatedFrameReader {
         let bytes = UnsafeRawBufferPointer(copy)
         // Every throw happens before `self` is complete, where `deinit` would not run: free here.
         do {
-            (canvasSize, frameCount, orientation) = try Self.parse(bytes, with: decoder, options: options)
+            (canvasSize, frameCount, orientation, colorSpace) = try Self.parse(bytes, with: decoder, options: options)
+            color = EmbeddedColorProfile(iccDataOfRGBA: colorSpace.iccProfile, management: options.colorManagement)
         } catch {
             avifDecoderDestroy(decoder)
             bytes.deallocate()
@@ -43,7 +49,7 @@ final class AVIFFrameReader: AnimatedFrameReader {
 
     /// Reads the container: canvas size, frame count and orientation, with the limits checked.
     private static func parse(_ bytes: UnsafeRawBufferPointer, with decoder: UnsafeMutablePointer<avifDecoder>,
-                              options: ImageDecodeOptions) throws -> (PixelSize, Int, ImageOrientation) {
+                              options: ImageDecodeOptions) throws -> (PixelSize, Int, ImageOrientation, EmbeddedColorSpace) {
         // Accept what Pillow accepts: files without `pixi` (libheif ≤ 1.11) or with an odd `clap`.
         decoder.pointee.strictFlags &= ~(AVIF_STRICT_CLAP_VALID.rawValue | AVIF_STRICT_PIXI_REQUIRED.rawValue)
         try check(avifDecoderSetIOMemory(decoder, bytes.baseAddress, bytes.count), decoder, bytes)
@@ -61,7 +67,7 @@ final class AVIFFrameReader: AnimatedFrameReader {
         // The AV1 decoder (dav1d) then refuses a frame larger than the container admits to
         // before allocating it; parsing already held the area under libavif's 16384² limit.
         decoder.pointee.imageSizeLimit = UInt32(clamping: size.area)
-        return (size, count, orientation(of: image))
+        return (size, count, orientation(of: image), colorSpace(of: image))
     }
 
     deinit {
@@ -77,8 +83,19 @@ final class AVIFFrameReader: AnimatedFrameReader {
         return timing.duration
     }
 
-    /// Decodes frame `index` and converts it to RGBA8 straight into the returned buffer.
+    var colorProfile: ColorProfile? { color.profileOfPixels }
+    var colorProfileWarning: ColorProfileError? { color.warning }
+
+    /// Frame `index`, converted to sRGB through the ICC profile unless the options keep the
+    /// stored colours.
     func frame(at index: Int) throws -> PixelBuffer {
+        var pixels = try decodedFrame(at: index)
+        color.convert(&pixels)
+        return pixels
+    }
+
+    /// Decodes frame `index` and converts it to RGBA8 straight into the returned buffer.
+    private func decodedFrame(at index: Int) throws -> PixelBuffer {
         guard index >= 0, index < frameCount else {
             throw ImageCodingError.corrupt(.avif, "no frame \(index) in \(frameCount)")
         }
@@ -93,25 +110,50 @@ final class AVIFFrameReader: AnimatedFrameReader {
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
-        rgb.depth = 8
-        let (byteCount, overflow) = canvasSize.area.multipliedReportingOverflow(by: 4)
-        guard !overflow, let rowBytes = UInt32(exactly: canvasSize.width * 4) else {
+        // Deeper samples with full chroma are converted at 16 bits and rounded to 8: libavif's
+        // direct 8-bit output is up to 3 levels off the rounded references. Subsampled chroma
+        // keeps that direct path, through libyuv, whose chroma upsampling the references of
+        // 4:2:0 files (Pillow's) follow; libavif's own 16-bit upsampling is up to 5 off them.
+        let subsampled = image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV420 || image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV422
+        let deep = image.pointee.depth > 8 && !subsampled
+        rgb.depth = deep ? 16 : 8
+        let bytesPerPixel = deep ? 8 : 4
+        let (byteCount, overflow) = canvasSize.area.multipliedReportingOverflow(by: bytesPerPixel)
+        guard !overflow, let rowBytes = UInt32(exactly: canvasSize.width * bytesPerPixel) else {
             throw ImageCodingError.tooManyPixels(width: canvasSize.width, height: canvasSize.height, limit: Int(UInt32.max))
         }
-        var pixels = [UInt8](repeating: 0, count: byteCount)
-        let result = pixels.withUnsafeMutableBufferPointer { buffer in
-            rgb.pixels = buffer.baseAddress
-            rgb.rowBytes = rowBytes
-            return avifImageYUVToRGB(image, &rgb)
+        guard deep else {
+            var pixels = [UInt8](repeating: 0, count: byteCount)
+            let result = pixels.withUnsafeMutableBufferPointer { buffer in
+                rgb.pixels = buffer.baseAddress
+                rgb.rowBytes = rowBytes
+                return avifImageYUVToRGB(image, &rgb)
+            }
+            try Self.check(result, decoder, bytes)
+            return PixelBuffer(width: canvasSize.width, height: canvasSize.height, bytes: pixels)
         }
-        try Self.check(result, decoder, bytes)
-        return PixelBuffer(width: canvasSize.width, height: canvasSize.height, bytes: pixels)
+        let samples = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 2)
+        defer { samples.deallocate() }
+        rgb.pixels = samples.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        rgb.rowBytes = rowBytes
+        try Self.check(avifImageYUVToRGB(image, &rgb), decoder, bytes)
+        return RGBASamples.pixels(UnsafeRawPointer(samples.baseAddress!), stride: Int(rowBytes),
+                                  width: canvasSize.width, height: canvasSize.height, channels: 4, bitDepth: 16)
     }
 
     private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>,
                               _ bytes: UnsafeRawBufferPointer) throws {
         guard result != AVIF_RESULT_OK else { return }
         throw AVIFError.error(for: result, diagnostics: &decoder.pointee.diag, file: bytes)
+    }
+
+    /// The ICC profile libavif read from a `colr` box and the H.273 code points it settled on.
+    private static func colorSpace(of image: avifImage) -> EmbeddedColorSpace {
+        let icc = image.icc.size > 0 ? image.icc.data.map { [UInt8](UnsafeBufferPointer(start: $0, count: image.icc.size)) } : nil
+        let codePoints = ColorCodePoints(
+            primaries: UInt16(image.colorPrimaries), transfer: UInt16(image.transferCharacteristics),
+            matrix: UInt16(image.matrixCoefficients), fullRange: image.yuvRange == AVIF_RANGE_FULL)
+        return EmbeddedColorSpace(iccProfile: icc, codePoints: codePoints)
     }
 
     /// The EXIF orientation equivalent to `irot` (anti-clockwise quarter turns, applied first)

@@ -27,6 +27,14 @@ struct EmbeddedColorProfile {
         self.init(samples: samples, management: management) { iccData }
     }
 
+    /// The profile in `iccData` for RGBA pixels from a decoder that expands grey into red, green
+    /// and blue (libheif, libavif, libjxl): grey samples under a grey profile, RGB otherwise.
+    init(iccDataOfRGBA iccData: [UInt8]?, management: ColorManagement) {
+        let data = iccData.map { Data($0) }
+        let gray = data.flatMap { try? ColorProfile(iccData: $0) }?.colorSpace == .gray
+        self.init(iccData: data, samples: gray ? .gray : .rgb, management: management)
+    }
+
     /// The profile that `extract` takes out of its container (nil or empty: none; a thrown
     /// error, such as a damaged PNG `iCCP` chunk, becomes the ``warning``).
     init(samples: ColorSamples, management: ColorManagement,

@@ -12,13 +12,20 @@ extension Image {
         case .rgb:
             return (self, profile)
         case .gray:
-            var plain = self
-            plain.colorProfile = nil
-            return ((try? ColorConversion.toSRGB(self)) ?? plain, nil)
+            return (inSRGB(), nil)
         case .cmyk, .other:
             var plain = self
             plain.colorProfile = nil
             return (plain, nil)
         }
+    }
+
+    /// The image as an encoder that writes no profile needs it: converted to sRGB through
+    /// ``colorProfile`` (the pixels as they are when there is none or lcms2 refuses it), and
+    /// without a profile.
+    func inSRGB() -> Image {
+        var plain = self
+        plain.colorProfile = nil
+        return (try? ColorConversion.toSRGB(self)) ?? plain
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reads a request path as an imgproxy or a thumbor URL and checks its signature: the one
+/// place a server decides which form a path is in.
+///
+/// With ``ServedURLFormat/both``, the first segment decides, and nothing else does:
+/// - `unsafe`, or 28 characters of URL-safe base64 ending in `=` (possibly sent as `%3D`), is
+///   thumbor's: an unsigned URL or an HMAC-SHA1 signature, which thumbor pads;
+/// - anything else is imgproxy's: its signatures are never padded, and without a key its
+///   placeholder is `insecure` (or `_`, or anything but `unsafe`).
+///
+/// So an imgproxy deployment whose unsigned URLs say `unsafe` needs ``ServedURLFormat/imgproxy``.
+/// When any key of a format served is set, every URL must be signed: a URL in a form whose key
+/// is not set is refused, so that turning on one form's signing never leaves the other open.
+public struct ProcessingURLRouter: Sendable {
+    /// The forms answered.
+    public let format: ServedURLFormat
+    /// Reads imgproxy URLs.
+    public let imgproxyParser: ProcessingURLParser
+    /// Checks imgproxy signatures.
+    public let imgproxySigner: URLSigner
+    /// Reads thumbor URLs.
+    public let thumborParser: ThumborURLParser
+    /// Checks thumbor signatures.
+    public let thumborSigner: ThumborURLSigner
+
+    /// A router answering `format`, with a parser and a signer for each form.
+    public init(format: ServedURLFormat = .both, imgproxyParser: ProcessingURLParser = ProcessingURLParser(),
+                imgproxySigner: URLSigner, thumborParser: ThumborURLParser = ThumborURLParser(),
+                thumborSigner: ThumborURLSigner = ThumborURLSigner(key: nil)) {
+        self.format = format
+        self.imgproxyParser = imgproxyParser
+        self.imgproxySigner = imgproxySigner
+        self.thumborParser = thumborParser
+        self.thumborSigner = thumborSigner
+    }
+
+    /// Whether signatures are required: a key is set for a form that is answered.
+    public var requiresSignatures: Bool {
+        imgproxySigner.isEnabled && format != .thumbor || thumborSigner.isEnabled && format != .imgproxy
+    }
+
+    /// Whether imgproxy URLs are answered: the form is served and, when signatures are required,
+    /// has its key (otherwise only thumbor URLs get through).
+    public var answersImgproxyURLs: Bool {
+        format != .thumbor && (imgproxySigner.isEnabled || !requiresSignatures)
+    }
+
+    /// The URL `path` describes once its signature is checked: ``ProcessingError/invalidURL(_:)``
+    /// when it does not parse, ``ProcessingError/forbidden(_:)`` when the signature is wrong or missing.
+    public func route(_ path: String) throws(ProcessingError) -> ProcessingURL {
+        let isThumbor = switch format {
+        case .imgproxy: false
+        case .thumbor: true
+        case .both: Self.isThumborSignature(Self.firstSegment(of: path))
+        }
+        let url: ProcessingURL
+        do throws(ProcessingURLError) {
+            url = isThumbor ? try thumborParser.parse(path) : try imgproxyParser.parse(path)
+        } catch {
+            throw .invalidURL(error)
+        }
+        guard isThumbor ? thumborSigner.isEnabled : imgproxySigner.isEnabled else {
+            guard !requiresSignatures else {
+                throw .forbidden("\(isThumbor ? "thumbor" : "imgproxy") URLs are refused: this server has no key for them")
+            }
+            return url
+        }
+        do throws(URLSignatureError) {
+            if isThumbor {
+                try thumborSigner.verify(signature: url.signature, for: String(url.signedPath.dropFirst()))
+            } else {
+                try imgproxySigner.verify(signature: url.signature, for: url.signedPath)
+            }
+        } catch {
+            throw .forbidden(error.description)
+        }
+        return url
+    }
+
+    /// The first segment of `path`, percent-decoded.
+    static func firstSegment(of path: String) -> String {
+        let segment = (path.hasPrefix("/") ? path.dropFirst() : path[...]).prefix { $0 != "/" && $0 != "?" }
+        return String(segment).removingPercentEncoding ?? String(segment)
+    }
+
+    /// Whether a first segment is thumbor's: `unsafe` or a padded 20-byte URL-safe base64 signature.
+    static func isThumborSignature(_ segment: String) -> Bool {
+        segment == "unsafe" || segment.utf8.count == 28 && segment.hasSuffix("=")
+            && URLSafeBase64.decode(segment)?.count == 20
+    }
+}

@@ -1,0 +1,38 @@
+import Metrics
+
+/// What the server measures, through swift-metrics: the factory the process bootstrapped
+/// receives it (`webimage serve` bootstraps Prometheus, read at `/metrics`); without one the
+/// handles do nothing. Create it after bootstrapping: a handle keeps the factory it was made by.
+///
+/// Names follow Prometheus's conventions (`_total` counters, `_seconds` histograms), so they
+/// read the same whatever the backend.
+public struct ServerMetrics: Sendable {
+    /// Image requests being answered now (`webimage_requests_in_flight`).
+    let requestsInFlight = Meter(label: "webimage_requests_in_flight")
+    /// Requests waiting for a processing slot (`webimage_queue_length`).
+    let queueLength = Meter(label: "webimage_queue_length")
+    /// Downloading a source from its origin, from the request to its last byte, decoding
+    /// excluded (`webimage_download_duration_seconds`).
+    let downloadDuration = Timer(label: "webimage_download_duration_seconds")
+    /// Making a result from a decoded source: transforming and encoding it
+    /// (`webimage_processing_duration_seconds`); its count is the number of results made.
+    let processingDuration = Timer(label: "webimage_processing_duration_seconds")
+    /// Bytes of sources received from origins, counted for each result made from a download
+    /// (`webimage_source_bytes_total`).
+    let sourceBytes = Counter(label: "webimage_source_bytes_total")
+
+    /// Handles on the factory bootstrapped now.
+    public init() {}
+
+    /// Counts a response by its status (`webimage_requests_total{status="200"}`).
+    func countResponse(status: Int) {
+        Counter(label: "webimage_requests_total", dimensions: [("status", String(status))]).increment()
+    }
+
+    /// Counts where an image came from (`webimage_cache_lookups_total{cache, tier}`): for
+    /// `cache` `result`, the tier `memory`, `disk`, `made` or `coalesced` (see ``ResultSource``);
+    /// for `source`, when a result is made, `memory`, `disk`, `network` or `file` (see `ImageSource`).
+    func countLookup(_ cache: String, tier: String) {
+        Counter(label: "webimage_cache_lookups_total", dimensions: [("cache", cache), ("tier", tier)]).increment()
+    }
+}

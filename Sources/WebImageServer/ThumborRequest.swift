@@ -1,0 +1,98 @@
+import WebImage
+
+/// A thumbor URL's options while its filters are read: the ``ProcessingOptions`` so far and the
+/// flips and quarter turns, which combine into one orientation at the end.
+struct ThumborRequest {
+    /// Whether the URL says `fit-in` (`fill` pads to the box, `stretch` does nothing).
+    let fitIn: Bool
+    /// The options so far.
+    var options = ProcessingOptions()
+    /// Whether the image is mirrored left to right after the resize.
+    var mirrored: Bool
+    /// The clockwise quarter turns after the flip.
+    var quarterTurns: Int
+
+    /// A request for the size part `size`, cropped where `gravity` says when it is not `fitIn`.
+    init(fitIn: Bool, size: ThumborSize, gravity: Gravity) {
+        self.fitIn = fitIn
+        if fitIn {
+            options.resizingType = .fit
+        } else {
+            options.resizingType = .fill
+            options.enlarge = true
+            options.gravity = gravity
+        }
+        options.width = size.pixelWidth
+        options.height = size.pixelHeight
+        // A vertical flip is a horizontal one turned half round; both flips are the half turn alone.
+        mirrored = size.flipsHorizontally != size.flipsVertically
+        quarterTurns = size.flipsVertically ? 2 : 0
+    }
+
+    /// The options with the flips and turns applied after the resize.
+    var finished: ProcessingOptions {
+        var finished = options
+        finished.postResizeOrientation = ImageOrientation(mirrored: mirrored, clockwiseQuarterTurns: quarterTurns)
+        return finished
+    }
+
+    /// Applies the filters `list` writes (`quality(80):fill(white)`, percent-encoded as received), in order.
+    mutating func apply(filters list: String, limits: ProcessingURLLimits) throws(ProcessingURLError) {
+        guard let decoded = list.removingPercentEncoding else {
+            throw .invalidArgument(option: "filters", reason: "bad percent-encoding")
+        }
+        for filter in try ThumborFilter.list(decoded, limit: limits.maxOptions) {
+            try apply(filter, limits: limits)
+        }
+    }
+
+    /// Applies one filter, or throws ``ProcessingURLError/unsupportedFilter(_:)`` for one this server does not have.
+    private mutating func apply(_ filter: ThumborFilter, limits: ProcessingURLLimits) throws(ProcessingURLError) {
+        let arguments = OptionArguments(option: filter.name, values: filter.arguments)
+        switch filter.name {
+        case "quality":
+            try arguments.expectCount(1, 1)
+            options.quality = try arguments.integer(0, in: 0...100)
+        case "format":
+            try arguments.expectCount(1, 1)
+            options.format = try ProcessingOptions.format(named: arguments.values[0])
+        case "fill":
+            try arguments.expectCount(1, 2)
+            if arguments.values.count == 2 { _ = try arguments.boolean(1) }
+            options.background = try ThumborColor.rgba(arguments)
+            options.extend = fitIn
+        case "background_color":
+            try arguments.expectCount(1, 1)
+            options.background = try ThumborColor.rgba(arguments)
+        case "blur":
+            try arguments.expectCount(1, 2)
+            let radius = try arguments.integer(0, in: 1...150)
+            let sigma = arguments.has(1) ? try arguments.decimal(1, in: 0...limits.maxBlurSigma) : 0
+            options.blurSigma = sigma > 0 ? sigma : Double(radius)
+            guard options.blurSigma <= limits.maxBlurSigma else {
+                throw arguments.fail("a radius over \(CanonicalNumber.spell(limits.maxBlurSigma)) needs a smaller sigma")
+            }
+        case "rotate":
+            try arguments.expectCount(1, 1)
+            let angle = try arguments.integer(0, in: -3600...3600)
+            guard angle % 90 == 0 else { throw arguments.fail("\(angle) is not a multiple of 90") }
+            quarterTurns -= angle / 90  // thumbor turns counter-clockwise
+        default:
+            try applyFlag(filter, arguments)
+        }
+    }
+
+    /// Applies a filter without arguments.
+    private mutating func applyFlag(_ filter: ThumborFilter, _ arguments: OptionArguments) throws(ProcessingURLError) {
+        switch filter.name {
+        case "grayscale": options.grayscale = true
+        case "upscale": options.enlarge = true
+        case "no_upscale": options.enlarge = false
+        case "stretch" where !fitIn: options.resizingType = .force
+        case "stretch": break  // thumbor's fit-in ignores it
+        case "strip_exif": options.stripMetadata = true
+        default: throw .unsupportedFilter(ProcessingURLError.quoting(filter.name))
+        }
+        try arguments.expectCount(0, 0)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import WebImage
+
+/// Parses request paths in thumbor's URL form into ``ProcessingURL`` values carrying the same
+/// ``ProcessingOptions`` an imgproxy URL would, so thumbor clients (and libthumbor's signed
+/// URLs) work against this server as they do against imagor:
+///
+/// ```
+/// /{unsafe|signature}/[AxB:CxD/][fit-in/][-]W x[-]H/[halign/][valign/][smart/][filters:f(a):g()/]IMAGE
+/// ```
+///
+/// Each part is read in that order and only as a whole segment followed by `/`, as libthumbor's
+/// pattern reads it; whatever is left is the image: percent-decoded, with `http://` put in front
+/// when it names no scheme (`example.com/cat.jpg`), as thumbor's HTTP loader does.
+///
+/// How the parts map, following thumbor's transformer:
+/// - `WxH` without `fit-in`: the image is cropped to the box's aspect ratio where `halign`
+///   (`left`, `center`, `right`) and `valign` (`top`, `middle`, `bottom`) say, then scaled to
+///   exactly W × H, enlarging if need be — imgproxy's `fill` with `enlarge`. A side of 0 follows
+///   from the other side's aspect; `0x0` or no size keeps the size.
+/// - `fit-in/WxH`: fits inside the box without enlarging — imgproxy's `fit`.
+/// - `-W`, `-H`: flip left to right, top to bottom, after the resize.
+/// - `AxB:CxD`: a crop of the (upright) source from left A, top B to right C, bottom D, before
+///   the resize; an empty rectangle is no crop. A rectangle reaching outside the source keeps its
+///   size and is moved inside (imgproxy's crop), where thumbor would cut it at the edge.
+/// - `smart`: accepted and falls back to the alignment, which is what thumbor does without
+///   detectors configured (its default).
+/// - Filters: `quality(q)`, `format(webp|jpeg|jpg|png|gif|avif)`, `fill(colour[,bool])` (with
+///   `fit-in`, pads to the box, centred; transparent pixels are flattened onto the colour either
+///   way), `background_color(colour)`, `blur(radius[,sigma])`, `rotate(multiple of 90)`
+///   (counter-clockwise, after the resize), `grayscale()`, `upscale()`, `no_upscale()`,
+///   `stretch()`, `strip_exif()`. The orientation from the metadata is applied (thumbor's
+///   `RESPECT_ORIENTATION`).
+///
+/// Any other filter is a ``ProcessingURLError/unsupportedFilter(_:)``, and `trim`, `meta`,
+/// `debug`, `full-fit-in`, `adaptive-fit-in` and `orig` sizes are
+/// ``ProcessingURLError/unsupportedPart(_:)``: thumbor would skip an unknown filter silently,
+/// this server says so rather than answer with another image than the one asked for.
+public struct ThumborURLParser: Sendable {
+    /// The bounds on path length, filter count and values.
+    public var limits: ProcessingURLLimits
+
+    /// A parser with `limits`.
+    public init(limits: ProcessingURLLimits = ProcessingURLLimits()) {
+        self.limits = limits
+    }
+
+    /// The URL `path` (the request target without the host; a query is ignored) describes.
+    /// ``ProcessingURL/signature`` is the first segment as received (`unsafe` or the signature)
+    /// and ``ProcessingURL/signedPath`` everything after it, starting with `/`.
+    public func parse(_ path: String) throws(ProcessingURLError) -> ProcessingURL {
+        let signed = try SignedPath(path, limits: limits, firstSegment: "unsafe or signature segment")
+        var rest = signed.path.dropFirst()
+        for part in ["debug", "meta"] where rest.hasPrefix(part + "/") {
+            throw .unsupportedPart(part)
+        }
+        if Self.take(&rest, { $0 == "trim" || $0.hasPrefix("trim:") ? $0 : nil }) != nil {
+            throw .unsupportedPart("trim")
+        }
+        var crop: ProcessingCrop?
+        if let corners = Self.take(&rest, Self.corners) {
+            crop = try Self.crop(corners: corners, limits: limits)
+        }
+        var fitIn = false
+        if let mode = Self.take(&rest, Self.one(of: ["fit-in", "adaptive-fit-in", "full-fit-in", "adaptive-full-fit-in"])) {
+            guard mode == "fit-in" else { throw .unsupportedPart(String(mode)) }
+            fitIn = true
+        }
+        var size = ThumborSize()
+        if let parsed = Self.take(&rest, ThumborSize.init(segment:)) {
+            size = try parsed.checked(limits)
+        }
+        let halign = Self.take(&rest, Self.one(of: ["left", "center", "right"])) ?? "center"
+        let valign = Self.take(&rest, Self.one(of: ["top", "middle", "bottom"])) ?? "middle"
+        _ = Self.take(&rest, Self.one(of: ["smart"]))
+
+        var request = ThumborRequest(fitIn: fitIn, size: size, gravity: Self.gravity(halign: halign, valign: valign))
+        request.options.crop = crop
+        if rest.hasPrefix("filters:") {
+            let body = rest.dropFirst("filters:".count)
+            guard let end = body.dropFirst().range(of: ")/") else {
+                throw .invalidArgument(option: "filters", reason: "no \")/\" ends the filter list")
+            }
+            try request.apply(filters: String(body[..<end.upperBound].dropLast()), limits: limits)
+            rest = body[end.upperBound...]
+        }
+        return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
+                             options: request.finished, source: try Self.source(rest))
+    }
+
+    /// What `read` makes of the segment at the start of `rest` when that segment is followed by
+    /// `/` and `read` makes something of it, the segment then removed from `rest`; nil otherwise.
+    private static func take<Part>(_ rest: inout Substring, _ read: (Substring) -> Part?) -> Part? {
+        guard let slash = rest.firstIndex(of: "/"), let part = read(rest[..<slash]) else { return nil }
+        rest = rest[rest.index(after: slash)...]
+        return part
+    }
+
+    /// Reads a segment that is one of `words` (`fit-in` and the variants thumbor has beside it,
+    /// an alignment, `smart`).
+    private static func one(of words: Set<Substring>) -> (Substring) -> Substring? {
+        { words.contains($0) ? $0 : nil }
+    }
+
+    /// `[left, top, right, bottom]` from `AxB:CxD`, or nil when `segment` is not of that shape.
+    private static func corners(_ segment: Substring) -> [Int]? {
+        let pairs = segment.split(separator: ":", omittingEmptySubsequences: false)
+            .map { $0.split(separator: "x", omittingEmptySubsequences: false) }
+        let numbers = pairs.joined()
+        guard pairs.count == 2, pairs.allSatisfy({ $0.count == 2 }),
+              numbers.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 9 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }) else {
+            return nil
+        }
+        return numbers.compactMap { Int($0) }
+    }
+
+    /// The crop from left, top, right and bottom, or nil for an empty rectangle (thumbor skips it).
+    private static func crop(corners: [Int], limits: ProcessingURLLimits) throws(ProcessingURLError) -> ProcessingCrop? {
+        guard corners[0] < corners[2], corners[1] < corners[3] else { return nil }
+        guard corners[2] - corners[0] <= limits.maxDimension, corners[3] - corners[1] <= limits.maxDimension else {
+            throw .invalidArgument(option: "crop", reason: "a side is over \(limits.maxDimension) pixels")
+        }
+        return ProcessingCrop(width: Double(corners[2] - corners[0]), height: Double(corners[3] - corners[1]),
+                              gravity: Gravity(kind: .northWest, x: Double(corners[0]), y: Double(corners[1])))
+    }
+
+    /// The gravity for thumbor's alignments.
+    private static func gravity(halign: Substring, valign: Substring) -> Gravity {
+        let kind: GravityKind = switch (valign, halign) {
+        case ("top", "left"): .northWest
+        case ("top", "right"): .northEast
+        case ("top", _): .north
+        case ("bottom", "left"): .southWest
+        case ("bottom", "right"): .southEast
+        case ("bottom", _): .south
+        case (_, "left"): .west
+        case (_, "right"): .east
+        default: .centre
+        }
+        return Gravity(kind: kind)
+    }
+
+    /// The image URL: percent-decoded, `http://` added when it starts with no scheme.
+    private static func source(_ text: Substring) throws(ProcessingURLError) -> URL {
+        guard !text.isEmpty else { throw .missingPart("image URL") }
+        guard let decoded = String(text).removingPercentEncoding else { throw .invalidSource("bad percent-encoding") }
+        let scheme = decoded.range(of: "://").map { decoded[..<$0.lowerBound] } ?? ""
+        let hasScheme = scheme.first?.isLetter == true
+            && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
+        return try ProcessingURLParser.sourceURL(hasScheme ? decoded : "http://" + decoded)
+    }
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import WebImageServer
+
+/// `--url-format imgproxy|thumbor|both`.
+extension ServedURLFormat: ExpressibleByArgument {}

@@ -1,0 +1,19 @@
+import WebImageRedis
+
+/// The Redis tier of `webimage serve`: one client, with a cache of source bytes and one of
+/// results over it, each in a namespace of its own so that their keys never meet.
+struct SharedTier {
+    /// The connection both caches use; closed when the server stops.
+    let client: RedisClient
+    /// Source bytes, chained below the manager's local cache.
+    let sources: RedisImageCache
+    /// Encoded results, the processor's shared cache.
+    let results: RedisImageCache
+
+    /// Caches over `client` whose entries live for `timeToLive`.
+    init(client: RedisClient, timeToLive: Duration) {
+        self.client = client
+        sources = RedisImageCache(client: client, configuration: .init(namespace: "webimage:source:", timeToLive: timeToLive))
+        results = RedisImageCache(client: client, configuration: .init(namespace: "webimage:result:", timeToLive: timeToLive))
+    }
+}

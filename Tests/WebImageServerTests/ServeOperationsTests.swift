@@ -1,0 +1,289 @@
+import AsyncHTTPClient
+import Foundation
+import LoopbackHTTPServer
+import NIOCore
+import NIOPosix
+import WebImage
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// Running `webimage serve`: metrics, coalescing, conditional requests, animation limits, the
+/// argument-free mode and shutdown, against the built binary and a loopback origin.
+final class ServeOperationsTests: ServeTestCase {
+    /// The samples of `/metrics` by name and labels as written (`webimage_requests_total{status="200"}`).
+    private func metrics(_ base: String) async throws -> [String: Double] {
+        let response = try await get(base + "/metrics")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers.first(name: "Content-Type"), "text/plain; version=0.0.4; charset=utf-8")
+        var samples: [String: Double] = [:]
+        for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                XCTFail("not a sample: \(line)")
+                continue
+            }
+            samples[String(line[..<space])] = value
+        }
+        return samples
+    }
+
+    func testMetricsCountRequestsTiersAndTimesInPrometheusText() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let made = try await get(base + "/insecure/w:100/plain/\(source)")
+        XCTAssertEqual(made.status, 200)
+        let again = try await get(base + "/insecure/w:100/plain/\(source)")
+        XCTAssertEqual(again.body, made.body)
+        let gone = try await get(base + "/insecure/w:100/plain/\(origin.url("/gone.jpg").absoluteString)")
+        XCTAssertEqual(gone.status, 404)
+
+        let samples = try await metrics(base)
+        XCTAssertEqual(samples[#"webimage_requests_total{status="200"}"#], 2, "\(samples)")
+        XCTAssertEqual(samples[#"webimage_requests_total{status="404"}"#], 1)
+        XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="result",tier="made"}"#], 1)
+        XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="result",tier="memory"}"#], 1)
+        XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="source",tier="network"}"#], 1)
+        XCTAssertEqual(samples["webimage_processing_duration_seconds_count"], 1)
+        XCTAssertEqual(samples["webimage_download_duration_seconds_count"], 1)
+        XCTAssertGreaterThan(try XCTUnwrap(samples["webimage_download_duration_seconds_sum"]), 0)
+        XCTAssertEqual(samples[#"webimage_download_duration_seconds_bucket{le="+Inf"}"#], 1)
+        XCTAssertEqual(samples["webimage_source_bytes_total"], Double(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")).count))
+        XCTAssertEqual(samples["webimage_requests_in_flight"], 0)
+        XCTAssertEqual(samples["webimage_queue_length"], 0)
+
+        // One log line a request, saying where the result and its source came from.
+        let log = try XCTUnwrap(servers.last).errorOutput.split(separator: "\n").filter { $0.contains("path=/w:100/") }
+        XCTAssertEqual(log.count, 3, "\(log)")
+        XCTAssertTrue(log[0].contains("cache=made") && log[0].contains("source=network") && log[0].contains("status=200"), "\(log[0])")
+        XCTAssertTrue(log[1].contains("cache=memory") && log[1].contains("source=-"), "\(log[1])")
+        XCTAssertTrue(log[2].contains("status=404") && log[2].contains("ms="), "\(log[2])")
+    }
+
+    func testTheQueueLengthIsAGauge() async throws {
+        let base = try serve(["--allow-loopback-sources", "--concurrency", "1"])
+        let client = try XCTUnwrap(self.client)
+        // The slow load holds the only slot; a second, different request waits for it.
+        let slowURL = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
+        let waitingURL = base + "/insecure/w:20/plain/\(origin.url("/photo.jpg").absoluteString)"
+        let slow = Task { try await client.execute(HTTPClientRequest(url: slowURL), timeout: .seconds(30)).status.code }
+        let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/slow.jpg") == 1 }
+        XCTAssertTrue(arrived)
+        let waiting = Task { try await client.execute(HTTPClientRequest(url: waitingURL), timeout: .seconds(30)).status.code }
+        var samples: [String: Double] = [:]
+        for _ in 0..<100 where samples["webimage_queue_length"] != 1 {
+            samples = try await metrics(base)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTAssertEqual(samples["webimage_queue_length"], 1)
+        XCTAssertEqual(samples["webimage_requests_in_flight"], 2)
+        let statuses = [try await slow.value, try await waiting.value]
+        XCTAssertEqual(statuses, [200, 200])
+        let after = try await metrics(base)
+        XCTAssertEqual(after["webimage_queue_length"], 0)
+        XCTAssertEqual(after["webimage_requests_in_flight"], 0)
+    }
+
+    func testAHundredIdenticalRequestsFetchOnceAndProcessOnce() async throws {
+        origin.route("/once.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")), contentType: "image/jpeg",
+                                         delay: .seconds(1)))
+        let base = try serve(["--allow-loopback-sources"])
+        // A client of its own, with a connection per request, so that all hundred reach the server together.
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 100)
+        let crowd = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let url = base + "/insecure/rs:fit:300:300/plain/\(origin.url("/once.jpg").absoluteString)@webp"
+        let bodies = try await withThrowingTaskGroup(of: (UInt, Data).self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    let response = try await crowd.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+                    return (response.status.code, Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try await crowd.shutdown()
+        XCTAssertEqual(bodies.count, 100)
+        XCTAssertEqual(Set(bodies.map(\.0)), [200])
+        XCTAssertEqual(Set(bodies.map(\.1)).count, 1, "every client got the same bytes")
+        XCTAssertEqual(origin.requestCount("/once.jpg"), 1, "one origin fetch")
+
+        let samples = try await metrics(base)
+        XCTAssertEqual(samples["webimage_processing_duration_seconds_count"], 1, "one processing")
+        XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="result",tier="made"}"#], 1)
+        let shared = ["coalesced", "memory"].compactMap { samples[#"webimage_cache_lookups_total{cache="result",tier="\#($0)"}"#] }
+        XCTAssertEqual(shared.reduce(0, +), 99, "\(samples)")
+        XCTAssertGreaterThan(samples[#"webimage_cache_lookups_total{cache="result",tier="coalesced"}"#] ?? 0, 0,
+                             "requests arriving during the origin's delay joined the making")
+        XCTAssertEqual(samples[#"webimage_requests_total{status="200"}"#], 100)
+    }
+
+    func testLastModifiedIsWhenTheResultWasMadeAndAnswersIfModifiedSince() async throws {
+        let cache = folder.appending("kept").path
+        let arguments = ["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache, "--allow-loopback-sources"]
+        let before = Date().timeIntervalSince1970.rounded(.down)
+        let base = try start(arguments)
+        let path = "/insecure/w:50/plain/\(origin.url("/photo.jpg").absoluteString)"
+        let first = try await get(base + path)
+        let after = Date().timeIntervalSince1970
+        let stamp = try XCTUnwrap(first.headers.first(name: "Last-Modified"))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let made = try XCTUnwrap(formatter.date(from: stamp), stamp).timeIntervalSince1970
+        XCTAssertTrue((before...after).contains(made), "\(stamp) is not between \(before) and \(after)")
+
+        let unchanged = try await get(base + path, headers: [("If-Modified-Since", stamp)])
+        XCTAssertEqual(unchanged.status, 304)
+        XCTAssertTrue(unchanged.body.isEmpty)
+        XCTAssertEqual(unchanged.headers.first(name: "Last-Modified"), stamp)
+        let later = formatter.string(from: Date(timeIntervalSince1970: made + 3600))
+        let stillUnchanged = try await get(base + path, headers: [("If-Modified-Since", later)])
+        XCTAssertEqual(stillUnchanged.status, 304)
+        let older = formatter.string(from: Date(timeIntervalSince1970: made - 1))
+        let changed = try await get(base + path, headers: [("If-Modified-Since", older)])
+        XCTAssertEqual(changed.status, 200)
+        XCTAssertEqual(changed.body, first.body)
+        // An ETag that does not match wins over a date that would.
+        let otherTag = try await get(base + path, headers: [("If-None-Match", "\"other\""), ("If-Modified-Since", stamp)])
+        XCTAssertEqual(otherTag.status, 200)
+        let garbage = try await get(base + path, headers: [("If-Modified-Since", "yesterday, at noon")])
+        XCTAssertEqual(garbage.status, 200)
+
+        // A new process reads the result from the disk cache with the time it was made.
+        try XCTUnwrap(servers.last).send(SIGTERM)
+        XCTAssertEqual(servers.last?.waitForExit(timeout: 30), 0)
+        try await Task.sleep(for: .milliseconds(1100))
+        let restarted = try start(arguments)
+        let fromDisk = try await get(restarted + path)
+        XCTAssertEqual(fromDisk.status, 200)
+        XCTAssertEqual(fromDisk.headers.first(name: "Last-Modified"), stamp)
+        XCTAssertEqual(origin.requestCount("/photo.jpg"), 1)
+    }
+
+    func testMaxAnimationFramesRefusesLongerAnimationsAndOneMakesThemStill() async throws {
+        let gif = try Fixtures.data(Fixtures.image("gif/sd_TestImage.gif"))
+        XCTAssertEqual(try ImageCoders.shared.decode(gif).frames.count, 5)
+        origin.route("/five.gif", .bytes(gif, contentType: "image/gif"))
+        let source = origin.url("/five.gif").absoluteString
+
+        let animated = try await get(try serve(["--allow-loopback-sources"]) + "/insecure/w:25/plain/\(source)")
+        XCTAssertEqual(animated.status, 200)
+        XCTAssertEqual(try ImageCoders.shared.decode(animated.body).frames.count, 5, "the default keeps a short animation")
+
+        let limited = try serve(["--allow-loopback-sources", "--max-animation-frames", "4"])
+        let refused = try await get(limited + "/insecure/w:25/plain/\(source)")
+        XCTAssertEqual(refused.status, 422)
+        XCTAssertEqual(String(decoding: refused.body, as: UTF8.self),
+                       "the source image cannot be processed: too many frames: 5 exceeds the limit of 4\n")
+        let still = try await get(limited + "/insecure/w:25/plain/\(source)@jpg")
+        XCTAssertEqual(still.status, 200, "a still output decodes the first frame only")
+
+        let flattening = try start(["serve", "--bind", "127.0.0.1:0", "--cache-dir", folder.appending("one").path,
+                                    "--allow-loopback-sources"], environment: ["IMGPROXY_MAX_ANIMATION_FRAMES": "1"])
+        let flat = try await get(flattening + "/insecure/w:25/plain/\(source)")
+        XCTAssertEqual(flat.status, 200)
+        let image = try ImageCoders.shared.decode(flat.body)
+        XCTAssertEqual(image.format, .gif)
+        XCTAssertEqual(image.frames.count, 1, "1 frame: animations become still, as imgproxy's default")
+    }
+
+    /// A folder holding one image (and a file that is not one), and its cache folder.
+    private func photoFolder() throws -> URL {
+        let photos = folder.appending("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: photos.appendingPathComponent("cat.jpg"))
+        try Data("not an image".utf8).write(to: photos.appendingPathComponent("notes.txt"))
+        return photos
+    }
+
+    /// The example URL the server printed, fetched as curl would: a 300-pixel WebP of the folder's image.
+    private func fetchExample(of server: ChildProcess) async throws {
+        let prefix = "webimage serve: example: "
+        XCTAssertTrue(server.wait(timeout: 10) { server.outputLines.contains { $0.hasPrefix(prefix) } }, server.output)
+        let example = String(try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }).dropFirst(prefix.count))
+        XCTAssertTrue(example.hasSuffix("/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp"), example)
+        let curl = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/curl"),
+                                        ["-sS", "-o", folder.appending("example.webp").path, "-w", "%{http_code}", example])
+        XCTAssertEqual(curl.output, "200", curl.error)
+        let image = try ImageCoders.shared.decode(try Data(contentsOf: folder.appending("example.webp")))
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight, image.format == .webp ? 1 : 0], [300, 225, 1])
+    }
+
+    func testWithoutArgumentsItServesTheCurrentFolderUnsignedAndPrintsAWorkingExample() async throws {
+        let photos = try photoFolder()
+        // No argument at all; only the port comes from the environment, so that a busy 8080 does not matter.
+        _ = try start(["serve"], environment: ["IMGPROXY_BIND": "127.0.0.1:0", "XDG_CACHE_HOME": folder.appending("xdg").path],
+                      directory: photos)
+        try await fetchExample(of: try XCTUnwrap(servers.last))
+    }
+
+    func testWithoutArgumentsOrEnvironmentItListensOn8080() async throws {
+        guard Self.isFree(port: 8080) else { throw XCTSkip("port 8080 is in use on this machine") }
+        let base = try start(["serve"], environment: ["XDG_CACHE_HOME": folder.appending("xdg").path], directory: try photoFolder())
+        XCTAssertEqual(base, "http://127.0.0.1:8080")
+        try await fetchExample(of: try XCTUnwrap(servers.last))
+    }
+
+    /// Whether nothing listens on `port` of 127.0.0.1 now.
+    private static func isFree(port: Int) -> Bool {
+        guard let channel = try? ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: port).wait()
+        else { return false }
+        try? channel.close().wait()
+        return true
+    }
+
+    func testSIGTERMLetsARequestInFlightFinishThenExitsZero() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let client = try XCTUnwrap(self.client)
+        let url = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
+        let inFlight = Task {
+            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            return (response.status.code, try await response.body.collect(upTo: 1 << 20).readableBytes)
+        }
+        let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/slow.jpg") == 1 }
+        XCTAssertTrue(arrived)
+        let server = try XCTUnwrap(servers.last)
+        server.send(SIGTERM)
+        let (status, bytes) = try await inFlight.value
+        XCTAssertEqual(status, 200, "the request under way when SIGTERM came was answered")
+        XCTAssertGreaterThan(bytes, 0)
+        XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
+    }
+
+    func testSIGINTStopsTheServerWithStatusZero() async throws {
+        let base = try serve([])
+        let health = try await get(base + "/health")
+        XCTAssertEqual(health.status, 200)
+        let server = try XCTUnwrap(servers.last)
+        server.send(SIGINT)
+        XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
+    }
+
+    func testSourceAddressesAreCheckedWhereTheServerConnectsAndOnEveryRedirect() async throws {
+        // A name, not an address: refused for what it resolves to, before any connection.
+        let strict = try serve([])
+        let byName = try await get(strict + "/insecure/w:10/plain/http://localhost:\(origin.port)/photo.jpg")
+        XCTAssertEqual(byName.status, 403)
+        XCTAssertEqual(String(decoding: byName.body, as: UTF8.self), "forbidden: the source resolves to a loopback address\n")
+        XCTAssertEqual(origin.requestCount("/photo.jpg"), 0)
+
+        origin.route("/metadata.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "http://169.254.169.254/latest/meta-data")]))
+        origin.route("/moved.jpg", LoopbackHTTPResponse(status: 301, headers: [("Location", "/photo.jpg")]))
+        let loopback = try serve(["--allow-loopback-sources"])
+        let allowedName = try await get(loopback + "/insecure/w:10/plain/http://localhost:\(origin.port)/photo.jpg")
+        XCTAssertEqual(allowedName.status, 200, "localhost connects to the checked IPv4 address the origin listens on")
+        let inwards = try await get(loopback + "/insecure/w:10/plain/\(origin.url("/metadata.jpg").absoluteString)")
+        XCTAssertEqual(inwards.status, 403, "a redirect to the link-local metadata address is refused")
+        XCTAssertEqual(String(decoding: inwards.body, as: UTF8.self), "forbidden: the source resolves to a private address\n")
+        let moved = try await get(loopback + "/insecure/w:10/plain/\(origin.url("/moved.jpg").absoluteString)")
+        XCTAssertEqual(moved.status, 200, "a redirect to an allowed address is followed")
+        XCTAssertEqual(origin.requestCount("/photo.jpg"), 2)
+
+        let noRedirects = try serve(["--allow-loopback-sources", "--max-redirects", "0"])
+        let notFollowed = try await get(noRedirects + "/insecure/w:11/plain/\(origin.url("/moved.jpg").absoluteString)")
+        XCTAssertEqual(notFollowed.status, 502)
+        XCTAssertEqual(origin.requestCount("/photo.jpg"), 2)
+    }
+}

@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import Foundation
+import LoopbackHTTPServer
+import NIOCore
+import NIOHTTP1
+import WebImageCodecs
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// Tests of `webimage serve` run as the built binary on a free loopback port, fetching from a
+/// real loopback origin, asked by AsyncHTTPClient.
+class ServeTestCase: XCTestCase {
+    static let key = "736563726574", salt = "68656C6C6F"
+    /// What `serve` prints once it accepts requests.
+    static let listeningPrefix = "webimage serve: listening on "
+    var origin: LoopbackHTTPServer!
+    var client: HTTPClient!
+    var servers: [ChildProcess] = []
+    var folder: TemporaryFolder!
+
+    override func setUp() async throws {
+        WebImageCodecs.registerDefaults()
+        origin = try await LoopbackHTTPServer.start()
+        origin.route("/photo.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")), contentType: "image/jpeg"))
+        origin.route("/gone.jpg", .status(404))
+        origin.route("/broken.jpg", .status(500))
+        origin.route("/slow.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg",
+                                         delay: .seconds(2)))
+        client = HTTPClient(eventLoopGroupProvider: .singleton)
+        folder = try TemporaryFolder(self)
+    }
+
+    override func tearDown() async throws {
+        servers.forEach { $0.killAndReap() }
+        try await client.shutdown()
+        try await origin.stop()
+    }
+
+    /// Starts `webimage serve` with `arguments` (and `environment` added to this process's) on a
+    /// free port, caching in a folder of its own, and returns its base URL.
+    func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let cache = folder.appending("cache-\(servers.count)").path
+        return try start(["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments, environment: environment)
+    }
+
+    /// Starts the binary with `arguments` and `environment` in `directory`, waits until it
+    /// listens, and returns its base URL.
+    func start(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> String {
+        let server = try ChildProcess(BuiltProducts.executable("webimage"), arguments, environment: environment,
+                                      directory: directory)
+        servers.append(server)
+        let prefix = Self.listeningPrefix
+        XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } || !server.isRunning },
+                      server.errorOutput)
+        let line = try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }, server.errorOutput)
+        return String(line.dropFirst(prefix.count))
+    }
+
+    func get(_ url: String, headers: [(String, String)] = [], method: HTTPMethod = .GET)
+        async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 32 << 20)
+        return (Int(response.status.code), response.headers, Data(buffer: body))
+    }
+
+    func signed(_ path: String) throws -> String {
+        try URLSigner(hexKeys: [Self.key], hexSalts: [Self.salt]).sign(path)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import WebImage
+import WebImageServer
+import XCTest
+
+/// thumbor's URL form read into the options an imgproxy URL would give, and the typed errors
+/// for what is malformed or not implemented.
+final class ThumborURLParserTests: XCTestCase {
+    private let parser = ThumborURLParser()
+
+    func testFitInIsImgproxysFitAndSharesItsCacheKey() throws {
+        let url = try parser.parse("/unsafe/fit-in/300x200/http://example.com/images/cat.jpg?ignored=1")
+        XCTAssertEqual(url.signature, "unsafe")
+        XCTAssertEqual(url.signedPath, "/fit-in/300x200/http://example.com/images/cat.jpg")
+        XCTAssertEqual(url.source.absoluteString, "http://example.com/images/cat.jpg")
+        XCTAssertEqual(url.options.resizingType, .fit)
+        XCTAssertEqual([url.options.width, url.options.height], [300, 200])
+        XCTAssertFalse(url.options.enlarge)
+        let imgproxy = try ProcessingURLParser().parse("/insecure/rs:fit:300:200/plain/http://example.com/images/cat.jpg")
+        XCTAssertEqual(url.cacheKey, imgproxy.cacheKey)
+    }
+
+    func testPlainSizeCropsWhereTheAlignmentSaysAndEnlarges() throws {
+        let url = try parser.parse("/unsafe/300x200/left/top/smart/example.com/a.jpg")
+        XCTAssertEqual(url.source.absoluteString, "http://example.com/a.jpg")
+        XCTAssertEqual(url.options.resizingType, .fill)
+        XCTAssertTrue(url.options.enlarge)
+        XCTAssertEqual(url.options.gravity, Gravity(kind: .northWest))
+        let cases: [(String, GravityKind)] = [
+            ("right", .east), ("bottom", .south), ("center/middle", .centre), ("right/bottom", .southEast), ("top", .north),
+        ]
+        for (alignment, kind) in cases {
+            XCTAssertEqual(try parser.parse("/unsafe/10x10/\(alignment)/h/x.jpg").options.gravity.kind, kind, alignment)
+        }
+    }
+
+    func testZeroSidesKeepTheAspectAndMinusSignsFlip() throws {
+        let tall = try parser.parse("/unsafe/0x100/h/x.jpg").options
+        XCTAssertEqual([tall.width, tall.height], [0, 100])
+        XCTAssertEqual(tall.postResizeOrientation, .up)
+        XCTAssertEqual(try parser.parse("/unsafe/-300x0/h/x.jpg").options.postResizeOrientation, .upMirrored)
+        XCTAssertEqual(try parser.parse("/unsafe/x-/h/x.jpg").options.postResizeOrientation, .downMirrored)
+        XCTAssertEqual(try parser.parse("/unsafe/-10x-10/h/x.jpg").options.postResizeOrientation, .down)
+        let none = try parser.parse("/unsafe/h/x.jpg").options
+        XCTAssertEqual([none.width, none.height], [0, 0])
+    }
+
+    func testManualCropIsARectangleFromTheTopLeft() throws {
+        let url = try parser.parse("/unsafe/10x20:410x320/fit-in/200x0/h/x.jpg")
+        XCTAssertEqual(url.options.crop, ProcessingCrop(width: 400, height: 300, gravity: Gravity(kind: .northWest, x: 10, y: 20)))
+        XCTAssertNil(try parser.parse("/unsafe/10x10:5x40/h/x.jpg").options.crop, "an empty rectangle is no crop, as in thumbor")
+        // Not of the crop's shape, so the image URL starts there, and it has no valid host.
+        XCTAssertThrowsError(try parser.parse("/unsafe/1:2x3x4/h/x.jpg"))
+    }
+
+    func testFiltersMapToOptionsInOrder() throws {
+        let options = try parser.parse(
+            "/unsafe/fit-in/300x200/filters:quality(85):format(webp):fill(red):blur(3):rotate(90):grayscale():strip_exif()/h/x.jpg").options
+        XCTAssertEqual(options.quality, 85)
+        XCTAssertEqual(options.format, .webp)
+        XCTAssertEqual(options.background, RGBA(r: 255, g: 0, b: 0, a: 255))
+        XCTAssertTrue(options.extend, "fill pads a fit-in image to the box")
+        XCTAssertEqual(options.blurSigma, 3)
+        XCTAssertEqual(options.postResizeOrientation, .left, "thumbor turns counter-clockwise")
+        XCTAssertTrue(options.grayscale)
+        let flipped = try parser.parse("/unsafe/-30x20/filters:rotate(90):blur(4, 1.5):fill(0a0)/h/x.jpg").options
+        XCTAssertEqual(flipped.postResizeOrientation, .leftMirrored)
+        XCTAssertEqual(flipped.blurSigma, 1.5)
+        XCTAssertFalse(flipped.extend, "without fit-in the image already has the box's size")
+        XCTAssertEqual(flipped.background, RGBA(r: 0, g: 0xAA, b: 0, a: 255))
+        XCTAssertEqual(try parser.parse("/unsafe/fit-in/9x9/filters:upscale()/h/x.jpg").options.enlarge, true)
+        XCTAssertEqual(try parser.parse("/unsafe/9x9/filters:no_upscale()/h/x.jpg").options.enlarge, false)
+        XCTAssertEqual(try parser.parse("/unsafe/9x9/filters:stretch()/h/x.jpg").options.resizingType, .force)
+        XCTAssertNil(try parser.parse("/unsafe/fit-in/9x9/filters:fill(transparent)/h/x.jpg").options.background)
+    }
+
+    func testTheFilterListEndsAtTheFirstClosingParenthesisAndSlash() throws {
+        let url = try parser.parse("/unsafe/filters:format(png)/https://example.com/a(1)/b.jpg")
+        XCTAssertEqual(url.options.format, .png)
+        XCTAssertEqual(url.source.absoluteString, "https://example.com/a(1)/b.jpg")
+    }
+
+    func testPercentEncodedImageURLs() throws {
+        let url = try parser.parse("/unsafe/fit-in/10x10/https%3A%2F%2Fexample.com%2Fa%20b.jpg")
+        XCTAssertEqual(url.source.host, "example.com")
+        XCTAssertEqual(try parser.parse("/unsafe/local:///cat.jpg").source.absoluteString, "local:///cat.jpg")
+    }
+
+    func testUnsupportedFiltersAndPartsAreNamed() {
+        let cases: [(String, ProcessingURLError)] = [
+            ("/unsafe/filters:sharpen(1,1,true)/h/x.jpg", .unsupportedFilter("sharpen")),
+            ("/unsafe/filters:quality(80):watermark(a.png,0,0,0)/h/x.jpg", .unsupportedFilter("watermark")),
+            ("/unsafe/trim/h/x.jpg", .unsupportedPart("trim")),
+            ("/unsafe/meta/h/x.jpg", .unsupportedPart("meta")),
+            ("/unsafe/full-fit-in/10x10/h/x.jpg", .unsupportedPart("full-fit-in")),
+            ("/unsafe/origx100/h/x.jpg", .unsupportedPart("orig")),
+            ("/unsafe/filters:format(heic)/h/x.jpg", .unsupportedFormat("heic")),
+        ]
+        for (path, expected) in cases {
+            XCTAssertThrowsError(try parser.parse(path), path) { XCTAssertEqual($0 as? ProcessingURLError, expected, path) }
+        }
+    }
+
+    func testMalformedURLsAreClientErrors() {
+        let paths = [
+            "", "/", "/unsafe", "/unsafe/", "/unsafe/fit-in/", "/unsafe/filters:quality(80)", "/unsafe/filters:quality(80/h/x.jpg",
+            "/unsafe/filters:rotate(45)/h/x.jpg", "/unsafe/filters:quality(101)/h/x.jpg", "/unsafe/99999x1/h/x.jpg",
+            "/unsafe/filters:fill(notacolour)/h/x.jpg", "/unsafe/filters:blur(0)/h/x.jpg", "/unsafe/filters:grayscale(1)/h/x.jpg",
+            "/unsafe/filters:quality(80)x/h/x.jpg", "/unsafe/filters:(80)/h/x.jpg", "/unsafe/10x10/ftp://h/x.jpg",
+            "/unsafe/10x10/http:///x.jpg", "/unsafe/%ZZ", "/unsafe/0x0:99999999x99999999/h/x.jpg",
+            "/unsafe/filters:" + String(repeating: "upscale():", count: 100) + "/h/x.jpg",
+        ]
+        for path in paths {
+            XCTAssertThrowsError(try parser.parse(path), path)
+        }
+        XCTAssertThrowsError(try parser.parse("/unsafe/" + String(repeating: "a", count: 9000))) {
+            XCTAssertEqual($0 as? ProcessingURLError, .pathTooLong(length: 9008, limit: 8192))
+        }
+    }
+}
