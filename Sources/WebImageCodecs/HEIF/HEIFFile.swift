@@ -21,11 +21,16 @@ final class HEIFFile {
     /// libheif's own limit on a side, which it checks on every image and tile it reads.
     private static let largestSide = 32_768
 
+    /// `heif_init`, once per process before the first context (Swift runs a static's
+    /// initialiser once, thread-safely): it registers libheif's decoder plugins, which libheif
+    /// would otherwise do lazily from whichever decode comes first.
+    private static let libraryInitialised: Bool = heif_init(nil).code == heif_error_Ok
+
     /// Parses `data` and finds its primary image; throws ``ImageCodingError`` if it is not a
     /// readable HEIF file or the image exceeds the pixel limit of `options`.
     init(data: Data, format: ImageFormat, options: ImageDecodeOptions) throws {
-        guard let context = heif_context_alloc() else {
-            throw ImageCodingError.corrupt(format, "libheif could not create a context")
+        guard Self.libraryInitialised, let context = heif_context_alloc() else {
+            throw ImageCodingError.corrupt(format, "libheif could not be initialised or create a context")
         }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
         copy.copyBytes(from: data)

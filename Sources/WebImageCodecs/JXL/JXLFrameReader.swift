@@ -10,9 +10,9 @@ import WebImage
 /// size and ``orientation`` is `.up`. Samples deeper than 8 bits are decoded at 16 bits and
 /// rounded to 8; associated alpha is unpremultiplied. The input is never closed: libjxl then
 /// asks for more where the bytes end early, which is how a cut-short file is told from a
-/// damaged one. Owns a copy of the file's bytes and one
-/// `JxlDecoder`, which reads frames in order: reading the next frame continues where the last
-/// one ended, any other rewinds and skips to it.
+/// damaged one. Owns a copy of the file's bytes and one `JxlDecoder`, which reads frames in
+/// order: reading the next frame continues where the last one ended, any other rewinds and
+/// skips to it.
 final class JXLFrameReader: AnimatedFrameReader {
     let canvasSize: PixelSize
     let frameCount: Int
