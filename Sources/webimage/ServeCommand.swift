@@ -23,7 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
             IMGPROXY_QUALITY, IMGPROXY_LOCAL_FILESYSTEM_ROOT, IMGPROXY_PRESETS (comma-separated), \
             IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_MAX_ANIMATION_FRAMES, \
             IMGPROXY_DOWNLOAD_TIMEOUT, IMGPROXY_MAX_REDIRECTS, IMGPROXY_ALLOWED_SOURCES, \
-            IMGPROXY_AUTO_WEBP, IMGPROXY_WORKERS, IMGPROXY_REQUESTS_QUEUE_SIZE; and WEBIMAGE_REDIS_URL, \
+            IMGPROXY_AUTO_WEBP, IMGPROXY_AUTO_AVIF, IMGPROXY_WORKERS, IMGPROXY_REQUESTS_QUEUE_SIZE; and WEBIMAGE_REDIS_URL, \
             WEBIMAGE_REDIS_TTL. With --redis, instances share source bytes and results through Redis \
             (memory → local disk → Redis → origin); when Redis is down or slow, requests go on from \
             the local caches and the origin.
@@ -97,6 +97,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "Answer URLs without a format in WebP when Accept lists image/webp (default: $IMGPROXY_AUTO_WEBP).")
     var autoWebp = false
+
+    @Flag(help: "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP (default: $IMGPROXY_AUTO_AVIF).")
+    var autoAvif = false
 
     @Flag(help: "Fetch sources that resolve to loopback addresses (127.0.0.0/8, ::1).")
     var allowLoopbackSources = false
@@ -180,7 +183,11 @@ struct ServeCommand: AsyncParsableCommand {
             maxQueue: try maxQueue ?? Self.number(environment, "IMGPROXY_REQUESTS_QUEUE_SIZE") ?? 1000,
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) },
             sharedCache: tier?.results)
-        let acceptedFormats: [ImageFormat] = autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true" ? [.webp] : []
+        // In order of preference, as imgproxy: AVIF (smaller) before WebP.
+        let acceptedFormats: [ImageFormat] = [
+            (ImageFormat.avif, autoAvif || environment["IMGPROXY_AUTO_AVIF"] == "true"),
+            (.webp, autoWebp || environment["IMGPROXY_AUTO_WEBP"] == "true"),
+        ].filter(\.1).map(\.0)
         let router = ProcessingURLRouter(format: urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                          thumborSigner: ThumborURLSigner(key: thumborKey ?? environment["THUMBOR_SECURITY_KEY"]))
         let responder = ImageServerResponder(router: router, processor: processor,

@@ -127,6 +127,20 @@ final class ServeCommandTests: ServeTestCase {
         XCTAssertNil(named.headers.first(name: "Vary"))
     }
 
+    func testAutoAVIFIsPreferredToWebPWhenAcceptListsBoth() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-webp"], environment: ["IMGPROXY_AUTO_AVIF": "true"])
+        let url = base + "/insecure/w:40/plain/\(origin.url("/photo.jpg").absoluteString)"
+        let both = try await get(url, headers: [("Accept", "image/webp,image/avif,*/*")])
+        XCTAssertEqual(both.headers.first(name: "Content-Type"), "image/avif")
+        XCTAssertEqual(both.headers.first(name: "Vary"), "Accept")
+        XCTAssertEqual(ImageFormat(detecting: both.body), .avif)
+        XCTAssertEqual(try ImageCoders.shared.decode(both.body).pixelWidth, 40)
+        let webpOnly = try await get(url, headers: [("Accept", "image/webp")])
+        XCTAssertEqual(webpOnly.headers.first(name: "Content-Type"), "image/webp")
+        let neither = try await get(url, headers: [("Accept", "image/png")])
+        XCTAssertEqual(neither.headers.first(name: "Content-Type"), "image/jpeg")
+    }
+
     func testAFullQueueIsAnswered429() async throws {
         let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0"])
         let client = try XCTUnwrap(self.client)
