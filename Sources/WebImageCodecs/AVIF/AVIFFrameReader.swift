@@ -7,7 +7,7 @@ import WebImage
 /// Owns a copy of the file's bytes (libavif reads them in place, without copying, for as long as
 /// the decoder lives) and the `avifDecoder`; both are released in `deinit`, whatever failed.
 /// Frames are full canvases: AVIF sequences have no disposal or blending.
-final class AVIFFrameReader: AnimatedFrameReader {
+final class AVIFFrameReader: ColorConvertingFrameReader {
     let canvasSize: PixelSize
     let frameCount: Int
     /// libavif 0.11 does not expose the `edts` repetition count, so sequences loop forever,
@@ -19,7 +19,7 @@ final class AVIFFrameReader: AnimatedFrameReader {
     /// header, for colour management.
     let colorSpace: EmbeddedColorSpace
     /// The ICC profile and what to do with it; every frame returned goes through it.
-    private var color: EmbeddedColorProfile
+    var color: EmbeddedColorProfile
 
     private let bytes: UnsafeRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
@@ -83,19 +83,8 @@ final class AVIFFrameReader: AnimatedFrameReader {
         return timing.duration
     }
 
-    var colorProfile: ColorProfile? { color.profileOfPixels }
-    var colorProfileWarning: ColorProfileError? { color.warning }
-
-    /// Frame `index`, converted to sRGB through the ICC profile unless the options keep the
-    /// stored colours.
-    func frame(at index: Int) throws -> PixelBuffer {
-        var pixels = try decodedFrame(at: index)
-        color.convert(&pixels)
-        return pixels
-    }
-
     /// Decodes frame `index` and converts it to RGBA8 straight into the returned buffer.
-    private func decodedFrame(at index: Int) throws -> PixelBuffer {
+    func decodedFrame(at index: Int) throws -> PixelBuffer {
         guard index >= 0, index < frameCount else {
             throw ImageCodingError.corrupt(.avif, "no frame \(index) in \(frameCount)")
         }

@@ -13,14 +13,14 @@ import WebImage
 /// damaged one. Owns a copy of the file's bytes and one `JxlDecoder`, which reads frames in
 /// order: reading the next frame continues where the last one ended, any other rewinds and
 /// skips to it.
-final class JXLFrameReader: AnimatedFrameReader {
+final class JXLFrameReader: ColorConvertingFrameReader {
     let canvasSize: PixelSize
     let frameCount: Int
     let loopCount: Int
     /// The ICC profile describing the pixels libjxl returns (sRGB for lossy XYB files).
     let colorSpace: EmbeddedColorSpace
     /// The ICC profile and what to do with it; every frame returned goes through it.
-    private var color: EmbeddedColorProfile
+    var color: EmbeddedColorProfile
 
     private let durations: [TimeInterval]
     private let deep: Bool
@@ -65,19 +65,8 @@ final class JXLFrameReader: AnimatedFrameReader {
         durations.indices.contains(index) ? durations[index] : 0
     }
 
-    var colorProfile: ColorProfile? { color.profileOfPixels }
-    var colorProfileWarning: ColorProfileError? { color.warning }
-
-    /// Frame `index`, converted to sRGB through the ICC profile unless the options keep the
-    /// stored colours.
-    func frame(at index: Int) throws -> PixelBuffer {
-        var pixels = try decodedFrame(at: index)
-        color.convert(&pixels)
-        return pixels
-    }
-
     /// Decodes frame `index`, composited onto the canvas and upright, into RGBA8.
-    private func decodedFrame(at index: Int) throws -> PixelBuffer {
+    func decodedFrame(at index: Int) throws -> PixelBuffer {
         guard index >= 0, index < frameCount else {
             throw ImageCodingError.corrupt(.jxl, "no frame \(index) in \(frameCount)")
         }
