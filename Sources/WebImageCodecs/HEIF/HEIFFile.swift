@@ -159,13 +159,15 @@ final class HEIFFile {
             if heif_image_handle_get_raw_color_profile(handle, &icc).code == heif_error_Ok { space.iccProfile = icc }
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+        let result = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+        // libheif 1.15 allocates the profile before it checks its values, and keeps it on error.
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+        if result.code == heif_error_Ok, let nclx {
             space.codePoints = ColorCodePoints(
                 primaries: UInt16(nclx.pointee.color_primaries.rawValue),
                 transfer: UInt16(nclx.pointee.transfer_characteristics.rawValue),
                 matrix: UInt16(nclx.pointee.matrix_coefficients.rawValue),
                 fullRange: nclx.pointee.full_range_flag != 0)
-            heif_nclx_color_profile_free(nclx)
         }
         return space
     }
