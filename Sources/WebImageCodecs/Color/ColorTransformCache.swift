@@ -21,13 +21,16 @@ final class ColorTransformCache: Sendable {
 
     /// A profile's bytes and the pixels read through it.
     struct Key: Hashable, Sendable {
-        let profile: Data
+        /// The bytes as an array: a `Data` kept in a long-lived cache hides its storage pointer
+        /// in spare bits, and LeakSanitizer (the fuzz runs) then reports the cached profiles as
+        /// leaked.
+        let profile: [UInt8]
         let input: ColorTransform.Input
         /// Every byte hashed once, when the key is made.
         private let digest: Int
 
         init(profile: Data, input: ColorTransform.Input) {
-            self.profile = profile
+            self.profile = [UInt8](profile)
             self.input = input
             var hasher = Hasher()
             profile.withUnsafeBytes { hasher.combine(bytes: $0) }
