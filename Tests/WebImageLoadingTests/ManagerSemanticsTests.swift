@@ -190,6 +190,47 @@ final class ManagerSemanticsTests: LoadingTestCase {
         XCTAssertTrue(manager.cacheKey(for: server.url("/photo.jpg")).contains("Thumbnail"))
     }
 
+    /// A memory hit through the options processor is the processed load's hit: the second load
+    /// answers from memory under the thumbnail's key, in both the async and the callback form.
+    func testAMemoryHitAnswersTheProcessedLoad() async throws {
+        server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
+        let manager = ImageManager(
+            imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders,
+            optionsProcessor: { _, options, context in
+                var context = context
+                context.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(32))
+                return (options, context)
+            })
+        let url = server.url("/photo.jpg")
+        _ = try await manager.image(for: url, options: .waitStoreCache)
+        let hit = try await manager.image(for: url)
+        XCTAssertEqual(hit.source, .memory)
+        XCTAssertEqual(hit.image.pixelWidth, 32)
+        let results = Recorder<Result<ImageResult, WebImageError>>()
+        manager.loadImage(with: url) { result, _ in results.append(result) }
+        let result = try XCTUnwrap(results.all.first).get()
+        XCTAssertEqual(result.source, .memory, "a memory hit completes before loadImage returns")
+        XCTAssertEqual(result.image.pixelWidth, 32)
+    }
+
+    /// A memory hit's operation is already finished: cancelling it calls nothing again and
+    /// leaves later loads alone.
+    func testCancellingAMemoryHitsOperationChangesNothing() async throws {
+        server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
+        let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        let url = server.url("/photo.jpg")
+        _ = try await manager.image(for: url, options: .waitStoreCache)
+        let calls = Recorder<Result<ImageResult, WebImageError>>()
+        let operation = manager.loadImage(with: url) { result, _ in calls.append(result) }
+        operation.cancel()
+        XCTAssertFalse(operation.isCancelled)
+        XCTAssertEqual(calls.count, 1)
+        XCTAssertEqual(try calls.all[0].get().source, .memory)
+        let next = Recorder<Result<ImageResult, WebImageError>>()
+        manager.loadImage(with: url) { result, _ in next.append(result) }
+        XCTAssertEqual(try next.all.first?.get().source, .memory, "a later hit is not cancelled by the earlier cancel")
+    }
+
     /// Polls `condition` for up to five seconds.
     private func waitUntil(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<500 {

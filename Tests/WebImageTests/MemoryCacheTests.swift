@@ -21,6 +21,26 @@ final class MemoryCacheTests: XCTestCase {
         XCTAssertEqual(["a", "c", "d", "e", "f"].filter(cache.contains), ["d", "e", "f"])
     }
 
+    /// Hits on the oldest, a middle and the newest entry each make it the newest; the order
+    /// shows when the count limit is lowered one entry at a time.
+    func testHitsOnEveryPositionReorderTheList() {
+        let cache = MemoryCache<String, Int>(costLimit: 0, countLimit: 0)
+        for (value, key) in ["a", "b", "c", "d"].enumerated() { cache.setValue(value, forKey: key) }
+        XCTAssertEqual(cache.value(forKey: "a"), 0)  // the oldest: b c d a
+        XCTAssertEqual(cache.value(forKey: "c"), 2)  // a middle one: b d a c
+        XCTAssertEqual(cache.value(forKey: "c"), 2)  // the newest: unchanged
+        var evictedInOrder: [String] = []
+        for limit in (0..<4).reversed() {
+            cache.countLimit = max(limit, 1)
+            evictedInOrder += ["a", "b", "c", "d"].filter { !cache.contains($0) && !evictedInOrder.contains($0) }
+        }
+        XCTAssertEqual(evictedInOrder, ["b", "d", "a"])
+        XCTAssertTrue(cache.contains("c"))
+        cache.setValue(9, forKey: "e")
+        XCTAssertEqual(cache.value(forKey: "c"), nil, "the list's tail was relinked correctly: c goes next")
+        XCTAssertEqual(cache.value(forKey: "e"), 9)
+    }
+
     func testCostLimitEvictsLeastRecentlyUsedUntilUnderLimit() {
         let cache = MemoryCache<String, String>(costLimit: 100)
         cache.setValue("A", forKey: "a", cost: 40)

@@ -46,4 +46,14 @@ public struct ImageCacheKeys: Sendable, Hashable {
         self.thumbnailKey = thumbnailKey
         imageKey = transformerKey.map { CacheKey.inserting($0, into: thumbnailKey ?? original) }
     }
+
+    /// ``image`` alone, as ``init(url:urlString:filter:decodeOptions:transformerKey:)`` would
+    /// make it: what a memory lookup needs. Most loads filter no key, decode no thumbnail and
+    /// transform nothing; for them the URL is the key, with no keys value made and dropped.
+    static func image(url: URL, urlString: String, filter: (@Sendable (URL) -> String?)?, decodeOptions: ImageDecodeOptions?,
+                      transformerKey: String?) -> String {
+        if filter == nil, decodeOptions == nil, transformerKey == nil { return urlString }
+        return ImageCacheKeys(url: url, urlString: urlString, filter: filter, decodeOptions: decodeOptions,
+                              transformerKey: transformerKey).image
+    }
 }

@@ -118,10 +118,24 @@ struct LRUStorage<Key: Hashable, Value> {
         return value
     }
 
+    /// Makes the node at `index` the head. A hit on the head (a key asked for again and again)
+    /// changes nothing; other hits relink through one exclusive access to the nodes, not one
+    /// checked array access per link.
     private mutating func moveToHead(_ index: Int) {
         guard index != head else { return }
-        unlink(index)
-        linkAtHead(index)
+        let oldHead = head
+        // `index` is not the head, so it has a previous node and the list has a head.
+        let newTail = nodes.withUnsafeMutableBufferPointer { nodes -> Int? in
+            let previous = nodes[index].previous, next = nodes[index].next
+            nodes[previous].next = next
+            if next != Self.none { nodes[next].previous = previous }
+            nodes[index].previous = Self.none
+            nodes[index].next = oldHead
+            nodes[oldHead].previous = index
+            return next == Self.none ? previous : nil
+        }
+        if let newTail { tail = newTail }
+        head = index
     }
 
     private mutating func linkAtHead(_ index: Int) {

@@ -7,25 +7,91 @@ import Foundation
 /// composited to a full canvas; ``memoryCost`` counts the bytes of all of them.
 public struct Image: Sendable, Hashable {
     /// The frames, at least one. A still image has exactly one.
-    public var frames: [ImageFrame]
+    public var frames: [ImageFrame] {
+        get { storage.frames }
+        _modify { yield &uniqueStorage().frames }
+    }
     /// Pixels per point: 2 for an `@2x` resource, as SDWebImage's `scale`.
-    public var scale: Double
+    public var scale: Double {
+        get { storage.scale }
+        _modify { yield &uniqueStorage().scale }
+    }
     /// The format the image was decoded from (`.undefined` for one made in memory).
-    public var format: ImageFormat
+    public var format: ImageFormat {
+        get { storage.format }
+        _modify { yield &uniqueStorage().format }
+    }
     /// The EXIF orientation the source declared; the pixels have it applied already.
-    public var orientation: ImageOrientation
+    public var orientation: ImageOrientation {
+        get { storage.orientation }
+        _modify { yield &uniqueStorage().orientation }
+    }
     /// How many times an animation plays: 0 means forever. 1 for a still image.
-    public var loopCount: Int
+    public var loopCount: Int {
+        get { storage.loopCount }
+        _modify { yield &uniqueStorage().loopCount }
+    }
     /// Whether this is a partial image from a download still in progress.
-    public var isIncomplete: Bool
+    public var isIncomplete: Bool {
+        get { storage.isIncomplete }
+        _modify { yield &uniqueStorage().isIncomplete }
+    }
     /// The ICC profile of the pixels; nil when they are sRGB, which is what decoding gives by
     /// default (an embedded profile is converted to sRGB, see ``ColorManagement``). Set when
     /// decoding with ``ColorManagement/preserve`` kept a file's own colours: encoders then embed
     /// it again (JPEG `APP2`, PNG `iCCP`, WebP `ICCP`), so the colours survive a re-encode.
-    public var colorProfile: ColorProfile?
+    public var colorProfile: ColorProfile? {
+        get { storage.colorProfile }
+        _modify { yield &uniqueStorage().colorProfile }
+    }
     /// Why the file's embedded ICC profile was not used, when it was not: the decode went on
     /// with the pixels as stored (a damaged profile, or one that does not fit the pixels).
-    public var colorProfileWarning: ColorProfileError?
+    public var colorProfileWarning: ColorProfileError? {
+        get { storage.colorProfileWarning }
+        _modify { yield &uniqueStorage().colorProfileWarning }
+    }
+
+    /// Every property, in one object shared by the copies of an image until one of them
+    /// changes: an image is copied on every cache hit and into every result, and a copy then
+    /// costs one reference count instead of one per frame list, profile and warning.
+    private var storage: Storage
+
+    /// The storage, copied first when another image shares it.
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+        return storage
+    }
+
+    /// The image's properties. Sendable although mutable: an image changes its storage only
+    /// when no other image holds it (``uniqueStorage()``), so no storage is written while shared.
+    private final class Storage: @unchecked Sendable {
+        var frames: [ImageFrame]
+        var scale: Double
+        var format: ImageFormat
+        var orientation: ImageOrientation
+        var loopCount: Int
+        var isIncomplete: Bool
+        var colorProfile: ColorProfile?
+        var colorProfileWarning: ColorProfileError?
+
+        init(frames: [ImageFrame], scale: Double, format: ImageFormat, orientation: ImageOrientation, loopCount: Int,
+             isIncomplete: Bool, colorProfile: ColorProfile?, colorProfileWarning: ColorProfileError?) {
+            self.frames = frames
+            self.scale = scale
+            self.format = format
+            self.orientation = orientation
+            self.loopCount = loopCount
+            self.isIncomplete = isIncomplete
+            self.colorProfile = colorProfile
+            self.colorProfileWarning = colorProfileWarning
+        }
+
+        convenience init(copying other: Storage) {
+            self.init(frames: other.frames, scale: other.scale, format: other.format, orientation: other.orientation,
+                      loopCount: other.loopCount, isIncomplete: other.isIncomplete, colorProfile: other.colorProfile,
+                      colorProfileWarning: other.colorProfileWarning)
+        }
+    }
 
     /// An image from its frames and metadata.
     public init(
@@ -34,13 +100,9 @@ public struct Image: Sendable, Hashable {
         colorProfile: ColorProfile? = nil
     ) {
         precondition(!frames.isEmpty, "an Image has at least one frame")
-        self.frames = frames
-        self.scale = scale
-        self.format = format
-        self.orientation = orientation
-        self.loopCount = frames.count > 1 ? loopCount : 1
-        self.isIncomplete = isIncomplete
-        self.colorProfile = colorProfile
+        storage = Storage(frames: frames, scale: scale, format: format, orientation: orientation,
+                          loopCount: frames.count > 1 ? loopCount : 1, isIncomplete: isIncomplete,
+                          colorProfile: colorProfile, colorProfileWarning: nil)
     }
 
     /// A still image from one buffer of pixels.
@@ -75,4 +137,26 @@ public struct Image: Sendable, Hashable {
     public var durations: [TimeInterval] { frames.map(\.duration) }
     /// Bytes of decoded pixels over all frames: what the memory cache charges for this image.
     public var memoryCost: Int { frames.reduce(0) { $0 + $1.pixels.bytes.count } }
+
+    /// Whether two images have the same frames and metadata.
+    public static func == (lhs: Image, rhs: Image) -> Bool {
+        let left = lhs.storage, right = rhs.storage
+        return left === right
+            || (left.frames == right.frames && left.scale == right.scale && left.format == right.format
+                && left.orientation == right.orientation && left.loopCount == right.loopCount
+                && left.isIncomplete == right.isIncomplete && left.colorProfile == right.colorProfile
+                && left.colorProfileWarning == right.colorProfileWarning)
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.frames)
+        hasher.combine(storage.scale)
+        hasher.combine(storage.format)
+        hasher.combine(storage.orientation)
+        hasher.combine(storage.loopCount)
+        hasher.combine(storage.isIncomplete)
+        hasher.combine(storage.colorProfile)
+        hasher.combine(storage.colorProfileWarning)
+    }
 }

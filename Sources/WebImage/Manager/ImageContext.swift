@@ -74,6 +74,40 @@ public struct ImageContext: Sendable {
             ImageCacheKeys(url: url, urlString: urlString, filter: settings.cacheKeyFilter, decodeOptions: settings.decodeOptions,
                            transformerKey: transformerKey ?? defaultTransformerKey)
         }
+
+        /// The key of the image a load of `url` delivers: ``ImageCacheKeys/image`` of
+        /// ``cacheKeys(for:urlString:defaultTransformerKey:)``, all a memory hit needs.
+        func imageKey(for url: URL, urlString: String, defaultTransformerKey: String?) -> String {
+            ImageCacheKeys.image(url: url, urlString: urlString, filter: settings.cacheKeyFilter,
+                                 decodeOptions: settings.decodeOptions, transformerKey: transformerKey ?? defaultTransformerKey)
+        }
+
+        /// Whether a memory hit is the whole answer to a load with `options` and these
+        /// settings: it looks in memory and wants neither the disk bytes along with the image
+        /// nor a revalidation.
+        func answersByMemoryHit(_ options: WebImageOptions) -> Bool {
+            queryCacheType(options).includesMemory && options.isDisjoint(with: [.queryMemoryData, .refreshCached])
+        }
+
+        /// The cache tiers a load with `options` looks in: the context's, else all of them
+        /// (none with `fromLoaderOnly`).
+        func queryCacheType(_ options: WebImageOptions) -> ImageCacheType {
+            settings.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
+        }
+
+        /// Whether a load with `options` wants only the first frame of an animation:
+        /// `decodeFirstFrameOnly`, or the context's decode options.
+        func wantsFirstFrameOnly(_ options: WebImageOptions) -> Bool {
+            options.contains(.decodeFirstFrameOnly) || settings.decodeOptions?.firstFrameOnly == true
+        }
+
+        /// The image under `key` in the memory tier of the context's cache, else of `defaultCache`.
+        func imageFromMemory(forKey key: String, defaultCache: any ImageCaching) -> Image? {
+            settings.imageCache == nil
+                ? defaultCache.imageFromMemory(forKey: key)
+                : settings.imageCache?.imageFromMemory(forKey: key)
+        }
+
         static let empty = Box(Settings())
     }
 
@@ -99,5 +133,11 @@ extension ImageContext {
     /// Runs a callback on ``Settings/callbackQueue`` when set, otherwise at once on the calling task.
     func deliver(_ callback: @escaping @Sendable () -> Void) {
         if let queue = self.callbackQueue { queue.async(execute: callback) } else { callback() }
+    }
+
+    /// Runs `completed` with `result` on ``Settings/callbackQueue`` when set, otherwise at once;
+    /// a completion run at once costs no closure of its own (memory hits complete this way).
+    func complete(_ completed: @escaping ImageLoadCompletion, with result: Result<ImageResult, WebImageError>, finished: Bool) {
+        if let queue = box.settings.callbackQueue { queue.async { completed(result, finished) } } else { completed(result, finished) }
     }
 }

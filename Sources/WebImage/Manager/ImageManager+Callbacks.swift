@@ -17,11 +17,21 @@ extension ImageManager {
         progress: (@Sendable (ImageLoadingProgress) -> Void)? = nil, completed: @escaping ImageLoadCompletion
     ) -> WebImageOperation {
         do throws(WebImageError) {
-            return loadImage(request(for: try validated(url), options: options, context: context),
-                             progress: progress, completed: completed)
+            let url = try validated(url)
+            // An options processor may change what the load is: it runs first, in `request(for:)`.
+            guard optionsProcessor == nil else {
+                return loadImage(request(for: url, options: options, context: context), progress: progress, completed: completed)
+            }
+            // A memory hit completes without a request value or a task, as SDWebImage's synchronous memory path.
+            if let hit = memoryHit(for: url, options: options, context: context) {
+                context.complete(completed, with: .success(hit), finished: true)
+                return .finished
+            }
+            return loadAfterMemoryMiss(ImageRequest(url: url, options: options, context: context, manager: self),
+                                       progress: progress, completed: completed)
         } catch {
-            context.deliver { completed(.failure(error), true) }
-            return WebImageOperation()
+            context.complete(completed, with: .failure(error), finished: true)
+            return .finished
         }
     }
 
@@ -31,23 +41,31 @@ extension ImageManager {
         _ request: ImageRequest, progress: (@Sendable (ImageLoadingProgress) -> Void)? = nil,
         completed: @escaping ImageLoadCompletion
     ) -> WebImageOperation {
-        let operation = WebImageOperation()
-        let deliver = request.context.deliver
-        // A memory hit completes without a task, as SDWebImage's synchronous memory path.
         if let hit = memoryHit(for: request) {
-            deliver { completed(.success(hit), true) }
-            return operation
+            request.context.complete(completed, with: .success(hit), finished: true)
+            return .finished
         }
+        return loadAfterMemoryMiss(request, progress: progress, completed: completed)
+    }
+
+    /// The callback-style flow after the memory cache missed: the load runs in a task the
+    /// returned operation cancels.
+    private func loadAfterMemoryMiss(
+        _ request: ImageRequest, progress: (@Sendable (ImageLoadingProgress) -> Void)?, completed: @escaping ImageLoadCompletion
+    ) -> WebImageOperation {
+        let operation = WebImageOperation()
+        let context = request.context
         operation.run { [self] in
             let result: Result<ImageResult, WebImageError>
             do throws(WebImageError) {
                 result = .success(try await loadAfterMemoryMiss(request) { event in
                     guard !operation.isCancelled else { return }
                     switch event {
-                    case .progress(let value): if let progress { deliver { progress(value) } }
+                    case .progress(let value): if let progress { context.deliver { progress(value) } }
                     case .partialImage(let image):
-                        deliver { completed(.success(ImageResult(image: image, data: nil, source: .network, url: request.url)), false) }
-                    case .cachedImage(let cached): deliver { completed(.success(cached), false) }
+                        let partial = ImageResult(image: image, data: nil, source: .network, url: request.url)
+                        context.complete(completed, with: .success(partial), finished: false)
+                    case .cachedImage(let cached): context.complete(completed, with: .success(cached), finished: false)
                     case .finished: break
                     }
                 })
@@ -55,7 +73,7 @@ extension ImageManager {
                 result = .failure(error)
             }
             // Checked where the completion runs: a cancel that lands meanwhile still wins.
-            deliver { completed(operation.isCancelled ? .failure(.cancelled) : result, true) }
+            context.deliver { completed(operation.isCancelled ? .failure(.cancelled) : result, true) }
         }
         return operation
     }

@@ -113,24 +113,45 @@ public final class ImageManager: Sendable {
     /// The image for `url` from the memory cache, answered at once; nil on a miss.
     public func imageFromMemory(for url: URL, context: ImageContext = ImageContext()) -> Image? {
         let request = request(for: url, context: context)
-        return request.imageFromMemory()
+        return request.context.box.imageFromMemory(forKey: request.keys.image, defaultCache: imageCache)
     }
 
     /// The whole answer to `request` when the memory cache has it and a memory hit answers the
-    /// request (see ``ImageRequest``), and the URL may be loaded; nil otherwise. Answered under
-    /// the cache's lock, before any task exists.
+    /// request (see ``memoryHit(for:key:options:context:)``); nil otherwise.
     @inline(__always)
     func memoryHit(for request: ImageRequest) -> ImageResult? {
-        guard request.isAnsweredByMemoryHit, request.hasURL, !isRefused(request),
-              var image = request.imageFromMemory()
-        else { return nil }
-        if request.wantsFirstFrameOnly { image = image.firstFrame }
-        return ImageResult(image: image, data: nil, source: .memory, url: request.url)
+        guard request.hasURL else { return nil }
+        return memoryHit(for: request.url, key: request.keys.image, options: request.options, context: request.context)
     }
 
-    /// Whether `request` is refused for its URL's place on the failed-URL list.
-    private func isRefused(_ request: ImageRequest) -> Bool {
-        !request.retriesFailedURL && failedURLs.contains(request.url)
+    /// The whole answer to a load of `url` with `options` and `context` (no options processor
+    /// applied) when the memory cache has it; see ``memoryHit(for:key:options:context:)``.
+    @inline(__always)
+    func memoryHit(for url: URL, options: WebImageOptions, context: ImageContext) -> ImageResult? {
+        // Read once: Foundation builds the string anew on every call.
+        let urlString = url.absoluteString
+        guard !urlString.isEmpty else { return nil }
+        let key = context.box.imageKey(for: url, urlString: urlString, defaultTransformerKey: transformerKey)
+        return memoryHit(for: url, key: key, options: options, context: context)
+    }
+
+    /// The whole answer to a load of `url` whose image is cached under `key`, when the memory
+    /// cache has it, a memory hit answers the load (no disk bytes wanted, no revalidation) and
+    /// the URL may be loaded; nil otherwise. Answered under the cache's lock from the key alone,
+    /// before a request value or a task exists: most loads end here.
+    @inline(__always)
+    private func memoryHit(for url: URL, key: String, options: WebImageOptions, context: ImageContext) -> ImageResult? {
+        let box = context.box
+        guard box.answersByMemoryHit(options), !isRefused(url, options: options),
+              var image = box.imageFromMemory(forKey: key, defaultCache: imageCache)
+        else { return nil }
+        if box.wantsFirstFrameOnly(options) { image = image.firstFrame }
+        return ImageResult(image: image, data: nil, source: .memory, url: url)
+    }
+
+    /// Whether a load of `url` with `options` is refused for the URL's place on the failed-URL list.
+    private func isRefused(_ url: URL, options: WebImageOptions) -> Bool {
+        !options.contains(.retryFailed) && failedURLs.contains(url)
     }
 
     /// Loads the image for `url`. Throws ``WebImageError``; cancelling the task cancels the
@@ -140,10 +161,12 @@ public final class ImageManager: Sendable {
     /// runs off it.
     public nonisolated(nonsending) func image(for url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext())
         async throws(WebImageError) -> ImageResult {
-        let request = request(for: try validated(url), options: options, context: context)
-        // Answered here, without a further async call, as memory hits are most loads.
-        if let hit = memoryHit(for: request) { return hit }
-        return try await loadAfterMemoryMiss(request, events: nil)
+        let url = try validated(url)
+        // An options processor may change what the load is: it runs first, in `request(for:)`.
+        guard optionsProcessor == nil else { return try await load(request(for: url, options: options, context: context), events: nil) }
+        // Answered here, without a request value or a further async call: memory hits are most loads.
+        if let hit = memoryHit(for: url, options: options, context: context) { return hit }
+        return try await loadAfterMemoryMiss(ImageRequest(url: url, options: options, context: context, manager: self), events: nil)
     }
 
     /// Loads the image `request` names; see ``image(for:options:context:)``.
@@ -188,7 +211,7 @@ public final class ImageManager: Sendable {
     func loadAfterMemoryMiss(_ request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError)
         -> ImageResult {
         guard request.hasURL else { throw .invalidURL("no URL") }
-        if isRefused(request) { throw .failedURL }
+        if isRefused(request.url, options: request.options) { throw .failedURL }
         return try await inFlight.result(for: request.workKey, events: events) { [self] events async throws(WebImageError) in
             try await runStages(of: request, events: events)
         }

@@ -49,18 +49,14 @@ public struct ImageRequest: Sendable {
 
     /// Whether only the first frame of an animation is wanted: `decodeFirstFrameOnly`, or the
     /// context's decode options.
-    var wantsFirstFrameOnly: Bool {
-        options.contains(.decodeFirstFrameOnly) || context.box.settings.decodeOptions?.firstFrameOnly == true
-    }
+    var wantsFirstFrameOnly: Bool { context.box.wantsFirstFrameOnly(options) }
 
     /// Whether the delivered image is not the original's decode: it is decoded as a thumbnail
     /// or transformed, so it has keys of its own and the original bytes are not its bytes.
     var derivesFromOriginal: Bool { keys.image != keys.original }
 
     /// The cache tiers looked in: the context's, else all of them (none with `fromLoaderOnly`).
-    public var queryCacheType: ImageCacheType {
-        context.box.settings.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
-    }
+    public var queryCacheType: ImageCacheType { context.box.queryCacheType(options) }
 
     /// The tiers the delivered image is stored in: the context's, else all of them (memory
     /// only with `cacheMemoryOnly`).
@@ -84,14 +80,6 @@ public struct ImageRequest: Sendable {
 
     /// The cache: the context's, else the manager's.
     var cache: any ImageCaching { context.box.settings.imageCache ?? manager.imageCache }
-    /// The delivered image from the memory tier of ``cache``, looked up without copying the
-    /// cache out of the context.
-    func imageFromMemory() -> Image? {
-        context.box.settings.imageCache == nil
-            ? manager.imageCache.imageFromMemory(forKey: keys.image)
-            : context.box.settings.imageCache?.imageFromMemory(forKey: keys.image)
-    }
-
     /// The cache of originals: the context's `originalImageCache`, else ``cache``.
     var originalCache: any ImageCaching { context.box.settings.originalImageCache ?? cache }
     /// The loader: the context's, else the manager's.
@@ -105,12 +93,6 @@ public struct ImageRequest: Sendable {
 
     /// Whether a URL on the failed-URL list is tried again (`retryFailed`).
     var retriesFailedURL: Bool { options.contains(.retryFailed) }
-
-    /// Whether a memory hit is the whole answer: the load looks in memory and wants neither the
-    /// disk bytes along with the image nor a revalidation.
-    var isAnsweredByMemoryHit: Bool {
-        queryCacheType.includesMemory && options.isDisjoint(with: [.queryMemoryData, .refreshCached])
-    }
 
     /// What makes two concurrent loads the same work, so that they share the cache query, the
     /// download, the decode, the transform and the store; nil when the request carries closures

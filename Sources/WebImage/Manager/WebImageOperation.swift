@@ -7,14 +7,24 @@ import Locking
 public final class WebImageOperation: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Whether the work was done when the operation was made: cancelling it changes nothing.
+    private let isFinished: Bool
 
-    init() {}
+    init() { isFinished = false }
+
+    private init(finished: Bool) { isFinished = finished }
+
+    /// The operation of work done before it could be cancelled (a memory hit, an invalid URL):
+    /// one shared object, on which ``cancel()`` does nothing.
+    static let finished = WebImageOperation(finished: true)
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    /// Cancels the work: the cache query, the download, the prefetch's remaining loads.
+    /// Cancels the work: the cache query, the download, the prefetch's remaining loads. Work
+    /// that had finished when its operation was returned (a memory hit) is not cancelled.
     public func cancel() {
+        guard !isFinished else { return }
         cancelled.store(true, ordering: .releasing)
         task.withLock { $0 }?.cancel()
     }
