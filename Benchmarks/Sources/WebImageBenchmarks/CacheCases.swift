@@ -10,7 +10,7 @@ enum CacheCases {
     static func all(fixtures: URL) -> [BenchmarkCase] {
         let bench = fixtures.appendingPathComponent("bench")
         return [
-            memoryHit(bench), memoryHitReference(bench), managerHit(bench), managerCallbackHit(bench),
+            memoryHit(bench), memoryHitReference(bench), managerHit(bench), managerHitFloor(bench), managerCallbackHit(bench),
             diskHit(bench), diskHitReference(bench),
             DiskTrimCase.trim, DiskTrimCase.reference,
         ]
@@ -62,6 +62,35 @@ enum CacheCases {
                     for url in urls { _ = try await manager.image(for: url, options: .fromCacheOnly) }
                 }
             }
+        }
+    }
+
+    /// `ref.manager.memory.hit.floor`: the least an async load by URL can do with the same
+    /// lookups: an async call taking the URL, its absolute string as the key, the bare
+    /// `Mutex<[String: Image]>` lookup, and an `ImageResult` handed back.
+    private static func managerHitFloor(_ bench: URL) -> BenchmarkCase {
+        BenchmarkCase(name: "ref.manager.memory.hit.floor") {
+            let (keys, lookups) = memoryKeys()
+            let image = try image(bench)
+            let floor = AsyncLookupFloor()
+            for key in keys { floor.images.withLock { $0[key] = image } }
+            let urls = lookups.map { URL(string: $0)! }
+            return {
+                try Blocking.await {
+                    for url in urls { _ = try await floor.image(for: url) }
+                }
+            }
+        }
+    }
+
+    /// See ``managerHitFloor(_:)``.
+    private final class AsyncLookupFloor: Sendable {
+        let images = Mutex<[String: Image]>([:])
+
+        nonisolated(nonsending) func image(for url: URL) async throws(Miss) -> ImageResult {
+            let key = url.absoluteString
+            guard let image = images.withLock({ $0[key] }) else { throw Miss() }
+            return ImageResult(image: image, data: nil, source: .memory, url: url)
         }
     }
 
