@@ -14,8 +14,8 @@ import WebImage
 /// It holds what the disk cache holds, under the same keys (after ``Configuration/namespace``):
 /// the original bytes, or a processed result's encoding, decoded on read with ``coders`` on
 /// NIO's blocking thread pool, off the caller's task. It
-/// answers for the disk tier (`.disk` in ``ImageCacheType``), has no memory tier, and keeps no
-/// HTTP validators. Entries expire after ``Configuration/timeToLive``; larger than
+/// answers for the disk tier (`.disk` in ``ImageCacheType``), has no memory tier, and keeps
+/// HTTP validators only when ``Configuration/keepsValidators`` says so. Entries expire after ``Configuration/timeToLive``; larger than
 /// ``Configuration/maximumEntryBytes`` they are not stored.
 ///
 /// Fail-open: when Redis is down, slow or answers errors, a query misses and a store, removal
@@ -65,6 +65,11 @@ public final class RedisImageCache: ImageCaching {
 
     /// The Redis key for the cache key `key`.
     public func redisKey(forKey key: String) -> String { configuration.namespace + key }
+
+    /// The Redis key of the validators kept with the entry for `key`: its Redis key, a NUL
+    /// (which no cache key holds, so that it never names an entry) and `validators`; under the
+    /// namespace, so that ``clear(_:)`` removes it too.
+    public func validatorsKey(forKey key: String) -> String { redisKey(forKey: key) + "\u{0}validators" }
 
     /// Always nil: this tier keeps nothing in memory.
     public func imageFromMemory(forKey key: String) -> Image? { nil }
@@ -123,9 +128,11 @@ public final class RedisImageCache: ImageCaching {
         await attempt(.set) { try await $0.client.set($0.redisKey(forKey: key), to: ByteBuffer(data: bytes), expiringAfter: ttl) }
     }
 
+    /// Deletes the entry for `key`, and the validators kept with it.
     public func remove(forKey key: String, from cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
-        await attempt(.delete) { try await $0.client.delete([$0.redisKey(forKey: key)]) }
+        let keys = [redisKey(forKey: key)] + (configuration.keepsValidators ? [validatorsKey(forKey: key)] : [])
+        await attempt(.delete) { try await $0.client.delete(keys) }
     }
 
     public func containsImage(forKey key: String, in cacheType: ImageCacheType) async -> ImageCacheType {
@@ -144,11 +151,28 @@ public final class RedisImageCache: ImageCaching {
         }
     }
 
-    /// Always nil: validators stay with the local disk tier.
-    public func validators(forKey key: String) async -> HTTPValidators? { nil }
+    /// The validators kept with the entry for `key` when ``Configuration/keepsValidators`` is
+    /// on (one `GET`); nil otherwise, on a miss or a failure.
+    public func validators(forKey key: String) async -> HTTPValidators? {
+        guard configuration.keepsValidators,
+              let found = await attempt(.get, { try await $0.client.get($0.validatorsKey(forKey: key)) }),
+              let buffer = found else { return nil }
+        return try? JSONDecoder().decode(HTTPValidators.self, from: Data(buffer: buffer))
+    }
 
-    /// Does nothing: validators stay with the local disk tier.
-    public func setValidators(_ validators: HTTPValidators?, forKey key: String) async {}
+    /// Keeps `validators` with the entry for `key`, for the entries' time to live (nil deletes
+    /// them), when ``Configuration/keepsValidators`` is on; does nothing otherwise.
+    public func setValidators(_ validators: HTTPValidators?, forKey key: String) async {
+        guard configuration.keepsValidators else { return }
+        guard let validators, let json = try? JSONEncoder().encode(validators) else {
+            await attempt(.delete) { try await $0.client.delete([$0.validatorsKey(forKey: key)]) }
+            return
+        }
+        let ttl = configuration.timeToLive
+        await attempt(.set) {
+            try await $0.client.set($0.validatorsKey(forKey: key), to: ByteBuffer(data: json), expiringAfter: ttl)
+        }
+    }
 
     /// The result of `work`, or nil when Redis failed it (counted, and logged once per outage);
     /// timed either way.

@@ -11,7 +11,8 @@ import WebImage
 /// together make their result once.
 ///
 /// Results are looked up memory → local disk → shared cache, and a hit below memory is written
-/// back to the tiers above (to the disk in the background); only when all miss is the result
+/// back to the tiers above (to the disk in the background, with the creation time the shared
+/// cache kept: every instance answers one `Last-Modified`); only when all miss is the result
 /// made. Sources are the manager's: give it an ``ImageCachesManager`` that chains a shared tier
 /// below its local cache, and the instances fetch each source once between them too. Which
 /// addresses `http(s)` sources may come from is the manager's downloader's business: give it a
@@ -104,9 +105,7 @@ public final class ImageProcessor: Sendable {
         } else if let shared = await sharedResult(forKey: key, now: now) {
             image = shared
             memory.setValue(shared, forKey: key, cost: shared.data.count)
-            if let disk {
-                writeBack.async { try? disk.store(shared.data, forKey: key) }
-            }
+            writeBack.async { [self] in keepOnDisk(shared, forKey: key) }
         } else {
             let (outcome, joined) = await making.outcome(for: key) { [self] in
                 do throws(ProcessingError) {
@@ -128,6 +127,12 @@ public final class ImageProcessor: Sendable {
     /// Keeps `image` in memory and on disk, with its creation time.
     private func store(_ image: ProcessedImage, forKey key: String) {
         memory.setValue(image, forKey: key, cost: image.data.count)
+        keepOnDisk(image, forKey: key)
+    }
+
+    /// Keeps `image` on disk with its creation time as the entry's extended data: the one path
+    /// by which results made here and results written back from the shared cache reach the disk.
+    private func keepOnDisk(_ image: ProcessedImage, forKey key: String) {
         guard let disk else { return }
         do {
             try disk.store(image.data, forKey: key)
@@ -139,17 +144,24 @@ public final class ImageProcessor: Sendable {
 
     /// Keeps `image` made here in the shared cache, awaited: the next instance asked finds it,
     /// and a slow shared tier slows the makers (within its timeouts) rather than piling up writes.
+    /// Its creation time goes first, as the validators' `Last-Modified`, so that an instance
+    /// finding the bytes finds when they were made too.
     private func share(_ image: ProcessedImage, forKey key: String) async {
-        try? await sharedCache?.store(nil, data: image.data, forKey: key, to: .disk, serializer: nil)
+        guard let sharedCache else { return }
+        await sharedCache.setValidators(HTTPValidators(etag: nil, lastModified: HTTPDate.string(from: image.created)),
+                                        forKey: key)
+        try? await sharedCache.store(nil, data: image.data, forKey: key, to: .disk, serializer: nil)
     }
 
     /// The result the shared cache holds for `key`, when its bytes are of a known image format
-    /// (anything else is taken for a miss and made again).
+    /// (anything else is taken for a miss and made again), created when its validators'
+    /// `Last-Modified` says (`now` when the shared cache keeps none).
     private func sharedResult(forKey key: String, now: Date) async -> ProcessedImage? {
-        guard let data = await sharedCache?.diskImageData(forKey: key) else { return nil }
+        guard let sharedCache, let data = await sharedCache.diskImageData(forKey: key) else { return nil }
         let format = ImageFormat(detecting: data)
         guard format != .undefined else { return nil }
-        return ProcessedImage(data: data, format: format, source: .shared, created: now)
+        let created = await sharedCache.validators(forKey: key)?.lastModified.flatMap(HTTPDate.date(from:))
+        return ProcessedImage(data: data, format: format, source: .shared, created: created ?? now)
     }
 
     /// The image `url` describes, made now: loaded, checked against the limits, transformed, encoded.

@@ -1,7 +1,8 @@
 import WebImageRedis
 
 /// The Redis tier of `webimage serve`: one client, with a cache of source bytes and one of
-/// results over it, each in a namespace of its own so that their keys never meet.
+/// results over it, each in a namespace of its own so that their keys never meet. Results keep
+/// their validators (when they were made), so that every instance answers one `Last-Modified`.
 struct SharedTier {
     /// The connection both caches use; closed when the server stops.
     let client: RedisClient
@@ -14,6 +15,7 @@ struct SharedTier {
     init(client: RedisClient, timeToLive: Duration) {
         self.client = client
         sources = RedisImageCache(client: client, configuration: .init(namespace: "webimage:source:", timeToLive: timeToLive))
-        results = RedisImageCache(client: client, configuration: .init(namespace: "webimage:result:", timeToLive: timeToLive))
+        results = RedisImageCache(client: client, configuration: .init(namespace: "webimage:result:", timeToLive: timeToLive,
+                                                                       keepsValidators: true))
     }
 }

@@ -31,6 +31,33 @@ final class RedisImageCacheTests: RedisTestCase {
         XCTAssertEqual(found.data.map(ImageFormat.init(detecting:)), .png, "encoded in the source format")
     }
 
+    func testValidatorsAreKeptBesideTheEntryOnlyWhenConfiguredAndGoWithIt() async throws {
+        let client = makeClient()
+        let validators = HTTPValidators(etag: nil, lastModified: "Mon, 23 Nov 2026 17:00:00 GMT")
+        let plain = makeRedisCache(cache: .init(namespace: "plain:"))
+        try await plain.store(nil, data: Data("bytes".utf8), forKey: "k", to: .disk, serializer: nil)
+        await plain.setValidators(validators, forKey: "k")
+        let plainFound = await plain.validators(forKey: "k")
+        XCTAssertNil(plainFound, "off by default: validators stay with the local disk tier")
+        let plainKeys = try await client.keys(matching: "plain:*")
+        XCTAssertEqual(plainKeys, ["plain:k"])
+
+        let keeping = makeRedisCache(cache: .init(namespace: "kept:", timeToLive: .seconds(60), keepsValidators: true))
+        try await keeping.store(nil, data: Data("bytes".utf8), forKey: "k", to: .disk, serializer: nil)
+        await keeping.setValidators(validators, forKey: "k")
+        let found = await keeping.validators(forKey: "k")
+        XCTAssertEqual(found, validators)
+        let keptKeys = try await client.keys(matching: "kept:*")
+        XCTAssertEqual(Set(keptKeys), ["kept:k", "kept:k\u{0}validators"])
+        XCTAssertEqual(keeping.validatorsKey(forKey: "k"), "kept:k\u{0}validators")
+
+        await keeping.remove(forKey: "k", from: .disk)
+        let left = try await client.keys(matching: "kept:*")
+        XCTAssertEqual(left, [], "removed with the entry")
+        let gone = await keeping.validators(forKey: "k")
+        XCTAssertNil(gone)
+    }
+
     func testAMemoryOnlyStoreWritesNothing() async throws {
         let cache = makeRedisCache()
         try await cache.store(nil, data: Data("bytes".utf8), forKey: "k", to: .memory, serializer: nil)

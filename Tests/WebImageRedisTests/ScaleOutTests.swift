@@ -24,10 +24,11 @@ final class ScaleOutTests: RedisTestCase {
         try await super.tearDown()
     }
 
-    /// A `webimage serve` caching in a folder of its own over `redis` (the test's server by default).
-    private func startInstance(redis url: String? = nil, _ arguments: [String] = []) throws -> ServeProcess {
+    /// A `webimage serve` caching in a folder of its own (or in `cache`) over `redis` (the test's
+    /// server by default).
+    private func startInstance(redis url: String? = nil, cache: URL? = nil, _ arguments: [String] = []) throws -> ServeProcess {
         let instance = try ServeProcess([
-            "--cache-dir", folder.appending("instance-\(instances.count)").path, "--allow-loopback-sources",
+            "--cache-dir", (cache ?? folder.appending("instance-\(instances.count)")).path, "--allow-loopback-sources",
             "--redis", url ?? "redis://127.0.0.1:\(redis.port)/0",
         ] + arguments)
         instances.append(instance)
@@ -74,6 +75,43 @@ final class ScaleOutTests: RedisTestCase {
         let blurred = try await get(b.baseURL + path("bl:2", "/full.png"))
         XCTAssertEqual([rotated.status, blurred.status], [200, 200])
         XCTAssertEqual(origin.requestCount("/full.png"), 1)
+    }
+
+    func testInstancesAnswerTheLastModifiedOfWhenTheResultWasMadeWhereverItComesFrom() async throws {
+        let a = try startInstance(), b = try startInstance()
+        _ = try serve("testjfif_256.jpg", at: "/photo.jpg")
+        let url = path("w:80", "/photo.jpg")
+        let madeByA = try await get(a.baseURL + url)
+        let stamp = try XCTUnwrap(madeByA.headers.first(name: "Last-Modified"))
+        // B reads it from Redis in a later second than A made it.
+        try await Task.sleep(for: .milliseconds(1100))
+        let fromShared = try await get(b.baseURL + url)
+        let fromMemory = try await get(b.baseURL + url)
+        XCTAssertEqual(b.cacheSources(forPathsContaining: "/w:80/"), ["shared", "memory"])
+        XCTAssertEqual(fromShared.headers.first(name: "Last-Modified"), stamp, "as A made it, not when B read it")
+        XCTAssertEqual(fromMemory.headers.first(name: "Last-Modified"), stamp)
+
+        // B wrote it back to its disk with that time: started again over the same folder, it answers from disk alike.
+        let bFolder = folder.appending("instance-1")
+        XCTAssertTrue(b.process.wait(timeout: 10) { Self.holdsStampedEntry(bFolder.appendingPathComponent("results")) },
+                      "the written-back result carries its creation time")
+        b.process.killAndReap()
+        let restarted = try startInstance(cache: bFolder)
+        let fromDisk = try await get(restarted.baseURL + url)
+        XCTAssertEqual(restarted.cacheSources(forPathsContaining: "/w:80/"), ["disk"])
+        XCTAssertEqual(fromDisk.headers.first(name: "Last-Modified"), stamp)
+        XCTAssertEqual(fromDisk.body, madeByA.body)
+    }
+
+    /// Whether a file in the disk cache folder `results` carries extended data (in the
+    /// `user.webimage` attribute, as ext4 takes it): the creation time a result is stored with.
+    private static func holdsStampedEntry(_ results: URL) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: results.path)) ?? []
+        return names.contains { name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: results.appendingPathComponent(name).path)
+            let extended = attributes?[FileAttributeKey("NSFileExtendedAttributes")] as? [String: Data]
+            return extended?["user.webimage"]?.isEmpty == false
+        }
     }
 
     func testEveryRequestIsAnsweredWhileRedisIsDownAndSharingResumesWhenItIsBack() async throws {
@@ -168,7 +206,8 @@ final class ScaleOutTests: RedisTestCase {
         let sources = try await client.keys(matching: "webimage:source:*")
         let results = try await client.keys(matching: "webimage:result:*")
         XCTAssertEqual(sources, ["webimage:source:" + origin.url("/photo.jpg").absoluteString])
-        XCTAssertEqual(results.count, 1)
+        XCTAssertEqual(results.count, 2, "the result and the validators kept with it: \(results)")
+        XCTAssertEqual(Set(results.map { $0.replacingOccurrences(of: "\u{0}validators", with: "") }).count, 1)
         try await Task.sleep(for: .milliseconds(1500))
         let left = try await client.keys(matching: "webimage:*")
         XCTAssertEqual(left, [], "expired after --redis-ttl 1")

@@ -12,8 +12,6 @@ import XCTest
 /// real loopback origin, asked by AsyncHTTPClient.
 class ServeTestCase: XCTestCase {
     static let key = "736563726574", salt = "68656C6C6F"
-    /// What `serve` prints once it accepts requests.
-    static let listeningPrefix = "webimage serve: listening on "
     var origin: LoopbackHTTPServer!
     var client: HTTPClient!
     var servers: [ChildProcess] = []
@@ -45,16 +43,11 @@ class ServeTestCase: XCTestCase {
     }
 
     /// Starts the binary with `arguments` and `environment` in `directory`, waits until it
-    /// listens, and returns its base URL.
+    /// listens (see ``ServeProcess``), and returns its base URL.
     func start(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> String {
-        let server = try ChildProcess(BuiltProducts.executable("webimage"), arguments, environment: environment,
-                                      directory: directory)
-        servers.append(server)
-        let prefix = Self.listeningPrefix
-        XCTAssertTrue(server.wait(timeout: 30) { server.outputLines.contains { $0.hasPrefix(prefix) } || !server.isRunning },
-                      server.errorOutput)
-        let line = try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }, server.errorOutput)
-        return String(line.dropFirst(prefix.count))
+        let server = try ServeProcess(launching: arguments, environment: environment, directory: directory)
+        servers.append(server.process)
+        return server.baseURL
     }
 
     func get(_ url: String, headers: [(String, String)] = [], method: HTTPMethod = .GET)

@@ -1,20 +1,34 @@
 import Foundation
 
-/// `webimage serve`, the built binary, started by a test on a free loopback port; what it
-/// logged can be read at any time.
+/// `webimage serve`, the built binary, started by a test (on a free loopback port unless the
+/// test says otherwise) and waited for until it listens; what it logged can be read at any
+/// time. The one launcher of the server tests and the scale-out tests.
 public final class ServeProcess {
     /// The running server.
     public let process: ChildProcess
     /// Its base URL, `http://127.0.0.1:PORT`.
     public let baseURL: String
 
+    /// What `webimage serve` prints on standard output once it accepts requests, before its base URL.
+    public static let listeningPrefix = "webimage serve: listening on "
+
     /// Starts `webimage serve --bind 127.0.0.1:0` with `arguments` and waits (up to `timeout`
     /// seconds) until it says where it listens; throws ``ServeProcessError`` with its standard
     /// error when it does not.
-    public init(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) throws {
-        let process = try ChildProcess(BuiltProducts.executable("webimage"), ["serve", "--bind", "127.0.0.1:0"] + arguments,
-                                       environment: environment)
-        let prefix = "webimage serve: listening on "
+    public convenience init(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) throws {
+        try self.init(launching: ["serve", "--bind", "127.0.0.1:0"] + arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Starts the `webimage` binary with exactly `arguments` (`serve` and its options, for a test
+    /// of where it binds by default or of its environment variables), in this process's
+    /// environment plus `environment`, in `directory` (this process's current folder when nil),
+    /// and waits (up to `timeout` seconds) until it says where it listens; throws
+    /// ``ServeProcessError`` with its standard error, having killed it, when it does not.
+    public init(launching arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
+                timeout: Double = 30) throws {
+        let process = try ChildProcess(BuiltProducts.executable("webimage"), arguments, environment: environment,
+                                       directory: directory)
+        let prefix = Self.listeningPrefix
         _ = process.wait(timeout: timeout) { process.outputLines.contains { $0.hasPrefix(prefix) } || !process.isRunning }
         guard let line = process.outputLines.first(where: { $0.hasPrefix(prefix) }) else {
             process.killAndReap()

@@ -5,7 +5,7 @@ import WebImage
 /// The frames of one AVIF file (a still is a one-frame sequence), decoded by libavif on demand.
 ///
 /// Owns a copy of the file's bytes (libavif reads them in place, without copying, for as long as
-/// the decoder lives) and the `avifDecoder`; both are released in `deinit`, whatever failed.
+/// the decoder lives) and the `avifDecoder`, together in a ``DecoderInput``.
 /// Frames are full canvases: AVIF sequences have no disposal or blending.
 final class AVIFFrameReader: ColorConvertingFrameReader {
     let canvasSize: PixelSize
@@ -21,30 +21,19 @@ final class AVIFFrameReader: ColorConvertingFrameReader {
     /// The ICC profile and what to do with it; every frame returned goes through it.
     var color: EmbeddedColorProfile
 
-    private let bytes: UnsafeRawBufferPointer
-    private let decoder: UnsafeMutablePointer<avifDecoder>
+    private let input: DecoderInput<UnsafeMutablePointer<avifDecoder>>
+    private var bytes: UnsafeRawBufferPointer { input.bytes }
+    private var decoder: UnsafeMutablePointer<avifDecoder> { input.decoder }
 
     /// Parses the container of `data`; throws ``ImageCodingError`` if it is not a readable
     /// AVIF or its frames would exceed the pixel limit of `options`.
     init(data: Data, options: ImageDecodeOptions) throws {
         if data.isEmpty { throw ImageCodingError.empty }
-        guard let decoder = avifDecoderCreate() else {
-            throw ImageCodingError.corrupt(.avif, "libavif could not create a decoder")
-        }
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
-        copy.copyBytes(from: data)
-        let bytes = UnsafeRawBufferPointer(copy)
-        // Every throw happens before `self` is complete, where `deinit` would not run: free here.
-        do {
-            (canvasSize, frameCount, orientation, colorSpace) = try Self.parse(bytes, with: decoder, options: options)
-            color = EmbeddedColorProfile(iccDataOfRGBA: colorSpace.iccProfile, management: options.colorManagement)
-        } catch {
-            avifDecoderDestroy(decoder)
-            bytes.deallocate()
-            throw error
-        }
-        self.decoder = decoder
-        self.bytes = bytes
+        let input = try DecoderInput(copying: data, create: { avifDecoderCreate() }, destroy: { avifDecoderDestroy($0) },
+                                     failure: .corrupt(.avif, "libavif could not create a decoder"))
+        (canvasSize, frameCount, orientation, colorSpace) = try Self.parse(input.bytes, with: input.decoder, options: options)
+        color = EmbeddedColorProfile(iccDataOfRGBA: colorSpace.iccProfile, management: options.colorManagement)
+        self.input = input
     }
 
     /// Reads the container: canvas size, frame count and orientation, with the limits checked.
@@ -68,11 +57,6 @@ final class AVIFFrameReader: ColorConvertingFrameReader {
         // before allocating it; parsing already held the area under libavif's 16384² limit.
         decoder.pointee.imageSizeLimit = UInt32(clamping: size.area)
         return (size, count, orientation(of: image), colorSpace(of: image))
-    }
-
-    deinit {
-        avifDecoderDestroy(decoder)
-        bytes.deallocate()
     }
 
     /// The duration libavif reads from the sequence's sample table; 0 for a still.

@@ -6,7 +6,8 @@ import WebImage
 /// on demand.
 ///
 /// Owns a copy of the file's bytes (libheif reads them in place for as long as the context
-/// lives), the `heif_context` and the primary image's handle; all are released in `deinit`.
+/// lives) and the `heif_context`, together in a ``DecoderInput``, and the primary image's
+/// handle, released in `deinit` before them.
 final class HEIFFile {
     /// The primary image's size as it decodes: `irot`, `imir` and `clap` applied.
     let size: PixelSize
@@ -14,8 +15,9 @@ final class HEIFFile {
     let colorSpace: EmbeddedColorSpace
 
     private let format: ImageFormat
-    private let bytes: UnsafeRawBufferPointer
-    private let context: OpaquePointer
+    private let input: DecoderInput<OpaquePointer>
+    private var bytes: UnsafeRawBufferPointer { input.bytes }
+    private var context: OpaquePointer { input.decoder }
     private let primary: OpaquePointer
 
     /// libheif's own limit on a side, which it checks on every image and tile it reads.
@@ -29,45 +31,37 @@ final class HEIFFile {
     /// Parses `data` and finds its primary image; throws ``ImageCodingError`` if it is not a
     /// readable HEIF file or the image exceeds the pixel limit of `options`.
     init(data: Data, format: ImageFormat, options: ImageDecodeOptions) throws {
-        guard Self.libraryInitialised, let context = heif_context_alloc() else {
-            throw ImageCodingError.corrupt(format, "libheif could not be initialised or create a context")
-        }
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
-        copy.copyBytes(from: data)
-        let bytes = UnsafeRawBufferPointer(copy)
+        let input = try DecoderInput(copying: data, create: { Self.libraryInitialised ? heif_context_alloc() : nil },
+                                     destroy: { heif_context_free($0) },
+                                     failure: .corrupt(format, "libheif could not be initialised or create a context"))
+        let (context, bytes) = (input.decoder, input.bytes)
         // A tile or image larger than the whole limit on one side is refused while parsing.
         let side = options.maxPixels > 0 ? min(Self.largestSide, options.maxPixels) : Self.largestSide
         heif_context_set_maximum_image_size_limit(context, Int32(side))
-        var handle: OpaquePointer?
+        try Self.check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil), format, bytes)
+        var found: OpaquePointer?
+        try Self.check(heif_context_get_primary_image_handle(context, &found), format, bytes)
+        guard let handle = found else { throw ImageCodingError.corrupt(format, "no primary image") }
+        let size = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
         do {
-            try Self.check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil),
-                           format, bytes)
-            try Self.check(heif_context_get_primary_image_handle(context, &handle), format, bytes)
-            guard let handle else { throw ImageCodingError.corrupt(format, "no primary image") }
-            let size = PixelSize(width: Int(heif_image_handle_get_width(handle)),
-                                 height: Int(heif_image_handle_get_height(handle)))
             guard size.width > 0, size.height > 0 else {
                 throw ImageCodingError.corrupt(format, "image has no pixels (\(size))")
             }
             try options.checkPixelLimit(size)
-            self.size = size
-            self.colorSpace = Self.colorSpace(of: handle)
         } catch {
-            if let handle { heif_image_handle_release(handle) }
-            heif_context_free(context)
-            bytes.deallocate()
+            heif_image_handle_release(handle)
             throw error
         }
+        self.size = size
+        colorSpace = Self.colorSpace(of: handle)
         self.format = format
-        self.bytes = bytes
-        self.context = context
-        self.primary = handle!
+        self.input = input
+        primary = handle
     }
 
     deinit {
+        // Before the context, which `input` frees after this.
         heif_image_handle_release(primary)
-        heif_context_free(context)
-        bytes.deallocate()
     }
 
     /// The primary image at `size`: decoded from the smallest thumbnail item that covers it,

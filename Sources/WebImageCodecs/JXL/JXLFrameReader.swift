@@ -10,9 +10,9 @@ import WebImage
 /// size and ``orientation`` is `.up`. Samples deeper than 8 bits are decoded at 16 bits and
 /// rounded to 8; associated alpha is unpremultiplied. The input is never closed: libjxl then
 /// asks for more where the bytes end early, which is how a cut-short file is told from a
-/// damaged one. Owns a copy of the file's bytes and one `JxlDecoder`, which reads frames in
-/// order: reading the next frame continues where the last one ended, any other rewinds and
-/// skips to it.
+/// damaged one. Owns a copy of the file's bytes and one `JxlDecoder` (a ``DecoderInput``),
+/// which reads frames in order: reading the next frame continues where the last one ended, any
+/// other rewinds and skips to it.
 final class JXLFrameReader: ColorConvertingFrameReader {
     let canvasSize: PixelSize
     let frameCount: Int
@@ -24,8 +24,9 @@ final class JXLFrameReader: ColorConvertingFrameReader {
 
     private let durations: [TimeInterval]
     private let deep: Bool
-    private let bytes: UnsafeRawBufferPointer
-    private let decoder: OpaquePointer
+    private let input: DecoderInput<OpaquePointer>
+    private var bytes: UnsafeRawBufferPointer { input.bytes }
+    private var decoder: OpaquePointer { input.decoder }
     /// The frame the decoder reaches next without rewinding; nil before the first read and
     /// after a failure.
     private var nextFrame: Int?
@@ -34,30 +35,13 @@ final class JXLFrameReader: ColorConvertingFrameReader {
     /// a readable JPEG XL file or its canvas exceeds the pixel limit of `options`.
     init(data: Data, options: ImageDecodeOptions) throws {
         if data.isEmpty { throw ImageCodingError.empty }
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
-        copy.copyBytes(from: data)
-        let bytes = UnsafeRawBufferPointer(copy)
-        guard let decoder = JxlDecoderCreate(nil) else {
-            bytes.deallocate()
-            throw ImageCodingError.corrupt(.jxl, "libjxl could not create a decoder")
-        }
-        do {
-            let header = try JXLHeader(bytes: bytes, options: options)
-            (canvasSize, frameCount, loopCount) = (header.canvasSize, header.durations.count, header.loopCount)
-            (durations, deep, colorSpace) = (header.durations, header.deep, header.colorSpace)
-            color = EmbeddedColorProfile(iccDataOfRGBA: colorSpace.iccProfile, management: options.colorManagement)
-        } catch {
-            JxlDecoderDestroy(decoder)
-            bytes.deallocate()
-            throw error
-        }
-        self.bytes = bytes
-        self.decoder = decoder
-    }
-
-    deinit {
-        JxlDecoderDestroy(decoder)
-        bytes.deallocate()
+        let input = try DecoderInput(copying: data, create: { JxlDecoderCreate(nil) }, destroy: { JxlDecoderDestroy($0) },
+                                     failure: .corrupt(.jxl, "libjxl could not create a decoder"))
+        let header = try JXLHeader(bytes: input.bytes, options: options)
+        (canvasSize, frameCount, loopCount) = (header.canvasSize, header.durations.count, header.loopCount)
+        (durations, deep, colorSpace) = (header.durations, header.deep, header.colorSpace)
+        color = EmbeddedColorProfile(iccDataOfRGBA: colorSpace.iccProfile, management: options.colorManagement)
+        self.input = input
     }
 
     /// The frame's duration from its header, in seconds; 0 for a still.
