@@ -38,8 +38,9 @@ public struct ImageServerResponder: HTTPResponder {
     /// The `Cache-Control` field of images, spelled once.
     private let cacheControl: String
     /// Paths routed lately (their signatures checked), by the raw path: a cached result's
-    /// request repeats its path, and is answered without reading it again.
-    private let routes = MemoryCache<String, RoutedPath>(costLimit: 0, countLimit: 10_000)
+    /// request repeats its path, and is answered without reading it again. At most 10,000
+    /// paths and 4 MiB of them (a path costs its length), so long paths cannot fill memory.
+    private let routes = MemoryCache<String, RoutedPath>(costLimit: 4 << 20, countLimit: 10_000)
 
     /// A responder reading URLs with `router`, processing with `processor`, letting caches keep
     /// images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`, showing
@@ -113,7 +114,7 @@ public struct ImageServerResponder: HTTPResponder {
     private func route(_ path: String) throws(ProcessingError) -> RoutedPath {
         if let known = routes.value(forKey: path) { return known }
         let route = RoutedPath(try router.route(path))
-        routes.setValue(route, forKey: path)
+        routes.setValue(route, forKey: path, cost: path.utf8.count)
         return route
     }
 
