@@ -52,8 +52,11 @@ public final class ImageProcessor: Sendable {
     /// Writes the shared cache's hits to the local disk after they are answered, one at a time,
     /// off the request path (a file write costs more than the Redis read it saves next time).
     private let writeBack = DispatchQueue(label: "WebImageServer.ImageProcessor.writeBack", qos: .utility)
-    /// The results being made now.
-    private let making = InFlightResults()
+    /// The results being made now, by canonical key: identical requests arriving together make
+    /// their result once, in one processing slot. The manager already shares the source's
+    /// download and decode; this shares the transform and encode (of encoded, negotiated
+    /// results, which the manager does not cache) through the same generic in-flight map.
+    private let making = InFlightWork<String, ProcessedImage, ProcessingError, Never>(cancelled: .cancelled)
     /// Where lookups, downloads and processing are counted and timed.
     private let metrics: ServerMetrics
 
@@ -98,33 +101,30 @@ public final class ImageProcessor: Sendable {
             image.source = .memory
             image.sourceOrigin = nil
         } else if let data = disk?.data(forKey: key) {
-            let stored = disk?.extendedData(forKey: key).flatMap { TimeInterval(String(decoding: $0, as: UTF8.self)) }
+            let stored = disk?.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:))
             image = ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk,
-                                   created: stored.map(Date.init(timeIntervalSince1970:)) ?? now)
+                                   created: stored?.created ?? now, etag: stored?.etag)
             memory.setValue(image, forKey: key, cost: data.count)
         } else if let shared = await sharedResult(forKey: key, now: now) {
             image = shared
             memory.setValue(shared, forKey: key, cost: shared.data.count)
             writeBack.async { [self] in keepOnDisk(shared, forKey: key) }
         } else {
-            let (outcome, joined) = await making.outcome(for: key) { [self] in
-                do throws(ProcessingError) {
-                    let made = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
-                    store(made, forKey: key)
-                    await share(made, forKey: key)
-                    return .success(made)
-                } catch {
-                    return .failure(error)
-                }
+            let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
+                let made = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
+                // Once the result is cached a later request finds it there; until then it joins.
+                store(made, forKey: key)
+                await share(made, forKey: key)
+                return made
             }
-            image = try outcome.get()
+            image = made
             if joined { image.source = .coalesced }
         }
         metrics.countLookup("result", tier: image.source.rawValue)
         return image
     }
 
-    /// Keeps `image` in memory and on disk, with its creation time.
+    /// Keeps `image` in memory and on disk, with its creation time and entity tag.
     private func store(_ image: ProcessedImage, forKey key: String) {
         memory.setValue(image, forKey: key, cost: image.data.count)
         keepOnDisk(image, forKey: key)
@@ -136,7 +136,7 @@ public final class ImageProcessor: Sendable {
         guard let disk else { return }
         do {
             try disk.store(image.data, forKey: key)
-            try disk.setExtendedData(Data(String(Int(image.created.timeIntervalSince1970)).utf8), forKey: key)
+            try disk.setExtendedData(StoredResultValidators(of: image).extendedData, forKey: key)
         } catch {
             // The result is served from memory all the same; the disk only saves remaking it later.
         }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -15,6 +14,8 @@ import WebImage
 public struct ImageServerResponder: HTTPResponder {
     /// The request context: nothing beyond Hummingbird's basic one is needed.
     public typealias Context = BasicRequestContext
+    /// A header field (HTTPTypes' `HTTPField`, which Hummingbird does not re-export).
+    private typealias Field = HTTPFields.Element
 
     /// Reads paths as imgproxy or thumbor URLs and checks their signatures.
     public let router: ProcessingURLRouter
@@ -34,6 +35,12 @@ public struct ImageServerResponder: HTTPResponder {
     public let metricsRegistry: PrometheusCollectorRegistry?
     /// Where requests are counted.
     private let metrics: ServerMetrics
+    /// The `Cache-Control` field of images, spelled once.
+    private let cacheControl: String
+    /// Paths routed lately (their signatures checked), by the raw path: a cached result's
+    /// request repeats its path, and is answered without reading it again. At most 10,000
+    /// paths and 4 MiB of them (a path costs its length), so long paths cannot fill memory.
+    private let routes = MemoryCache<String, RoutedPath>(costLimit: 4 << 20, countLimit: 10_000)
 
     /// A responder reading URLs with `router`, processing with `processor`, letting caches keep
     /// images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`, showing
@@ -47,6 +54,7 @@ public struct ImageServerResponder: HTTPResponder {
         self.router = router
         self.processor = processor
         self.ttl = ttl
+        cacheControl = "max-age=\(ttl), public"
         self.acceptedFormats = acceptedFormats
     }
 
@@ -73,15 +81,14 @@ public struct ImageServerResponder: HTTPResponder {
         let elapsed = started.duration(to: .now)
         metrics.requestsInFlight.decrement()
         metrics.countResponse(status: response.status.code)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         logger.info("request", metadata: [
-            "method": "\(request.method)",
-            "path": "\(Self.unsigned(path))",
-            "status": "\(response.status.code)",
-            "bytes": "\(response.headers[.contentLength] ?? "0")",
-            "ms": "\(String(format: "%.1f", milliseconds))",
-            "cache": "\(image?.source.rawValue ?? "-")",
-            "source": "\(image?.sourceOrigin?.rawValue ?? "-")",
+            "method": .string(request.method.rawValue),
+            "path": .string(Self.unsigned(path)),
+            "status": .stringConvertible(response.status.code),
+            "bytes": .string(response.headers[.contentLength] ?? "0"),
+            "ms": .string(Self.milliseconds(elapsed)),
+            "cache": .string(image?.source.rawValue ?? "-"),
+            "source": .string(image?.sourceOrigin?.rawValue ?? "-"),
         ])
         return response
     }
@@ -89,17 +96,26 @@ public struct ImageServerResponder: HTTPResponder {
     /// The response to an image request for `path`, and its image (nil for an error).
     private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ProcessedImage?) {
         do throws(ProcessingError) {
-            let url = try router.route(path)
+            let route = try route(path)
+            let url = route.url
             var processed = url
             let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
             if variesByAccept {
                 processed.options.format = preferredFormat(accepting: request.headers[values: .accept])
             }
             let image = try await processor.process(processed)
-            return (imageResponse(image, for: url, request: request, head: isHead, variesByAccept: variesByAccept), image)
+            return (imageResponse(image, for: route, request: request, head: isHead, variesByAccept: variesByAccept), image)
         } catch {
             return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
         }
+    }
+
+    /// The route of `path`, from ``routes`` or read by the router now (a path refused is not kept).
+    private func route(_ path: String) throws(ProcessingError) -> RoutedPath {
+        if let known = routes.value(forKey: path) { return known }
+        let route = RoutedPath(try router.route(path))
+        routes.setValue(route, forKey: path, cost: path.utf8.count)
+        return route
     }
 
     /// `path` without its first segment (the signature), cut to 300 characters, anything but
@@ -110,32 +126,46 @@ public struct ImageServerResponder: HTTPResponder {
         return String(String.UnicodeScalarView(rest.unicodeScalars.prefix(300).map { (0x21...0x7E).contains($0.value) ? $0 : "?" }))
     }
 
+    /// `duration` in milliseconds with one decimal, `12.3`.
+    private static func milliseconds(_ duration: Duration) -> String {
+        let tenths = duration.components.seconds * 10_000 + duration.components.attoseconds / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// The image with its type, caching headers, a strong `ETag`, a `Last-Modified` (304 when
     /// `If-None-Match` has the tag or, without `If-None-Match`, `If-Modified-Since` is no
     /// earlier) and a `Content-Disposition` naming the file.
-    private func imageResponse(_ image: ProcessedImage, for url: ProcessingURL, request: Request, head: Bool,
+    private func imageResponse(_ image: ProcessedImage, for route: RoutedPath, request: Request, head: Bool,
                                variesByAccept: Bool) -> Response {
-        let etag = "\"" + SHA256.hash(data: image.data).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         var headers = HTTPFields()
+        headers.reserveCapacity(8)
         if variesByAccept {
-            headers[.vary] = "Accept"
+            headers.append(Field(name: .vary, value: "Accept"))
         }
-        headers[.eTag] = etag
-        headers[.lastModified] = HTTPDate.string(from: image.created)
-        headers[.cacheControl] = "max-age=\(ttl), public"
-        let tags = request.headers[values: .ifNoneMatch]
-        let notModified = tags.isEmpty
-            ? request.headers[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
-            : tags.flatMap { $0.split(separator: ",") }
-                .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == etag || tag == "*" }
-        if notModified {
+        headers.append(Field(name: .eTag, value: image.etag))
+        headers.append(Field(name: .lastModified, value: image.lastModified))
+        headers.append(Field(name: .cacheControl, value: cacheControl))
+        if isNotModified(image, request: request) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = image.mediaType
-        headers[.contentLength] = String(image.data.count)
-        headers[.contentDisposition] = contentDisposition(for: url, format: image.format)
+        headers.append(Field(name: .contentType, value: image.mediaType))
+        headers.append(Field(name: .contentLength, value: String(image.data.count)))
+        let disposition: String = route.url.options.returnAttachment ? "attachment" : "inline"
+        let fileName: String = route.fileStem + "." + image.format.fileExtension
+        headers.append(Field(name: .contentDisposition, value: disposition + "; filename=\"" + fileName + "\""))
         let body = head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: image.data))
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Whether the client's copy of `image` is current: `If-None-Match` lists its tag (or `*`),
+    /// or, without `If-None-Match`, `If-Modified-Since` is no earlier than its creation.
+    private func isNotModified(_ image: ProcessedImage, request: Request) -> Bool {
+        let tags = request.headers[values: .ifNoneMatch]
+        guard tags.isEmpty else {
+            return tags.flatMap { $0.split(separator: ",") }
+                .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == image.etag || tag == "*" }
+        }
+        return request.headers[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
     }
 
     /// The first of ``acceptedFormats`` whose media type an `Accept` field lists, or nil (the
@@ -145,15 +175,6 @@ public struct ImageServerResponder: HTTPResponder {
             $0.split(separator: ";", omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces).lowercased()
         })
         return acceptedFormats.first { listed.contains("image/\($0.rawValue)") }
-    }
-
-    /// `inline; filename="cat.webp"` (or `attachment`): the `filename` option or the source's
-    /// last path component, with the output format's extension.
-    private func contentDisposition(for url: ProcessingURL, format: ImageFormat) -> String {
-        let stem = url.options.filename ?? url.source.deletingPathExtension().lastPathComponent
-        let safe = stem.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0 != "/" }
-        let name = safe.isEmpty ? "image" : String(String.UnicodeScalarView(safe))
-        return "\(url.options.returnAttachment ? "attachment" : "inline"); filename=\"\(name).\(format.fileExtension)\""
     }
 
     /// A short `text/plain` response.

@@ -1,31 +1,47 @@
 import Foundation
 import WebImage
 
-/// An encoded result: the bytes a server sends and what it says about them.
+/// An encoded result: the bytes a server sends and what it says about them. What the HTTP
+/// headers say of the bytes (`ETag`, `Last-Modified`) is worked out once, when the result is
+/// made or read from disk, and kept with it: a cached result is answered without hashing or
+/// formatting anything.
 public struct ProcessedImage: Sendable, Hashable {
     /// The encoded image.
-    public var data: Data
+    public let data: Data
     /// The format of ``data``.
     public var format: ImageFormat
     /// Whether it was made for this request or came from the result cache.
     public var source: ResultSource
     /// When the result was made, to the second: its `Last-Modified`, kept with the cached copies.
-    public var created: Date
+    public let created: Date
     /// Where the source image came from (network, disk cache, file...) when the result was made
     /// for this request; nil for a result from the cache.
     public var sourceOrigin: ImageSource?
+    /// The strong entity tag of ``data``, quoted: `"` + the MD5 of the bytes in 32 hex digits + `"`.
+    /// It names the bytes, not their meaning, so equal bytes always have the same tag.
+    public let etag: String
+    /// ``created`` as an HTTP date, the `Last-Modified` field's value.
+    public let lastModified: String
 
     /// A result of `data` in `format`, from `source`, made at `created` (cut to whole seconds,
-    /// as HTTP dates are), from a source image that came from `sourceOrigin`.
+    /// as HTTP dates are), from a source image that came from `sourceOrigin`; `etag` is the
+    /// tag kept with a stored copy, nil to compute it from `data`.
     public init(data: Data, format: ImageFormat, source: ResultSource = .made, created: Date = Date(),
-                sourceOrigin: ImageSource? = nil) {
+                sourceOrigin: ImageSource? = nil, etag: String? = nil) {
         self.data = data
         self.format = format
         self.source = source
         self.created = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
         self.sourceOrigin = sourceOrigin
+        self.etag = etag ?? Self.etag(of: data)
+        lastModified = HTTPDate.string(from: self.created)
     }
 
     /// The `Content-Type` for ``format``: `image/jpeg`, `image/png`, `image/webp`, `image/avif`, `image/gif`.
     public var mediaType: String { "image/\(format.rawValue)" }
+
+    /// The strong entity tag of `data`, quoted.
+    static func etag(of data: Data) -> String {
+        "\"" + MD5.hex(data) + "\""
+    }
 }

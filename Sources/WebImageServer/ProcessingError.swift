@@ -26,6 +26,9 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     case encodingFailed(String)
     /// Every processing slot is busy and the queue is full (429).
     case busy
+    /// The request was cancelled before its result was made (499, as imgproxy and nginx say
+    /// of a client that closed its request).
+    case cancelled
 
     /// The HTTP status a server answers with.
     public var status: Int {
@@ -36,6 +39,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .sourceTooLarge: 413
         case .unprocessable, .unsupported: 422
         case .busy: 429
+        case .cancelled: 499
         case .encodingFailed: 500
         case .sourceFailed: 502
         case .sourceTimedOut: 504
@@ -56,6 +60,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case let .unsupported(reason): "unsupported: \(reason)"
         case let .encodingFailed(reason): "the result could not be encoded: \(reason)"
         case .busy: "too many requests: try again later"
+        case .cancelled: "the request was cancelled"
         }
     }
 

@@ -158,6 +158,10 @@ final class ServeOperationsTests: ServeTestCase {
         let fromDisk = try await get(restarted + path)
         XCTAssertEqual(fromDisk.status, 200)
         XCTAssertEqual(fromDisk.headers.first(name: "Last-Modified"), stamp)
+        let tag = try XCTUnwrap(first.headers.first(name: "ETag"))
+        XCTAssertEqual(fromDisk.headers.first(name: "ETag"), tag, "the tag is kept with the disk copy")
+        let revalidated = try await get(restarted + path, headers: [("If-None-Match", tag)])
+        XCTAssertEqual(revalidated.status, 304)
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 1)
     }
 

@@ -31,7 +31,8 @@ public final class ImageManager: Sendable {
     /// fails (read-only folder, full disk) is logged as a warning, and the load still succeeds.
     public let logger: Logger
     private let failedURLs: FailedURLList
-    private let inFlight = InFlightLoads()
+    /// Loads under way, by the request's work key: identical concurrent loads run once.
+    private let inFlight = InFlightWork<ImageRequest.WorkKey, ImageResult, WebImageError, ImageLoadingEvent>(cancelled: .cancelled)
 
     /// The limit ``WebImageOptions/scaleDownLargeImages`` applies when the context names none.
     public let scaleDownLimitBytes: Int
@@ -212,9 +213,9 @@ public final class ImageManager: Sendable {
         -> ImageResult {
         guard request.hasURL else { throw .invalidURL("no URL") }
         if isRefused(request.url, options: request.options) { throw .failedURL }
-        return try await inFlight.result(for: request.workKey, events: events) { [self] events async throws(WebImageError) in
+        return try await inFlight.value(for: request.workKey, events: events) { [self] events async throws(WebImageError) in
             try await runStages(of: request, events: events)
-        }
+        }.value
     }
 
     /// Cache query, then (unless the cache answered) download, transform and store.

@@ -1,15 +1,18 @@
 import Locking
 
-/// One load that several callers wait for: it runs once, tells each caller what happens from
-/// the moment the caller joined, and hands every caller the result. A caller that is
-/// cancelled leaves at once with ``WebImageError/cancelled``; the load itself is cancelled
-/// only when its last caller has left.
-final class SharedLoad: Sendable {
-    private typealias Waiter = CheckedContinuation<Result<ImageResult, WebImageError>, Never>
+/// One piece of work that several callers wait for: it runs once, tells each caller the events
+/// that happen from the moment the caller joined, and hands every caller the outcome. A caller
+/// whose task is cancelled leaves at once with the failure given for it; the work itself is
+/// cancelled only when its last caller has left. ``InFlightWork`` finds the one for a key.
+final class SharedWork<Value: Sendable, Failure: Error, Event>: Sendable {
+    /// What a caller is told while the work runs.
+    typealias EventHandler = @Sendable (Event) -> Void
+    private typealias Outcome = Result<Value, Failure>
+    private typealias Waiter = CheckedContinuation<Outcome, Never>
 
     private struct Caller {
         var waiter: Waiter?
-        let events: ImageLoadingEventHandler?
+        let events: EventHandler?
     }
 
     private struct State {
@@ -17,28 +20,32 @@ final class SharedLoad: Sendable {
         var nextID = 0
         /// Callers that left before they started waiting.
         var leftEarly: Set<Int> = []
-        var result: Result<ImageResult, WebImageError>?
+        var outcome: Outcome?
         /// Finished, or abandoned by its last caller: nobody may join any more.
         var isOver = false
         var task: Task<Void, Never>?
     }
 
     private let state: Mutex<State>
+    /// What a caller that leaves (or is left behind by ``cancel()``) receives.
+    private let cancelled: Failure
 
-    /// The ticket of the caller a load is made for.
-    static let firstTicket = 1
+    /// The ticket of the caller the work is made for.
+    static var firstTicket: Int { 1 }
 
-    /// A load for a first caller, who receives `events` and waits with ``firstTicket``.
-    init(firstCaller events: ImageLoadingEventHandler?) {
+    /// Work for a first caller, who receives `events` and waits with ``firstTicket``; a caller
+    /// that leaves receives `cancelled`.
+    init(firstCaller events: EventHandler?, cancelled: Failure) {
         var state = State()
         state.callers[Self.firstTicket] = Caller(waiter: nil, events: events)
         state.nextID = Self.firstTicket
         self.state = Mutex(state)
+        self.cancelled = cancelled
     }
 
     /// Adds a caller that receives `events` from now on; returns its ticket, or nil when the
-    /// load is over and a new one must start.
-    func join(events: ImageLoadingEventHandler?) -> Int? {
+    /// work is over and new work must start.
+    func join(events: EventHandler?) -> Int? {
         state.withLock { state in
             guard !state.isOver else { return nil }
             state.nextID += 1
@@ -48,17 +55,17 @@ final class SharedLoad: Sendable {
     }
 
     /// Starts `work`, reporting its events to the callers; `finished` runs after every caller
-    /// has its result, or after the last caller left and the work stopped.
-    func start(_ work: @escaping @Sendable (@escaping ImageLoadingEventHandler) async throws(WebImageError) -> ImageResult,
+    /// has its outcome, or after the last caller left and the work stopped.
+    func start(_ work: @escaping @Sendable (@escaping EventHandler) async throws(Failure) -> Value,
                finished: @escaping @Sendable () -> Void) {
         let task = Task {
-            let result: Result<ImageResult, WebImageError>
-            do throws(WebImageError) {
-                result = .success(try await work { [weak self] event in self?.broadcast(event) })
+            let outcome: Outcome
+            do throws(Failure) {
+                outcome = .success(try await work { [weak self] event in self?.broadcast(event) })
             } catch {
-                result = .failure(error)
+                outcome = .failure(error)
             }
-            finish(result)
+            finish(outcome)
             finished()
         }
         // Over before it started: its only caller has already left.
@@ -69,14 +76,14 @@ final class SharedLoad: Sendable {
         if abandoned { task.cancel() }
     }
 
-    /// The result for the caller with `ticket`; ``WebImageError/cancelled`` as soon as the
-    /// calling task is cancelled.
-    func result(for ticket: Int) async throws(WebImageError) -> ImageResult {
-        let result = await withTaskCancellationHandler {
+    /// The value for the caller with `ticket`; the cancellation failure as soon as the calling
+    /// task is cancelled.
+    func value(for ticket: Int) async throws(Failure) -> Value {
+        let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: Waiter) in
-                let now: Result<ImageResult, WebImageError>? = state.withLock { state in
-                    if state.leftEarly.remove(ticket) != nil { return .failure(.cancelled) }
-                    if let result = state.result { return result }
+                let now: Outcome? = state.withLock { state in
+                    if state.leftEarly.remove(ticket) != nil { return .failure(cancelled) }
+                    if let outcome = state.outcome { return outcome }
                     state.callers[ticket]?.waiter = waiter
                     return nil
                 }
@@ -85,7 +92,7 @@ final class SharedLoad: Sendable {
         } onCancel: {
             leave(ticket)
         }
-        return try result.get()
+        return try outcome.get()
     }
 
     /// The caller with `ticket` leaves; the last one to leave cancels the work.
@@ -97,11 +104,11 @@ final class SharedLoad: Sendable {
             state.isOver = true
             return (caller.waiter, state.task)
         }
-        waiter?.resume(returning: .failure(.cancelled))
+        waiter?.resume(returning: .failure(cancelled))
         task?.cancel()
     }
 
-    /// Every caller leaves with ``WebImageError/cancelled`` and the work is cancelled.
+    /// Every caller leaves with the cancellation failure and the work is cancelled.
     func cancel() {
         let (waiters, task): ([Waiter], Task<Void, Never>?) = state.withLock { state in
             guard !state.isOver else { return ([], nil) }
@@ -111,22 +118,22 @@ final class SharedLoad: Sendable {
             state.callers.removeAll()
             return (waiters, state.task)
         }
-        for waiter in waiters { waiter.resume(returning: .failure(.cancelled)) }
+        for waiter in waiters { waiter.resume(returning: .failure(cancelled)) }
         task?.cancel()
     }
 
-    private func broadcast(_ event: ImageLoadingEvent) {
+    private func broadcast(_ event: Event) {
         let handlers = state.withLock { $0.callers.values.compactMap(\.events) }
         for handler in handlers { handler(event) }
     }
 
-    private func finish(_ result: Result<ImageResult, WebImageError>) {
+    private func finish(_ outcome: Outcome) {
         let waiters = state.withLock { state in
             state.isOver = true
-            state.result = result
+            state.outcome = outcome
             defer { state.callers.removeAll() }
             return state.callers.values.compactMap(\.waiter)
         }
-        for waiter in waiters { waiter.resume(returning: result) }
+        for waiter in waiters { waiter.resume(returning: outcome) }
     }
 }

@@ -1,0 +1,18 @@
+/// A request path the router has read and whose signature it has checked, with what its
+/// responses derive from it, kept by ``ImageServerResponder`` so that the next request for the
+/// same path is answered without parsing, verifying or deriving anything again.
+struct RoutedPath: Sendable {
+    /// The URL the path describes.
+    let url: ProcessingURL
+    /// The name a `Content-Disposition` gives, without extension: the `filename` option or
+    /// the source's last path component without its extension, reduced to safe ASCII.
+    let fileStem: String
+
+    /// The route of `url`.
+    init(_ url: ProcessingURL) {
+        self.url = url
+        let stem = url.options.filename ?? url.source.deletingPathExtension().lastPathComponent
+        let safe = stem.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0 != "/" }
+        fileStem = safe.isEmpty ? "image" : String(String.UnicodeScalarView(safe))
+    }
+}

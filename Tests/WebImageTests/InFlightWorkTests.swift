@@ -1,0 +1,76 @@
+import Locking
+import WebImage
+import XCTest
+
+/// The generic in-flight map the manager and `webimage serve` share: identical concurrent
+/// requests run their work once, and each caller can leave on its own.
+final class InFlightWorkTests: XCTestCase {
+    enum Failure: Error, Equatable {
+        case cancelled
+        case broken
+    }
+
+    func testAHundredCallersOfOneKeyRunTheWorkOnceAndNinetyNineJoin() async throws {
+        let work = InFlightWork<String, Int, Failure, Never>(cancelled: .cancelled)
+        let runs = Mutex(0)
+        let outcomes = try await withThrowingTaskGroup(of: (value: Int, joined: Bool).self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    try await work.value(for: "result") { _ async throws(Failure) in
+                        runs.withLock { $0 += 1 }
+                        try? await Task.sleep(for: .milliseconds(300))
+                        return 42
+                    }
+                }
+            }
+            return try await group.reduce(into: [(value: Int, joined: Bool)]()) { $0.append($1) }
+        }
+        XCTAssertEqual(runs.withLock { $0 }, 1)
+        XCTAssertEqual(Set(outcomes.map(\.value)), [42])
+        XCTAssertEqual(outcomes.filter(\.joined).count, 99)
+        XCTAssertFalse(work.isRunning, "finished work leaves the map")
+    }
+
+    func testDifferentKeysAndNilKeysRunApartAndFailuresReachEveryCaller() async throws {
+        let work = InFlightWork<String, Int, Failure, Never>(cancelled: .cancelled)
+        let runs = Mutex(0)
+        let count: @Sendable (Int) async throws(Failure) -> Int = { value in
+            runs.withLock { $0 += 1 }
+            return value
+        }
+        async let a = work.value(for: "a") { _ async throws(Failure) in try await count(1) }
+        async let b = work.value(for: "b") { _ async throws(Failure) in try await count(2) }
+        async let alone = work.value(for: nil) { _ async throws(Failure) in try await count(3) }
+        let values = try await [a.value, b.value, alone.value]
+        XCTAssertEqual(values, [1, 2, 3])
+        XCTAssertEqual(runs.withLock { $0 }, 3)
+        do {
+            _ = try await work.value(for: "a") { _ async throws(Failure) -> Int in throw .broken }
+            XCTFail("the work's failure is the caller's")
+        } catch {
+            XCTAssertEqual(error, .broken)
+        }
+    }
+
+    func testACallerThatLeavesIsCancelledWhileTheOtherGetsTheValue() async throws {
+        let work = InFlightWork<String, Int, Failure, Never>(cancelled: .cancelled)
+        let started = Mutex(false)
+        let make: @Sendable (@escaping InFlightWork<String, Int, Failure, Never>.EventHandler) async throws(Failure) -> Int = { _ in
+            started.withLock { $0 = true }
+            try? await Task.sleep(for: .milliseconds(500))
+            return 7
+        }
+        let staying = Task { try await work.value(for: "k", work: make) }
+        let leaving = Task { try await work.value(for: "k", work: make) }
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        leaving.cancel()
+        do {
+            _ = try await leaving.value
+            XCTFail("the leaving caller is cancelled")
+        } catch {
+            XCTAssertEqual(error as? Failure, .cancelled)
+        }
+        let kept = try await staying.value
+        XCTAssertEqual(kept.value, 7, "the work goes on for the caller that stayed")
+    }
+}
