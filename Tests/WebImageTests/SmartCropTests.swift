@@ -71,7 +71,7 @@ final class SmartCropTests: XCTestCase {
         func interior(_ index: Int) -> Float {
             map[Int(Double(50 + index * 200) / map.cellWidth), Int(50 / map.cellHeight)]
         }
-        XCTAssertEqual(interior(0), 0, "flat grey has no edge, skin or saturation")
+        XCTAssertLessThan(interior(0), 0.01, "flat grey has no edge, skin or saturation")
         XCTAssertGreaterThan(interior(1), 100, "skin tone")
         XCTAssertGreaterThan(interior(2), 50, "saturated blue")
         let region = SmartCrop.region(of: PixelSize(width: 100, height: 100), in: pixels)
@@ -79,10 +79,10 @@ final class SmartCropTests: XCTestCase {
     }
 
     func testTheMapIsSmallForLargeImages() {
-        let large = PixelBuffer(width: 4000, height: 3000, fill: Self.grey)
+        let large = PixelBuffer(width: 2000, height: 1500, fill: Self.grey)
         let map = SaliencyMap(large)
         XCTAssertEqual([map.width, map.height], [256, 192])
-        XCTAssertEqual(map.cellWidth, 4000.0 / 256, accuracy: 1e-9)
+        XCTAssertEqual(map.cellWidth, 2000.0 / 256, accuracy: 1e-9)
         XCTAssertEqual(map.scores.count, 256 * 192)
         let small = SaliencyMap(PixelBuffer(width: 40, height: 30, fill: Self.grey))
         XCTAssertEqual([small.width, small.height], [40, 30], "a small image is scored as it is")

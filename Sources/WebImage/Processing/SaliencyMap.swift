@@ -65,10 +65,10 @@ public struct SaliencyMap: Sendable, Hashable {
         pixels.bytes.withUnsafeBufferPointer { bytes in
             for cy in 0..<height {
                 let top = rows[cy], bottom = max(rows[cy + 1], top + 1)
-                let rowStep = max(1, (bottom - top) / samplesPerSide)
+                let rowStep = (bottom - top + samplesPerSide - 1) / samplesPerSide
                 for cx in 0..<width {
                     let left = columns[cx], right = max(columns[cx + 1], left + 1)
-                    let columnStep = max(1, (right - left) / samplesPerSide)
+                    let columnStep = (right - left + samplesPerSide - 1) / samplesPerSide
                     var r = 0, g = 0, b = 0, a = 0, count = 0
                     for y in stride(from: top, to: bottom, by: rowStep) {
                         var i = (y * pixels.width + left) * 4
