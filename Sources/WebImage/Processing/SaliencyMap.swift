@@ -5,14 +5,17 @@
 /// The image is first reduced to a copy whose longest side is at most ``defaultLongestSide``
 /// cells, each cell the average of a few samples of the pixels it covers, so that the cost is
 /// the same for a thumbnail and for 12 megapixels. Each cell then scores the sum of three cues:
-/// - edges: the magnitude of the Laplacian of the luma (detail, texture, outlines);
+/// - contrast: how far the luma of the cell and its 8 neighbours is from the luma around them
+///   within a 32nd of the longest side (a difference of box blurs, near the Laplacian of a
+///   Gaussian at the scale of the 32-pixel copy libvips scores): outlines and objects, while
+///   the noise and fine texture a plain Laplacian would reward average out;
 /// - skin: how close the cell's colour direction is to a skin tone (faces and people);
 /// - saturation: the cell's chroma, max − min of R, G, B (colourful objects).
 ///
 /// Dark cells score no skin or saturation. Transparent pixels count for nothing: a cell's colour
 /// is its pixels' average weighted by alpha, its score is weighted by how opaque it is, and the
-/// Laplacian weighs each neighbour by how opaque that one is, so the outline where an image
-/// turns transparent is no edge (nor is a transparent area's hidden colour).
+/// luma means weigh each cell by how opaque it is, so the outline where an image turns
+/// transparent is no contrast (nor is a transparent area's hidden colour).
 public struct SaliencyMap: Sendable, Hashable {
     /// The longest side of the scored copy unless told otherwise: enough to place a crop within
     /// a fraction of a percent of the image, little enough to score in about a millisecond.
@@ -100,28 +103,32 @@ public struct SaliencyMap: Sendable, Hashable {
     /// The distance from the skin direction at which a colour stops scoring as skin; greys sit
     /// at 0.23, so they never do.
     private static let skinReach: Float = 0.15
-    /// What each cue weighs in the sum: edges twice (the cue every photo's subject has), skin
+    /// What each cue weighs in the sum: contrast twice (the cue every photo's subject has), skin
     /// fully, saturation half (a flat coloured backdrop should not outweigh a detailed subject).
-    private static let weights: (edge: Float, skin: Float, saturation: Float) = (2, 1, 0.5)
+    private static let weights: (contrast: Float, skin: Float, saturation: Float) = (2, 1, 0.5)
 
-    /// Each cell's score: weighted edges, skin and saturation, times its coverage. The image's
-    /// border repeats outwards (a neighbour past it is the cell itself: no edge).
+    /// Each cell's score: weighted contrast, skin and saturation, times its coverage.
     private static func score(_ cells: [Cell], width: Int, height: Int) -> [Float] {
-        var scores = [Float](repeating: 0, count: cells.count)
         let luma = cells.map(\.luma)
+        let table = (weighted: SummedAreaTable(width: width, height: height) { Double(luma[$0] * cells[$0].coverage) },
+                     coverage: SummedAreaTable(width: width, height: height) { Double(cells[$0].coverage) })
+        let surround = max(2, max(width, height) / 32)
+        var scores = [Float](repeating: 0, count: cells.count)
         for y in 0..<height {
-            let up = max(y - 1, 0) * width, here = y * width, down = min(y + 1, height - 1) * width
             for x in 0..<width {
-                let cell = cells[here + x]
+                let cell = cells[y * width + x]
                 guard cell.coverage > 0 else { continue }
-                func step(to neighbour: Int) -> Float { cells[neighbour].coverage * (luma[here + x] - luma[neighbour]) }
-                let laplacian = step(to: here + max(x - 1, 0)) + step(to: here + min(x + 1, width - 1))
-                    + step(to: up + x) + step(to: down + x)
-                var score = weights.edge * min(abs(laplacian), 255)
-                if luma[here + x] > darkLuma {
+                func mean(within radius: Int) -> Float {
+                    let left = max(x - radius, 0), top = max(y - radius, 0)
+                    let right = min(x + radius + 1, width), bottom = min(y + radius + 1, height)
+                    let covered = table.coverage.sum(left: left, top: top, right: right, bottom: bottom)
+                    return Float(table.weighted.sum(left: left, top: top, right: right, bottom: bottom) / covered)
+                }
+                var score = weights.contrast * abs(mean(within: 1) - mean(within: surround))
+                if cell.luma > darkLuma {
                     score += weights.skin * skinScore(cell) + weights.saturation * (max(cell.r, cell.g, cell.b) - min(cell.r, cell.g, cell.b))
                 }
-                scores[here + x] = score * cell.coverage
+                scores[y * width + x] = score * cell.coverage
             }
         }
         return scores

@@ -29,16 +29,15 @@ public enum SmartCrop {
     }
 
     /// The top-left cell of the `window`-sized block of `map` with the highest sum, the most
-    /// central one among equals.
+    /// central one among equals. Scores are rounded to whole numbers, whose sums in `Double` are
+    /// exact, so that equal blocks sum exactly equal.
     private static func bestWindow(_ window: (width: Int, height: Int), in map: SaliencyMap) -> (x: Int, y: Int) {
-        let table = summedAreaTable(map)
-        let stride = map.width + 1
+        let table = SummedAreaTable(width: map.width, height: map.height) { Double(map.scores[$0].rounded()) }
         let centre = (x: Double(map.width - window.width) / 2, y: Double(map.height - window.height) / 2)
         var best = (x: 0, y: 0), bestSum = -Double.infinity, bestDistance = Double.infinity
         for y in 0...(map.height - window.height) {
             for x in 0...(map.width - window.width) {
-                let sum = table[(y + window.height) * stride + x + window.width] - table[y * stride + x + window.width]
-                    - table[(y + window.height) * stride + x] + table[y * stride + x]
+                let sum = table.sum(left: x, top: y, right: x + window.width, bottom: y + window.height)
                 let distance = (Double(x) - centre.x) * (Double(x) - centre.x) + (Double(y) - centre.y) * (Double(y) - centre.y)
                 if sum > bestSum || (sum == bestSum && distance < bestDistance) {
                     (best, bestSum, bestDistance) = ((x, y), sum, distance)
@@ -46,20 +45,5 @@ public enum SmartCrop {
             }
         }
         return best
-    }
-
-    /// `(width + 1) × (height + 1)` sums: entry (x, y) is the sum of the cells above and left of it.
-    /// Sums are in `Double` and the scores whole-number-rounded, so equal blocks sum exactly equal.
-    private static func summedAreaTable(_ map: SaliencyMap) -> [Double] {
-        let stride = map.width + 1
-        var table = [Double](repeating: 0, count: stride * (map.height + 1))
-        for y in 0..<map.height {
-            var row = 0.0
-            for x in 0..<map.width {
-                row += Double(map[x, y].rounded())
-                table[(y + 1) * stride + x + 1] = table[y * stride + x + 1] + row
-            }
-        }
-        return table
     }
 }
