@@ -95,6 +95,10 @@ comparisons = [
     ("thumbnail.jpeg.256", "thumbnail.jpeg.256", "Pillow", lambda: pillow("thumbnail.jpeg.256")),
     ("resize.1024", "resize.1024", "Pillow", lambda: pillow("resize.1024")),
     ("resize.256", "resize.256", "Pillow", lambda: pillow("resize.256")),
+    # Smart gravity's search on the 12 MP photo (scoring a ≤256 copy, sliding the crop) against
+    # Pillow making the 256 px copy alone, and against our own 256 px resize.
+    ("smartcrop.full", "smartcrop.full", "Pillow", lambda: pillow("resize.256")),
+    ("smartcrop.full.resize", "smartcrop.full", "resize", lambda: ours("resize.256")),
     # Swift references: a Mutex<[String: Image]> lookup, a Data(contentsOf:) read, and a
     # plain list + lstat + sort + unlink trim of the same folder (refilled with 100,000 files
     # before every run, so it is left out of --quick).

@@ -1,9 +1,19 @@
 import WebImage
 
 extension Gravity {
+    /// Where an `inner` area of `pixels` is cut out: for smart gravity, the most interesting
+    /// area as ``SmartCrop`` finds it; for the others, ``origin(of:in:)`` of the sizes.
+    func origin(of inner: PixelSize, in pixels: PixelBuffer) -> (x: Int, y: Int) {
+        guard kind == .smart else { return origin(of: inner, in: PixelSize(width: pixels.width, height: pixels.height)) }
+        let region = SmartCrop.region(of: inner, in: pixels)
+        return (region.x, region.y)
+    }
+
     /// Where an `inner` area goes inside `outer`, as imgproxy places crops and extended images:
     /// at the gravity's edge or corner moved inwards by the offsets, at the centre moved by the
     /// offsets, or centred on the focus point; always clamped so that it stays inside when it fits.
+    /// Smart gravity, which needs the pixels it cuts from (the method above), centres here:
+    /// where an image is placed on a larger canvas, as imgproxy's `extend` does.
     func origin(of inner: PixelSize, in outer: PixelSize) -> (x: Int, y: Int) {
         let spareWidth = Double(outer.width - inner.width), spareHeight = Double(outer.height - inner.height)
         let left: Double, top: Double
@@ -11,7 +21,7 @@ extension Gravity {
         case .focusPoint:
             left = Double(outer.width) * x - Double(inner.width) / 2
             top = Double(outer.height) * y - Double(inner.height) / 2
-        case .centre, .smart:  // ImageProcessor refuses smart gravity before any pixel is placed.
+        case .centre, .smart:
             left = spareWidth / 2 + x
             top = spareHeight / 2 + y
         default:

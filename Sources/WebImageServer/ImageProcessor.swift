@@ -91,9 +91,6 @@ public final class ImageProcessor: Sendable {
     public func process(_ url: ProcessingURL, now: Date = Date()) async throws(ProcessingError) -> ProcessedImage {
         let options = url.options
         if let expires = options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
-        if options.gravity.kind == .smart || options.crop?.gravity?.kind == .smart {
-            throw .unsupported("smart gravity (sm)")
-        }
         let key = url.cacheKey
         var image: ProcessedImage
         if let cached = memory.value(forKey: key) {

@@ -4,7 +4,8 @@ import WebImage
 /// for `auto_rotate:0`), rotation, crop, resize (with the fill crop), grey, the `extend`
 /// canvas, thumbor's flips and turns, blur, then flattening onto the background. Grey comes
 /// before the canvas so that thumbor's `fill` colour stays a colour. Every frame of an
-/// animation goes the same way.
+/// animation goes the same way: smart gravity judges the first frame and cuts the others
+/// where it cut that one, so that the animation does not jump about.
 struct ProcessingTransformer: ImageTransformer {
     /// What to do.
     let options: ProcessingOptions
@@ -16,7 +17,8 @@ struct ProcessingTransformer: ImageTransformer {
     func transform(_ image: Image, forKey key: String) -> Image? {
         guard image.pixelWidth > 0, image.pixelHeight > 0 else { return nil }
         let orientation = image.orientation
-        return image.mappingFrames { process($0, orientation: orientation) }
+        var smartOrigins = SmartOrigins()
+        return image.mappingFrames { process($0, orientation: orientation, smartOrigins: &smartOrigins) }
     }
 
     /// The size of the output for `image`, computed without touching a pixel, so that a
@@ -33,7 +35,14 @@ struct ProcessingTransformer: ImageTransformer {
         return options.postResizeOrientation.swapsDimensions ? PixelSize(width: canvas.height, height: canvas.width) : canvas
     }
 
-    private func process(_ frame: PixelBuffer, orientation: ImageOrientation) -> PixelBuffer {
+    /// Where smart gravity cut the first frame, for the next frames: the crop before the resize
+    /// and the fill crop after it (nil until the first frame is cut).
+    private struct SmartOrigins {
+        var crop: (x: Int, y: Int)?
+        var fill: (x: Int, y: Int)?
+    }
+
+    private func process(_ frame: PixelBuffer, orientation: ImageOrientation, smartOrigins: inout SmartOrigins) -> PixelBuffer {
         var pixels = frame
         if !options.autoRotate && orientation != .up {
             pixels = pixels.applying(orientation.undoing)
@@ -45,14 +54,15 @@ struct ProcessingTransformer: ImageTransformer {
         default: break
         }
         if let crop = options.crop {
-            pixels = cropped(pixels, to: crop)
+            pixels = cropped(pixels, to: crop, smartOrigin: &smartOrigins.crop)
         }
         let plan = ResizePlan(options: options, source: PixelSize(width: pixels.width, height: pixels.height))
         if plan.scaled != PixelSize(width: pixels.width, height: pixels.height) {
             pixels = Resampler.resize(pixels, to: plan.scaled)
         }
         if plan.cropped != plan.scaled {
-            let origin = options.gravity.origin(of: plan.cropped, in: plan.scaled)
+            let origin = smartOrigins.fill ?? options.gravity.origin(of: plan.cropped, in: pixels)
+            if options.gravity.kind == .smart { smartOrigins.fill = origin }
             pixels = pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: plan.cropped.width, height: plan.cropped.height))
         }
         if options.grayscale, let grey = GrayscaleTransformer().transform(Image(pixels: pixels), forKey: "") {
@@ -83,10 +93,13 @@ struct ProcessingTransformer: ImageTransformer {
         return PixelSize(width: side(crop.width, of: size.width), height: side(crop.height, of: size.height))
     }
 
-    /// The area `crop` keeps, placed by its gravity (or the request's).
-    private func cropped(_ pixels: PixelBuffer, to crop: ProcessingCrop) -> PixelBuffer {
+    /// The area `crop` keeps, placed by its gravity (or the request's); a smart gravity's
+    /// placement is `smartOrigin` when known, and becomes it otherwise.
+    private func cropped(_ pixels: PixelBuffer, to crop: ProcessingCrop, smartOrigin: inout (x: Int, y: Int)?) -> PixelBuffer {
         let size = cropSize(crop, of: PixelSize(width: pixels.width, height: pixels.height))
-        let origin = (crop.gravity ?? options.gravity).origin(of: size, in: PixelSize(width: pixels.width, height: pixels.height))
+        let gravity = crop.gravity ?? options.gravity
+        let origin = smartOrigin ?? gravity.origin(of: size, in: pixels)
+        if gravity.kind == .smart { smartOrigin = origin }
         return pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: size.width, height: size.height))
     }
 }

@@ -23,8 +23,10 @@ import WebImage
 /// - `AxB:CxD`: a crop of the (upright) source from left A, top B to right C, bottom D, before
 ///   the resize; an empty rectangle is no crop. A rectangle reaching outside the source keeps its
 ///   size and is moved inside (imgproxy's crop), where thumbor would cut it at the edge.
-/// - `smart`: accepted and falls back to the alignment, which is what thumbor does without
-///   detectors configured (its default).
+/// - `smart`: the crop keeps the most interesting area, found by ``SmartCrop`` (imgproxy's
+///   `g:sm`) in place of the alignment. thumbor finds faces and features with OpenCV detectors;
+///   this server scores attention instead (edges, skin tones, saturation), which needs no
+///   detector and often lands on the same subject, but not always on the same pixels.
 /// - Filters: `quality(q)`, `format(webp|jpeg|jpg|png|gif|avif)`, `fill(colour[,bool])` (with
 ///   `fit-in`, pads to the box, centred; transparent pixels are flattened onto the colour either
 ///   way), `background_color(colour)`, `blur(radius[,sigma])`, `rotate(multiple of 90)`
@@ -72,9 +74,10 @@ public struct ThumborURLParser: Sendable {
         }
         let halign = Self.take(&rest, Self.one(of: ["left", "center", "right"])) ?? "center"
         let valign = Self.take(&rest, Self.one(of: ["top", "middle", "bottom"])) ?? "middle"
-        _ = Self.take(&rest, Self.one(of: ["smart"]))
+        let smart = Self.take(&rest, Self.one(of: ["smart"])) != nil
 
-        var request = ThumborRequest(fitIn: fitIn, size: size, gravity: Self.gravity(halign: halign, valign: valign))
+        let gravity = smart ? Gravity(kind: .smart) : Self.gravity(halign: halign, valign: valign)
+        var request = ThumborRequest(fitIn: fitIn, size: size, gravity: gravity)
         request.options.crop = crop
         if rest.hasPrefix("filters:") {
             let body = rest.dropFirst("filters:".count)

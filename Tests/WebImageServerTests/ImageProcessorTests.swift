@@ -156,7 +156,6 @@ final class ImageProcessorTests: XCTestCase {
             ("/x/plain/local:///missing.jpg", .sourceNotFound),
             ("/x/plain/local:///folder/", .sourceNotFound),
             ("/x/plain/local:///../images/../../etc/passwd", .forbidden("the local path leaves the served folder")),
-            ("/x/rs:fill:10:10/g:sm/plain/local:///small.jpg", .unsupported("smart gravity (sm)")),
             ("/x/exp:1000/plain/local:///small.jpg", .expired),
         ]
         for (path, expected) in cases {

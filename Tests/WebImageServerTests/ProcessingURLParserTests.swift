@@ -107,6 +107,24 @@ final class ProcessingURLParserTests: XCTestCase {
         XCTAssertNotEqual(a.cacheKey, try parser.parse("/one/w:101/h:50/el:1/plain/http://h/x.jpg@png").cacheKey)
     }
 
+    func testSmartGravityIsKeyedAndTakesNoOffsets() throws {
+        let smart = try parser.parse("/one/rs:fill:100:50/g:sm/plain/http://h/x.jpg")
+        let spelledOut = try parser.parse("/two/resize:fill:100:50/gravity:sm/plain/http://h/x.jpg")
+        XCTAssertEqual(smart.cacheKey, spelledOut.cacheKey)
+        XCTAssertTrue(smart.options.canonicalKey.contains("g:sm:0:0"), smart.options.canonicalKey)
+        XCTAssertNotEqual(smart.cacheKey, try parser.parse("/one/rs:fill:100:50/g:ce/plain/http://h/x.jpg").cacheKey)
+        let cropped = try parser.parse("/one/c:50:50:sm/plain/http://h/x.jpg")
+        XCTAssertEqual(cropped.options.crop?.gravity, Gravity(kind: .smart))
+        XCTAssertNotEqual(cropped.cacheKey, try parser.parse("/one/c:50:50:ce/plain/http://h/x.jpg").cacheKey)
+        for (path, option) in [("/s/g:sm:1:1/plain/http://h/x", "gravity"), ("/s/g:sm:0/plain/http://h/x", "gravity"),
+                               ("/s/c:10:10:sm:5:5/plain/http://h/x", "crop")] {
+            XCTAssertThrowsError(try parser.parse(path), path) { error in
+                XCTAssertEqual(error as? ProcessingURLError,
+                               .invalidArgument(option: option, reason: "smart gravity takes no offsets"), path)
+            }
+        }
+    }
+
     func testLocalSources() throws {
         XCTAssertEqual(try parser.parse("/x/plain/local:///photos/a.jpg").source.path, "/photos/a.jpg")
     }

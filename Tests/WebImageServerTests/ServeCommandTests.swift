@@ -58,7 +58,7 @@ final class ServeCommandTests: ServeTestCase {
             (try signed("/zoom:2/plain/\(source)"), 400),
             (try signed("/w:10/plain/\(origin.url("/gone.jpg").absoluteString)"), 404),
             (try signed("/w:10/plain/\(origin.url("/broken.jpg").absoluteString)"), 502),
-            (try signed("/rs:fill:10:10/g:sm/plain/\(source)"), 422),
+            (try signed("/rs:force:16000:16000:1/plain/\(source)"), 422),
         ]
         for (path, status) in cases {
             let response = try await get(base + path)

@@ -21,7 +21,7 @@ final class ThumborURLParserTests: XCTestCase {
     }
 
     func testPlainSizeCropsWhereTheAlignmentSaysAndEnlarges() throws {
-        let url = try parser.parse("/unsafe/300x200/left/top/smart/example.com/a.jpg")
+        let url = try parser.parse("/unsafe/300x200/left/top/example.com/a.jpg")
         XCTAssertEqual(url.source.absoluteString, "http://example.com/a.jpg")
         XCTAssertEqual(url.options.resizingType, .fill)
         XCTAssertTrue(url.options.enlarge)
@@ -32,6 +32,14 @@ final class ThumborURLParserTests: XCTestCase {
         for (alignment, kind) in cases {
             XCTAssertEqual(try parser.parse("/unsafe/10x10/\(alignment)/h/x.jpg").options.gravity.kind, kind, alignment)
         }
+    }
+
+    func testSmartTakesTheSmartGravityOverTheAlignment() throws {
+        let url = try parser.parse("/unsafe/300x200/left/top/smart/example.com/a.jpg")
+        XCTAssertEqual(url.options.gravity, Gravity(kind: .smart))
+        let imgproxy = try ProcessingURLParser().parse("/insecure/rs:fill:300:200:1/g:sm/plain/http://example.com/a.jpg")
+        XCTAssertEqual(url.cacheKey, imgproxy.cacheKey)
+        XCTAssertEqual(try parser.parse("/unsafe/300x200/smart/h/x.jpg").options.gravity.kind, .smart)
     }
 
     func testZeroSidesKeepTheAspectAndMinusSignsFlip() throws {

@@ -2,7 +2,9 @@ import Foundation
 import WebImage
 import WebImageCodecs
 
-/// Decoding, thumbnailing and resizing cases, each matching one in `pillow_bench.py`.
+/// Decoding, thumbnailing and resizing cases, each matching one in `pillow_bench.py`, and the
+/// smart crop of the 12 MP photo, whose reference is Pillow's 256 px resize of it (the small
+/// copy alone that a smart crop scores).
 enum CodingCases {
     static func all(fixtures: URL) -> [BenchmarkCase] {
         let bench = fixtures.appendingPathComponent("bench")
@@ -23,6 +25,12 @@ enum CodingCases {
                 return { _ = Resampler.resize(pixels, to: size) }
             }
         }
+        // A square smart crop of the decoded 12 MP photo: scoring included, no pixels copied.
+        let smartCrop = BenchmarkCase(name: "smartcrop.full") {
+            let pixels = try coders.decode(try Data(contentsOf: bench.appendingPathComponent("testjfif_full.jpg"))).pixels
+            let side = min(pixels.width, pixels.height)
+            return { _ = SmartCrop.region(of: PixelSize(side), in: pixels) }
+        }
         // The 1024 px photo as AVIF at quality 80, speed 8 (imgproxy's default), one thread.
         let encodeAVIF = BenchmarkCase(name: "encode.avif.1024") {
             let image = try coders.decode(try Data(contentsOf: bench.appendingPathComponent("testjfif_1024.png")))
@@ -40,6 +48,7 @@ enum CodingCases {
                    options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(256))),
             resize("resize.1024", longEdge: 1024),
             resize("resize.256", longEdge: 256),
+            smartCrop,
         ]
     }
 }
