@@ -49,7 +49,8 @@ let package = Package(
         .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
 
         // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift.
-        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"]),
+        // WebImage's own reader of common PNGs (wi_png_fast.c) inflates with zlib directly.
+        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
 
         // Coders over the system libraries.
         .target(
@@ -126,7 +127,7 @@ let package = Package(
         // References/ holds Pillow's outputs, read by path (see scripts/make-resize-references.py).
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage"],
+            dependencies: ["WebImage", "WebImageCodecs", "CCodecShims", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage"],
             exclude: ["References"]),
         // The loaders against the loopback server, decoding real fixtures with the codecs.
         .testTarget(

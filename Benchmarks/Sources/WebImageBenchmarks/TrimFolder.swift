@@ -66,7 +66,9 @@ final class TrimFolder {
         }
     }
 
-    private var marker: String { url.path + "/.\(Int32.max)-benchmark.tmp" }
+    /// Named as a cache's temporary file (`.<pid>-<hex>.tmp`), so that the cache takes the
+    /// folder, of a pid no process has, so that its start-up pass deletes it.
+    private var marker: String { url.path + "/.\(Int32.max)-be9c4.tmp" }
 
     /// Writes the files, named like cache entries.
     func fill() throws {

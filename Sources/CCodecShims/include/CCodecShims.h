@@ -3,3 +3,4 @@
 // setjmp, and comes back to Swift as an error code with a message.
 #include "wi_jpeg.h"
 #include "wi_png.h"
+#include "wi_png_rows.h"

@@ -67,6 +67,6 @@ extension DiskCache {
 
     /// The name under which `key` has an entry in the cache's own folder.
     private func existingName(forKey key: String) -> String? {
-        Self.candidateNames(forKey: key).first { CacheFile.exists(path + "/" + $0) }
+        recentNames.names(forKey: key).names.first { CacheFile.exists(path + "/" + $0) }
     }
 }

@@ -20,10 +20,33 @@ struct DownloadOperationRecord {
     var holdsSlot = false
     var callers: [UInt64: DownloadCaller] = [:]
     var task: Task<Void, Never>?
+    /// When the request last made progress (it started, its head or a body part arrived): what
+    /// the downloader's idle watchdog measures silence from.
+    var lastActivity: ContinuousClock.Instant?
+    /// Whether the idle watchdog cancelled the request, so that its cancellation is reported
+    /// as ``WebImageError/timedOut(seconds:)``.
+    var timedOut = false
 
     /// The priority of the most urgent caller; ``DownloadPriority/low`` without callers.
     var priority: DownloadPriority {
         callers.values.reduce(.low) { max($0, $1.priority) }
+    }
+
+    /// Records `received` bytes at `now` and returns the event handlers of the callers due a
+    /// progress event.
+    mutating func progressHandlers(received: Int, expected: Int?, now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
+        lastActivity = now
+        var handlers: [ImageLoadingEventHandler] = []
+        // Index by index, so that each caller is updated in place without copying the dictionary.
+        var index = callers.startIndex
+        while index != callers.endIndex {
+            if let events = callers.values[index].events,
+               callers.values[index].admitProgress(received: received, expected: expected, now: now) {
+                handlers.append(events)
+            }
+            callers.formIndex(after: &index)
+        }
+        return handlers
     }
 
     /// This record's entry in the ``DownloadQueue``, at its priority now.

@@ -66,18 +66,66 @@ struct DownloadScheduler {
         return (caller, record.task)
     }
 
-    /// Marks the requests that may start now as running and returns them, most urgent first:
-    /// none while suspended or shut down, and never more than ``maxConcurrent`` at once.
-    mutating func takeStartable() -> [UInt64] {
+    /// Marks the requests that may start now as running (active since `now`) and returns them,
+    /// most urgent first: none while suspended or shut down, and never more than
+    /// ``maxConcurrent`` at once.
+    mutating func takeStartable(now: ContinuousClock.Instant) -> [UInt64] {
         guard !isSuspended, !isShutDown else { return [] }
         var started: [UInt64] = []
         while runningCount < maxConcurrent, let next = nextQueued() {
             records[next]?.phase = .running
             records[next]?.holdsSlot = true
+            records[next]?.lastActivity = now
             runningCount += 1
             started.append(next)
         }
         return started
+    }
+
+    /// The idle watchdog's task while it runs; it ends itself when no request is running.
+    private(set) var watchdog: Task<Void, Never>?
+
+    /// Whether a request runs and no watchdog watches it.
+    var needsWatchdog: Bool { watchdog == nil && runningCount > 0 && !isShutDown }
+
+    /// Keeps the task of the watchdog just started.
+    mutating func setWatchdog(_ task: Task<Void, Never>) {
+        watchdog = task
+    }
+
+    /// Forgets the watchdog and returns its task, to cancel (at shutdown).
+    mutating func takeWatchdog() -> Task<Void, Never>? {
+        defer { watchdog = nil }
+        return watchdog
+    }
+
+    /// The watchdog's round at `now`: marks the running requests silent since `idleLimit` ago
+    /// or longer as timed out and returns their tasks, to cancel. When no request is running
+    /// any more, the watchdog is forgotten and `keepWatching` is false.
+    mutating func timeOutIdleRequests(now: ContinuousClock.Instant, idleLimit: Duration)
+        -> (tasks: [Task<Void, Never>], keepWatching: Bool)
+    {
+        var tasks: [Task<Void, Never>] = []
+        var running = false
+        var index = records.startIndex
+        while index != records.endIndex {
+            if records.values[index].phase == .running && !records.values[index].timedOut {
+                running = true
+                if let last = records.values[index].lastActivity, now - last >= idleLimit,
+                   let task = records.values[index].task {
+                    records.values[index].timedOut = true
+                    tasks.append(task)
+                }
+            }
+            records.formIndex(after: &index)
+        }
+        if !running { watchdog = nil }
+        return (tasks, running)
+    }
+
+    /// Whether the idle watchdog cancelled `operation`.
+    func timedOut(_ operation: UInt64) -> Bool {
+        records[operation]?.timedOut ?? false
     }
 
     /// Keeps the task that runs `operation`, so that cancelling its last caller can cancel it.
@@ -119,19 +167,11 @@ struct DownloadScheduler {
         return (callers, tasks)
     }
 
-    /// Records the progress of `operation` and returns the handlers due an event.
+    /// Records the progress of `operation` (which also counts as activity for the idle
+    /// watchdog) and returns the handlers due an event.
     mutating func progressHandlers(of operation: UInt64, received: Int, expected: Int?,
                                    now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
-        guard var record = records[operation] else { return [] }
-        var handlers: [ImageLoadingEventHandler] = []
-        for (id, var caller) in record.callers {
-            guard let events = caller.events, caller.admitProgress(received: received, expected: expected, now: now)
-            else { continue }
-            record.callers[id] = caller
-            handlers.append(events)
-        }
-        records[operation] = record
-        return handlers
+        records[operation]?.progressHandlers(received: received, expected: expected, now: now) ?? []
     }
 
     /// The callers of `operation` that asked for partial images.
@@ -140,7 +180,7 @@ struct DownloadScheduler {
     }
 
     /// The callers of `operation` whose decode key is not in `done`.
-    func callers(of operation: UInt64, notIn done: Set<DownloadCaller.DecodeKey>) -> [DownloadCaller] {
+    func callers(of operation: UInt64, notIn done: [DownloadCaller.DecodeKey]) -> [DownloadCaller] {
         records[operation]?.callers.values.filter { !done.contains($0.decodeKey) } ?? []
     }
 

@@ -14,9 +14,14 @@ extension HTTPImageDownloader {
         }
         switch outcome {
         case .failure(let error):
-            let callers = state.withLock { $0.finish(operation) }
+            let (callers, timedOut) = state.withLock { state in
+                let timedOut = state.timedOut(operation)
+                return (state.finish(operation), timedOut)
+            }
             startReadyOperations()
-            for caller in callers { caller.completion(.failure(error)) }
+            // The idle watchdog stops a silent request by cancelling it.
+            let reported = timedOut ? WebImageError.timedOut(seconds: configuration.effectiveTimeout) : error
+            for caller in callers { caller.completion(.failure(reported)) }
         case .success(let (data, response)):
             state.withLock { $0.bodyFinished(operation) }
             startReadyOperations()
@@ -29,16 +34,20 @@ extension HTTPImageDownloader {
     private func deliver(_ data: Data, response: ImageLoadResponse, of operation: UInt64,
                          decryptor: ImageDataDecryptor?) {
         let payload = LoadedDataDecoder.decrypt(data, with: decryptor, response: response)
-        var decoded: [DownloadCaller.DecodeKey: Result<Image, WebImageError>] = [:]
+        // One decode per distinct key; callers rarely differ, so a list is searched.
+        var decoded: [(key: DownloadCaller.DecodeKey, result: Result<Image, WebImageError>)] = []
+        func decodedResult(for key: DownloadCaller.DecodeKey) -> Result<Image, WebImageError>? {
+            decoded.first { $0.key == key }?.result
+        }
         func decode(for callers: [DownloadCaller]) {
-            for caller in callers where decoded[caller.decodeKey] == nil {
-                decoded[caller.decodeKey] = payload.flatMap {
+            for caller in callers where decodedResult(for: caller.decodeKey) == nil {
+                decoded.append((caller.decodeKey, payload.flatMap {
                     LoadedDataDecoder.decode($0, coders: caller.coders, options: caller.decodeOptions)
-                }
+                }))
             }
         }
         while true {
-            let done = Set(decoded.keys)
+            let done = decoded.map(\.key)
             let waiting = state.withLock { $0.callers(of: operation, notIn: done) }
             if waiting.isEmpty { break }
             decode(for: waiting)
@@ -48,7 +57,7 @@ extension HTTPImageDownloader {
         let final = ImageLoadingProgress(receivedBytes: data.count, expectedBytes: response.expectedContentLength ?? data.count)
         for caller in callers {
             if caller.lastReceivedBytes < data.count { caller.events?(.progress(final)) }
-            let result = decoded[caller.decodeKey] ?? .failure(.badImageData(.empty))
+            let result = decodedResult(for: caller.decodeKey) ?? .failure(.badImageData(.empty))
             // The bytes the image was decoded from: what the decryptor made, as SDWebImage caches.
             caller.completion(result.flatMap { image in payload.map { ImageLoadResult(image: image, data: $0, response: response) } })
         }

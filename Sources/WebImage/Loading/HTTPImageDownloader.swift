@@ -138,6 +138,7 @@ public final class HTTPImageDownloader: ImageLoader {
     /// Later requests fail with ``WebImageError/invalidDownloadOperation``.
     public func shutdown() async throws {
         let (callers, tasks) = state.withLock { $0.removeAllCallers(shuttingDown: true) }
+        state.withLock { $0.takeWatchdog() }?.cancel()
         for task in tasks { task.cancel() }
         for caller in callers { caller.completion(.failure(.cancelled)) }
         for task in tasks { await task.value }
@@ -165,9 +166,30 @@ public final class HTTPImageDownloader: ImageLoader {
     /// Starts every request the queue allows now. Tasks are created under the lock so that a
     /// cancel always finds the task of a started request.
     func startReadyOperations() {
+        let now = ContinuousClock.now
         state.withLock { state in
-            for operation in state.takeStartable() {
+            for operation in state.takeStartable(now: now) {
                 state.setTask(Task { await self.run(operation) }, for: operation)
+            }
+            if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
+        }
+    }
+
+    /// The task that fails silent requests: every quarter of the timeout it cancels, as timed
+    /// out, the running requests that received nothing for the whole timeout. So a request
+    /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read), and a
+    /// silence is caught between one and one and a quarter timeouts after the last byte. It
+    /// ends when no request is running; the next request to start starts it again.
+    private func makeIdleWatchdog() -> Task<Void, Never> {
+        let limit = Duration.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
+        return Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: limit / 4)
+                guard let self, !Task.isCancelled else { return }
+                let now = ContinuousClock.now
+                let (silent, keepWatching) = state.withLock { $0.timeOutIdleRequests(now: now, idleLimit: limit) }
+                for task in silent { task.cancel() }
+                if !keepWatching { return }
             }
         }
     }
@@ -183,7 +205,9 @@ public final class HTTPImageDownloader: ImageLoader {
         var client = HTTPClient.Configuration()
         client.redirectConfiguration = configuration.maxRedirects > 0
             ? .follow(max: configuration.maxRedirects, allowCycles: false) : .disallow
-        client.timeout = HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
+        // No read timeout: the downloader's idle watchdog bounds silences instead, without a
+        // timer re-armed on every read.
+        client.timeout = HTTPClient.Configuration.Timeout(connect: timeout)
         client.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads))

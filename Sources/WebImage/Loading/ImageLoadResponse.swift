@@ -14,14 +14,27 @@ public struct ImageLoadResponse: Sendable, Hashable {
 
     /// A response from its parts. Header names are lowercased.
     public init(url: URL, statusCode: Int? = nil, headers: [String: String] = [:]) {
+        self.init(url: url, statusCode: statusCode,
+                  lowercasedHeaders: Dictionary(headers.map { (Self.lowercasedFieldName($0.key), $0.value) }) { "\($0), \($1)" })
+    }
+
+    /// A response whose header names are lowercase already.
+    init(url: URL, statusCode: Int?, lowercasedHeaders: [String: String]) {
         self.url = url
         self.statusCode = statusCode
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { "\($0), \($1)" }
+        self.headers = lowercasedHeaders
     }
 
     /// The value of header field `name` (any case).
     public subscript(header name: String) -> String? {
-        headers[name.lowercased()]
+        headers[Self.lowercasedFieldName(name)]
+    }
+
+    /// `name` in lowercase. Field names are ASCII (RFC 9110), and most are looked up by a
+    /// lowercase literal: those come back as they are, without Unicode case mapping.
+    static func lowercasedFieldName(_ name: String) -> String {
+        name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 })
+            ? name.lowercased() : name
     }
 
     /// The `ETag` validator, as sent (quotes and `W/` kept).

@@ -6,7 +6,8 @@ import WebImage
 ///
 /// Decoding writes RGBA straight from libjpeg into the image's buffer. Thumbnails (and the
 /// scale-down limit) decode at a reduced DCT scale first, so a small thumbnail of a large
-/// photo never holds the full-size pixels, and ``ImageDecodeOptions/maxPixels`` is checked
+/// photo never holds the full-size pixels, and the rows at that scale go to the resampler a
+/// band at a time rather than into a whole intermediate image, and ``ImageDecodeOptions/maxPixels`` is checked
 /// against the size actually decoded. 12-bit files fail with
 /// ``ImageCodingError/unsupportedFeature(_:_:)``. Data that ends early fails with
 /// ``ImageCodingError/truncated(_:)`` (as Pillow does, even for a missing EOI), and damaged
@@ -66,11 +67,13 @@ public struct JPEGCoder: ProgressiveImageCoder, ImageHeaderReading {
             let orientation = decompressor.orientation
             let plan = JPEGDecodePlan(imageSize: decompressor.imageSize, orientation: orientation, options: options)
             try options.checkPixelLimit(plan.decodedSize)
-            var (pixels, incomplete) = try decompressor.decode(
-                scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels)
-            if plan.decodedSize != plan.storedTargetSize {
-                pixels = Resampler.resize(pixels, to: plan.storedTargetSize)
-            }
+            // A size between DCT scales streams its rows into the resampler instead of being
+            // decoded whole first.
+            var (pixels, incomplete) = plan.decodedSize == plan.storedTargetSize
+                ? try decompressor.decode(scaleDenominator: plan.scaleDenominator, size: plan.decodedSize,
+                                          maxPixels: options.maxPixels)
+                : try decompressor.decode(scaleDenominator: plan.scaleDenominator, size: plan.decodedSize,
+                                          maxPixels: options.maxPixels, resampledTo: plan.storedTargetSize)
             if orientation != .up { pixels = pixels.applying(orientation) }
             return Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .jpeg,
                          orientation: orientation, isIncomplete: incomplete)

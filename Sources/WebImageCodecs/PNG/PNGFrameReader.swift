@@ -61,6 +61,20 @@ final class PNGFrameReader: AnimatedFrameReader {
         return drawn.pixels
     }
 
+    /// The still image shrunk to what `options` ask for, decoded a band of rows at a time
+    /// into the resampler so that its full-size pixels are never held; `nil` when that does not
+    /// apply (an animation, an EXIF orientation, no shrinking, an interlaced file) and the image
+    /// must be decoded whole.
+    func decodeShrunkStill(options: ImageDecodeOptions) throws -> Image? {
+        guard animation == nil, orientation == .up else { return nil }
+        try options.checkPixelLimit(canvasSize)
+        let target = options.targetSize(for: canvasSize)
+        guard target.width <= canvasSize.width, target.height <= canvasSize.height, target != canvasSize,
+              let pixels = try data.withUnsafeBytes({ try LibPNG.decode($0, size: header.size, resampledTo: target) })
+        else { return nil }
+        return Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .png)
+    }
+
     private func decodeDefaultImage() throws -> PixelBuffer {
         try data.withUnsafeBytes { try LibPNG.decode($0, size: header.size) }
     }

@@ -1,0 +1,146 @@
+// PNG's five row filters, reversed (PNG specification §9): SSE2 for 3 and 4 bytes per pixel
+// (8-bit RGB and RGBA, the web's PNGs), the specification's arithmetic for the rest.
+#include "wi_png_rows.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/// The Paeth predictor of the specification: whichever of left, above and upper-left is
+/// nearest to left + above − upper-left, ties going in that order.
+static uint8_t wi_paeth_predictor(int a, int b, int c) {
+    int p = a + b - c;
+    int pa = p > a ? p - a : a - p;
+    int pb = p > b ? p - b : b - p;
+    int pc = p > c ? p - c : c - p;
+    if (pa <= pb && pa <= pc) return (uint8_t)a;
+    return (uint8_t)(pb <= pc ? b : c);
+}
+
+static void wi_unfilter_scalar(uint8_t type, uint8_t *row, const uint8_t *prior, size_t length,
+                               unsigned bpp) {
+    switch (type) {
+    case 1:
+        for (size_t i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+        break;
+    case 2:
+        for (size_t i = 0; i < length; i++) row[i] = (uint8_t)(row[i] + prior[i]);
+        break;
+    case 3:
+        for (size_t i = 0; i < length; i++) {
+            unsigned left = i >= bpp ? row[i - bpp] : 0;
+            row[i] = (uint8_t)(row[i] + ((left + prior[i]) >> 1));
+        }
+        break;
+    case 4:
+        for (size_t i = 0; i < length; i++) {
+            int left = i >= bpp ? row[i - bpp] : 0;
+            int upperLeft = i >= bpp ? prior[i - bpp] : 0;
+            row[i] = (uint8_t)(row[i] + wi_paeth_predictor(left, prior[i], upperLeft));
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+#if defined(__SSE2__)
+
+/// The `bpp` (3 or 4) bytes at `p` in the low lanes of a vector. Reads exactly `bpp` bytes.
+static inline __m128i wi_load_pixel(const uint8_t *p, unsigned bpp) {
+    uint32_t v = 0;
+    memcpy(&v, p, bpp);
+    return _mm_cvtsi32_si128((int)v);
+}
+
+/// Writes the low `bpp` (3 or 4) bytes of `v` to `p`.
+static inline void wi_store_pixel(uint8_t *p, __m128i v, unsigned bpp) {
+    uint32_t x = (uint32_t)_mm_cvtsi128_si32(v);
+    memcpy(p, &x, bpp);
+}
+
+/// Up: every byte plus the byte above, 16 at a time.
+static void wi_unfilter_up(uint8_t *row, const uint8_t *prior, size_t length) {
+    size_t i = 0;
+    for (; i + 16 <= length; i += 16) {
+        __m128i r = _mm_loadu_si128((const __m128i *)(row + i));
+        __m128i p = _mm_loadu_si128((const __m128i *)(prior + i));
+        _mm_storeu_si128((__m128i *)(row + i), _mm_add_epi8(r, p));
+    }
+    for (; i < length; i++) row[i] = (uint8_t)(row[i] + prior[i]);
+}
+
+/// Sub: every pixel plus the pixel to its left, one pixel's bytes at a time.
+static void wi_unfilter_sub(uint8_t *row, size_t length, unsigned bpp) {
+    __m128i a = _mm_setzero_si128();
+    for (size_t i = 0; i < length; i += bpp) {
+        a = _mm_add_epi8(a, wi_load_pixel(row + i, bpp));
+        wi_store_pixel(row + i, a, bpp);
+    }
+}
+
+/// Average: every pixel plus the floor of the mean of left and above.
+static void wi_unfilter_average(uint8_t *row, const uint8_t *prior, size_t length, unsigned bpp) {
+    __m128i a = _mm_setzero_si128();
+    const __m128i one = _mm_set1_epi8(1);
+    for (size_t i = 0; i < length; i += bpp) {
+        __m128i b = wi_load_pixel(prior + i, bpp);
+        // _mm_avg_epu8 rounds up; subtracting the lost low bit rounds down instead.
+        __m128i mean = _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), one));
+        a = _mm_add_epi8(wi_load_pixel(row + i, bpp), mean);
+        wi_store_pixel(row + i, a, bpp);
+    }
+}
+
+/// Paeth: every pixel plus its Paeth predictor, the channels of one pixel computed together
+/// in 16-bit lanes without branches.
+static void wi_unfilter_paeth(uint8_t *row, const uint8_t *prior, size_t length, unsigned bpp) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i a = zero, c = zero;
+    for (size_t i = 0; i < length; i += bpp) {
+        __m128i b = _mm_unpacklo_epi8(wi_load_pixel(prior + i, bpp), zero);
+        __m128i x = _mm_unpacklo_epi8(wi_load_pixel(row + i, bpp), zero);
+        // With p = a + b − c: |p − a| = |b − c|, |p − b| = |a − c|, |p − c| = |(b − c) + (a − c)|.
+        __m128i dbc = _mm_sub_epi16(b, c);
+        __m128i dac = _mm_sub_epi16(a, c);
+        __m128i pa = _mm_max_epi16(dbc, _mm_sub_epi16(zero, dbc));
+        __m128i pb = _mm_max_epi16(dac, _mm_sub_epi16(zero, dac));
+        __m128i sum = _mm_add_epi16(dbc, dac);
+        __m128i pc = _mm_max_epi16(sum, _mm_sub_epi16(zero, sum));
+        __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+        __m128i useA = _mm_cmpeq_epi16(smallest, pa);
+        __m128i useB = _mm_andnot_si128(useA, _mm_cmpeq_epi16(smallest, pb));
+        __m128i useC = _mm_andnot_si128(_mm_or_si128(useA, useB), _mm_set1_epi16(-1));
+        __m128i predictor = _mm_or_si128(_mm_or_si128(_mm_and_si128(useA, a), _mm_and_si128(useB, b)),
+                                         _mm_and_si128(useC, c));
+        // Bytes wrap modulo 256; the high byte of each lane stays 0.
+        a = _mm_and_si128(_mm_add_epi16(x, predictor), _mm_set1_epi16(0xFF));
+        c = b;
+        wi_store_pixel(row + i, _mm_packus_epi16(a, a), bpp);
+    }
+}
+
+#endif
+
+int wi_png_unfilter_row(uint8_t type, uint8_t *row, const uint8_t *prior, size_t length,
+                        unsigned bpp) {
+    if (type > 4) return 0;
+    if (type == 0) return 1;
+#if defined(__SSE2__)
+    if (type == 2) {
+        wi_unfilter_up(row, prior, length);
+        return 1;
+    }
+    if ((bpp == 3 || bpp == 4) && length % bpp == 0) {
+        switch (type) {
+        case 1: wi_unfilter_sub(row, length, bpp); return 1;
+        case 3: wi_unfilter_average(row, prior, length, bpp); return 1;
+        default: wi_unfilter_paeth(row, prior, length, bpp); return 1;
+        }
+    }
+#endif
+    wi_unfilter_scalar(type, row, prior, length, bpp);
+    return 1;
+}
