@@ -48,15 +48,19 @@ static void wi_unfilter_scalar(uint8_t type, uint8_t *row, const uint8_t *prior,
 
 #if defined(__SSE2__)
 
+/// Every SSE2 filter below is inlined with a constant `bpp`, so that its 3- or 4-byte copies
+/// compile to plain loads and stores instead of calls to memcpy.
+#define WI_INLINE static inline __attribute__((always_inline))
+
 /// The `bpp` (3 or 4) bytes at `p` in the low lanes of a vector. Reads exactly `bpp` bytes.
-static inline __m128i wi_load_pixel(const uint8_t *p, unsigned bpp) {
+WI_INLINE __m128i wi_load_pixel(const uint8_t *p, unsigned bpp) {
     uint32_t v = 0;
     memcpy(&v, p, bpp);
     return _mm_cvtsi32_si128((int)v);
 }
 
 /// Writes the low `bpp` (3 or 4) bytes of `v` to `p`.
-static inline void wi_store_pixel(uint8_t *p, __m128i v, unsigned bpp) {
+WI_INLINE void wi_store_pixel(uint8_t *p, __m128i v, unsigned bpp) {
     uint32_t x = (uint32_t)_mm_cvtsi128_si32(v);
     memcpy(p, &x, bpp);
 }
@@ -73,7 +77,7 @@ static void wi_unfilter_up(uint8_t *row, const uint8_t *prior, size_t length) {
 }
 
 /// Sub: every pixel plus the pixel to its left, one pixel's bytes at a time.
-static void wi_unfilter_sub(uint8_t *row, size_t length, unsigned bpp) {
+WI_INLINE void wi_unfilter_sub(uint8_t *row, size_t length, unsigned bpp) {
     __m128i a = _mm_setzero_si128();
     for (size_t i = 0; i < length; i += bpp) {
         a = _mm_add_epi8(a, wi_load_pixel(row + i, bpp));
@@ -82,7 +86,7 @@ static void wi_unfilter_sub(uint8_t *row, size_t length, unsigned bpp) {
 }
 
 /// Average: every pixel plus the floor of the mean of left and above.
-static void wi_unfilter_average(uint8_t *row, const uint8_t *prior, size_t length, unsigned bpp) {
+WI_INLINE void wi_unfilter_average(uint8_t *row, const uint8_t *prior, size_t length, unsigned bpp) {
     __m128i a = _mm_setzero_si128();
     const __m128i one = _mm_set1_epi8(1);
     for (size_t i = 0; i < length; i += bpp) {
@@ -94,29 +98,47 @@ static void wi_unfilter_average(uint8_t *row, const uint8_t *prior, size_t lengt
     }
 }
 
+/// The Paeth predictors of one pixel's channels (16-bit lanes) from left `a`, above `b` and
+/// upper-left `c`, without branches: with p = a + b − c, |p − a| = |b − c|, |p − b| = |a − c|
+/// and |p − c| = |(b − c) + (a − c)|; ties go to a, then b.
+WI_INLINE __m128i wi_paeth_predictor_simd(__m128i a, __m128i b, __m128i c) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i dbc = _mm_sub_epi16(b, c);
+    __m128i dac = _mm_sub_epi16(a, c);
+    __m128i sum = _mm_add_epi16(dbc, dac);
+    __m128i pa = _mm_max_epi16(dbc, _mm_sub_epi16(zero, dbc));
+    __m128i pb = _mm_max_epi16(dac, _mm_sub_epi16(zero, dac));
+    __m128i pc = _mm_max_epi16(sum, _mm_sub_epi16(zero, sum));
+    __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+    // c, replaced by b where b is nearest, then by a where a is.
+    __m128i predictor = c;
+    predictor = _mm_xor_si128(predictor, _mm_and_si128(_mm_cmpeq_epi16(smallest, pb), _mm_xor_si128(b, predictor)));
+    predictor = _mm_xor_si128(predictor, _mm_and_si128(_mm_cmpeq_epi16(smallest, pa), _mm_xor_si128(a, predictor)));
+    return predictor;
+}
+
 /// Paeth: every pixel plus its Paeth predictor, the channels of one pixel computed together
-/// in 16-bit lanes without branches.
-static void wi_unfilter_paeth(uint8_t *row, const uint8_t *prior, size_t length, unsigned bpp) {
+/// in 16-bit lanes. Bytes wrap modulo 256 (_mm_add_epi8; each lane's high byte stays 0).
+WI_INLINE void wi_unfilter_paeth(uint8_t *row, const uint8_t *prior, size_t length, unsigned bpp) {
     const __m128i zero = _mm_setzero_si128();
     __m128i a = zero, c = zero;
-    for (size_t i = 0; i < length; i += bpp) {
+    size_t i = 0;
+    if (bpp == 3) {
+        // 4-byte loads and stores while the 4th byte is still inside the row: that byte's lane
+        // gets no predictor, so the store writes back the next pixel's byte unchanged.
+        const __m128i three = _mm_setr_epi16(-1, -1, -1, 0, 0, 0, 0, 0);
+        for (; i + 3 < length; i += 3) {
+            __m128i b = _mm_unpacklo_epi8(wi_load_pixel(prior + i, 4), zero);
+            __m128i x = _mm_unpacklo_epi8(wi_load_pixel(row + i, 4), zero);
+            a = _mm_add_epi8(x, _mm_and_si128(wi_paeth_predictor_simd(a, b, c), three));
+            c = b;
+            wi_store_pixel(row + i, _mm_packus_epi16(a, a), 4);
+        }
+    }
+    for (; i < length; i += bpp) {
         __m128i b = _mm_unpacklo_epi8(wi_load_pixel(prior + i, bpp), zero);
         __m128i x = _mm_unpacklo_epi8(wi_load_pixel(row + i, bpp), zero);
-        // With p = a + b − c: |p − a| = |b − c|, |p − b| = |a − c|, |p − c| = |(b − c) + (a − c)|.
-        __m128i dbc = _mm_sub_epi16(b, c);
-        __m128i dac = _mm_sub_epi16(a, c);
-        __m128i pa = _mm_max_epi16(dbc, _mm_sub_epi16(zero, dbc));
-        __m128i pb = _mm_max_epi16(dac, _mm_sub_epi16(zero, dac));
-        __m128i sum = _mm_add_epi16(dbc, dac);
-        __m128i pc = _mm_max_epi16(sum, _mm_sub_epi16(zero, sum));
-        __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
-        __m128i useA = _mm_cmpeq_epi16(smallest, pa);
-        __m128i useB = _mm_andnot_si128(useA, _mm_cmpeq_epi16(smallest, pb));
-        __m128i useC = _mm_andnot_si128(_mm_or_si128(useA, useB), _mm_set1_epi16(-1));
-        __m128i predictor = _mm_or_si128(_mm_or_si128(_mm_and_si128(useA, a), _mm_and_si128(useB, b)),
-                                         _mm_and_si128(useC, c));
-        // Bytes wrap modulo 256; the high byte of each lane stays 0.
-        a = _mm_and_si128(_mm_add_epi16(x, predictor), _mm_set1_epi16(0xFF));
+        a = _mm_add_epi8(x, wi_paeth_predictor_simd(a, b, c));
         c = b;
         wi_store_pixel(row + i, _mm_packus_epi16(a, a), bpp);
     }
@@ -133,11 +155,18 @@ int wi_png_unfilter_row(uint8_t type, uint8_t *row, const uint8_t *prior, size_t
         wi_unfilter_up(row, prior, length);
         return 1;
     }
-    if ((bpp == 3 || bpp == 4) && length % bpp == 0) {
+    if (bpp == 3 && length % 3 == 0) {
         switch (type) {
-        case 1: wi_unfilter_sub(row, length, bpp); return 1;
-        case 3: wi_unfilter_average(row, prior, length, bpp); return 1;
-        default: wi_unfilter_paeth(row, prior, length, bpp); return 1;
+        case 1: wi_unfilter_sub(row, length, 3); return 1;
+        case 3: wi_unfilter_average(row, prior, length, 3); return 1;
+        default: wi_unfilter_paeth(row, prior, length, 3); return 1;
+        }
+    }
+    if (bpp == 4 && length % 4 == 0) {
+        switch (type) {
+        case 1: wi_unfilter_sub(row, length, 4); return 1;
+        case 3: wi_unfilter_average(row, prior, length, 4); return 1;
+        default: wi_unfilter_paeth(row, prior, length, 4); return 1;
         }
     }
 #endif

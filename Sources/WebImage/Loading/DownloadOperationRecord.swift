@@ -1,5 +1,9 @@
 /// The scheduler's record of one HTTP request and the callers that share it.
-struct DownloadOperationRecord {
+///
+/// A class, so that the scheduler's many reads and updates of one field go through a reference
+/// instead of copying the record out of its dictionary and writing it back. Only the scheduler,
+/// under the downloader's lock, touches it.
+final class DownloadOperationRecord {
     /// Where the request is in its life.
     enum Phase {
         /// Waiting for a free slot (or for the downloader to resume).
@@ -32,9 +36,16 @@ struct DownloadOperationRecord {
         callers.values.reduce(.low) { max($0, $1.priority) }
     }
 
+    /// A queued request for `key`, shaped by `options`, created `sequence`-th.
+    init(key: DownloadKey, options: ImageLoaderOptions, sequence: UInt64) {
+        self.key = key
+        self.options = options
+        self.sequence = sequence
+    }
+
     /// Records `received` bytes at `now` and returns the event handlers of the callers due a
     /// progress event.
-    mutating func progressHandlers(received: Int, expected: Int?, now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
+    func progressHandlers(received: Int, expected: Int?, now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
         lastActivity = now
         var handlers: [ImageLoadingEventHandler] = []
         // Index by index, so that each caller is updated in place without copying the dictionary.

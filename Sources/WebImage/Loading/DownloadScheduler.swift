@@ -27,15 +27,14 @@ struct DownloadScheduler {
         -> (operation: UInt64, caller: UInt64)
     {
         let callerID = makeID()
-        if let operation = joinable[key], var record = records[operation] {
+        if let operation = joinable[key], let record = records[operation] {
             let priority = record.priority
             record.callers[callerID] = caller
-            records[operation] = record
             requeueIfPriorityChanged(record, operation, from: priority)
             return (operation, callerID)
         }
         let operation = makeID()
-        var record = DownloadOperationRecord(key: key, options: options, sequence: operation)
+        let record = DownloadOperationRecord(key: key, options: options, sequence: operation)
         record.callers[callerID] = caller
         records[operation] = record
         joinable[key] = operation
@@ -49,11 +48,10 @@ struct DownloadScheduler {
     mutating func removeCaller(_ callerID: UInt64, of operation: UInt64)
         -> (caller: DownloadCaller?, taskToCancel: Task<Void, Never>?)
     {
-        guard var record = records[operation] else { return (nil, nil) }
+        guard let record = records[operation] else { return (nil, nil) }
         let priority = record.priority
         guard let caller = record.callers.removeValue(forKey: callerID) else { return (nil, nil) }
         guard record.callers.isEmpty else {
-            records[operation] = record
             requeueIfPriorityChanged(record, operation, from: priority)
             return (caller, nil)
         }
@@ -62,7 +60,6 @@ struct DownloadScheduler {
             records.removeValue(forKey: operation)
             return (caller, nil)
         }
-        records[operation] = record
         return (caller, record.task)
     }
 
@@ -73,9 +70,10 @@ struct DownloadScheduler {
         guard !isSuspended, !isShutDown else { return [] }
         var started: [UInt64] = []
         while runningCount < maxConcurrent, let next = nextQueued() {
-            records[next]?.phase = .running
-            records[next]?.holdsSlot = true
-            records[next]?.lastActivity = now
+            guard let record = records[next] else { continue }
+            record.phase = .running
+            record.holdsSlot = true
+            record.lastActivity = now
             runningCount += 1
             started.append(next)
         }
@@ -107,17 +105,12 @@ struct DownloadScheduler {
     {
         var tasks: [Task<Void, Never>] = []
         var running = false
-        var index = records.startIndex
-        while index != records.endIndex {
-            if records.values[index].phase == .running && !records.values[index].timedOut {
-                running = true
-                if let last = records.values[index].lastActivity, now - last >= idleLimit,
-                   let task = records.values[index].task {
-                    records.values[index].timedOut = true
-                    tasks.append(task)
-                }
+        for record in records.values where record.phase == .running && !record.timedOut {
+            running = true
+            if let last = record.lastActivity, now - last >= idleLimit, let task = record.task {
+                record.timedOut = true
+                tasks.append(task)
             }
-            records.formIndex(after: &index)
         }
         if !running { watchdog = nil }
         return (tasks, running)
@@ -129,7 +122,7 @@ struct DownloadScheduler {
     }
 
     /// Keeps the task that runs `operation`, so that cancelling its last caller can cancel it.
-    mutating func setTask(_ task: Task<Void, Never>, for operation: UInt64) {
+    func setTask(_ task: Task<Void, Never>, for operation: UInt64) {
         records[operation]?.task = task
     }
 
@@ -158,7 +151,7 @@ struct DownloadScheduler {
             if record.phase == .queued {
                 records.removeValue(forKey: operation)
             } else {
-                records[operation]?.callers.removeAll()
+                record.callers.removeAll()
                 if let task = record.task { tasks.append(task) }
             }
         }
@@ -169,7 +162,7 @@ struct DownloadScheduler {
 
     /// Records the progress of `operation` (which also counts as activity for the idle
     /// watchdog) and returns the handlers due an event.
-    mutating func progressHandlers(of operation: UInt64, received: Int, expected: Int?,
+    func progressHandlers(of operation: UInt64, received: Int, expected: Int?,
                                    now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
         records[operation]?.progressHandlers(received: received, expected: expected, now: now) ?? []
     }
@@ -185,8 +178,8 @@ struct DownloadScheduler {
     }
 
     private mutating func releaseSlot(of operation: UInt64) {
-        guard records[operation]?.holdsSlot == true else { return }
-        records[operation]?.holdsSlot = false
+        guard let record = records[operation], record.holdsSlot else { return }
+        record.holdsSlot = false
         runningCount -= 1
     }
 

@@ -30,12 +30,24 @@ public struct ImageLoadResponse: Sendable, Hashable {
         headers[Self.lowercasedFieldName(name)]
     }
 
-    /// `name` in lowercase. Field names are ASCII (RFC 9110), and most are looked up by a
-    /// lowercase literal: those come back as they are, without Unicode case mapping.
+    /// `name` in lowercase. Field names are ASCII (RFC 9110): a name servers commonly send comes
+    /// back as a shared literal whatever its case, one already lowercase as it is, and only
+    /// other names are case-mapped (this runs for every field of every response).
     static func lowercasedFieldName(_ name: String) -> String {
-        name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 })
-            ? name.lowercased() : name
+        let utf8 = name.utf8
+        for known in commonFieldNames where known.utf8.count == utf8.count
+            && zip(known.utf8, utf8).allSatisfy({ $0 == $1 || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($1) && $0 == $1 | 0x20) }) {
+            return known
+        }
+        return utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 } ? name.lowercased() : name
     }
+
+    /// Lowercase names of the fields image servers and CDNs send most.
+    private static let commonFieldNames = [
+        "date", "server", "content-type", "content-length", "last-modified", "connection", "etag",
+        "accept-ranges", "cache-control", "expires", "age", "vary", "keep-alive", "transfer-encoding",
+        "x-cache", "via", "access-control-allow-origin", "strict-transport-security", "location", "set-cookie",
+    ]
 
     /// The `ETag` validator, as sent (quotes and `W/` kept).
     public var etag: String? { self[header: "etag"] }
