@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOSSL
 import Locking
+import Tracing
 
 /// Downloads images over HTTP(S) (SDWebImage's `SDWebImageDownloader`), with AsyncHTTPClient.
 ///
@@ -61,20 +62,9 @@ public final class HTTPImageDownloader: ImageLoader {
         events: ImageLoadingEventHandler? = nil,
         completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
     ) -> DownloadToken {
-        guard canRequest(url) else {
-            completion(.failure(.invalidURL("\(url.absoluteString) is not an http(s) URL with a host")))
+        guard let ids = register(url, options: options, events: events, completion: completion) else {
             return DownloadToken(url: url) {}
         }
-        let key = DownloadKey(url: url, ifNoneMatch: options.ifNoneMatch, ifModifiedSince: options.ifModifiedSince)
-        let caller = DownloadCaller(options: options, events: events, completion: completion)
-        let ids = state.withLock { state -> (operation: UInt64, caller: UInt64)? in
-            state.isShutDown ? nil : state.add(caller, key: key, options: options)
-        }
-        guard let ids else {
-            completion(.failure(.invalidDownloadOperation))
-            return DownloadToken(url: url) {}
-        }
-        startReadyOperations()
         return DownloadToken(url: url) { [self] in cancel(caller: ids.caller, of: ids.operation) }
     }
 
@@ -85,17 +75,45 @@ public final class HTTPImageDownloader: ImageLoader {
         for url: URL, options: ImageLoaderOptions = ImageLoaderOptions(),
         events: ImageLoadingEventHandler? = nil
     ) async throws(WebImageError) -> ImageLoadResult {
-        let token = Mutex<DownloadToken?>(nil)
+        // The caller's identifiers stand in for a token: one allocation instead of three.
+        let registered = Mutex<(operation: UInt64, caller: UInt64)?>(nil)
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageLoadResult, WebImageError>, Never>) in
-                let started = downloadImage(with: url, options: options, events: events) { continuation.resume(returning: $0) }
-                token.withLock { $0 = started }
-                if Task.isCancelled { started.cancel() }
+            // The downloader completes every caller exactly once, so the continuation is
+            // resumed exactly once.
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<ImageLoadResult, WebImageError>, Never>) in
+                guard let ids = register(url, options: options, events: events, completion: { continuation.resume(returning: $0) })
+                else { return }
+                registered.withLock { $0 = ids }
+                if Task.isCancelled { cancel(caller: ids.caller, of: ids.operation) }
             }
         } onCancel: {
-            token.withLock { $0 }?.cancel()
+            if let ids = registered.withLock({ $0 }) { cancel(caller: ids.caller, of: ids.operation) }
         }
         return try result.get()
+    }
+
+    /// Adds a caller for `url` and starts what may start. Returns the request's and the
+    /// caller's identifiers, or nil when `completion` already ran (a URL this downloader cannot
+    /// request, or a downloader shut down).
+    private func register(
+        _ url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?,
+        completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
+    ) -> (operation: UInt64, caller: UInt64)? {
+        guard canRequest(url) else {
+            completion(.failure(.invalidURL("\(url.absoluteString) is not an http(s) URL with a host")))
+            return nil
+        }
+        let key = DownloadKey(url: url, ifNoneMatch: options.ifNoneMatch, ifModifiedSince: options.ifModifiedSince)
+        let caller = DownloadCaller(options: options, events: events, completion: completion)
+        let ids = state.withLock { state -> (operation: UInt64, caller: UInt64)? in
+            state.isShutDown ? nil : state.add(caller, key: key, options: options)
+        }
+        guard let ids else {
+            completion(.failure(.invalidDownloadOperation))
+            return nil
+        }
+        startReadyOperations()
+        return ids
     }
 
     public func requestImage(
@@ -215,6 +233,10 @@ public final class HTTPImageDownloader: ImageLoader {
         // instead of being retried until the timeout.
         client.connectionPool.retryConnectionEstablishment = false
         client.decompression = .disabled
+        // Without a tracer installed (InstrumentationSystem's no-op one), AsyncHTTPClient would
+        // still build every request's span attributes for nothing: tell it there is none. The
+        // tracer is read when the downloader is made, as AsyncHTTPClient reads it.
+        if client.tracing.tracer is NoOpTracer { client.tracing.tracer = nil }
         if configuration.allowInvalidSSLCertificates {
             client.tlsConfiguration = Self.unverifiedTLS
         }

@@ -34,20 +34,27 @@ public struct ImageLoadResponse: Sendable, Hashable {
     /// back as a shared literal whatever its case, one already lowercase as it is, and only
     /// other names are case-mapped (this runs for every field of every response).
     static func lowercasedFieldName(_ name: String) -> String {
-        let utf8 = name.utf8
-        for known in commonFieldNames where known.utf8.count == utf8.count
-            && zip(known.utf8, utf8).allSatisfy({ $0 == $1 || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($1) && $0 == $1 | 0x20) }) {
-            return known
+        var name = name
+        let common: String? = name.withUTF8 { bytes in
+            commonFieldNames.first { known in
+                known.bytes.count == bytes.count && known.bytes.withUnsafeBufferPointer { lowercase in
+                    (0..<bytes.count).allSatisfy { i in
+                        let byte = bytes[i]
+                        return byte == lowercase[i] || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == lowercase[i])
+                    }
+                }
+            }?.name
         }
-        return utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 } ? name.lowercased() : name
+        if let common { return common }
+        return name.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 } ? name.lowercased() : name
     }
 
-    /// Lowercase names of the fields image servers and CDNs send most.
-    private static let commonFieldNames = [
+    /// Lowercase names of the fields image servers and CDNs send most, with their bytes.
+    private static let commonFieldNames: [(name: String, bytes: [UInt8])] = [
         "date", "server", "content-type", "content-length", "last-modified", "connection", "etag",
         "accept-ranges", "cache-control", "expires", "age", "vary", "keep-alive", "transfer-encoding",
         "x-cache", "via", "access-control-allow-origin", "strict-transport-security", "location", "set-cookie",
-    ]
+    ].map { ($0, Array($0.utf8)) }
 
     /// The `ETag` validator, as sent (quotes and `W/` kept).
     public var etag: String? { self[header: "etag"] }
@@ -68,12 +75,18 @@ public struct ImageLoadResponse: Sendable, Hashable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// `value` without leading and trailing whitespace. Read once or more per download, so it
-    /// avoids Foundation's `trimmingCharacters(in:)`, which costs microseconds on Linux.
+    /// `value` without the whitespace a field value may have around it (RFC 9110's OWS, plus
+    /// CR and LF). Read once or more per download, so it compares bytes rather than Characters
+    /// (Foundation's `trimmingCharacters(in:)` costs microseconds on Linux, Unicode properties
+    /// hundreds of instructions).
     private static func trimmed<Text: StringProtocol>(_ value: Text) -> Substring {
         let text = Substring(value)
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
-        let last = text.lastIndex(where: { !$0.isWhitespace })!
-        return text[first...last]
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+        }
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return Substring(utf8[first...last])
     }
 }
