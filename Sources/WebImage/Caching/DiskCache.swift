@@ -121,7 +121,9 @@ public final class DiskCache: Sendable {
                 unlink(temporary.path)
                 return .failure(failure)
             }
+            // Another process may have written a sidecar the index does not know: always cleared.
             unlink(path + "/" + Self.sidecarName(for: name))
+            index.sidecars.remove(name)
             index.record(name, .stored(size: temporary.allocatedSize, date: now))
             guard maxSize > 0, index.entries != nil, index.totalSize > maxSize, !index.isTrimScheduled else {
                 return .success(false)
@@ -136,7 +138,9 @@ public final class DiskCache: Sendable {
     public func removeData(forKey key: String) {
         index.withLock { index in
             for name in recentNames.names(forKey: key).names {
-                deleteEntry(name)
+                unlink(path + "/" + name)
+                unlink(path + "/" + Self.sidecarName(for: name))
+                index.sidecars.remove(name)
                 index.record(name, .removed)
             }
         }
@@ -162,12 +166,6 @@ public final class DiskCache: Sendable {
     /// The bytes the entries occupy on disk: the sum of their allocated sizes.
     public var totalSize: Int {
         withLoadedIndex { $0.totalSize }
-    }
-
-    /// Deletes the file `name` and its sidecar. Call with the index locked.
-    func deleteEntry(_ name: String) {
-        unlink(path + "/" + name)
-        unlink(path + "/" + Self.sidecarName(for: name))
     }
 
     /// `body` applied to the index, after scanning the folder if it was never scanned.
