@@ -57,6 +57,7 @@ struct JPEGDecompressor: ~Copyable {
         var incomplete: Int32 = 0
         var status = WI_JPEG_OK
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            PixelBuffer.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             status = wi_jpeg_decode(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels), buffer.baseAddress,
                                     Int32(size.width), Int32(size.height), &incomplete)
             initialized = status == WI_JPEG_OK ? count : 0

@@ -10,6 +10,7 @@ enum LibPNG {
         var error = wi_png_error()
         var status = WI_PNG_OK
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            PixelBuffer.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             status = wi_png_decode(file.baseAddress, file.count, UInt32(size.width), UInt32(size.height),
                                    buffer.baseAddress, &error)
             initialized = status == WI_PNG_OK ? count : 0
