@@ -172,9 +172,13 @@ struct DownloadScheduler {
         records[operation]?.callers.values.filter { $0.progressive && $0.events != nil } ?? []
     }
 
-    /// The callers of `operation` whose decode key is not in `done`.
-    func callers(of operation: UInt64, notIn done: [DownloadCaller.DecodeKey]) -> [DownloadCaller] {
-        records[operation]?.callers.values.filter { !done.contains($0.decodeKey) } ?? []
+    /// The callers of `operation` whose decode key is not in `done`, who need a decode; when
+    /// there are none, `operation` ends and its callers come back as `finished`, to complete.
+    mutating func undecodedCallers(of operation: UInt64, notIn done: [DownloadCaller.DecodeKey])
+        -> (undecoded: [DownloadCaller], finished: [DownloadCaller]?)
+    {
+        let undecoded = records[operation]?.callers.values.filter { !done.contains($0.decodeKey) } ?? []
+        return undecoded.isEmpty ? ([], finish(operation)) : (undecoded, nil)
     }
 
     private mutating func releaseSlot(of operation: UInt64) {

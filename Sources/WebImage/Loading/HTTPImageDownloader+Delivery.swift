@@ -14,17 +14,15 @@ extension HTTPImageDownloader {
         }
         switch outcome {
         case .failure(let error):
-            let (callers, timedOut) = state.withLock { state in
+            let (callers, timedOut) = startReadyOperations { state in
                 let timedOut = state.timedOut(operation)
                 return (state.finish(operation), timedOut)
             }
-            startReadyOperations()
             // The idle watchdog stops a silent request by cancelling it.
             let reported = timedOut ? WebImageError.timedOut(seconds: configuration.effectiveTimeout) : error
             for caller in callers { caller.completion(.failure(reported)) }
         case .success(let (data, response)):
-            state.withLock { $0.bodyFinished(operation) }
-            startReadyOperations()
+            startReadyOperations { $0.bodyFinished(operation) }
             deliver(data, response: response, of: operation, decryptor: options.decryptor)
         }
     }
@@ -46,14 +44,17 @@ extension HTTPImageDownloader {
                 }))
             }
         }
-        while true {
-            let done = decoded.map(\.key)
-            let waiting = state.withLock { $0.callers(of: operation, notIn: done) }
-            if waiting.isEmpty { break }
-            decode(for: waiting)
+        /// Decodes for the callers waiting, again for those who joined meanwhile, until the
+        /// request ends with every caller's decode done; returns the callers to complete.
+        func decodeUntilFinished() -> [DownloadCaller] {
+            while true {
+                let done = decoded.map(\.key)
+                let (waiting, finished) = state.withLock { $0.undecodedCallers(of: operation, notIn: done) }
+                if let finished { return finished }
+                decode(for: waiting)
+            }
         }
-        let callers = state.withLock { $0.finish(operation) }
-        decode(for: callers)
+        let callers = decodeUntilFinished()
         let final = ImageLoadingProgress(receivedBytes: data.count, expectedBytes: response.expectedContentLength ?? data.count)
         for caller in callers {
             if caller.lastReceivedBytes < data.count { caller.events?(.progress(final)) }

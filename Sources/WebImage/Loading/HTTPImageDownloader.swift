@@ -105,14 +105,13 @@ public final class HTTPImageDownloader: ImageLoader {
         }
         let key = DownloadKey(url: url, ifNoneMatch: options.ifNoneMatch, ifModifiedSince: options.ifModifiedSince)
         let caller = DownloadCaller(options: options, events: events, completion: completion)
-        let ids = state.withLock { state -> (operation: UInt64, caller: UInt64)? in
+        let ids = startReadyOperations { state -> (operation: UInt64, caller: UInt64)? in
             state.isShutDown ? nil : state.add(caller, key: key, options: options)
         }
         guard let ids else {
             completion(.failure(.invalidDownloadOperation))
             return nil
         }
-        startReadyOperations()
         return ids
     }
 
@@ -184,12 +183,22 @@ public final class HTTPImageDownloader: ImageLoader {
     /// Starts every request the queue allows now. Tasks are created under the lock so that a
     /// cancel always finds the task of a started request.
     func startReadyOperations() {
+        startReadyOperations(after: { _ in })
+    }
+
+    /// Applies `update` to the scheduler, then starts what the queue allows, under one lock
+    /// (a download changes the scheduler and frees slots at the same moments). Returns what
+    /// `update` returns.
+    @discardableResult
+    func startReadyOperations<Result>(after update: (inout DownloadScheduler) -> Result) -> Result {
         let now = ContinuousClock.now
-        state.withLock { state in
+        return state.withLock { state in
+            let result = update(&state)
             for operation in state.takeStartable(now: now) {
                 state.setTask(Task { await self.run(operation) }, for: operation)
             }
             if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
+            return result
         }
     }
 
