@@ -66,16 +66,16 @@ struct DownloadScheduler {
     /// Marks the requests that may start now as running (active since `now`) and returns them,
     /// most urgent first: none while suspended or shut down, and never more than
     /// ``maxConcurrent`` at once.
-    mutating func takeStartable(now: ContinuousClock.Instant) -> [UInt64] {
+    mutating func takeStartable(now: ContinuousClock.Instant) -> [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] {
         guard !isSuspended, !isShutDown else { return [] }
-        var started: [UInt64] = []
+        var started: [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] = []
         while runningCount < maxConcurrent, let next = nextQueued() {
             guard let record = records[next] else { continue }
             record.phase = .running
             record.holdsSlot = true
             record.lastActivity = now
             runningCount += 1
-            started.append(next)
+            started.append((next, record.key, record.options))
         }
         return started
     }
@@ -122,8 +122,13 @@ struct DownloadScheduler {
     }
 
     /// Keeps the task that runs `operation`, so that cancelling its last caller can cancel it.
-    func setTask(_ task: Task<Void, Never>, for operation: UInt64) {
-        records[operation]?.task = task
+    /// Tasks are made outside the lock, so a request can lose its last caller (or the
+    /// downloader shut down) before its task arrives: then returns true, and the task must be
+    /// cancelled at once.
+    func attach(_ task: Task<Void, Never>, to operation: UInt64) -> Bool {
+        guard let record = records[operation] else { return true }
+        record.task = task
+        return record.callers.isEmpty
     }
 
     /// The body of `operation` is complete: it gives its slot back and decodes.

@@ -2,10 +2,9 @@ import Foundation
 
 /// Running one shared request and handing its outcome to every caller.
 extension HTTPImageDownloader {
-    /// The body of the task that runs `operation`: fetch, then decode for each caller.
-    func run(_ operation: UInt64) async {
-        let request = state.withLock { state in state.records[operation].map { ($0.key, $0.options) } }
-        guard let (key, options) = request else { return }
+    /// The body of the task that runs `operation` (for `key`, shaped by `options`): fetch,
+    /// then decode for each caller.
+    func run(_ operation: UInt64, key: DownloadKey, options: ImageLoaderOptions) async {
         let outcome: Result<(data: Data, response: ImageLoadResponse), WebImageError>
         do {
             outcome = .success(try await fetch(operation, key: key, options: options))

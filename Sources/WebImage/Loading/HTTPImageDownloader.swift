@@ -180,8 +180,8 @@ public final class HTTPImageDownloader: ImageLoader {
 
     // MARK: Internals
 
-    /// Starts every request the queue allows now. Tasks are created under the lock so that a
-    /// cancel always finds the task of a started request.
+    /// Starts every request the queue allows now. A request whose last caller cancels before
+    /// its task is attached gets its task cancelled on attachment (``DownloadScheduler/attach(_:to:)``).
     func startReadyOperations() {
         startReadyOperations(after: { _ in })
     }
@@ -192,14 +192,21 @@ public final class HTTPImageDownloader: ImageLoader {
     @discardableResult
     func startReadyOperations<Result>(after update: (inout DownloadScheduler) -> Result) -> Result {
         let now = ContinuousClock.now
-        return state.withLock { state in
+        var started: [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] = []
+        let result = state.withLock { state in
             let result = update(&state)
-            for operation in state.takeStartable(now: now) {
-                state.setTask(Task { await self.run(operation) }, for: operation)
-            }
+            started = state.takeStartable(now: now)
+            // Rare (once per busy spell), so made in the lock, where only one can be made.
             if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
             return result
         }
+        // Download tasks are made outside the lock: making one can wake a thread, a system
+        // call the lock's other users should not wait for.
+        for (operation, key, options) in started {
+            let task = Task { await self.run(operation, key: key, options: options) }
+            if state.withLock({ $0.attach(task, to: operation) }) { task.cancel() }
+        }
+        return result
     }
 
     /// The task that fails silent requests: every quarter of the timeout it cancels, as timed
