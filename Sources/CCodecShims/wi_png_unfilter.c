@@ -204,8 +204,9 @@ static int wi_has_sse41(void) {
 
 #endif
 
-int wi_png_unfilter_row(uint8_t type, uint8_t *row, const uint8_t *prior, size_t length,
-                        unsigned bpp) {
+/// wi_png_unfilter_row, with SSE4.1 allowed or not.
+static int wi_unfilter_row(uint8_t type, uint8_t *row, const uint8_t *prior, size_t length,
+                           unsigned bpp, int sse41) {
     if (type > 4) return 0;
     if (type == 0) return 1;
 #if defined(__SSE2__)
@@ -214,7 +215,7 @@ int wi_png_unfilter_row(uint8_t type, uint8_t *row, const uint8_t *prior, size_t
         return 1;
     }
 #if defined(WI_HAVE_SSE41_DISPATCH)
-    if (type == 4 && length % bpp == 0 && (bpp == 3 || bpp == 4) && wi_has_sse41()) {
+    if (sse41 && type == 4 && length % bpp == 0 && (bpp == 3 || bpp == 4) && wi_has_sse41()) {
         if (bpp == 3) wi_unfilter_paeth3_sse41(row, prior, length);
         else wi_unfilter_paeth4_sse41(row, prior, length);
         return 1;
@@ -237,4 +238,14 @@ int wi_png_unfilter_row(uint8_t type, uint8_t *row, const uint8_t *prior, size_t
 #endif
     wi_unfilter_scalar(type, row, prior, length, bpp);
     return 1;
+}
+
+int wi_png_unfilter_row(uint8_t type, uint8_t *row, const uint8_t *prior, size_t length,
+                        unsigned bpp) {
+    return wi_unfilter_row(type, row, prior, length, bpp, 1);
+}
+
+int wi_png_unfilter_row_baseline(uint8_t type, uint8_t *row, const uint8_t *prior, size_t length,
+                                 unsigned bpp) {
+    return wi_unfilter_row(type, row, prior, length, bpp, 0);
 }

@@ -53,4 +53,9 @@ void wi_png_rows_close(wi_png_rows *reader);
 int wi_png_unfilter_row(uint8_t type, uint8_t *row, const uint8_t *prior, size_t length,
                         unsigned bpp);
 
+/// wi_png_unfilter_row without the SSE4.1 Paeth filter, as on a processor without it: so that
+/// tests cover that path on any x86-64.
+int wi_png_unfilter_row_baseline(uint8_t type, uint8_t *row, const uint8_t *prior, size_t length,
+                                 unsigned bpp);
+
 #endif
