@@ -117,6 +117,20 @@ WI_INLINE __m128i wi_paeth_predictor_simd(__m128i a, __m128i b, __m128i c) {
     return predictor;
 }
 
+/// Paeth from byte `i` of the row to its end, `a` and `c` holding the pixels left of `i` in
+/// this row and the row above, one pixel's bytes at a time.
+WI_INLINE void wi_unfilter_paeth_from(uint8_t *row, const uint8_t *prior, size_t i, size_t length, unsigned bpp,
+                                      __m128i a, __m128i c) {
+    const __m128i zero = _mm_setzero_si128();
+    for (; i < length; i += bpp) {
+        __m128i b = _mm_unpacklo_epi8(wi_load_pixel(prior + i, bpp), zero);
+        __m128i x = _mm_unpacklo_epi8(wi_load_pixel(row + i, bpp), zero);
+        a = _mm_add_epi8(x, wi_paeth_predictor_simd(a, b, c));
+        c = b;
+        wi_store_pixel(row + i, _mm_packus_epi16(a, a), bpp);
+    }
+}
+
 /// Paeth: every pixel plus its Paeth predictor, the channels of one pixel computed together
 /// in 16-bit lanes. Bytes wrap modulo 256 (_mm_add_epi8; each lane's high byte stays 0).
 WI_INLINE void wi_unfilter_paeth(uint8_t *row, const uint8_t *prior, size_t length, unsigned bpp) {
@@ -135,13 +149,7 @@ WI_INLINE void wi_unfilter_paeth(uint8_t *row, const uint8_t *prior, size_t leng
             wi_store_pixel(row + i, _mm_packus_epi16(a, a), 3);
         }
     }
-    for (; i < length; i += bpp) {
-        __m128i b = _mm_unpacklo_epi8(wi_load_pixel(prior + i, bpp), zero);
-        __m128i x = _mm_unpacklo_epi8(wi_load_pixel(row + i, bpp), zero);
-        a = _mm_add_epi8(x, wi_paeth_predictor_simd(a, b, c));
-        c = b;
-        wi_store_pixel(row + i, _mm_packus_epi16(a, a), bpp);
-    }
+    wi_unfilter_paeth_from(row, prior, i, length, bpp, a, c);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -178,13 +186,7 @@ wi_unfilter_paeth_sse41_bpp(uint8_t *row, const uint8_t *prior, size_t length, u
         c = b;
         wi_store_pixel(row + i, _mm_packus_epi16(a, a), bpp);
     }
-    for (; i < length; i += bpp) {
-        __m128i b = _mm_unpacklo_epi8(wi_load_pixel(prior + i, bpp), zero);
-        __m128i x = _mm_unpacklo_epi8(wi_load_pixel(row + i, bpp), zero);
-        a = _mm_add_epi8(x, wi_paeth_predictor_simd(a, b, c));
-        c = b;
-        wi_store_pixel(row + i, _mm_packus_epi16(a, a), bpp);
-    }
+    wi_unfilter_paeth_from(row, prior, i, length, bpp, a, c);
 }
 
 __attribute__((target("sse4.1"))) static void wi_unfilter_paeth3_sse41(uint8_t *row, const uint8_t *prior, size_t length) {
