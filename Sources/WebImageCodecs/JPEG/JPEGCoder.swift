@@ -73,22 +73,24 @@ public struct JPEGCoder: ProgressiveImageCoder, ImageHeaderReading {
             var color = EmbeddedColorProfile(iccData: decompressor.iccProfile, samples: decompressor.samples,
                                              management: options.colorManagement)
             let transform = color.transform()
-            var (pixels, incomplete): (PixelBuffer, Bool)
+            let decoded: (pixels: PixelBuffer, incomplete: Bool)
             if plan.decodedSize == plan.storedTargetSize {
-                (pixels, incomplete) = try decompressor.decode(
+                var whole = try decompressor.decode(
                     scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels,
                     rawCMYK: transform?.input == .invertedCMYK)
-                transform?.apply(to: &pixels)
+                transform?.apply(to: &whole.pixels)
+                decoded = whole
             } else {
                 // A size between DCT scales streams its rows, colour converted, into the
                 // resampler instead of being decoded whole first.
-                (pixels, incomplete) = try decompressor.decode(
+                decoded = try decompressor.decode(
                     scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels,
                     converting: transform, resampledTo: plan.storedTargetSize)
             }
+            var pixels = decoded.pixels
             if orientation != .up { pixels = pixels.applying(orientation) }
             var image = Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .jpeg,
-                              orientation: orientation, isIncomplete: incomplete)
+                              orientation: orientation, isIncomplete: decoded.incomplete)
             color.label(&image)
             return image
         }
