@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -39,6 +40,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                // Only to tell whether a tracer is installed (HTTPImageDownloader skips spans otherwise).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
 
         // System libraries, found through pkg-config, installed by .ci/run with apt.
@@ -55,7 +58,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
 
         // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift;
-        // and zlib for the compressed ICC profiles of PNG's iCCP chunks.
+        // and zlib for the compressed ICC profiles of PNG's iCCP chunks and for WebImage's own
+        // reader of common PNGs (wi_png_fast.c).
         .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
 
         // Coders over the system libraries.
@@ -138,7 +142,7 @@ let package = Package(
         // References/ holds Pillow's outputs, read by path (see scripts/make-resize-references.py).
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage"],
+            dependencies: ["WebImage", "WebImageCodecs", "CCodecShims", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage"],
             exclude: ["References"]),
         // The loaders against the loopback server, decoding real fixtures with the codecs.
         .testTarget(

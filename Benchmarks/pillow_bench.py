@@ -60,8 +60,10 @@ def resize(long_edge):
 def gallery(workers=6, side=256):
     """pipeline.gallery: every file in gallery/ of the benchmark server (WEBIMAGE_BENCH_SERVER_URL,
     serving the folder WEBIMAGE_BENCH_SERVER_DIR) fetched by a pool of `workers` threads, each with its own
-    keep-alive requests session: GET, open, draft + thumbnail, and the downloaded bytes written
-    to a new folder (what WebImage's disk cache stores)."""
+    keep-alive requests session: GET, open, draft + thumbnail, and both the downloaded bytes and
+    the thumbnail, encoded in the file's format (JPEG and WebP at quality 90, WebImage's default),
+    written to a new folder (what WebImage's disk cache stores: the original under its key, the
+    thumbnail under its own)."""
     import requests
     base = os.environ["WEBIMAGE_BENCH_SERVER_URL"] + "gallery/"
     names = sorted(os.listdir(os.path.join(os.environ["WEBIMAGE_BENCH_SERVER_DIR"], "gallery")))
@@ -79,6 +81,7 @@ def gallery(workers=6, side=256):
             im.thumbnail((side, side), Image.LANCZOS)
             if max(im.size) > side:
                 raise RuntimeError(f"{name} thumbnailed to {im.size}")
+            im.save(os.path.join(folder, name + ".thumbnail"), im.format, quality=90)
         with open(os.path.join(folder, name), "wb") as f:
             f.write(response.content)
 

@@ -30,6 +30,9 @@ typedef struct {
 struct wi_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     wi_jpeg_error error;
+    /// Whether the output is CMYK that wi_jpeg_read_rows converts to RGBA (not when the caller
+    /// asked for raw CMYK, which a colour profile converts).
+    int cmyk;
     struct jpeg_progress_mgr progress;
     /// The reassembled ICC profile, malloc'd by libjpeg.
     JOCTET *icc;
@@ -237,14 +240,14 @@ static int select_output(struct jpeg_decompress_struct *cinfo, wi_jpeg_error *er
     }
 }
 
-wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
-                              uint8_t *rgba, int width, int height, int *incomplete) {
+wi_jpeg_status wi_jpeg_start(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
+                             int width, int height) {
     if (decoder->failed) return decoder->failure;
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     wi_jpeg_error *error = &decoder->error;
     if (setjmp(error->jump)) return failed(decoder, error->status);
-    int cmyk;
-    if (!select_output(cinfo, error, &cmyk)) return failed(decoder, WI_JPEG_UNSUPPORTED);
+    if (!select_output(cinfo, error, &decoder->cmyk)) return failed(decoder, WI_JPEG_UNSUPPORTED);
+    if (raw_cmyk) decoder->cmyk = 0;
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)scale_denom;
     cinfo->mem->max_memory_to_use = max_memory;
@@ -255,25 +258,52 @@ wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long ma
         return failed(decoder, WI_JPEG_CORRUPT);
     }
     jpeg_start_decompress(cinfo);
-    size_t stride = (size_t)width * 4;
+    return WI_JPEG_OK;
+}
+
+wi_jpeg_status wi_jpeg_read_rows(wi_jpeg_decoder *decoder, uint8_t *rgba, int count) {
+    if (decoder->failed) return decoder->failure;
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    wi_jpeg_error *error = &decoder->error;
+    if (setjmp(error->jump)) return failed(decoder, error->status);
+    if (count < 0 || (JDIMENSION)count > cinfo->output_height - cinfo->output_scanline) {
+        set_message(error, "more rows asked for than the image has");
+        return failed(decoder, WI_JPEG_CORRUPT);
+    }
+    size_t stride = (size_t)cinfo->output_width * 4;
     JSAMPROW rows[WI_JPEG_ROW_BATCH];
-    while (cinfo->output_scanline < cinfo->output_height) {
-        JDIMENSION first = cinfo->output_scanline;
-        JDIMENSION batch = cinfo->output_height - first;
+    for (JDIMENSION done = 0; done < (JDIMENSION)count;) {
+        JDIMENSION batch = (JDIMENSION)count - done;
         if (batch > WI_JPEG_ROW_BATCH) batch = WI_JPEG_ROW_BATCH;
-        for (JDIMENSION i = 0; i < batch; i++) rows[i] = rgba + (size_t)(first + i) * stride;
+        for (JDIMENSION i = 0; i < batch; i++) rows[i] = rgba + (size_t)(done + i) * stride;
         JDIMENSION got = jpeg_read_scanlines(cinfo, rows, batch);
         if (got == 0) {
             set_message(error, "libjpeg returned no rows");
             return failed(decoder, WI_JPEG_CORRUPT);
         }
-        if (cmyk && !raw_cmyk) cmyk_rows_to_rgba(rows, got, cinfo->output_width);
+        if (decoder->cmyk) cmyk_rows_to_rgba(rows, got, cinfo->output_width);
+        done += got;
     }
+    return WI_JPEG_OK;
+}
+
+wi_jpeg_status wi_jpeg_finish(wi_jpeg_decoder *decoder, int *incomplete) {
+    if (decoder->failed) return decoder->failure;
+    wi_jpeg_error *error = &decoder->error;
+    if (setjmp(error->jump)) return failed(decoder, error->status);
     // Reads on to the EOI marker, so that data missing after the last row still counts as
     // truncation (Pillow rejects a file without its EOI).
-    jpeg_finish_decompress(cinfo);
+    jpeg_finish_decompress(&decoder->cinfo);
     *incomplete = error->saw_eof;
     return WI_JPEG_OK;
+}
+
+wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
+                              uint8_t *rgba, int width, int height, int *incomplete) {
+    wi_jpeg_status status = wi_jpeg_start(decoder, scale_denom, max_memory, raw_cmyk, width, height);
+    if (status == WI_JPEG_OK) status = wi_jpeg_read_rows(decoder, rgba, height);
+    if (status == WI_JPEG_OK) status = wi_jpeg_finish(decoder, incomplete);
+    return status;
 }
 
 /// A compression writing into one malloc'd buffer that grows as needed. jpeg_mem_dest is not

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wi_png_fast.h"
+#include "wi_png_rows.h"
+
 /// What the error handler fills in: the status to return and the caller's message buffer.
 typedef struct wi_png_context {
     wi_png_status status;
@@ -117,6 +120,12 @@ wi_png_status wi_png_decode(const uint8_t *data, size_t size, uint32_t width, ui
         wi_png_set_message(error, "the image has no pixels");
         return WI_PNG_CORRUPT;
     }
+    wi_png_fast *fast = wi_png_fast_open(data, size, width, height);
+    if (fast != NULL) {
+        int decoded = wi_png_fast_read(fast, rgba, height);
+        wi_png_fast_close(fast);
+        if (decoded) return WI_PNG_OK;
+    }
     png_bytep *rows = malloc(sizeof(png_bytep) * height);
     if (rows == NULL) return wi_png_no_memory(error);
     for (uint32_t y = 0; y < height; y++) rows[y] = rgba + (size_t)y * width * 4;
@@ -140,6 +149,80 @@ wi_png_status wi_png_decode(const uint8_t *data, size_t size, uint32_t width, ui
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
     return WI_PNG_OK;
+}
+
+struct wi_png_rows {
+    /// WebImage's reader, or NULL when libpng's reads.
+    wi_png_fast *fast;
+    png_structp png;
+    png_infop info;
+    wi_png_context context;
+    wi_png_source source;
+    uint32_t width;
+};
+
+wi_png_status wi_png_rows_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+                               wi_png_rows_mode mode, wi_png_rows **reader, wi_png_error *error) {
+    *reader = NULL;
+    if (width == 0 || height == 0) {
+        wi_png_set_message(error, "the image has no pixels");
+        return WI_PNG_CORRUPT;
+    }
+    wi_png_rows *rows = calloc(1, sizeof *rows);
+    if (rows == NULL) return wi_png_no_memory(error);
+    rows->width = width;
+    rows->source = (wi_png_source){data, size, 0};
+    rows->context = (wi_png_context){WI_PNG_OK, error};
+    if (mode == WI_PNG_ROWS_ANY) rows->fast = wi_png_fast_open(data, size, width, height);
+    if (rows->fast != NULL) {
+        *reader = rows;
+        return WI_PNG_OK;
+    }
+    rows->png = wi_png_create_reader(&rows->context);
+    rows->info = rows->png == NULL ? NULL : png_create_info_struct(rows->png);
+    if (rows->info == NULL) {
+        wi_png_rows_close(rows);
+        return wi_png_no_memory(error);
+    }
+    if (setjmp(png_jmpbuf(rows->png))) {
+        wi_png_status status = rows->context.status;
+        wi_png_rows_close(rows);
+        return status;
+    }
+    png_set_read_fn(rows->png, &rows->source, wi_png_read);
+    png_read_info(rows->png, rows->info);
+    if (png_get_interlace_type(rows->png, rows->info) != PNG_INTERLACE_NONE) {
+        wi_png_set_message(error, "an interlaced image is not read row by row");
+        wi_png_rows_close(rows);
+        return WI_PNG_INTERLACED;
+    }
+    wi_png_request_rgba8(rows->png, rows->info, width, height);
+    *reader = rows;
+    return WI_PNG_OK;
+}
+
+wi_png_status wi_png_rows_read(wi_png_rows *rows, uint8_t *rgba, uint32_t count,
+                               wi_png_error *error) {
+    if (rows->fast != NULL) {
+        if (wi_png_fast_read(rows->fast, rgba, count)) return WI_PNG_OK;
+        wi_png_set_message(error, "left to libpng");
+        return WI_PNG_FALLBACK;
+    }
+    rows->context.error = error;
+    if (setjmp(png_jmpbuf(rows->png))) return rows->context.status;
+    for (uint32_t y = 0; y < count; y++) png_read_row(rows->png, rgba + (size_t)y * rows->width * 4, NULL);
+    return WI_PNG_OK;
+}
+
+int wi_png_rows_is_fast(const wi_png_rows *rows) {
+    return rows->fast != NULL;
+}
+
+void wi_png_rows_close(wi_png_rows *rows) {
+    if (rows == NULL) return;
+    wi_png_fast_close(rows->fast);
+    if (rows->png != NULL) png_destroy_read_struct(&rows->png, rows->info == NULL ? NULL : &rows->info, NULL);
+    free(rows);
 }
 
 static void wi_png_on_info(png_structp png, png_infop info) {

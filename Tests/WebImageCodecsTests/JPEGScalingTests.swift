@@ -19,6 +19,21 @@ final class JPEGScalingTests: XCTestCase {
         XCTAssertEqual(PixelSize(width: image.pixelWidth, height: image.pixelHeight), PixelSize(width: 256, height: 192))
     }
 
+    /// A size between two DCT scales streams libjpeg's rows into the resampler: the result is
+    /// the DCT-scaled decode resized, pixel for pixel, for baseline and progressive files.
+    func testThumbnailBetweenScalesEqualsTheScaledDecodeResized() throws {
+        for name in ["testjfif_1024.jpg", "testjfif_1024.progressive.jpg"] {
+            let data = try Fixtures.benchData(name)
+            // 1024 x 768 → 300 x 225: decoded at 1/2 (512 x 384), then resampled.
+            let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(300))
+            XCTAssertEqual(try JPEGCoder.decodedSize(of: data, options: options), PixelSize(width: 512, height: 384))
+            let half = try coder.decode(data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(512)))
+            XCTAssertEqual(half.pixelWidth, 512, name)
+            let thumbnail = try coder.decode(data, options: options)
+            XCTAssertEqual(thumbnail.pixels, Resampler.resize(half.pixels, to: PixelSize(width: 300, height: 225)), name)
+        }
+    }
+
     /// The pixel limit applies to the size decoded: 1 MP refuses the 12 MP photo but allows its
     /// thumbnail, which therefore never held the full-size pixels.
     func testPixelLimitAppliesToTheDecodedSize() throws {

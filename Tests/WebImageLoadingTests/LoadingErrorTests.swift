@@ -73,6 +73,31 @@ final class LoadingErrorTests: LoadingTestCase {
         XCTAssertLessThan(elapsed, .seconds(3))
     }
 
+    func testABodyThatKeepsTricklingOutlastsTheTimeout() async throws {
+        // 8 parts 0.15 s apart: 1.05 s in all, twice the timeout, but never 0.5 s of silence.
+        let jpeg = try bench("testjfif_256.jpg")
+        server.route("/trickle.jpg", .slow(jpeg, chunkSize: jpeg.count / 8 + 1, delay: .milliseconds(150)))
+        let downloader = makeDownloader { $0.downloadTimeout = 0.5 }
+        let start = ContinuousClock.now
+        let result = try await downloader.image(for: server.url("/trickle.jpg"), options: options())
+        XCTAssertGreaterThan(ContinuousClock.now - start, .milliseconds(900), "the body took longer than the timeout")
+        XCTAssertEqual(result.data.count, jpeg.count)
+        XCTAssertEqual(result.image.pixelWidth, 256)
+    }
+
+    func testABodyThatStallsMidwayTimesOut() async throws {
+        let jpeg = try bench("testjfif_256.jpg")
+        server.route("/half.jpg", LoopbackHTTPResponse(
+            headers: [("Content-Length", "\(jpeg.count)")], chunks: [jpeg.prefix(jpeg.count / 2)], neverEnds: true))
+        let downloader = makeDownloader { $0.downloadTimeout = 0.5 }
+        let start = ContinuousClock.now
+        let error = await loadError { try await downloader.image(for: server.url("/half.jpg"), options: options()) }
+        XCTAssertEqual(error, .timedOut(seconds: 0.5))
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - start, .milliseconds(500))
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(3))
+        await assertNothingLeft(downloader)
+    }
+
     func testZeroTimeoutMeansFifteenSeconds() {
         var configuration = HTTPImageDownloaderConfiguration(downloadTimeout: 0)
         XCTAssertEqual(configuration.effectiveTimeout, 15)

@@ -191,4 +191,35 @@ final class DiskCacheTrimTests: XCTestCase {
             XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [])
         }
     }
+    /// A trim deletes the sidecars (extended data kept beside entries when extended attributes
+    /// are off) of the entries it deletes, whether its scan found them or the cache wrote them,
+    /// and a scan deletes a sidecar whose entry is gone.
+    func testTrimsDeleteTheSidecarsOfTheirVictimsAndScansTheOrphans() throws {
+        let folder = try TemporaryFolder(self).appending("cache")
+        let clock = ManualClock(start: Date(timeIntervalSinceReferenceDate: 0))
+        let configuration = DiskCache.Configuration(autoTrimInterval: 0, usesExtendedAttributes: false, clock: { clock.date })
+        let writer = try DiskCache(directory: folder, configuration: configuration)
+        for key in keys.dropLast() {
+            clock.advance(by: 10)
+            try writer.store(payload(), forKey: key)
+        }
+        try writer.setExtendedData(Data("first".utf8), forKey: keys[0])
+        let entrySize = writer.totalSize / (keys.count - 1)
+        // A cache at its limit, whose start-up scan finds the first sidecar; it writes the second.
+        var limited = configuration
+        limited.maxSize = entrySize * (keys.count - 1)
+        let cache = try DiskCache(directory: folder, configuration: limited)
+        waitUntil { cache.count == keys.count - 1 }
+        try cache.setExtendedData(Data("second".utf8), forKey: keys[1])
+        // Behind its back: one more entry, and a sidecar whose entry does not exist.
+        clock.advance(by: 10)
+        try writer.store(payload(), forKey: keys[6])
+        try Data("orphan".utf8).write(to: folder.appendingPathComponent("." + DiskCache.fileName(forKey: "https://example.com/gone.png") + ".meta"))
+        func sidecars() -> [String] { TemporaryFolder.cacheFileNames(in: folder).filter { $0.hasSuffix(".meta") } }
+        XCTAssertEqual(sidecars().count, 3)
+        // 7 entries over a limit of 6: trimmed to 3, the 4 oldest going with their sidecars.
+        cache.removeExpired()
+        XCTAssertEqual(keys.filter(cache.containsData), Array(keys[4...]))
+        XCTAssertEqual(sidecars(), [], "the victims' sidecars and the orphan are gone")
+    }
 }

@@ -25,6 +25,22 @@ final class ResamplerTests: XCTestCase {
         XCTAssertEqual(out[9, 0].a, 0)
     }
 
+    func testRowsNextToTransparentRowsAreUnpremultiplied() {
+        // Opaque white rows above and below a band of transparent black rows: an output row that
+        // reads only opaque rows is stored without the alpha division, one that reads any of the
+        // transparent band is unpremultiplied, so it keeps its white wherever alpha remains.
+        var source = PixelBuffer(width: 8, height: 60)
+        for y in 0..<60 where y < 20 || y >= 40 { for x in 0..<8 { source[x, y] = RGBA(r: 255, g: 255, b: 255) } }
+        let out = Resampler.resize(source, to: PixelSize(width: 4, height: 15))
+        for y in 0..<15 where out[0, y].a > 8 {
+            XCTAssertGreaterThanOrEqual(out[0, y].r, 250, "row \(y) darkened: \(out[0, y])")
+        }
+        XCTAssertEqual(out[0, 0].a, 255)
+        XCTAssertEqual(out[0, 14].a, 255)
+        XCTAssertLessThan(out[0, 7].a, 8, "the middle of the transparent band")
+        XCTAssertTrue((1..<14).contains { out[0, $0].a > 8 && out[0, $0].a < 247 }, "a partly transparent row")
+    }
+
     func testDownscalingAveragesAStripePattern() {
         // One-pixel black and white stripes average to mid-grey: an area-aware filter, not sampling.
         var source = PixelBuffer(width: 64, height: 64)

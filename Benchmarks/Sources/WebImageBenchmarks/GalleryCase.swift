@@ -4,8 +4,10 @@ import WebImageCodecs
 
 /// `pipeline.gallery`: a cold gallery through `ImageManager`. Every image in `gallery/` of the
 /// benchmark server (300 corpus JPEG, WebP and PNG files under distinct names) is downloaded 6 at a time,
-/// decoded to a thumbnail of at most 256 × 256, and stored to a disk cache in a new folder;
-/// each run starts with empty memory and disk caches. The reference is the Python pipeline
+/// decoded to a thumbnail of at most 256 × 256, and stored to a disk cache in a new folder: the
+/// downloaded bytes under the original's key and the thumbnail, encoded by the codecs' encoders
+/// in its source format, under its own, as a gallery app's cache holds them. Each run starts
+/// with empty memory and disk caches. The reference is the Python pipeline
 /// of `pillow_bench.py` over the same server.
 enum GalleryCase {
     static let concurrency = 6
@@ -33,7 +35,7 @@ enum GalleryCase {
                     let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-gallery-\(UUID().uuidString)")
                     let disk = try DiskCache(directory: fresh, configuration: .init(autoTrimInterval: 0))
                     folder = fresh
-                    manager = ImageManager(imageCache: ImageCache(disk: disk), imageLoader: downloader, coders: coders)
+                    manager = ImageManager(imageCache: ImageCache(disk: disk, coders: coders), imageLoader: downloader, coders: coders)
                 },
                 run: {
                     let manager = manager!

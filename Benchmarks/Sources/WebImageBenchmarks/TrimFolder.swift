@@ -66,7 +66,9 @@ final class TrimFolder {
         }
     }
 
-    private var marker: String { url.path + "/.\(Int32.max)-benchmark.tmp" }
+    /// Named as a cache's temporary file (`.<pid>-<hex>.tmp`, which the cache accepts in its
+    /// folder) of a pid no process has, so that the cache's start-up pass deletes it.
+    private var marker: String { url.path + "/.\(Int32.max)-be9c4.tmp" }
 
     /// Writes the files, named like cache entries.
     func fill() throws {

@@ -4,3 +4,4 @@
 #include "wi_jpeg.h"
 #include "wi_png.h"
 #include "wi_zlib.h"
+#include "wi_png_rows.h"

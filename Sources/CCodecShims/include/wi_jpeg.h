@@ -83,6 +83,16 @@ wi_jpeg_status wi_jpeg_read_header(wi_jpeg_decoder *decoder, const uint8_t *data
 wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
                               uint8_t *rgba, int width, int height, int *incomplete);
 
+/// The steps of wi_jpeg_decode, for a caller that takes the rows a band at a time (a thumbnail's
+/// resampler) instead of holding the whole image: start at 1/`scale_denom` (checking the
+/// output size is `width` × `height`), read the next `count` rows (`width` * 4 bytes each)
+/// as often as needed, then finish once every row was read. A failed step fails every later one.
+/// `raw_cmyk` is as for wi_jpeg_decode.
+wi_jpeg_status wi_jpeg_start(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
+                             int width, int height);
+wi_jpeg_status wi_jpeg_read_rows(wi_jpeg_decoder *decoder, uint8_t *rgba, int count);
+wi_jpeg_status wi_jpeg_finish(wi_jpeg_decoder *decoder, int *incomplete);
+
 /// Encodes `width` x `height` RGBA8 pixels (non-premultiplied, rows of width * 4 bytes) as a
 /// baseline JPEG of `quality` 1...100. Alpha is dropped by compositing over white. When `icc` is
 /// not NULL, its `icc_length` bytes (at most 255 * 65519) are written as `ICC_PROFILE` APP2

@@ -17,6 +17,10 @@ typedef enum wi_png_status {
     WI_PNG_TRUNCATED = 2,
     /// A buffer could not be allocated.
     WI_PNG_NO_MEMORY = 3,
+    /// The image is interlaced: it cannot be read row by row (see wi_png_rows.h).
+    WI_PNG_INTERLACED = 4,
+    /// WebImage's own reader met something it leaves to libpng (see wi_png_rows.h).
+    WI_PNG_FALLBACK = 5,
 } wi_png_status;
 
 /// The message of a failed call (libpng's own wording), NUL-terminated.

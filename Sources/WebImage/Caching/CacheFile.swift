@@ -16,6 +16,14 @@ enum CacheFile {
         var allocatedSize: Int
         var accessDate: Date
         var modificationDate: Date
+
+        /// The status `stat` gave, or nil when it is not a regular file's.
+        init?(_ info: stat) {
+            guard CacheFile.isRegular(info) else { return nil }
+            allocatedSize = CacheFile.allocatedSize(info)
+            accessDate = Date(info.st_atim)
+            modificationDate = Date(info.st_mtim)
+        }
     }
 
     /// The whole content of the regular file at `path`, or nil when it cannot be read.
@@ -82,10 +90,8 @@ enum CacheFile {
     /// The status of the regular file at `path` (symbolic links are not followed), or nil.
     static func status(_ path: String) -> Status? {
         var info = stat()
-        guard lstat(path, &info) == 0, isRegular(info) else { return nil }
-        return Status(
-            allocatedSize: allocatedSize(info), accessDate: Date(info.st_atim),
-            modificationDate: Date(info.st_mtim))
+        guard lstat(path, &info) == 0 else { return nil }
+        return Status(info)
     }
 
     /// Whether a regular file exists at `path`.
@@ -139,11 +145,11 @@ enum CacheFile {
         if let failure { throw .io(operation: "write", path: path, code: failure) }
     }
 
-    private static func isRegular(_ info: stat) -> Bool {
+    fileprivate static func isRegular(_ info: stat) -> Bool {
         info.st_mode & S_IFMT == S_IFREG
     }
 
-    private static func allocatedSize(_ info: stat) -> Int {
+    fileprivate static func allocatedSize(_ info: stat) -> Int {
         Int(info.st_blocks) * 512
     }
 }

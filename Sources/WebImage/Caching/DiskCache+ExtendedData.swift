@@ -39,15 +39,15 @@ extension DiskCache {
            (try? FileManager.default.setAttributes(
                [Self.extendedAttributesKey: [Self.extendedAttributeName: value]], ofItemAtPath: file)) != nil
         {
-            unlink(sidecar)
+            removeSidecar(sidecar, of: name)
             return
         }
         guard !value.isEmpty else {
-            unlink(sidecar)
+            removeSidecar(sidecar, of: name)
             return
         }
         let temporary = try CacheFile.writeTemporary(value, in: path, date: configuration.clock(), sync: configuration.syncsWrites)
-        let failure: DiskCacheError? = index.withLock { _ in
+        let failure: DiskCacheError? = index.withLock { index in
             guard CacheFile.exists(file) else {
                 unlink(temporary.path)
                 return .noEntry(key: key)
@@ -57,9 +57,18 @@ extension DiskCache {
                 unlink(temporary.path)
                 return failure
             }
+            index.sidecars.insert(name)
             return nil
         }
         if let failure { throw failure }
+    }
+
+    /// Deletes the sidecar at `sidecar` of the entry `name`, which the index then forgets.
+    private func removeSidecar(_ sidecar: String, of name: String) {
+        index.withLock { index in
+            unlink(sidecar)
+            index.sidecars.remove(name)
+        }
     }
 
     /// Foundation's attribute key for a file's extended attributes (name → value).
@@ -67,6 +76,6 @@ extension DiskCache {
 
     /// The name under which `key` has an entry in the cache's own folder.
     private func existingName(forKey key: String) -> String? {
-        Self.candidateNames(forKey: key).first { CacheFile.exists(path + "/" + $0) }
+        recentNames.names(forKey: key).names.first { CacheFile.exists(path + "/" + $0) }
     }
 }

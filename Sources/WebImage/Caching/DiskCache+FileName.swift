@@ -44,12 +44,15 @@ extension DiskCache {
     /// optionally `.` and an extension as ``fileName(forKey:)`` keeps it. A file named so in the
     /// cache's folder is taken for an entry, whoever wrote it.
     public static func isEntryFileName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard bytes.count >= 32, bytes[..<32].allSatisfy(isLowercaseHexDigit) else { return false }
-        guard bytes.count > 32 else { return true }
-        let pathExtension = bytes[33...]
-        return bytes[32] == UInt8(ascii: ".") && !pathExtension.isEmpty && pathExtension.count <= maxExtensionBytes
-            && !pathExtension.contains { isForbiddenInExtension($0) || $0 == UInt8(ascii: ".") }
+        // Scans and trims ask this of every file in the folder: read the UTF-8 in place.
+        var name = name
+        return name.withUTF8 { bytes in
+            guard bytes.count >= 32, bytes[..<32].allSatisfy(isLowercaseHexDigit) else { return false }
+            guard bytes.count > 32 else { return true }
+            let pathExtension = bytes[33...]
+            return bytes[32] == UInt8(ascii: ".") && !pathExtension.isEmpty && pathExtension.count <= maxExtensionBytes
+                && !pathExtension.contains { isForbiddenInExtension($0) || $0 == UInt8(ascii: ".") }
+        }
     }
 
     /// The names a read tries for `key`: the full name, then the name without extension.

@@ -49,26 +49,32 @@ extension DiskCache {
         let maxAge = configuration.maxAge
         // maxAge 0 expires everything, even a file stamped this very instant.
         let expiry: Date? = !deletingExpired || maxAge < 0 ? nil : maxAge == 0 ? .distantFuture : now - maxAge
-        var found: [String: (size: Int, accessDate: Date)] = [:]
+        let folder = OpenCacheFolder(path)
+        let names = CacheFile.names(in: path)
+        var found = [String: (size: Int, accessDate: Date)](minimumCapacity: names.count)
         var sidecars: [(sidecar: String, entry: String)] = []
-        for name in CacheFile.names(in: path) {
+        for name in names {
             if CacheFile.isTemporary(name) {
-                if CacheFile.isAbandonedTemporary(name, in: path, now: now) { unlink(path + "/" + name) }
+                if CacheFile.isAbandonedTemporary(name, in: path, now: now) { folder.remove(name) }
                 continue
             }
             if let entry = Self.entryName(ofSidecar: name) {
                 sidecars.append((name, entry))
                 continue
             }
-            guard Self.isEntryFileName(name), var status = CacheFile.status(path + "/" + name) else { continue }
-            status.accessDate = max(status.accessDate, readDates[name] ?? .distantPast)
-            if let expiry, expiryDate(of: name, status) <= expiry, deleteIfUnchanged(name, since: start) { continue }
+            guard Self.isEntryFileName(name), var status = folder.status(name) else { continue }
+            if !readDates.isEmpty { status.accessDate = max(status.accessDate, readDates[name] ?? .distantPast) }
+            if let expiry, expiryDate(of: name, status) <= expiry, deleteIfUnchanged(name, since: start, in: folder) { continue }
             found[name] = (status.allocatedSize, status.accessDate)
         }
         index.withLock { index in
             index.finishScan(found: found, startedAt: start)
-            for (sidecar, entry) in sidecars where !CacheFile.exists(path + "/" + entry) {
-                unlink(path + "/" + sidecar)
+            for (sidecar, entry) in sidecars {
+                if folder.status(entry) == nil {
+                    folder.remove(sidecar)
+                } else {
+                    index.sidecars.insert(entry)
+                }
             }
         }
     }
@@ -83,24 +89,31 @@ extension DiskCache {
         let target = Int(Double(maxSize) * min(max(configuration.trimRatio, 0), 1))
         let victims = index.withLock { $0.totalSize > maxSize ? $0.victims(toReach: target) : [] }
         let batchSize = 64
+        let folder = OpenCacheFolder(path)
         for start in stride(from: 0, to: victims.count, by: batchSize) {
             index.withLock { index in
                 for victim in victims[start..<min(start + batchSize, victims.count)]
                 where index.entries?[victim.name]?.stamp == victim.stamp {
-                    deleteEntry(victim.name)
-                    index.record(victim.name, .removed)
+                    deleteEntry(victim.name, in: folder, index: &index)
                 }
             }
         }
     }
 
+    /// Deletes the file `name`, and its sidecar when the index knows of one, and forgets the
+    /// entry. Call with the index locked.
+    private func deleteEntry(_ name: String, in folder: OpenCacheFolder, index: inout DiskCacheIndex) {
+        folder.remove(name)
+        if index.sidecars.remove(name) != nil { folder.remove(Self.sidecarName(for: name)) }
+        index.record(name, .removed)
+    }
+
     /// Deletes the expired entry `name` unless it was stored or read since the scan that began
     /// at `start` began.
-    private func deleteIfUnchanged(_ name: String, since start: UInt64) -> Bool {
+    private func deleteIfUnchanged(_ name: String, since start: UInt64, in folder: OpenCacheFolder) -> Bool {
         index.withLock { index in
             guard !index.changed(name, since: start) else { return false }
-            deleteEntry(name)
-            index.record(name, .removed)
+            deleteEntry(name, in: folder, index: &index)
             return true
         }
     }

@@ -36,6 +36,8 @@ public final class DiskCache: Sendable {
     let index = Mutex(DiskCacheIndex())
     /// Where start-up scans, timed maintenance and size trims run: never the caller's thread.
     let maintenanceQueue = DispatchQueue(label: "WebImage.DiskCache.maintenance", qos: .utility)
+    /// The entry names of recently used keys.
+    let recentNames: RecentEntryNames
 
     /// A cache over `directory`, created (and tagged with a `CACHEDIR.TAG`) on the first store
     /// if missing. Starts the background start-up pass (index scan, expiry, trim, clean-up of
@@ -67,30 +69,31 @@ public final class DiskCache: Sendable {
         self.directory = directory
         self.configuration = configuration
         self.path = path
+        recentNames = RecentEntryNames(folder: path)
         maintenanceQueue.async { [weak self] in self?.performMaintenance() }
     }
 
     /// The path an entry for `key` is written to.
     public func cachePath(forKey key: String) -> URL {
-        directory.appendingPathComponent(Self.fileName(forKey: key), isDirectory: false)
+        directory.appendingPathComponent(recentNames.names(forKey: key).names[0], isDirectory: false)
     }
 
     /// The bytes stored for `key`, or nil. Looks in the cache's folder (the full name, then the
     /// name without extension), then in each read-only folder. A hit in the cache's own folder
     /// becomes its most recently used entry.
     public func data(forKey key: String) -> Data? {
-        let names = Self.candidateNames(forKey: key)
+        let entry = recentNames.names(forKey: key)
         let now = configuration.clock()
-        for name in names {
+        for (name, file) in zip(entry.names, entry.paths) {
             // A read the index cannot remember yet (before the start-up scan) is stamped on the file.
             let granularity = index.withLock { $0.remembersReads } ? configuration.accessStampGranularity : 0
             let stamp = (date: now, granularity: granularity)
-            guard let hit = CacheFile.contents(of: path + "/" + name, stampingAccess: stamp) else { continue }
+            guard let hit = CacheFile.contents(of: file, stampingAccess: stamp) else { continue }
             index.withLock { $0.record(name, .accessed(size: hit.allocatedSize, date: now)) }
             return hit.data
         }
         for folder in configuration.additionalReadOnlyPaths {
-            for name in names {
+            for name in entry.names {
                 if let hit = CacheFile.contents(of: folder.path + "/" + name, stampingAccess: nil) { return hit.data }
             }
         }
@@ -101,24 +104,26 @@ public final class DiskCache: Sendable {
     public func containsData(forKey key: String) -> Bool {
         let folders = [path] + configuration.additionalReadOnlyPaths.map(\.path)
         return folders.contains { folder in
-            Self.candidateNames(forKey: key).contains { CacheFile.exists(folder + "/" + $0) }
+            recentNames.names(forKey: key).names.contains { CacheFile.exists(folder + "/" + $0) }
         }
     }
 
     /// Stores `data` for `key`, atomically replacing any entry (and its extended data).
     public func store(_ data: Data, forKey key: String) throws(DiskCacheError) {
-        let name = Self.fileName(forKey: key)
+        let entry = recentNames.names(forKey: key)
+        let name = entry.names[0], destination = entry.paths[0]
         let now = configuration.clock()
         let temporary = try CacheFile.writeTemporary(data, in: path, date: now, sync: configuration.syncsWrites)
         let maxSize = configuration.maxSize
         let outcome: Result<Bool, DiskCacheError> = index.withLock { index in
-            let destination = path + "/" + name
             guard rename(temporary.path, destination) == 0 else {
                 let failure = DiskCacheError.io(operation: "rename", path: destination, code: errno)
                 unlink(temporary.path)
                 return .failure(failure)
             }
+            // Another process may have written a sidecar the index does not know: always cleared.
             unlink(path + "/" + Self.sidecarName(for: name))
+            index.sidecars.remove(name)
             index.record(name, .stored(size: temporary.allocatedSize, date: now))
             guard maxSize > 0, index.entries != nil, index.totalSize > maxSize, !index.isTrimScheduled else {
                 return .success(false)
@@ -132,8 +137,10 @@ public final class DiskCache: Sendable {
     /// Removes the entry for `key` (under both names) and its extended data.
     public func removeData(forKey key: String) {
         index.withLock { index in
-            for name in Self.candidateNames(forKey: key) {
-                deleteEntry(name)
+            for name in recentNames.names(forKey: key).names {
+                unlink(path + "/" + name)
+                unlink(path + "/" + Self.sidecarName(for: name))
+                index.sidecars.remove(name)
                 index.record(name, .removed)
             }
         }
@@ -159,12 +166,6 @@ public final class DiskCache: Sendable {
     /// The bytes the entries occupy on disk: the sum of their allocated sizes.
     public var totalSize: Int {
         withLoadedIndex { $0.totalSize }
-    }
-
-    /// Deletes the file `name` and its sidecar. Call with the index locked.
-    func deleteEntry(_ name: String) {
-        unlink(path + "/" + name)
-        unlink(path + "/" + Self.sidecarName(for: name))
     }
 
     /// `body` applied to the index, after scanning the folder if it was never scanned.

@@ -34,6 +34,12 @@ struct DiskCacheIndex {
     private(set) var totalSize = 0
     /// Whether a background trim is queued or running.
     var isTrimScheduled = false
+    /// The entries known to have a sidecar file (extended data where extended attributes are
+    /// refused): found by scans, added by this process's writes. Trims and expiry delete only
+    /// these sidecars with their entries; one another process wrote since the last scan is left
+    /// behind as an orphan, which the next scan deletes, and which a later store of its key
+    /// replaces (a store always clears the key's sidecar).
+    var sidecars: Set<String> = []
 
     private var runningScans = 0
     /// The last change to each file since the oldest running scan began, with its position.
@@ -78,6 +84,7 @@ struct DiskCacheIndex {
     mutating func removeAll() {
         entries = [:]
         totalSize = 0
+        sidecars = []
         if runningScans > 0 {
             position += 1
             journal = [:]
@@ -102,16 +109,20 @@ struct DiskCacheIndex {
     mutating func finishScan(found: [String: (size: Int, accessDate: Date)], startedAt start: UInt64) {
         let scanned = (emptiedAt ?? 0) > start ? [:] : found
         let previous = entries ?? [:]
-        entries = [:]
-        totalSize = 0
-        for (name, file) in scanned {
-            // A file found as the index knew it is no update: it keeps its stamp, so a trim that
-            // chose it meanwhile still deletes it.
-            if let known = previous[name], known.size == file.size, known.accessDate == file.accessDate {
-                entries?[name] = known
-                totalSize += known.size
-            } else {
-                apply(.stored(size: file.size, date: file.accessDate), to: name)
+        var total = 0
+        // mapValues keeps the scan's hash table as it is: no entry is hashed again.
+        entries = scanned.mapValues { file in
+            total += file.size
+            nextStamp &+= 1
+            return Entry(size: file.size, accessDate: file.accessDate, stamp: nextStamp)
+        }
+        totalSize = total
+        // A file found as the index knew it is no update: it keeps its stamp, so a trim that
+        // chose it meanwhile still deletes it.
+        if !previous.isEmpty {
+            for (name, known) in previous {
+                guard let file = scanned[name], known.size == file.size, known.accessDate == file.accessDate else { continue }
+                entries?[name]?.stamp = known.stamp
             }
         }
         for (name, entry) in journal where entry.position > start { apply(entry.change, to: name) }
@@ -126,8 +137,10 @@ struct DiskCacheIndex {
     /// below, oldest first, each with the stamp it has now.
     func victims(toReach target: Int) -> [(name: String, stamp: UInt64)] {
         guard let entries, totalSize > target else { return [] }
-        let oldestFirst = entries.sorted {
-            ($0.value.accessDate, $0.key) < ($1.value.accessDate, $1.key)
+        // Names are compared only between equal dates (building tuples of both would retain
+        // and release the names on every comparison).
+        let oldestFirst = entries.sorted { a, b in
+            a.value.accessDate == b.value.accessDate ? a.key < b.key : a.value.accessDate < b.value.accessDate
         }
         var remaining = totalSize
         var chosen: [(name: String, stamp: UInt64)] = []

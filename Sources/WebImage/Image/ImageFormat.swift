@@ -36,28 +36,48 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
 
     /// Detects the format from the leading bytes of `data`.
     public init(detecting data: Data) {
-        self = data.withUnsafeBytes { ImageFormat.detect(Array($0.prefix(512))) }
+        self = data.withUnsafeBytes { ImageFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(512))) }
     }
 
     /// Detects the format from the leading bytes (512 are enough for every format).
     public init(detecting bytes: [UInt8]) {
-        self = ImageFormat.detect(Array(bytes.prefix(512)))
+        self = bytes.withUnsafeBytes { ImageFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(512))) }
     }
 
-    private static func detect(_ b: [UInt8]) -> ImageFormat {
-        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
-            b.count >= offset + prefix.count && Array(b[offset..<offset + prefix.count]) == prefix
+    /// Called for every decode, often once per coder asked: compares in place, allocating nothing.
+    private static func detect(_ b: UnsafeRawBufferPointer) -> ImageFormat {
+        func starts(_ prefix: StaticString, at offset: Int = 0) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard b.count >= offset + count else { return false }
+            return (0..<count).allSatisfy { b[offset + $0] == prefix.utf8Start[$0] }
         }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if starts(Array("BM".utf8)) { return .bmp }
-        if starts([0xFF, 0x0A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .jxl }
-        if starts(Array("%PDF".utf8)) { return .pdf }
-        if starts([0x00, 0x00, 0x01, 0x00]) || starts([0x00, 0x00, 0x02, 0x00]) { return .ico }
-        if starts(Array("ftyp".utf8), at: 4), b.count >= 12 { return isobmffFormat(b) }
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + prefix.count && prefix.indices.allSatisfy { b[offset + $0] == prefix[$0] }
+        }
+        guard let first = b.first else { return .undefined }
+        switch first {
+        case 0xFF:
+            if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+            if starts([0xFF, 0x0A]) { return .jxl }
+        case 0x89:
+            if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        case UInt8(ascii: "G"):
+            if starts("GIF87a") || starts("GIF89a") { return .gif }
+        case UInt8(ascii: "R"):
+            if starts("RIFF") && starts("WEBP", at: 8) { return .webp }
+        case UInt8(ascii: "I"), UInt8(ascii: "M"):
+            if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        case UInt8(ascii: "B"):
+            if starts("BM") { return .bmp }
+        case UInt8(ascii: "%"):
+            if starts("%PDF") { return .pdf }
+        case 0x00:
+            if starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .jxl }
+            if starts([0x00, 0x00, 0x01, 0x00]) || starts([0x00, 0x00, 0x02, 0x00]) { return .ico }
+        default:
+            break
+        }
+        if starts("ftyp", at: 4), b.count >= 12 { return isobmffFormat(b) }
         if isSVG(b) { return .svg }
         return .undefined
     }
@@ -65,7 +85,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// An ISO-BMFF file by its `ftyp` brands: the major brand names HEIC or AVIF; a generic
     /// HEIF major brand (`mif1`, `msf1`, `mif2`, `miaf`) is AVIF when `avif`/`avis` is among the
     /// compatible brands, else HEIF.
-    private static func isobmffFormat(_ b: [UInt8]) -> ImageFormat {
+    private static func isobmffFormat(_ b: UnsafeRawBufferPointer) -> ImageFormat {
         let heic: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
         let avif: Set = ["avif", "avis"]
         func brand(at offset: Int) -> String { String(decoding: b[offset..<offset + 4], as: UTF8.self) }
@@ -80,7 +100,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     }
 
     /// SVG is text: `<svg`, or an XML prolog (and perhaps a doctype or comments) before an `<svg` root.
-    private static func isSVG(_ b: [UInt8]) -> Bool {
+    private static func isSVG(_ b: UnsafeRawBufferPointer) -> Bool {
         let text = String(decoding: b, as: UTF8.self)
         let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if trimmed.hasPrefix("<svg") { return true }

@@ -1,5 +1,9 @@
 /// The scheduler's record of one HTTP request and the callers that share it.
-struct DownloadOperationRecord {
+///
+/// A class, so that the scheduler's many reads and updates of one field go through a reference
+/// instead of copying the record out of its dictionary and writing it back. Only the scheduler,
+/// under the downloader's lock, touches it.
+final class DownloadOperationRecord {
     /// Where the request is in its life.
     enum Phase {
         /// Waiting for a free slot (or for the downloader to resume).
@@ -20,10 +24,40 @@ struct DownloadOperationRecord {
     var holdsSlot = false
     var callers: [UInt64: DownloadCaller] = [:]
     var task: Task<Void, Never>?
+    /// When the request last made progress (it started, its head or a body part arrived): what
+    /// the downloader's idle watchdog measures silence from.
+    var lastActivity: ContinuousClock.Instant?
+    /// Whether the idle watchdog cancelled the request, so that its cancellation is reported
+    /// as ``WebImageError/timedOut(seconds:)``.
+    var timedOut = false
 
     /// The priority of the most urgent caller; ``DownloadPriority/low`` without callers.
     var priority: DownloadPriority {
         callers.values.reduce(.low) { max($0, $1.priority) }
+    }
+
+    /// A queued request for `key`, shaped by `options`, created `sequence`-th.
+    init(key: DownloadKey, options: ImageLoaderOptions, sequence: UInt64) {
+        self.key = key
+        self.options = options
+        self.sequence = sequence
+    }
+
+    /// Records `received` bytes at `now` and returns the event handlers of the callers due a
+    /// progress event.
+    func progressHandlers(received: Int, expected: Int?, now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
+        lastActivity = now
+        var handlers: [ImageLoadingEventHandler] = []
+        // Index by index, so that each caller is updated in place without copying the dictionary.
+        var index = callers.startIndex
+        while index != callers.endIndex {
+            if let events = callers.values[index].events,
+               callers.values[index].admitProgress(received: received, expected: expected, now: now) {
+                handlers.append(events)
+            }
+            callers.formIndex(after: &index)
+        }
+        return handlers
     }
 
     /// This record's entry in the ``DownloadQueue``, at its priority now.

@@ -27,15 +27,14 @@ struct DownloadScheduler {
         -> (operation: UInt64, caller: UInt64)
     {
         let callerID = makeID()
-        if let operation = joinable[key], var record = records[operation] {
+        if let operation = joinable[key], let record = records[operation] {
             let priority = record.priority
             record.callers[callerID] = caller
-            records[operation] = record
             requeueIfPriorityChanged(record, operation, from: priority)
             return (operation, callerID)
         }
         let operation = makeID()
-        var record = DownloadOperationRecord(key: key, options: options, sequence: operation)
+        let record = DownloadOperationRecord(key: key, options: options, sequence: operation)
         record.callers[callerID] = caller
         records[operation] = record
         joinable[key] = operation
@@ -49,11 +48,10 @@ struct DownloadScheduler {
     mutating func removeCaller(_ callerID: UInt64, of operation: UInt64)
         -> (caller: DownloadCaller?, taskToCancel: Task<Void, Never>?)
     {
-        guard var record = records[operation] else { return (nil, nil) }
+        guard let record = records[operation] else { return (nil, nil) }
         let priority = record.priority
         guard let caller = record.callers.removeValue(forKey: callerID) else { return (nil, nil) }
         guard record.callers.isEmpty else {
-            records[operation] = record
             requeueIfPriorityChanged(record, operation, from: priority)
             return (caller, nil)
         }
@@ -62,27 +60,75 @@ struct DownloadScheduler {
             records.removeValue(forKey: operation)
             return (caller, nil)
         }
-        records[operation] = record
         return (caller, record.task)
     }
 
-    /// Marks the requests that may start now as running and returns them, most urgent first:
-    /// none while suspended or shut down, and never more than ``maxConcurrent`` at once.
-    mutating func takeStartable() -> [UInt64] {
+    /// Marks the requests that may start now as running (active since `now`) and returns them,
+    /// most urgent first: none while suspended or shut down, and never more than
+    /// ``maxConcurrent`` at once.
+    mutating func takeStartable(now: ContinuousClock.Instant) -> [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] {
         guard !isSuspended, !isShutDown else { return [] }
-        var started: [UInt64] = []
+        var started: [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] = []
         while runningCount < maxConcurrent, let next = nextQueued() {
-            records[next]?.phase = .running
-            records[next]?.holdsSlot = true
+            guard let record = records[next] else { continue }
+            record.phase = .running
+            record.holdsSlot = true
+            record.lastActivity = now
             runningCount += 1
-            started.append(next)
+            started.append((next, record.key, record.options))
         }
         return started
     }
 
+    /// The idle watchdog's task while it runs; it ends itself when no request is running.
+    private(set) var watchdog: Task<Void, Never>?
+
+    /// Whether a request runs and no watchdog watches it.
+    var needsWatchdog: Bool { watchdog == nil && runningCount > 0 && !isShutDown }
+
+    /// Keeps the task of the watchdog just started.
+    mutating func setWatchdog(_ task: Task<Void, Never>) {
+        watchdog = task
+    }
+
+    /// Forgets the watchdog and returns its task, to cancel (at shutdown).
+    mutating func takeWatchdog() -> Task<Void, Never>? {
+        defer { watchdog = nil }
+        return watchdog
+    }
+
+    /// The watchdog's round at `now`: marks the running requests silent since `idleLimit` ago
+    /// or longer as timed out and returns their tasks, to cancel. When no request is running
+    /// any more, the watchdog is forgotten and `keepWatching` is false.
+    mutating func timeOutIdleRequests(now: ContinuousClock.Instant, idleLimit: Duration)
+        -> (tasks: [Task<Void, Never>], keepWatching: Bool)
+    {
+        var tasks: [Task<Void, Never>] = []
+        var running = false
+        for record in records.values where record.phase == .running && !record.timedOut {
+            running = true
+            if let last = record.lastActivity, now - last >= idleLimit, let task = record.task {
+                record.timedOut = true
+                tasks.append(task)
+            }
+        }
+        if !running { watchdog = nil }
+        return (tasks, running)
+    }
+
+    /// Whether the idle watchdog cancelled `operation`.
+    func timedOut(_ operation: UInt64) -> Bool {
+        records[operation]?.timedOut ?? false
+    }
+
     /// Keeps the task that runs `operation`, so that cancelling its last caller can cancel it.
-    mutating func setTask(_ task: Task<Void, Never>, for operation: UInt64) {
-        records[operation]?.task = task
+    /// Tasks are made outside the lock, so a request can lose its last caller (or the
+    /// downloader shut down) before its task arrives: then returns true, and the task must be
+    /// cancelled at once.
+    func attach(_ task: Task<Void, Never>, to operation: UInt64) -> Bool {
+        guard let record = records[operation] else { return true }
+        record.task = task
+        return record.callers.isEmpty
     }
 
     /// The body of `operation` is complete: it gives its slot back and decodes.
@@ -110,7 +156,7 @@ struct DownloadScheduler {
             if record.phase == .queued {
                 records.removeValue(forKey: operation)
             } else {
-                records[operation]?.callers.removeAll()
+                record.callers.removeAll()
                 if let task = record.task { tasks.append(task) }
             }
         }
@@ -119,19 +165,11 @@ struct DownloadScheduler {
         return (callers, tasks)
     }
 
-    /// Records the progress of `operation` and returns the handlers due an event.
-    mutating func progressHandlers(of operation: UInt64, received: Int, expected: Int?,
+    /// Records the progress of `operation` (which also counts as activity for the idle
+    /// watchdog) and returns the handlers due an event.
+    func progressHandlers(of operation: UInt64, received: Int, expected: Int?,
                                    now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
-        guard var record = records[operation] else { return [] }
-        var handlers: [ImageLoadingEventHandler] = []
-        for (id, var caller) in record.callers {
-            guard let events = caller.events, caller.admitProgress(received: received, expected: expected, now: now)
-            else { continue }
-            record.callers[id] = caller
-            handlers.append(events)
-        }
-        records[operation] = record
-        return handlers
+        records[operation]?.progressHandlers(received: received, expected: expected, now: now) ?? []
     }
 
     /// The callers of `operation` that asked for partial images.
@@ -139,14 +177,18 @@ struct DownloadScheduler {
         records[operation]?.callers.values.filter { $0.progressive && $0.events != nil } ?? []
     }
 
-    /// The callers of `operation` whose decode key is not in `done`.
-    func callers(of operation: UInt64, notIn done: Set<DownloadCaller.DecodeKey>) -> [DownloadCaller] {
-        records[operation]?.callers.values.filter { !done.contains($0.decodeKey) } ?? []
+    /// The callers of `operation` whose decode key is not in `done`, who need a decode; when
+    /// there are none, `operation` ends and its callers come back as `finished`, to complete.
+    mutating func undecodedCallers(of operation: UInt64, notIn done: [DownloadCaller.DecodeKey])
+        -> (undecoded: [DownloadCaller], finished: [DownloadCaller]?)
+    {
+        let undecoded = records[operation]?.callers.values.filter { !done.contains($0.decodeKey) } ?? []
+        return undecoded.isEmpty ? ([], finish(operation)) : (undecoded, nil)
     }
 
     private mutating func releaseSlot(of operation: UInt64) {
-        guard records[operation]?.holdsSlot == true else { return }
-        records[operation]?.holdsSlot = false
+        guard let record = records[operation], record.holdsSlot else { return }
+        record.holdsSlot = false
         runningCount -= 1
     }
 

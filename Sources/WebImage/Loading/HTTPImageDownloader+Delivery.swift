@@ -2,10 +2,9 @@ import Foundation
 
 /// Running one shared request and handing its outcome to every caller.
 extension HTTPImageDownloader {
-    /// The body of the task that runs `operation`: fetch, then decode for each caller.
-    func run(_ operation: UInt64) async {
-        let request = state.withLock { state in state.records[operation].map { ($0.key, $0.options) } }
-        guard let (key, options) = request else { return }
+    /// The body of the task that runs `operation` (for `key`, shaped by `options`): fetch,
+    /// then decode for each caller.
+    func run(_ operation: UInt64, key: DownloadKey, options: ImageLoaderOptions) async {
         let outcome: Result<(data: Data, response: ImageLoadResponse), WebImageError>
         do {
             outcome = .success(try await fetch(operation, key: key, options: options))
@@ -14,12 +13,15 @@ extension HTTPImageDownloader {
         }
         switch outcome {
         case .failure(let error):
-            let callers = state.withLock { $0.finish(operation) }
-            startReadyOperations()
-            for caller in callers { caller.completion(.failure(error)) }
+            let (callers, timedOut) = startReadyOperations { state in
+                let timedOut = state.timedOut(operation)
+                return (state.finish(operation), timedOut)
+            }
+            // The idle watchdog stops a silent request by cancelling it.
+            let reported = timedOut ? WebImageError.timedOut(seconds: configuration.effectiveTimeout) : error
+            for caller in callers { caller.completion(.failure(reported)) }
         case .success(let (data, response)):
-            state.withLock { $0.bodyFinished(operation) }
-            startReadyOperations()
+            startReadyOperations { $0.bodyFinished(operation) }
             deliver(data, response: response, of: operation, decryptor: options.decryptor)
         }
     }
@@ -29,26 +31,33 @@ extension HTTPImageDownloader {
     private func deliver(_ data: Data, response: ImageLoadResponse, of operation: UInt64,
                          decryptor: ImageDataDecryptor?) {
         let payload = LoadedDataDecoder.decrypt(data, with: decryptor, response: response)
-        var decoded: [DownloadCaller.DecodeKey: Result<Image, WebImageError>] = [:]
+        // One decode per distinct key; callers rarely differ, so a list is searched.
+        var decoded: [(key: DownloadCaller.DecodeKey, result: Result<Image, WebImageError>)] = []
+        func decodedResult(for key: DownloadCaller.DecodeKey) -> Result<Image, WebImageError>? {
+            decoded.first { $0.key == key }?.result
+        }
         func decode(for callers: [DownloadCaller]) {
-            for caller in callers where decoded[caller.decodeKey] == nil {
-                decoded[caller.decodeKey] = payload.flatMap {
+            for caller in callers where decodedResult(for: caller.decodeKey) == nil {
+                decoded.append((caller.decodeKey, payload.flatMap {
                     LoadedDataDecoder.decode($0, coders: caller.coders, options: caller.decodeOptions)
-                }
+                }))
             }
         }
-        while true {
-            let done = Set(decoded.keys)
-            let waiting = state.withLock { $0.callers(of: operation, notIn: done) }
-            if waiting.isEmpty { break }
-            decode(for: waiting)
+        /// Decodes for the callers waiting, again for those who joined meanwhile, until the
+        /// request ends with every caller's decode done; returns the callers to complete.
+        func decodeUntilFinished() -> [DownloadCaller] {
+            while true {
+                let done = decoded.map(\.key)
+                let (waiting, finished) = state.withLock { $0.undecodedCallers(of: operation, notIn: done) }
+                if let finished { return finished }
+                decode(for: waiting)
+            }
         }
-        let callers = state.withLock { $0.finish(operation) }
-        decode(for: callers)
+        let callers = decodeUntilFinished()
         let final = ImageLoadingProgress(receivedBytes: data.count, expectedBytes: response.expectedContentLength ?? data.count)
         for caller in callers {
             if caller.lastReceivedBytes < data.count { caller.events?(.progress(final)) }
-            let result = decoded[caller.decodeKey] ?? .failure(.badImageData(.empty))
+            let result = decodedResult(for: caller.decodeKey) ?? .failure(.badImageData(.empty))
             // The bytes the image was decoded from: what the decryptor made, as SDWebImage caches.
             caller.completion(result.flatMap { image in payload.map { ImageLoadResult(image: image, data: $0, response: response) } })
         }

@@ -36,7 +36,10 @@ extension HTTPImageDownloader {
         try Task.checkCancellation()
         guard let addressPolicy else {
             let response = try await client.execute(request, timeout: requestTimeout)
-            return try await receive(response, from: response.url ?? key.url, of: operation, options: options,
+            // The history holds more than the first request only after redirects; reading `url`
+            // parses the URL again.
+            let finalURL = response.history.count > 1 ? response.url ?? key.url : key.url
+            return try await receive(response, from: finalURL, of: operation, options: options,
                                      handlesCookies: handlesCookies)
         }
         let (response, finalURL, pinnedClient) = try await executePinned(request, url: key.url, policy: addressPolicy)
@@ -63,13 +66,13 @@ extension HTTPImageDownloader {
     {
         if handlesCookies { cookies.store(response.headers["set-cookie"], from: finalURL) }
         var head = ImageLoadResponse(url: finalURL, statusCode: Int(response.status.code),
-                                     headers: Self.fields(of: response.headers))
+                                     lowercasedHeaders: Self.fields(of: response.headers))
         if let modifier = options.responseModifier {
             guard let modified = try await modifier(head) else { throw WebImageError.invalidDownloadResponse }
             head = modified
         }
-        try check(head)
         let expected = head.expectedContentLength
+        try check(head, expectedLength: expected)
         let data = try await readBody(response.body, expected: expected, of: operation)
         return (data, head)
     }
@@ -92,8 +95,9 @@ extension HTTPImageDownloader {
         return request
     }
 
-    /// Throws when the response head says the body is not wanted.
-    private func check(_ head: ImageLoadResponse) throws(WebImageError) {
+    /// Throws when the response head (whose `Content-Length` says `expectedLength`) says the
+    /// body is not wanted.
+    private func check(_ head: ImageLoadResponse, expectedLength: Int?) throws(WebImageError) {
         guard let status = head.statusCode else { throw .invalidDownloadResponse }
         if status == 304 { throw .cacheNotModified }
         guard configuration.acceptableStatusCodes.contains(status) else {
@@ -104,8 +108,11 @@ extension HTTPImageDownloader {
             }
             throw .badStatusCode(status)
         }
-        guard configuration.accepts(contentType: head.mimeType) else { throw .invalidContentType(head.mimeType) }
-        if let length = head.expectedContentLength, length > configuration.maxBytes {
+        if configuration.acceptableContentTypes != nil {
+            let mimeType = head.mimeType
+            guard configuration.accepts(contentType: mimeType) else { throw .invalidContentType(mimeType) }
+        }
+        if let length = expectedLength, length > configuration.maxBytes {
             throw .tooLarge(limit: configuration.maxBytes)
         }
     }
@@ -133,10 +140,14 @@ extension HTTPImageDownloader {
 
     /// Header fields by lowercase name, repeated fields joined with `", "`.
     static func fields(of headers: HTTPHeaders) -> [String: String] {
-        var fields: [String: String] = [:]
+        var fields = [String: String](minimumCapacity: headers.count)
         for (name, value) in headers {
-            let key = name.lowercased()
-            fields[key] = fields[key].map { "\($0), \(value)" } ?? value
+            let key = ImageLoadResponse.lowercasedFieldName(name)
+            if let index = fields.index(forKey: key) {
+                fields.values[index] += ", " + value
+            } else {
+                fields[key] = value
+            }
         }
         return fields
     }

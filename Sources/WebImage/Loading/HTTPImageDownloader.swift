@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOSSL
 import Locking
+import Tracing
 
 /// Downloads images over HTTP(S) (SDWebImage's `SDWebImageDownloader`), with AsyncHTTPClient.
 ///
@@ -68,20 +69,9 @@ public final class HTTPImageDownloader: ImageLoader {
         events: ImageLoadingEventHandler? = nil,
         completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
     ) -> DownloadToken {
-        guard canRequest(url) else {
-            completion(.failure(.invalidURL("\(url.absoluteString) is not an http(s) URL with a host")))
+        guard let ids = register(url, options: options, events: events, completion: completion) else {
             return DownloadToken(url: url) {}
         }
-        let key = DownloadKey(url: url, ifNoneMatch: options.ifNoneMatch, ifModifiedSince: options.ifModifiedSince)
-        let caller = DownloadCaller(options: options, events: events, completion: completion)
-        let ids = state.withLock { state -> (operation: UInt64, caller: UInt64)? in
-            state.isShutDown ? nil : state.add(caller, key: key, options: options)
-        }
-        guard let ids else {
-            completion(.failure(.invalidDownloadOperation))
-            return DownloadToken(url: url) {}
-        }
-        startReadyOperations()
         return DownloadToken(url: url) { [self] in cancel(caller: ids.caller, of: ids.operation) }
     }
 
@@ -92,17 +82,44 @@ public final class HTTPImageDownloader: ImageLoader {
         for url: URL, options: ImageLoaderOptions = ImageLoaderOptions(),
         events: ImageLoadingEventHandler? = nil
     ) async throws(WebImageError) -> ImageLoadResult {
-        let token = Mutex<DownloadToken?>(nil)
+        // The caller's identifiers stand in for a token: one allocation instead of three.
+        let registered = Mutex<(operation: UInt64, caller: UInt64)?>(nil)
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageLoadResult, WebImageError>, Never>) in
-                let started = downloadImage(with: url, options: options, events: events) { continuation.resume(returning: $0) }
-                token.withLock { $0 = started }
-                if Task.isCancelled { started.cancel() }
+            // The downloader completes every caller exactly once, so the continuation is
+            // resumed exactly once.
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<ImageLoadResult, WebImageError>, Never>) in
+                guard let ids = register(url, options: options, events: events, completion: { continuation.resume(returning: $0) })
+                else { return }
+                registered.withLock { $0 = ids }
+                if Task.isCancelled { cancel(caller: ids.caller, of: ids.operation) }
             }
         } onCancel: {
-            token.withLock { $0 }?.cancel()
+            if let ids = registered.withLock({ $0 }) { cancel(caller: ids.caller, of: ids.operation) }
         }
         return try result.get()
+    }
+
+    /// Adds a caller for `url` and starts what may start. Returns the request's and the
+    /// caller's identifiers, or nil when `completion` already ran (a URL this downloader cannot
+    /// request, or a downloader shut down).
+    private func register(
+        _ url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?,
+        completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
+    ) -> (operation: UInt64, caller: UInt64)? {
+        guard canRequest(url) else {
+            completion(.failure(.invalidURL("\(url.absoluteString) is not an http(s) URL with a host")))
+            return nil
+        }
+        let key = DownloadKey(url: url, ifNoneMatch: options.ifNoneMatch, ifModifiedSince: options.ifModifiedSince)
+        let caller = DownloadCaller(options: options, events: events, completion: completion)
+        let ids = startReadyOperations { state -> (operation: UInt64, caller: UInt64)? in
+            state.isShutDown ? nil : state.add(caller, key: key, options: options)
+        }
+        guard let ids else {
+            completion(.failure(.invalidDownloadOperation))
+            return nil
+        }
+        return ids
     }
 
     public func requestImage(
@@ -145,6 +162,7 @@ public final class HTTPImageDownloader: ImageLoader {
     /// Later requests fail with ``WebImageError/invalidDownloadOperation``.
     public func shutdown() async throws {
         let (callers, tasks) = state.withLock { $0.removeAllCallers(shuttingDown: true) }
+        state.withLock { $0.takeWatchdog() }?.cancel()
         for task in tasks { task.cancel() }
         for caller in callers { caller.completion(.failure(.cancelled)) }
         for task in tasks { await task.value }
@@ -169,12 +187,50 @@ public final class HTTPImageDownloader: ImageLoader {
 
     // MARK: Internals
 
-    /// Starts every request the queue allows now. Tasks are created under the lock so that a
-    /// cancel always finds the task of a started request.
+    /// Starts every request the queue allows now. A request whose last caller cancels before
+    /// its task is attached gets its task cancelled on attachment (``DownloadScheduler/attach(_:to:)``).
     func startReadyOperations() {
-        state.withLock { state in
-            for operation in state.takeStartable() {
-                state.setTask(Task { await self.run(operation) }, for: operation)
+        startReadyOperations(after: { _ in })
+    }
+
+    /// Applies `update` to the scheduler, then starts what the queue allows, under one lock
+    /// (a download changes the scheduler and frees slots at the same moments). Returns what
+    /// `update` returns.
+    @discardableResult
+    func startReadyOperations<Result>(after update: (inout DownloadScheduler) -> Result) -> Result {
+        let now = ContinuousClock.now
+        var started: [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] = []
+        let result = state.withLock { state in
+            let result = update(&state)
+            started = state.takeStartable(now: now)
+            // Rare (once per busy spell), so made in the lock, where only one can be made.
+            if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
+            return result
+        }
+        // Download tasks are made outside the lock: making one can wake a thread, a system
+        // call the lock's other users should not wait for.
+        for (operation, key, options) in started {
+            let task = Task { await self.run(operation, key: key, options: options) }
+            if state.withLock({ $0.attach(task, to: operation) }) { task.cancel() }
+        }
+        return result
+    }
+
+    /// The task that fails silent requests: every quarter of the timeout it cancels, as timed
+    /// out, the running requests that received nothing for the whole timeout. So a request
+    /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read), and a
+    /// silence is caught between one and one and a quarter timeouts after the last byte. It
+    /// ends when no request is running; the next request to start starts it again.
+    private func makeIdleWatchdog() -> Task<Void, Never> {
+        let limit = Duration.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
+        return Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: limit / 4)
+                guard let self, !Task.isCancelled else { return }
+                let now = ContinuousClock.now
+                let (silent, keepWatching) = state.withLock { $0.timeOutIdleRequests(now: now, idleLimit: limit) }
+                for task in silent { task.cancel() }
+                if !keepWatching { return }
             }
         }
     }
@@ -190,7 +246,9 @@ public final class HTTPImageDownloader: ImageLoader {
         var client = HTTPClient.Configuration()
         client.redirectConfiguration = configuration.maxRedirects > 0
             ? .follow(max: configuration.maxRedirects, allowCycles: false) : .disallow
-        client.timeout = HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
+        // No read timeout: the downloader's idle watchdog bounds silences instead, without a
+        // timer re-armed on every read.
+        client.timeout = HTTPClient.Configuration.Timeout(connect: timeout)
         client.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads))
@@ -198,6 +256,10 @@ public final class HTTPImageDownloader: ImageLoader {
         // instead of being retried until the timeout.
         client.connectionPool.retryConnectionEstablishment = false
         client.decompression = .disabled
+        // Without a tracer installed (InstrumentationSystem's no-op one), AsyncHTTPClient would
+        // still build every request's span attributes for nothing: tell it there is none. The
+        // tracer is read when the downloader is made, as AsyncHTTPClient reads it.
+        if client.tracing.tracer is NoOpTracer { client.tracing.tracer = nil }
         if configuration.allowInvalidSSLCertificates {
             client.tlsConfiguration = Self.unverifiedTLS
         }

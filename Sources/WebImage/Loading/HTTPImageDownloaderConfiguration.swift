@@ -9,6 +9,10 @@ public struct HTTPImageDownloaderConfiguration: Sendable, Hashable {
     /// an idle timeout, as `NSURLRequest.timeoutInterval` is, applied to connecting, to the wait
     /// for the response head and between two reads of the body. A body that keeps trickling is
     /// bounded by ``maxBytes`` instead. 15 by default; 0 or less means 15.
+    ///
+    /// Silences in the body are caught by one watchdog per downloader that looks every quarter
+    /// of the timeout, rather than by a timer per request re-armed on every read: a download
+    /// that stalls fails between one and one and a quarter timeouts after its last byte.
     public var downloadTimeout: TimeInterval
     /// Which queued request of one priority starts first.
     public var executionOrder: DownloadExecutionOrder

@@ -14,15 +14,47 @@ public struct ImageLoadResponse: Sendable, Hashable {
 
     /// A response from its parts. Header names are lowercased.
     public init(url: URL, statusCode: Int? = nil, headers: [String: String] = [:]) {
+        self.init(url: url, statusCode: statusCode,
+                  lowercasedHeaders: Dictionary(headers.map { (Self.lowercasedFieldName($0.key), $0.value) }) { "\($0), \($1)" })
+    }
+
+    /// A response whose header names are lowercase already.
+    init(url: URL, statusCode: Int?, lowercasedHeaders: [String: String]) {
         self.url = url
         self.statusCode = statusCode
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { "\($0), \($1)" }
+        self.headers = lowercasedHeaders
     }
 
     /// The value of header field `name` (any case).
     public subscript(header name: String) -> String? {
-        headers[name.lowercased()]
+        headers[Self.lowercasedFieldName(name)]
     }
+
+    /// `name` in lowercase. Field names are ASCII (RFC 9110): a name servers commonly send comes
+    /// back as a shared literal whatever its case, one already lowercase as it is, and only
+    /// other names are case-mapped (this runs for every field of every response).
+    static func lowercasedFieldName(_ name: String) -> String {
+        var name = name
+        let common: String? = name.withUTF8 { bytes in
+            commonFieldNames.first { known in
+                known.bytes.count == bytes.count && known.bytes.withUnsafeBufferPointer { lowercase in
+                    (0..<bytes.count).allSatisfy { i in
+                        let byte = bytes[i]
+                        return byte == lowercase[i] || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == lowercase[i])
+                    }
+                }
+            }?.name
+        }
+        if let common { return common }
+        return name.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 } ? name.lowercased() : name
+    }
+
+    /// Lowercase names of the fields image servers and CDNs send most, with their bytes.
+    private static let commonFieldNames: [(name: String, bytes: [UInt8])] = [
+        "date", "server", "content-type", "content-length", "last-modified", "connection", "etag",
+        "accept-ranges", "cache-control", "expires", "age", "vary", "keep-alive", "transfer-encoding",
+        "x-cache", "via", "access-control-allow-origin", "strict-transport-security", "location", "set-cookie",
+    ].map { ($0, Array($0.utf8)) }
 
     /// The `ETag` validator, as sent (quotes and `W/` kept).
     public var etag: String? { self[header: "etag"] }
@@ -43,12 +75,18 @@ public struct ImageLoadResponse: Sendable, Hashable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// `value` without leading and trailing whitespace. Read once or more per download, so it
-    /// avoids Foundation's `trimmingCharacters(in:)`, which costs microseconds on Linux.
+    /// `value` without the whitespace a field value may have around it (RFC 9110's OWS, plus
+    /// CR and LF). Read once or more per download, so it compares bytes rather than Characters
+    /// (Foundation's `trimmingCharacters(in:)` costs microseconds on Linux, Unicode properties
+    /// hundreds of instructions).
     private static func trimmed<Text: StringProtocol>(_ value: Text) -> Substring {
         let text = Substring(value)
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
-        let last = text.lastIndex(where: { !$0.isWhitespace })!
-        return text[first...last]
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+        }
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return Substring(utf8[first...last])
     }
 }

@@ -119,22 +119,27 @@ final class ColorTransform: @unchecked Sendable {
 
     /// Converts `pixels` to sRGB in place. RGB and grey keep their alpha; CMYK becomes opaque.
     func apply(to pixels: inout PixelBuffer) {
-        pixels.bytes.withUnsafeMutableBytes { bytes in
-            let count = bytes.count / 4
-            let bands = count >= Self.bandedPixels ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
-            if bands > 1 {
-                let perBand = (count + bands - 1) / bands
-                let shared = SharedPixels(bytes: bytes)
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
-                    let range = min(count, band * perBand) * 4 ..< min(count, (band + 1) * perBand) * 4
-                    convert(UnsafeMutableRawBufferPointer(rebasing: shared.bytes[range]))
-                }
-            } else {
-                convert(bytes)
+        pixels.bytes.withUnsafeMutableBytes { apply(to: $0) }
+    }
+
+    /// Converts the RGBA8-sized pixels in `bytes` (whole pixels) to sRGB in place, as the
+    /// `PixelBuffer` form does: a streaming decoder converts each band of rows before it
+    /// reaches the resampler.
+    func apply(to bytes: UnsafeMutableRawBufferPointer) {
+        let count = bytes.count / 4
+        let bands = count >= Self.bandedPixels ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        if bands > 1 {
+            let perBand = (count + bands - 1) / bands
+            let shared = SharedPixels(bytes: bytes)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let range = min(count, band * perBand) * 4 ..< min(count, (band + 1) * perBand) * 4
+                convert(UnsafeMutableRawBufferPointer(rebasing: shared.bytes[range]))
             }
-            if input == .invertedCMYK {
-                for alpha in stride(from: 3, to: bytes.count, by: 4) { bytes[alpha] = 255 }
-            }
+        } else {
+            convert(bytes)
+        }
+        if input == .invertedCMYK {
+            for alpha in stride(from: 3, to: bytes.count, by: 4) { bytes[alpha] = 255 }
         }
     }
 

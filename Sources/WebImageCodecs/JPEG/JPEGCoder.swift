@@ -8,7 +8,8 @@ import WebImage
 ///
 /// Decoding writes RGBA straight from libjpeg into the image's buffer. Thumbnails (and the
 /// scale-down limit) decode at a reduced DCT scale first, so a small thumbnail of a large
-/// photo never holds the full-size pixels, and ``ImageDecodeOptions/maxPixels`` is checked
+/// photo never holds the full-size pixels, and the rows at that scale go to the resampler a
+/// band at a time rather than into a whole intermediate image, and ``ImageDecodeOptions/maxPixels`` is checked
 /// against the size actually decoded. 12-bit files fail with
 /// ``ImageCodingError/unsupportedFeature(_:_:)``. Data that ends early fails with
 /// ``ImageCodingError/truncated(_:)`` (as Pillow does, even for a missing EOI), and damaged
@@ -72,16 +73,24 @@ public struct JPEGCoder: ProgressiveImageCoder, ImageHeaderReading {
             var color = EmbeddedColorProfile(iccData: decompressor.iccProfile, samples: decompressor.samples,
                                              management: options.colorManagement)
             let transform = color.transform()
-            var (pixels, incomplete) = try decompressor.decode(
-                scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels,
-                rawCMYK: transform?.input == .invertedCMYK)
-            transform?.apply(to: &pixels)
-            if plan.decodedSize != plan.storedTargetSize {
-                pixels = Resampler.resize(pixels, to: plan.storedTargetSize)
+            let decoded: (pixels: PixelBuffer, incomplete: Bool)
+            if plan.decodedSize == plan.storedTargetSize {
+                var whole = try decompressor.decode(
+                    scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels,
+                    rawCMYK: transform?.input == .invertedCMYK)
+                transform?.apply(to: &whole.pixels)
+                decoded = whole
+            } else {
+                // A size between DCT scales streams its rows, colour converted, into the
+                // resampler instead of being decoded whole first.
+                decoded = try decompressor.decode(
+                    scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels,
+                    converting: transform, resampledTo: plan.storedTargetSize)
             }
+            var pixels = decoded.pixels
             if orientation != .up { pixels = pixels.applying(orientation) }
             var image = Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .jpeg,
-                              orientation: orientation, isIncomplete: incomplete)
+                              orientation: orientation, isIncomplete: decoded.incomplete)
             color.label(&image)
             return image
         }

@@ -69,19 +69,60 @@ struct JPEGDecompressor: ~Copyable {
         -> (pixels: PixelBuffer, incomplete: Bool)
     {
         let count = size.area * 4
-        let product = maxPixels.multipliedReportingOverflow(by: 8)
-        let maxMemory = maxPixels <= 0 ? 0 : product.overflow ? Int.max : product.partialValue
         var incomplete: Int32 = 0
         var status = WI_JPEG_OK
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            status = wi_jpeg_decode(handle, Int32(scaleDenominator), maxMemory, rawCMYK ? 1 : 0, buffer.baseAddress,
-                                    Int32(size.width), Int32(size.height), &incomplete)
+            PixelBuffer.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+            status = wi_jpeg_decode(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels), rawCMYK ? 1 : 0,
+                                    buffer.baseAddress, Int32(size.width), Int32(size.height), &incomplete)
             initialized = status == WI_JPEG_OK ? count : 0
         }
+        try check(status, maxPixels: maxPixels)
+        return (PixelBuffer(width: size.width, height: size.height, bytes: bytes), incomplete != 0)
+    }
+
+    /// As ``decode(scaleDenominator:size:maxPixels:rawCMYK:)``, then converted through
+    /// `transform` (when there is one; a CMYK image is then read raw for it) and resized to
+    /// `target`: the rows go from libjpeg through the colour transform to a
+    /// ``ResamplingStream`` a band at a time, so the pixels at `size` are never held whole.
+    func decode(scaleDenominator: Int, size: PixelSize, maxPixels: Int, converting transform: ColorTransform?,
+                resampledTo target: PixelSize) throws(ImageCodingError) -> (pixels: PixelBuffer, incomplete: Bool)
+    {
+        let rawCMYK: Int32 = transform?.input == .invertedCMYK ? 1 : 0
+        try check(wi_jpeg_start(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels), rawCMYK,
+                                Int32(size.width), Int32(size.height)), maxPixels: maxPixels)
+        let stream = ResamplingStream(from: size, to: target)
+        let rowBytes = size.width * 4
+        let bandRows = max(1, min(size.height, Self.bandBytes / max(1, rowBytes)))
+        let band = UnsafeMutableRawBufferPointer.allocate(byteCount: bandRows * rowBytes, alignment: 16)
+        defer { band.deallocate() }
+        while stream.remainingRows > 0 {
+            let rows = min(bandRows, stream.remainingRows)
+            let filled = UnsafeMutableRawBufferPointer(rebasing: band[0..<rows * rowBytes])
+            try check(wi_jpeg_read_rows(handle, filled.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(rows)),
+                      maxPixels: maxPixels)
+            transform?.apply(to: filled)
+            stream.append(rows: UnsafeRawPointer(band.baseAddress!), count: rows)
+        }
+        var incomplete: Int32 = 0
+        try check(wi_jpeg_finish(handle, &incomplete), maxPixels: maxPixels)
+        return (stream.finish(), incomplete != 0)
+    }
+
+    /// The bytes of rows decoded at once when streaming to the resampler.
+    private static let bandBytes = 64 << 10
+
+    /// libjpeg's cap on whole-image buffers for `maxPixels`: 8 bytes a pixel, 0 (none) without a limit.
+    private static func maxMemory(_ maxPixels: Int) -> Int {
+        let product = maxPixels.multipliedReportingOverflow(by: 8)
+        return maxPixels <= 0 ? 0 : product.overflow ? Int.max : product.partialValue
+    }
+
+    /// Throws the typed error of a failed step.
+    private func check(_ status: wi_jpeg_status, maxPixels: Int) throws(ImageCodingError) {
         guard status == WI_JPEG_OK else {
             throw Self.error(status, handle: handle, size: imageSize, maxPixels: maxPixels)
         }
-        return (PixelBuffer(width: size.width, height: size.height, bytes: bytes), incomplete != 0)
     }
 
     /// The typed error for a failed shim call.

@@ -10,6 +10,7 @@ enum LibPNG {
         var error = wi_png_error()
         var status = WI_PNG_OK
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            PixelBuffer.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             status = wi_png_decode(file.baseAddress, file.count, UInt32(size.width), UInt32(size.height),
                                    buffer.baseAddress, &error)
             initialized = status == WI_PNG_OK ? count : 0
@@ -17,6 +18,50 @@ enum LibPNG {
         try check(status, error)
         return PixelBuffer(width: size.width, height: size.height, bytes: bytes)
     }
+
+    /// Decodes the complete PNG in `file`, whose `IHDR` states `size`, straight to `target`:
+    /// bands of rows go from the decoder through `transform` (the `iCCP` profile's conversion,
+    /// when there is one) into a ``ResamplingStream``, so the full-size pixels are never held. `nil` for an interlaced PNG, whose rows are final only after the last
+    /// pass: decode it whole. When WebImage's own reader leaves the file to libpng mid-way,
+    /// the decode starts again with libpng, whose answer stands.
+    static func decode(_ file: UnsafeRawBufferPointer, size: PixelSize, converting transform: ColorTransform?,
+                       resampledTo target: PixelSize) throws(ImageCodingError) -> PixelBuffer?
+    {
+        let rowBytes = try byteCount(PixelSize(width: size.width, height: 1))
+        let bandRows = max(1, min(size.height, bandBytes / rowBytes))
+        let band = UnsafeMutableRawPointer.allocate(byteCount: bandRows * rowBytes, alignment: 16)
+        defer { band.deallocate() }
+        var mode = WI_PNG_ROWS_ANY
+        while true {
+            var error = wi_png_error()
+            var reader: OpaquePointer?
+            let opened = wi_png_rows_open(file.baseAddress, file.count, UInt32(size.width), UInt32(size.height),
+                                          mode, &reader, &error)
+            if opened == WI_PNG_INTERLACED { return nil }
+            try check(opened, error)
+            defer { wi_png_rows_close(reader) }
+            let stream = ResamplingStream(from: size, to: target)
+            var status = WI_PNG_OK
+            while stream.remainingRows > 0 && status == WI_PNG_OK {
+                let rows = min(bandRows, stream.remainingRows)
+                status = wi_png_rows_read(reader, band.assumingMemoryBound(to: UInt8.self), UInt32(rows), &error)
+                if status == WI_PNG_OK {
+                    transform?.apply(to: UnsafeMutableRawBufferPointer(start: band, count: rows * rowBytes))
+                    stream.append(rows: band, count: rows)
+                }
+            }
+            if status == WI_PNG_FALLBACK && mode == WI_PNG_ROWS_ANY {
+                mode = WI_PNG_ROWS_LIBPNG
+                continue
+            }
+            try check(status, error)
+            return stream.finish()
+        }
+    }
+
+    /// The bytes of rows decoded at once when streaming: enough that a call's cost vanishes,
+    /// few enough to stay in the cache.
+    private static let bandBytes = 64 << 10
 
     /// Decodes what has arrived of a PNG whose `IHDR` states `size`: the rows or interlace
     /// passes seen so far over transparent black, and whether the image data was complete.

@@ -17,9 +17,12 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     /// Decodes a PNG, or every frame of an APNG (the first only with
     /// ``ImageDecodeOptions/firstFrameOnly``), checking the pixel limit on the `IHDR` size
-    /// before any pixel is allocated. Thumbnails are decoded in full, then resampled.
+    /// before any pixel is allocated. A still image shrunk for a thumbnail (or the scale-down
+    /// limit) goes to the resampler a band of rows at a time, without its full-size pixels;
+    /// animations, oriented and interlaced images are decoded in full, then resampled.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         let reader = try PNGFrameReader(data: data, options: options)
+        if let shrunk = try reader.decodeShrunkStill(options: options) { return shrunk }
         return try reader.decodeImage(format: .png, options: options, orientation: reader.orientation)
     }
 

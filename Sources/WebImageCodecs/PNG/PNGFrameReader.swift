@@ -71,6 +71,27 @@ final class PNGFrameReader: AnimatedFrameReader {
         return drawn.pixels
     }
 
+    /// The still image shrunk to what `options` ask for, decoded a band of rows at a time
+    /// (each band converted through the `iCCP` profile as a whole image would be) into the
+    /// resampler so that its full-size pixels are never held; `nil` when that does not apply
+    /// (an animation, an EXIF orientation, no shrinking, an interlaced file) and the image must
+    /// be decoded whole.
+    func decodeShrunkStill(options: ImageDecodeOptions) throws -> Image? {
+        guard animation == nil, orientation == .up else { return nil }
+        try options.checkPixelLimit(canvasSize)
+        let target = options.targetSize(for: canvasSize)
+        guard target.width <= canvasSize.width, target.height <= canvasSize.height, target != canvasSize else {
+            return nil
+        }
+        let transform = color.transform()
+        guard let pixels = try data.withUnsafeBytes({
+            try LibPNG.decode($0, size: header.size, converting: transform, resampledTo: target)
+        }) else { return nil }
+        var image = Image(frames: [ImageFrame(pixels: pixels)], scale: options.scaleFactor, format: .png)
+        color.label(&image)
+        return image
+    }
+
     private func decodeDefaultImage() throws -> PixelBuffer {
         var pixels = try data.withUnsafeBytes { try LibPNG.decode($0, size: header.size) }
         color.convert(&pixels)

@@ -17,6 +17,7 @@ enum WebPStillDecoder {
         var status = VP8_STATUS_OK
         let count = plan.byteCount
         let bytesOut = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            PixelBuffer.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             plan.configure(&config, output: buffer)
             status = WebPDecode(base.assumingMemoryBound(to: UInt8.self), bytes.count, &config)
             WebPFreeDecBuffer(&config.output)
