@@ -10,14 +10,22 @@ final class InFlightWorkTests: XCTestCase {
         case broken
     }
 
+    /// How many times work ran, shared by the tasks that run it.
+    final class Runs: Sendable {
+        private let count = Mutex(0)
+
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
     func testAHundredCallersOfOneKeyRunTheWorkOnceAndNinetyNineJoin() async throws {
         let work = InFlightWork<String, Int, Failure, Never>(cancelled: .cancelled)
-        let runs = Mutex(0)
+        let runs = Runs()
         let outcomes = try await withThrowingTaskGroup(of: (value: Int, joined: Bool).self) { group in
             for _ in 0..<100 {
                 group.addTask {
                     try await work.value(for: "result") { _ async throws(Failure) in
-                        runs.withLock { $0 += 1 }
+                        runs.add()
                         try? await Task.sleep(for: .milliseconds(300))
                         return 42
                     }
@@ -25,7 +33,7 @@ final class InFlightWorkTests: XCTestCase {
             }
             return try await group.reduce(into: [(value: Int, joined: Bool)]()) { $0.append($1) }
         }
-        XCTAssertEqual(runs.withLock { $0 }, 1)
+        XCTAssertEqual(runs.value, 1)
         XCTAssertEqual(Set(outcomes.map(\.value)), [42])
         XCTAssertEqual(outcomes.filter(\.joined).count, 99)
         XCTAssertFalse(work.isRunning, "finished work leaves the map")
@@ -33,9 +41,9 @@ final class InFlightWorkTests: XCTestCase {
 
     func testDifferentKeysAndNilKeysRunApartAndFailuresReachEveryCaller() async throws {
         let work = InFlightWork<String, Int, Failure, Never>(cancelled: .cancelled)
-        let runs = Mutex(0)
+        let runs = Runs()
         let count: @Sendable (Int) async throws(Failure) -> Int = { value in
-            runs.withLock { $0 += 1 }
+            runs.add()
             return value
         }
         async let a = work.value(for: "a") { _ async throws(Failure) in try await count(1) }
@@ -43,7 +51,7 @@ final class InFlightWorkTests: XCTestCase {
         async let alone = work.value(for: nil) { _ async throws(Failure) in try await count(3) }
         let values = try await [a.value, b.value, alone.value]
         XCTAssertEqual(values, [1, 2, 3])
-        XCTAssertEqual(runs.withLock { $0 }, 3)
+        XCTAssertEqual(runs.value, 3)
         do {
             _ = try await work.value(for: "a") { _ async throws(Failure) -> Int in throw .broken }
             XCTFail("the work's failure is the caller's")
@@ -54,15 +62,15 @@ final class InFlightWorkTests: XCTestCase {
 
     func testACallerThatLeavesIsCancelledWhileTheOtherGetsTheValue() async throws {
         let work = InFlightWork<String, Int, Failure, Never>(cancelled: .cancelled)
-        let started = Mutex(false)
+        let started = Runs()
         let make: @Sendable (@escaping InFlightWork<String, Int, Failure, Never>.EventHandler) async throws(Failure) -> Int = { _ in
-            started.withLock { $0 = true }
+            started.add()
             try? await Task.sleep(for: .milliseconds(500))
             return 7
         }
         let staying = Task { try await work.value(for: "k", work: make) }
         let leaving = Task { try await work.value(for: "k", work: make) }
-        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        while started.value == 0 { try await Task.sleep(for: .milliseconds(10)) }
         leaving.cancel()
         do {
             _ = try await leaving.value
