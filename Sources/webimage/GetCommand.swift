@@ -65,7 +65,7 @@ struct GetCommand: AsyncParsableCommand {
     var jobs: Int = 6
 
     @Option(help: ArgumentHelp("Give up on a download after this many seconds without data.", valueName: "SECONDS"))
-    var timeout: Double = HTTPImageDownloaderConfiguration.defaultTimeout
+    var timeout: Double = HTTPImageDownloader.Configuration.defaultTimeout
 
     @Flag(help: "Accept any server certificate (self-signed, expired, another name): SDWebImage's allowInvalidSSLCertificates.")
     var insecure = false
@@ -97,7 +97,7 @@ struct GetCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data(
                 "webimage: the cache folder \(cache.folder.path) is read-only: images are read from it but not stored\n".utf8))
         }
-        let configuration = HTTPImageDownloaderConfiguration(maxConcurrentDownloads: jobs, downloadTimeout: timeout)
+        let configuration = HTTPImageDownloader.Configuration(maxConcurrentDownloads: jobs, downloadTimeout: timeout)
         let downloader = HTTPImageDownloader(configuration: configuration)
         let loaders = ImageLoaders.standard(downloader: downloader)
         var arguments = urls

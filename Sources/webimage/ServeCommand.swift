@@ -153,7 +153,7 @@ struct ServeCommand: AsyncParsableCommand {
         let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: presetDefinitions))
 
         let downloader = HTTPImageDownloader(
-            configuration: HTTPImageDownloaderConfiguration(
+            configuration: HTTPImageDownloader.Configuration(
                 downloadTimeout: try downloadTimeout ?? Self.decimal(environment, "IMGPROXY_DOWNLOAD_TIMEOUT") ?? 15,
                 maxBytes: try maxSrcFileSize ?? Self.number(environment, "IMGPROXY_MAX_SRC_FILE_SIZE") ?? 64 << 20,
                 maxRedirects: max(0, try maxRedirects ?? Self.number(environment, "IMGPROXY_MAX_REDIRECTS") ?? 10)),

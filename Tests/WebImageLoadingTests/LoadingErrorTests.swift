@@ -99,7 +99,7 @@ final class LoadingErrorTests: LoadingTestCase {
     }
 
     func testZeroTimeoutMeansFifteenSeconds() {
-        var configuration = HTTPImageDownloaderConfiguration(downloadTimeout: 0)
+        var configuration = HTTPImageDownloader.Configuration(downloadTimeout: 0)
         XCTAssertEqual(configuration.effectiveTimeout, 15)
         configuration.downloadTimeout = 2
         XCTAssertEqual(configuration.effectiveTimeout, 2)

@@ -29,8 +29,8 @@ class LoadingTestCase: XCTestCase {
 
     /// A downloader that ``tearDown()`` shuts down, connecting where `addressPolicy` says when given.
     func makeDownloader(addressPolicy: (any ConnectionAddressPolicy)? = nil,
-                        _ configure: (inout HTTPImageDownloaderConfiguration) -> Void = { _ in }) -> HTTPImageDownloader {
-        var configuration = HTTPImageDownloaderConfiguration()
+                        _ configure: (inout HTTPImageDownloader.Configuration) -> Void = { _ in }) -> HTTPImageDownloader {
+        var configuration = HTTPImageDownloader.Configuration()
         configure(&configuration)
         let downloader = HTTPImageDownloader(configuration: configuration, addressPolicy: addressPolicy)
         downloaders.append(downloader)

@@ -58,7 +58,7 @@ class RedisTestCase: XCTestCase {
     func makeManager(_ name: String, shared: RedisImageCache) throws -> ImageManager {
         let disk = try DiskCache(directory: folder.appending(name), configuration: .init(autoTrimInterval: 0))
         let local = ImageCache(memory: MemoryCache(), disk: disk, coders: Self.coders)
-        let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration())
+        let downloader = HTTPImageDownloader(configuration: HTTPImageDownloader.Configuration())
         downloaders.append(downloader)
         return ImageManager(imageCache: ImageCachesManager(caches: [shared, local], storePolicy: .all),
                             imageLoader: downloader, coders: Self.coders)

@@ -16,7 +16,7 @@ enum DownloadCases {
     private static var ours: BenchmarkCase {
         BenchmarkCase(name: "download.2000") {
             let urls = try BenchServer.urls(in: "small")
-            let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: concurrency))
+            let downloader = HTTPImageDownloader(configuration: HTTPImageDownloader.Configuration(maxConcurrentDownloads: concurrency))
             let options = ImageLoaderOptions(coders: ImageCoders(WebImageCodecs.defaultCoders))
             return TimedOperation(
                 run: {

@@ -22,7 +22,7 @@ enum GalleryCase {
         BenchmarkCase(name: "pipeline.gallery", prepareOperation: {
             let urls = try BenchServer.urls(in: "gallery")
             let coders = ImageCoders(WebImageCodecs.defaultCoders)
-            let downloader = HTTPImageDownloader(configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: concurrency))
+            let downloader = HTTPImageDownloader(configuration: HTTPImageDownloader.Configuration(maxConcurrentDownloads: concurrency))
             let context = thumbnailContext
             var folder: URL?
             var manager: ImageManager?

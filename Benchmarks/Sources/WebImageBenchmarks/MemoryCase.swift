@@ -14,7 +14,7 @@ enum MemoryCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-memory-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let downloader = HTTPImageDownloader(
-            configuration: HTTPImageDownloaderConfiguration(maxConcurrentDownloads: GalleryCase.concurrency))
+            configuration: HTTPImageDownloader.Configuration(maxConcurrentDownloads: GalleryCase.concurrency))
         let manager = ImageManager(
             imageCache: ImageCache(disk: try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0))),
             imageLoader: downloader, coders: ImageCoders(WebImageCodecs.defaultCoders))

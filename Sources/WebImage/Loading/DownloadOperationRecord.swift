@@ -20,7 +20,7 @@ final class DownloadOperationRecord {
     /// Creation order, for FIFO and LIFO.
     let sequence: UInt64
     var phase = Phase.queued
-    /// Whether the request counts against ``HTTPImageDownloaderConfiguration/maxConcurrentDownloads``.
+    /// Whether the request counts against ``HTTPImageDownloader.Configuration/maxConcurrentDownloads``.
     var holdsSlot = false
     var callers: [UInt64: DownloadCaller] = [:]
     var task: Task<Void, Never>?

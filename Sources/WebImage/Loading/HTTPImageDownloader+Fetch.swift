@@ -9,7 +9,7 @@ extension HTTPImageDownloader {
     /// New bytes needed before another partial image is decoded: at least this many, and at
     /// least a twentieth of the announced length (or an eighth of what arrived, when unknown).
     static let progressiveMinimumBytes = 8 << 10
-    /// The statuses whose `Location` is followed (up to ``HTTPImageDownloaderConfiguration/maxRedirects``).
+    /// The statuses whose `Location` is followed (up to ``HTTPImageDownloader.Configuration/maxRedirects``).
     static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Fetches the body of `key.url`, reporting progress and partial images to the callers of
@@ -117,7 +117,7 @@ extension HTTPImageDownloader {
         }
     }
 
-    /// Reads the body up to ``HTTPImageDownloaderConfiguration/maxBytes``. Leaving the loop early
+    /// Reads the body up to ``HTTPImageDownloader.Configuration/maxBytes``. Leaving the loop early
     /// (limit, cancellation) drops the body stream, which closes the connection.
     private func readBody(_ body: HTTPClientResponse.Body, expected: Int?, of operation: UInt64) async throws -> Data {
         let limit = configuration.maxBytes

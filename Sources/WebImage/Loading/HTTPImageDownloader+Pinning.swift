@@ -11,7 +11,7 @@ extension HTTPImageDownloader {
     /// Each hop gets a client of its own whose only DNS entry maps the host to the policy's
     /// address (AsyncHTTPClient's `dnsOverride`): the connection goes there while the `Host`
     /// field, the TLS server name and certificate verification keep the host name. A redirect
-    /// (up to ``HTTPImageDownloaderConfiguration/maxRedirects``, never a loop) is a new hop; one
+    /// (up to ``HTTPImageDownloader.Configuration/maxRedirects``, never a loop) is a new hop; one
     /// out of `http(s)` is handed back for ``check(_:)`` to refuse.
     func executePinned(_ request: HTTPClientRequest, url: URL, policy: any ConnectionAddressPolicy)
         async throws -> (HTTPClientResponse, URL, HTTPClient)

@@ -10,7 +10,7 @@ import Tracing
 /// - One HTTP request per URL at a time: callers of a URL that is already being fetched join
 ///   that request. Each caller has its own ``DownloadToken``, events, completion and decode
 ///   options; the bytes are decoded once per distinct decode options.
-/// - A queue: at most ``HTTPImageDownloaderConfiguration/maxConcurrentDownloads`` requests run;
+/// - A queue: at most ``HTTPImageDownloader.Configuration/maxConcurrentDownloads`` requests run;
 ///   queued ones start by priority, then FIFO or LIFO. A queued request moves up when a more
 ///   urgent caller joins it. ``suspend()`` holds the queue; running requests go on.
 /// - Ownership: the downloader creates one `HTTPClient` of its own on the process-wide event
@@ -22,7 +22,7 @@ import Tracing
 /// thread that cancels; never under its lock. Every completion runs exactly once.
 public final class HTTPImageDownloader: ImageLoader {
     /// The configuration, as given at creation.
-    public let configuration: HTTPImageDownloaderConfiguration
+    public let configuration: HTTPImageDownloader.Configuration
     /// Chooses (or refuses) the address each request and redirect connects to; nil connects
     /// wherever the host name resolves, through the shared client.
     public let addressPolicy: (any ConnectionAddressPolicy)?
@@ -37,7 +37,7 @@ public final class HTTPImageDownloader: ImageLoader {
     /// A downloader with its own HTTP client, configured by `configuration`; with an
     /// `addressPolicy`, each request connects only to the address the policy chose for its host
     /// (see ``ConnectionAddressPolicy``).
-    public init(configuration: HTTPImageDownloaderConfiguration = HTTPImageDownloaderConfiguration(),
+    public init(configuration: HTTPImageDownloader.Configuration = HTTPImageDownloader.Configuration(),
                 addressPolicy: (any ConnectionAddressPolicy)? = nil) {
         self.configuration = configuration
         self.addressPolicy = addressPolicy
@@ -241,7 +241,7 @@ public final class HTTPImageDownloader: ImageLoader {
         removed?.completion(.failure(.cancelled))
     }
 
-    static func clientConfiguration(for configuration: HTTPImageDownloaderConfiguration) -> HTTPClient.Configuration {
+    static func clientConfiguration(for configuration: HTTPImageDownloader.Configuration) -> HTTPClient.Configuration {
         let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
         var client = HTTPClient.Configuration()
         client.redirectConfiguration = configuration.maxRedirects > 0
