@@ -51,6 +51,22 @@ public final class RedisClient: Sendable {
         }
     }
 
+    /// The values of `keys` in order, nil for each that does not exist: one round trip (`MGET`).
+    public func get(_ keys: [String]) async throws(RedisError) -> [ByteBuffer?] {
+        guard case .array(let replies) = try await run(.mget(keys)), replies.count == keys.count else {
+            throw .protocolViolation("MGET answered an unexpected reply")
+        }
+        var values: [ByteBuffer?] = []
+        for reply in replies {
+            switch reply {
+            case .bulkString(let value): values.append(value)
+            case .null: values.append(nil)
+            case let other: throw .protocolViolation("MGET answered \(other)")
+            }
+        }
+        return values
+    }
+
     /// Sets `key` to `value`, expiring after `ttl` (at least a millisecond).
     public func set(_ key: String, to value: ByteBuffer, expiringAfter ttl: Duration) async throws(RedisError) {
         let milliseconds = max(1, ttl.components.seconds * 1000 + ttl.components.attoseconds / 1_000_000_000_000_000)

@@ -15,6 +15,8 @@ struct RedisCommand: Sendable {
     static func set(_ key: String, _ value: ByteBuffer, expiringAfterMilliseconds milliseconds: Int64) -> RedisCommand {
         RedisCommand(["SET", key], payload: value).appending(["PX", String(milliseconds)])
     }
+    /// `MGET key…`.
+    static func mget(_ keys: [String]) -> RedisCommand { RedisCommand(["MGET"] + keys) }
     /// `DEL key…`.
     static func del(_ keys: [String]) -> RedisCommand { RedisCommand(["DEL"] + keys) }
     /// `EXISTS key`.

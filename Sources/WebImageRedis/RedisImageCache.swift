@@ -97,6 +97,20 @@ public final class RedisImageCache: ImageCaching {
         return data
     }
 
+    /// The bytes and the validators kept beside them in one `MGET` when
+    /// ``Configuration/keepsValidators`` is on (the bytes alone otherwise). Nil on a miss or a failure.
+    public func diskImageDataAndValidators(forKey key: String) async -> (data: Data, validators: HTTPValidators?)? {
+        guard configuration.keepsValidators else { return await diskImageData(forKey: key).map { ($0, nil) } }
+        let keys = [redisKey(forKey: key), validatorsKey(forKey: key)]
+        guard let found = await attempt(.get, { try await $0.client.get(keys) }) else { return nil }
+        guard let bytes = found[0] else {
+            countMiss()
+            return nil
+        }
+        countHit()
+        return (Data(buffer: bytes), found[1].flatMap(Self.validators(from:)))
+    }
+
     /// The bytes under `key`, or nil (counted as a miss when Redis answered without any).
     private func read(_ key: String) async -> Data? {
         guard let found = await attempt(.get, { try await $0.client.get($0.redisKey(forKey: key)) }) else { return nil }
@@ -157,7 +171,12 @@ public final class RedisImageCache: ImageCaching {
         guard configuration.keepsValidators,
               let found = await attempt(.get, { try await $0.client.get($0.validatorsKey(forKey: key)) }),
               let buffer = found else { return nil }
-        return try? JSONDecoder().decode(HTTPValidators.self, from: Data(buffer: buffer))
+        return Self.validators(from: buffer)
+    }
+
+    /// Validators as ``setValidators(_:forKey:)`` keeps them (JSON); nil when they do not read.
+    private static func validators(from buffer: ByteBuffer) -> HTTPValidators? {
+        try? JSONDecoder().decode(HTTPValidators.self, from: Data(buffer: buffer))
     }
 
     /// Keeps `validators` with the entry for `key`, for the entries' time to live (nil deletes

@@ -154,13 +154,10 @@ public final class ImageProcessor: Sendable {
     /// (anything else is taken for a miss and made again), created when its validators'
     /// `Last-Modified` says (`now` when the shared cache keeps none).
     private func sharedResult(forKey key: String, now: Date) async -> ProcessedImage? {
-        guard let sharedCache else { return nil }
-        // Both asked at once: the Redis connection pipelines them, so a hit costs one round trip.
-        async let validators = sharedCache.validators(forKey: key)
-        guard let data = await sharedCache.diskImageData(forKey: key) else { return nil }
+        guard let (data, validators) = await sharedCache?.diskImageDataAndValidators(forKey: key) else { return nil }
         let format = ImageFormat(detecting: data)
         guard format != .undefined else { return nil }
-        let created = await validators?.lastModified.flatMap(HTTPDate.date(from:))
+        let created = validators?.lastModified.flatMap(HTTPDate.date(from:))
         return ProcessedImage(data: data, format: format, source: .shared, created: created ?? now)
     }
 

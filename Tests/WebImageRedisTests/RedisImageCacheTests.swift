@@ -58,6 +58,45 @@ final class RedisImageCacheTests: RedisTestCase {
         XCTAssertNil(gone)
     }
 
+    /// A shared result's bytes and the time it was made come back in one round trip: one
+    /// `MGET`, no `GET`, as the server's own statistics count them.
+    func testBytesAndValidatorsComeInOneMGET() async throws {
+        let validators = HTTPValidators(etag: nil, lastModified: "Mon, 23 Nov 2026 17:00:00 GMT")
+        let keeping = makeRedisCache(cache: .init(namespace: "kept:", keepsValidators: true))
+        try await keeping.store(nil, data: Data("bytes".utf8), forKey: "k", to: .disk, serializer: nil)
+        await keeping.setValidators(validators, forKey: "k")
+        let before = try commandCalls()
+        let both = await keeping.diskImageDataAndValidators(forKey: "k")
+        let after = try commandCalls()
+        XCTAssertEqual(both?.data, Data("bytes".utf8))
+        XCTAssertEqual(both?.validators, validators)
+        XCTAssertEqual(after["mget", default: 0] - before["mget", default: 0], 1)
+        XCTAssertEqual(after["get", default: 0], before["get", default: 0])
+        let missing = await keeping.diskImageDataAndValidators(forKey: "absent")
+        XCTAssertNil(missing)
+
+        let plain = makeRedisCache(cache: .init(namespace: "plain:"))
+        try await plain.store(nil, data: Data("bytes".utf8), forKey: "k", to: .disk, serializer: nil)
+        let bytesOnly = await plain.diskImageDataAndValidators(forKey: "k")
+        XCTAssertEqual(bytesOnly?.data, Data("bytes".utf8))
+        XCTAssertNil(bytesOnly?.validators, "off by default: no validators in Redis")
+    }
+
+    /// How many times the test's server has run each command (`INFO commandstats`, by `redis-cli`).
+    private func commandCalls() throws -> [String: Int] {
+        let info = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/redis-cli"),
+                                        ["-p", "\(redis.port)", "INFO", "commandstats"])
+        var calls: [String: Int] = [:]
+        for line in info.output.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
+            // cmdstat_get:calls=3,usec=…
+            let parts = line.dropFirst("cmdstat_".count).split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let field = parts[1].split(separator: ",").first,
+                  let count = Int(field.dropFirst("calls=".count)) else { continue }
+            calls[String(parts[0])] = count
+        }
+        return calls
+    }
+
     func testAMemoryOnlyStoreWritesNothing() async throws {
         let cache = makeRedisCache()
         try await cache.store(nil, data: Data("bytes".utf8), forKey: "k", to: .memory, serializer: nil)

@@ -7,4 +7,11 @@ extension ImageCaching {
     public func diskImageData(forKey key: String) async -> Data? {
         try? await query(forKey: key, options: ImageCacheQueryOptions(cacheType: .disk)).data
     }
+
+    /// The bytes and the validators, asked for at once.
+    public func diskImageDataAndValidators(forKey key: String) async -> (data: Data, validators: HTTPValidators?)? {
+        async let validators = validators(forKey: key)
+        guard let data = await diskImageData(forKey: key) else { return nil }
+        return (data, await validators)
+    }
 }

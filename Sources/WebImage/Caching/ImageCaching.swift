@@ -30,6 +30,10 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// (SDWebImage's `diskImageDataQueryForKey:`): for callers that hand the bytes on as they
     /// are, such as an image server answering with a cached result. Nil on a miss.
     func diskImageData(forKey key: String) async -> Data?
+    /// ``diskImageData(forKey:)`` and ``validators(forKey:)`` together, in one read where the
+    /// tier can (a Redis tier asks for both with one `MGET`): for a server answering a cached
+    /// result with the time it was made. Nil on a miss.
+    func diskImageDataAndValidators(forKey key: String) async -> (data: Data, validators: HTTPValidators?)?
 }
 
 /// Decides the bytes a cache writes to disk for an image (SDWebImage's `cacheSerializer`):
