@@ -54,8 +54,9 @@ final class SharedWork<Value: Sendable, Failure: Error, Event>: Sendable {
         }
     }
 
-    /// Starts `work`, reporting its events to the callers; `finished` runs after every caller
-    /// has its outcome, or after the last caller left and the work stopped.
+    /// Starts `work`, reporting its events to the callers; `finished` runs once the work is over
+    /// and before any caller receives its outcome (so a caller that has its value never finds
+    /// the work still listed as running), or after the last caller left and the work stopped.
     func start(_ work: @escaping @Sendable (@escaping EventHandler) async throws(Failure) -> Value,
                finished: @escaping @Sendable () -> Void) {
         let task = Task {
@@ -65,8 +66,7 @@ final class SharedWork<Value: Sendable, Failure: Error, Event>: Sendable {
             } catch {
                 outcome = .failure(error)
             }
-            finish(outcome)
-            finished()
+            finish(outcome, finished: finished)
         }
         // Over before it started: its only caller has already left.
         let abandoned = state.withLock { state in
@@ -127,13 +127,14 @@ final class SharedWork<Value: Sendable, Failure: Error, Event>: Sendable {
         for handler in handlers { handler(event) }
     }
 
-    private func finish(_ outcome: Outcome) {
+    private func finish(_ outcome: Outcome, finished: @Sendable () -> Void) {
         let waiters = state.withLock { state in
             state.isOver = true
             state.outcome = outcome
             defer { state.callers.removeAll() }
             return state.callers.values.compactMap(\.waiter)
         }
+        finished()
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 }
