@@ -27,19 +27,23 @@ struct DownloadScheduler {
         -> (operation: UInt64, caller: UInt64)
     {
         let callerID = makeID()
-        if let operation = joinable[key], let record = records[operation] {
+        // One hash of the key (a URL's whole string) finds the joinable request or claims the
+        // key for a new one.
+        let candidate = nextID
+        let operation = Self.claim(&joinable[key, default: candidate])
+        if operation != candidate, let record = records[operation] {
             let priority = record.priority
             record.callers[callerID] = caller
             requeueIfPriorityChanged(record, operation, from: priority)
             return (operation, callerID)
         }
-        let operation = makeID()
-        let record = DownloadOperationRecord(key: key, options: options, sequence: operation)
+        if operation != candidate { joinable[key] = candidate }
+        let created = makeID()
+        let record = DownloadOperationRecord(key: key, options: options, sequence: created)
         record.callers[callerID] = caller
-        records[operation] = record
-        joinable[key] = operation
-        queue.insert(record.queueEntry(operation))
-        return (operation, callerID)
+        records[created] = record
+        queue.insert(record.queueEntry(created))
+        return (created, callerID)
     }
 
     /// Removes a caller that cancels. Returns it (nil when it had completed already) and, when
@@ -55,7 +59,7 @@ struct DownloadScheduler {
             requeueIfPriorityChanged(record, operation, from: priority)
             return (caller, nil)
         }
-        if joinable[record.key] == operation { joinable.removeValue(forKey: record.key) }
+        forgetJoinable(record.key, of: operation)
         if record.phase == .queued {
             records.removeValue(forKey: operation)
             return (caller, nil)
@@ -141,8 +145,21 @@ struct DownloadScheduler {
     mutating func finish(_ operation: UInt64) -> [DownloadCaller] {
         releaseSlot(of: operation)
         guard let record = records.removeValue(forKey: operation) else { return [] }
-        if joinable[record.key] == operation { joinable.removeValue(forKey: record.key) }
+        forgetJoinable(record.key, of: operation)
         return Array(record.callers.values)
+    }
+
+    /// The value read through the `_modify` accessor it is passed by: one hash lookup that
+    /// inserts the default when the key is absent.
+    private static func claim(_ operation: inout UInt64) -> UInt64 {
+        operation
+    }
+
+    /// Removes `key` from ``joinable`` when `operation` is the request it names, with one hash.
+    private mutating func forgetJoinable(_ key: DownloadKey, of operation: UInt64) {
+        if let index = joinable.index(forKey: key), joinable.values[index] == operation {
+            joinable.remove(at: index)
+        }
     }
 
     /// Removes every caller of every request (for cancel-all and shutdown). Returns the callers,
@@ -182,8 +199,11 @@ struct DownloadScheduler {
     mutating func undecodedCallers(of operation: UInt64, notIn done: [DownloadCaller.DecodeKey])
         -> (undecoded: [DownloadCaller], finished: [DownloadCaller]?)
     {
-        let undecoded = records[operation]?.callers.values.filter { !done.contains($0.decodeKey) } ?? []
-        return undecoded.isEmpty ? ([], finish(operation)) : (undecoded, nil)
+        // Usually every caller shares the first decode: then no list of undecoded callers is made.
+        guard let callers = records[operation]?.callers.values,
+              callers.contains(where: { !done.contains($0.decodeKey) })
+        else { return ([], finish(operation)) }
+        return (callers.filter { !done.contains($0.decodeKey) }, nil)
     }
 
     private mutating func releaseSlot(of operation: UInt64) {

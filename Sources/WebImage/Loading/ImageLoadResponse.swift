@@ -57,19 +57,19 @@ public struct ImageLoadResponse: Sendable, Hashable {
     ].map { ($0, Array($0.utf8)) }
 
     /// The `ETag` validator, as sent (quotes and `W/` kept).
-    public var etag: String? { self[header: "etag"] }
+    public var etag: String? { headers["etag"] }
 
     /// The `Last-Modified` date, as sent.
-    public var lastModified: String? { self[header: "last-modified"] }
+    public var lastModified: String? { headers["last-modified"] }
 
     /// The body length the `Content-Length` field announces, if any.
     public var expectedContentLength: Int? {
-        self[header: "content-length"].flatMap { Int(Self.trimmed($0)) }.flatMap { $0 >= 0 ? $0 : nil }
+        headers["content-length"].flatMap { Int(Self.trimmed($0)) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// The media type of `Content-Type` without parameters, lowercased (`image/jpeg`).
     public var mimeType: String? {
-        guard let value = self[header: "content-type"] else { return nil }
+        guard let value = headers["content-type"] else { return nil }
         let type = value.split(separator: ";", maxSplits: 1).first ?? Substring(value)
         let trimmed = Self.trimmed(type).lowercased()
         return trimmed.isEmpty ? nil : trimmed

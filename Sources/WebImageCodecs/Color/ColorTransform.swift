@@ -133,20 +133,25 @@ final class ColorTransform: @unchecked Sendable {
             let shared = SharedPixels(bytes: bytes)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let range = min(count, band * perBand) * 4 ..< min(count, (band + 1) * perBand) * 4
-                convert(UnsafeMutableRawBufferPointer(rebasing: shared.bytes[range]))
+                convertBand(UnsafeMutableRawBufferPointer(rebasing: shared.bytes[range]))
             }
         } else {
-            convert(bytes)
-        }
-        if input == .invertedCMYK {
-            for alpha in stride(from: 3, to: bytes.count, by: 4) { bytes[alpha] = 255 }
+            convertBand(bytes)
         }
     }
 
-    /// The buffer the bands of one conversion share; each band writes only its own pixels, and
-    /// `concurrentPerform` returns once all are done.
-    private struct SharedPixels: @unchecked Sendable {
+    /// A band of the pixels of one conversion, handed to another thread; each band writes
+    /// only its own pixels, and the conversion waits for every band before it returns.
+    struct SharedPixels: @unchecked Sendable {
         let bytes: UnsafeMutableRawBufferPointer
+    }
+
+    /// Converts the whole pixels in `bytes` on this thread; CMYK comes out opaque.
+    func convertBand(_ bytes: UnsafeMutableRawBufferPointer) {
+        convert(bytes)
+        if input == .invertedCMYK {
+            for alpha in stride(from: 3, to: bytes.count, by: 4) { bytes[alpha] = 255 }
+        }
     }
 
     /// Converts the pixels in `bytes` (whole pixels) through the shaper or lcms2.

@@ -75,11 +75,9 @@ public struct JPEGCoder: ProgressiveImageCoder, ImageHeaderReading {
             let transform = color.transform()
             let decoded: (pixels: PixelBuffer, incomplete: Bool)
             if plan.decodedSize == plan.storedTargetSize {
-                var whole = try decompressor.decode(
+                decoded = try decompressor.decode(
                     scaleDenominator: plan.scaleDenominator, size: plan.decodedSize, maxPixels: options.maxPixels,
-                    rawCMYK: transform?.input == .invertedCMYK)
-                transform?.apply(to: &whole.pixels)
-                decoded = whole
+                    converting: transform)
             } else {
                 // A size between DCT scales streams its rows, colour converted, into the
                 // resampler instead of being decoded whole first.

@@ -4,7 +4,7 @@ import Foundation
 import WebImage
 
 /// One libjpeg decompression over bytes that outlive it: the header is read when it is made,
-/// then ``decode(scaleDenominator:size:maxPixels:)`` runs once.
+/// then ``decode(scaleDenominator:size:maxPixels:converting:)`` runs once.
 ///
 /// Noncopyable because it owns the C decoder, which `deinit` releases exactly once.
 struct JPEGDecompressor: ~Copyable {
@@ -59,30 +59,46 @@ struct JPEGDecompressor: ~Copyable {
     }
 
     /// Decodes the image scaled by 1/`scaleDenominator` into RGBA8 of `size`, which must be
-    /// the size libjpeg outputs at that scale. Whole-image buffers (a progressive JPEG's
-    /// coefficients, kept at full size whatever the scale) may take at most 8 bytes for each
-    /// of `maxPixels` pixels, so a huge progressive file fails with `tooManyPixels`.
-    /// Returns whether the data ended early (possible only with `allowTruncated`). With
-    /// `rawCMYK`, a CMYK or YCCK image comes back as its inverted CMYK bytes (``samples``)
-    /// for a profile to convert, instead of converted naively as Pillow does.
-    func decode(scaleDenominator: Int, size: PixelSize, maxPixels: Int, rawCMYK: Bool = false) throws(ImageCodingError)
-        -> (pixels: PixelBuffer, incomplete: Bool)
+    /// the size libjpeg outputs at that scale, converted through `transform` when there is one
+    /// (a CMYK or YCCK image is then read as its inverted CMYK bytes, ``samples``, for the
+    /// profile, instead of converted naively as Pillow does). The conversion is fused into
+    /// libjpeg's output: each band of rows is converted as soon as it is decoded, beside the
+    /// decoder (``ColorTransform/convertingBands(of:rowBytes:fill:)``). Whole-image buffers (a
+    /// progressive JPEG's coefficients, kept at full size whatever the scale) may take at most
+    /// 8 bytes for each of `maxPixels` pixels, so a huge progressive file fails with
+    /// `tooManyPixels`. Returns whether the data ended early (possible only with `allowTruncated`).
+    func decode(scaleDenominator: Int, size: PixelSize, maxPixels: Int, converting transform: ColorTransform?)
+        throws(ImageCodingError) -> (pixels: PixelBuffer, incomplete: Bool)
     {
         let count = size.area * 4
         var incomplete: Int32 = 0
         var status = WI_JPEG_OK
+        let handle = self.handle
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            PixelBuffer.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            status = wi_jpeg_decode(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels), rawCMYK ? 1 : 0,
-                                    buffer.baseAddress, Int32(size.width), Int32(size.height), &incomplete)
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            PixelBuffer.adviseHugePages(raw)
+            guard let transform else {
+                status = wi_jpeg_decode(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels), 0,
+                                        buffer.baseAddress, Int32(size.width), Int32(size.height), &incomplete)
+                initialized = status == WI_JPEG_OK ? count : 0
+                return
+            }
+            status = wi_jpeg_start(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels),
+                                   transform.input == .invertedCMYK ? 1 : 0, Int32(size.width), Int32(size.height))
+            guard status == WI_JPEG_OK else { return }
+            let filled = transform.convertingBands(of: raw, rowBytes: size.width * 4) { band, rows in
+                status = wi_jpeg_read_rows(handle, band.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(rows))
+                return status == WI_JPEG_OK
+            }
+            guard filled else { return }
+            status = wi_jpeg_finish(handle, &incomplete)
             initialized = status == WI_JPEG_OK ? count : 0
         }
         try check(status, maxPixels: maxPixels)
         return (PixelBuffer(width: size.width, height: size.height, bytes: bytes), incomplete != 0)
     }
 
-    /// As ``decode(scaleDenominator:size:maxPixels:rawCMYK:)``, then converted through
-    /// `transform` (when there is one; a CMYK image is then read raw for it) and resized to
+    /// As ``decode(scaleDenominator:size:maxPixels:converting:)``, resized to
     /// `target`: the rows go from libjpeg through the colour transform to a
     /// ``ResamplingStream`` a band at a time, so the pixels at `size` are never held whole.
     func decode(scaleDenominator: Int, size: PixelSize, maxPixels: Int, converting transform: ColorTransform?,

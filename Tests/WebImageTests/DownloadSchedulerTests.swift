@@ -1,0 +1,70 @@
+@testable import WebImage
+import Foundation
+import XCTest
+
+/// The downloader's bookkeeping on its own (no I/O): which request a caller joins, and when a
+/// key is free for a new request again.
+final class DownloadSchedulerTests: XCTestCase {
+    private let key = DownloadKey(url: URL(string: "http://127.0.0.1:9/a.png")!)
+    private let options = ImageLoaderOptions()
+
+    private func caller() -> DownloadCaller {
+        DownloadCaller(options: options, events: nil, completion: { _ in })
+    }
+
+    func testCallersOfOneKeyJoinOneRequestUntilItFinishes() {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let first = scheduler.add(caller(), key: key, options: options)
+        let second = scheduler.add(caller(), key: key, options: options)
+        XCTAssertEqual(first.operation, second.operation)
+        XCTAssertNotEqual(first.caller, second.caller)
+        let other = scheduler.add(caller(), key: DownloadKey(url: URL(string: "http://127.0.0.1:9/b.png")!), options: options)
+        XCTAssertNotEqual(other.operation, first.operation)
+
+        let started = scheduler.takeStartable(now: .now)
+        XCTAssertEqual(started.map(\.operation), [first.operation])
+        XCTAssertEqual(scheduler.finish(first.operation).count, 2)
+        let after = scheduler.add(caller(), key: key, options: options)
+        XCTAssertNotEqual(after.operation, first.operation, "a finished request is not joined")
+        XCTAssertNotEqual(after.operation, other.operation)
+    }
+
+    func testAKeyWhoseQueuedRequestLostItsCallersGetsANewRequest() {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let first = scheduler.add(caller(), key: key, options: options)
+        XCTAssertNotNil(scheduler.removeCaller(first.caller, of: first.operation).caller)
+        XCTAssertNil(scheduler.records[first.operation], "a queued request without callers is dropped")
+        let next = scheduler.add(caller(), key: key, options: options)
+        XCTAssertNotEqual(next.operation, first.operation)
+        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [next.operation])
+    }
+
+    func testTheLastCallerOfARunningRequestFreesTheKeyButNotTheSlot() {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let first = scheduler.add(caller(), key: key, options: options)
+        XCTAssertEqual(scheduler.takeStartable(now: .now).count, 1)
+        _ = scheduler.removeCaller(first.caller, of: first.operation)
+        let next = scheduler.add(caller(), key: key, options: options)
+        XCTAssertNotEqual(next.operation, first.operation, "a cancelled request is not joined")
+        XCTAssertTrue(scheduler.takeStartable(now: .now).isEmpty, "the cancelled request holds its slot until it ends")
+        XCTAssertTrue(scheduler.finish(first.operation).isEmpty)
+        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [next.operation])
+        XCTAssertEqual(scheduler.add(caller(), key: key, options: options).operation, next.operation,
+                       "the old request's end leaves the new one joinable")
+    }
+
+    func testEveryCallerSharingTheFirstDecodeFinishesTheRequest() {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let first = scheduler.add(caller(), key: key, options: options)
+        _ = scheduler.add(caller(), key: key, options: options)
+        _ = scheduler.takeStartable(now: .now)
+        scheduler.bodyFinished(first.operation)
+        let waiting = scheduler.undecodedCallers(of: first.operation, notIn: [])
+        XCTAssertEqual(waiting.undecoded.count, 2)
+        XCTAssertNil(waiting.finished)
+        let done = scheduler.undecodedCallers(of: first.operation, notIn: [caller().decodeKey])
+        XCTAssertTrue(done.undecoded.isEmpty)
+        XCTAssertEqual(done.finished?.count, 2)
+        XCTAssertNil(scheduler.records[first.operation])
+    }
+}
