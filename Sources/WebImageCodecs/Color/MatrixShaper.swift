@@ -7,8 +7,8 @@ import WebImage
 /// lcms2 evaluates such a transform pixel by pixel through format handlers and 16-bit
 /// arithmetic (about four times slower); here each input channel's curve and matrix column
 /// are folded into one table of 256 vectors, so a pixel costs three table reads, three vector
-/// additions, a shift, a clamp and three reads of sRGB's encoding curve. Both tables (12 KiB
-/// and 16 KiB) stay in a core's L1 cache. Built from the profiles' own tags, it is
+/// additions, a shift and three reads of sRGB's encoding curve, which spans every sum the
+/// tables can make so that nothing needs clamping. Built from the profiles' own tags, it is
 /// used only when it agrees with lcms2's transform to within one level on a grid of colours
 /// (``agrees(with:)``).
 final class MatrixShaper: @unchecked Sendable {
@@ -19,9 +19,12 @@ final class MatrixShaper: @unchecked Sendable {
 
     /// For each input channel c, 256 vectors: column c of the matrix times channel c's curve.
     private let columns: UnsafeMutablePointer<SIMD4<Int32>>
-    /// sRGB's encoding of linear light 0...1 in 1/16384 steps, as 8-bit values; a pixel's sums
-    /// are clamped into its range (out-of-gamut colours clip, as lcms2's do).
+    /// sRGB's encoding of linear light in 1/16384 steps, as 8-bit values, over every sum the
+    /// columns can make (out-of-gamut ones below 0 and above 1 included, clamped), so that a
+    /// pixel needs no clamping: entry i is for linear light (i + ``lowest``) / 16384.
     private let encode: UnsafeMutablePointer<UInt8>
+    /// The smallest sum of three column entries, in 1/16384 steps.
+    private let lowest: Int32
 
     /// The tables for `source` (an RGB matrix/TRC profile) to `destination` (sRGB); nil when a
     /// tag is missing, or the matrices cannot be inverted or are far from any real primaries.
@@ -37,21 +40,33 @@ final class MatrixShaper: @unchecked Sendable {
         // Real primaries give entries of a few units; anything else (or NaN) is left to lcms2.
         guard matrix.joined().allSatisfy({ abs($0) <= 16 }) else { return nil }
         var entries: [SIMD4<Int32>] = []
+        var low = SIMD4<Int32>(repeating: 0), high = SIMD4<Int32>(repeating: 0)
         for channel in 0..<3 {
+            var columnLow = SIMD4<Int32>(repeating: .max), columnHigh = SIMD4<Int32>(repeating: .min)
             for value in 0..<256 {
                 let curve = Double(cmsEvalToneCurveFloat(sourceCurves[channel], Float(value) / 255))
                 let linear = curve.isFinite ? min(max(curve, 0), 1) : 0
                 let column = (0..<3).map { Int32((matrix[$0][channel] * linear * Double(Self.one)).rounded()) }
                 let entry = SIMD4(column[0], column[1], column[2], 0)
                 entries.append(entry)
+                columnLow = pointwiseMin(columnLow, entry)
+                columnHigh = pointwiseMax(columnHigh, entry)
             }
+            low &+= columnLow
+            high &+= columnHigh
         }
+        // Sums lie between the smallest and largest of each column added up (a few units of
+        // linear light at most for real primaries): one entry for each 1/16384 step between.
+        lowest = (low.min() &+ 2) &>> 2
+        let count = Int((high.max() &+ 2) &>> 2 - lowest) + 1
+        guard count <= 16 * (Self.outputSize - 1) else { return nil }
         columns = .allocate(capacity: entries.count)
         columns.initialize(from: entries, count: entries.count)
-        encode = .allocate(capacity: Self.outputSize)
+        encode = .allocate(capacity: count)
         let top = Float(Self.outputSize - 1)
-        for index in 0..<Self.outputSize {
-            encode[index] = UInt8((min(max(Double(cmsEvalToneCurveFloat(output, Float(index) / top)), 0), 1) * 255).rounded())
+        for index in 0..<count {
+            let linear = min(max(Float(Int32(index) + lowest), 0), top) / top
+            encode[index] = UInt8((min(max(Double(cmsEvalToneCurveFloat(output, linear)), 0), 1) * 255).rounded())
         }
     }
 
@@ -61,23 +76,20 @@ final class MatrixShaper: @unchecked Sendable {
     }
 
     /// Converts the RGB of every RGBA pixel in `bytes` in place; alpha is left alone.
-    ///
-    /// A pixel is read and written as one 32-bit word (little-endian: red in the low byte),
-    /// so that it costs two accesses to the image besides the six table reads.
     func apply(to bytes: UnsafeMutableRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let red = columns, green = columns + 256, blue = columns + 512
-        let encode = self.encode
+        // Round to 1/16384 steps, then index from the lowest sum.
+        let encode = self.encode - Int(lowest)
         let half = SIMD4<Int32>(repeating: 2)
-        let zero = SIMD4<Int32>(repeating: 0), top = SIMD4<Int32>(repeating: Int32(Self.outputSize - 1))
-        for offset in stride(from: 0, to: bytes.count / 4 * 4, by: 4) {
-            let word = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            // Round to 1/16384 steps, then clip to 0...1.
-            var sum = red[Int(word & 0xFF)] &+ green[Int(word >> 8 & 0xFF)] &+ blue[Int(word >> 16 & 0xFF)]
-            sum = pointwiseMin(pointwiseMax((sum &+ half) &>> 2, zero), top)
-            let converted = UInt32(encode[Int(sum[0])]) | UInt32(encode[Int(sum[1])]) << 8
-                | UInt32(encode[Int(sum[2])]) << 16 | word & 0xFF00_0000
-            base.storeBytes(of: converted.littleEndian, toByteOffset: offset, as: UInt32.self)
+        var pixel = base
+        let end = base + bytes.count / 4 * 4
+        while pixel < end {
+            let sum = (red[Int(pixel[0])] &+ green[Int(pixel[1])] &+ blue[Int(pixel[2])] &+ half) &>> 2
+            pixel[0] = encode[Int(sum[0])]
+            pixel[1] = encode[Int(sum[1])]
+            pixel[2] = encode[Int(sum[2])]
+            pixel += 4
         }
     }
 
