@@ -213,7 +213,7 @@ final class TargetBindingTests: LoadingTestCase {
         _ = await done.wait(for: 1)
         guard case .success(let loaded) = done.all.first else { return XCTFail("\(done.all)") }
         XCTAssertEqual(loaded.image.frames.count, 5)
-        let played = await target.pixels.wait(for: 8, timeout: .seconds(5))
+        let played = await target.pixels.wait(for: 8)
         XCTAssertTrue(played, "frames keep coming: \(target.pixels.count)")
         let shown = target.pixels.all
         XCTAssertTrue(shown.allSatisfy { frames.contains($0) }, "every still shown is one of the animation's frames")
@@ -246,7 +246,7 @@ final class TargetBindingTests: LoadingTestCase {
         _ = await done.wait(for: 1)
         guard case .success(let loaded) = done.all.first else { return XCTFail("\(done.all)") }
         XCTAssertLessThan(loaded.image.pixelWidth, original.pixelWidth, "the load scaled the animation down")
-        let played = await target.pixels.wait(for: 6, timeout: .seconds(5))
+        let played = await target.pixels.wait(for: 6)
         XCTAssertTrue(played, "frames keep coming: \(target.pixels.count)")
         for frame in target.pixels.all {
             XCTAssertEqual(frame.width, loaded.image.pixelWidth)
