@@ -29,8 +29,8 @@ extension ImageManager {
                 context.complete(completed, with: .success(hit), finished: true)
                 return .finished
             }
-            return loadAfterMemoryMiss(ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self),
-                                       progress: progress, completed: completed)
+            let request = ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self)
+            return loadAfterMemoryMiss(request, progress: progress, completed: completed)
         } catch {
             context.complete(completed, with: .failure(error), finished: true)
             return .finished

@@ -178,8 +178,8 @@ public final class ImageManager: Sendable {
         // Answered here, without a request value or a further async call: memory hits are most loads.
         let urlString = url.absoluteString
         if let hit = memoryHit(for: url, urlString: urlString, options: options, context: context) { return hit }
-        return try await loadAfterMemoryMiss(ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self),
-                                             events: nil)
+        let request = ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self)
+        return try await loadAfterMemoryMiss(request, events: nil)
     }
 
     /// Loads the image `request` names; see ``image(for:options:context:)``.
