@@ -74,13 +74,14 @@ final class LoadingErrorTests: LoadingTestCase {
     }
 
     func testABodyThatKeepsTricklingOutlastsTheTimeout() async throws {
-        // 8 parts 0.15 s apart: 1.05 s in all, twice the timeout, but never 0.5 s of silence.
+        // 12 parts 0.15 s apart: over 1.5 s in all, longer than the 1 s timeout, but never more
+        // than 0.15 s of silence (a loaded machine may stretch a gap several times and still pass).
         let jpeg = try bench("testjfif_256.jpg")
-        server.route("/trickle.jpg", .slow(jpeg, chunkSize: jpeg.count / 8 + 1, delay: .milliseconds(150)))
-        let downloader = makeDownloader { $0.downloadTimeout = 0.5 }
+        server.route("/trickle.jpg", .slow(jpeg, chunkSize: jpeg.count / 12 + 1, delay: .milliseconds(150)))
+        let downloader = makeDownloader { $0.downloadTimeout = 1 }
         let start = ContinuousClock.now
         let result = try await downloader.image(for: server.url("/trickle.jpg"), options: options())
-        XCTAssertGreaterThan(ContinuousClock.now - start, .milliseconds(900), "the body took longer than the timeout")
+        XCTAssertGreaterThan(ContinuousClock.now - start, .milliseconds(1500), "the body took longer than the timeout")
         XCTAssertEqual(result.data.count, jpeg.count)
         XCTAssertEqual(result.image.pixelWidth, 256)
     }
