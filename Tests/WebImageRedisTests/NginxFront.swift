@@ -33,9 +33,11 @@ final class NginxFront {
         else { throw MachineGuard.unmet("nginx is not installed (Debian package \(Self.package); scripts/install-deps installs it)") }
         let cache = folder.appendingPathComponent("cache", isDirectory: true)
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-        (baseURL, process) = try await LoopbackPort.withFreePort { port in
+        let started = try await LoopbackPort.withFreePort { port in
             try await Self.launch(URL(fileURLWithPath: executable), on: port, upstreams: upstreams, cache: cache, folder: folder)
         }
+        baseURL = started.baseURL
+        process = started.process
     }
 
     /// Renders the configuration for `port` into `folder`, starts nginx in the foreground and

@@ -12,7 +12,8 @@ public enum MachineGuard {
     /// What a test throws when the machine lacks what it needs (`reason` says what and how to
     /// get it): an `XCTSkip`, or with `WEBIMAGE_NO_SKIPS=1` an ``Unmet`` failure.
     public static func unmet(_ reason: String) -> any Error {
-        failsInsteadOfSkipping ? Unmet(reason: reason) : XCTSkip(reason)
+        if failsInsteadOfSkipping { return Unmet(reason: reason) }
+        return XCTSkip(reason)
     }
 
     /// The failure a need the machine does not meet is under `WEBIMAGE_NO_SKIPS=1`.
