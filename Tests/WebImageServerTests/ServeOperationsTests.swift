@@ -64,10 +64,7 @@ final class ServeOperationsTests: ServeTestCase {
         let client = try XCTUnwrap(self.client)
         // The slow load holds the only slot until the test has seen the gauge; a second,
         // different request waits for it.
-        let gate = LoopbackHTTPGate()
-        var held = LoopbackHTTPResponse.bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg")
-        held.gate = gate
-        origin.route("/slow.jpg", held)
+        let gate = try holdSlowSource()
         let slowURL = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
         let waitingURL = base + "/insecure/w:20/plain/\(origin.url("/photo.jpg").absoluteString)"
         let slow = Task { try await client.execute(HTTPClientRequest(url: slowURL), timeout: .seconds(30)).status.code }
