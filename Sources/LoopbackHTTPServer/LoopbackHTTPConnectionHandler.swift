@@ -46,17 +46,31 @@ final class LoopbackHTTPConnectionHandler: ChannelInboundHandler {
             response = LoopbackHTTPResponse(status: 304, headers: response.headers.filter { $0.name.lowercased() != "content-type" })
         }
         let loop = context.eventLoop.assumeIsolated()
-        loop.scheduleTask(in: Self.amount(response.headDelay)) { [self] in
-            guard context.channel.isActive, responding == request.path else { return }
-            var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
-            if !response.neverEnds, !headers.contains(name: "content-length"), !headers.contains(name: "transfer-encoding") {
-                headers.add(name: "Content-Length", value: String(response.chunks.reduce(0) { $0 + $1.count }))
+        let start = { [self] in
+            loop.scheduleTask(in: Self.amount(response.headDelay)) { [self] in
+                sendHead(of: response, path: request.path, keepAlive: keepAlive, context: context)
             }
-            if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
-            context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
-            writeBody(response, from: 0, path: request.path, keepAlive: keepAlive, context: context)
         }
+        guard let gate = response.gate else {
+            _ = start()
+            return
+        }
+        let eventLoop = context.eventLoop
+        let held = NIOLoopBound(start, eventLoop: eventLoop)
+        gate.whenOpen { eventLoop.execute { _ = held.value() } }
+    }
+
+    /// Sends the head of `response`, then its body, unless the client left meanwhile.
+    private func sendHead(of response: LoopbackHTTPResponse, path: String, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard context.channel.isActive, responding == path else { return }
+        var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+        if !response.neverEnds, !headers.contains(name: "content-length"), !headers.contains(name: "transfer-encoding") {
+            headers.add(name: "Content-Length", value: String(response.chunks.reduce(0) { $0 + $1.count }))
+        }
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+        writeBody(response, from: 0, path: path, keepAlive: keepAlive, context: context)
     }
 
     private func writeBody(_ response: LoopbackHTTPResponse, from index: Int, path: String, keepAlive: Bool,

@@ -19,6 +19,8 @@ public struct LoopbackHTTPResponse: Sendable {
     /// After the parts, close the connection without ending the response: a reset mid-body
     /// when the head announced more bytes than the parts hold.
     public var closesEarly: Bool
+    /// Hold the head (before ``headDelay``) until this gate opens; nil: send at once.
+    public var gate: LoopbackHTTPGate?
 
     /// A response from its parts.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], chunks: [Data] = [],

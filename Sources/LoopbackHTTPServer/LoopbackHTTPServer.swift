@@ -104,7 +104,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Waits until `condition` holds, checking every 10 ms for at most `timeout`; returns
     /// whether it held.
-    public func wait(timeout: Duration = .seconds(5), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async -> Bool {
+    public func wait(timeout: Duration = .seconds(30), until condition: @Sendable (LoopbackHTTPServer) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(self) { return true }

@@ -64,7 +64,7 @@ final class ImageManagerTests: LoadingTestCase {
             if case .success(let image) = result { calls.append((image, finished)) }
             if finished { revalidated.fulfill() }
         }
-        await fulfillment(of: [revalidated], timeout: 5)
+        await fulfillment(of: [revalidated], timeout: 30)
         XCTAssertEqual(calls.all.map(\.0.source), [.memory, .memory, .revalidated], "the cached image, then the revalidated one")
         XCTAssertEqual(calls.all.map(\.1), [true, false, true])
         XCTAssertEqual(server.requestCount("/photo.jpg"), 2, "refreshCached asked the server")
@@ -186,7 +186,7 @@ final class ImageManagerTests: LoadingTestCase {
         }
         _ = await server.wait { $0.requestCount("/slow.jpg") == 1 }
         operation.cancel()
-        await fulfillment(of: [done], timeout: 5)
+        await fulfillment(of: [done], timeout: 30)
         try await Task.sleep(for: .milliseconds(200))
         XCTAssertEqual(calls.all.count, 1, "exactly one completion")
         guard case .failure(.cancelled) = calls.all.first?.0 else { return XCTFail("\(calls.all)") }
@@ -201,7 +201,7 @@ final class ImageManagerTests: LoadingTestCase {
             dispatchPrecondition(condition: .onQueue(queue))
             if case .success(let image) = result, finished, image.source == .network { ok.fulfill() }
         }
-        await fulfillment(of: [ok], timeout: 5)
+        await fulfillment(of: [ok], timeout: 30)
     }
 
     func testBadImageDataIsBlacklistedButATimeoutIsNot() async throws {

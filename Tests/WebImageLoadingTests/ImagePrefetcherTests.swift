@@ -29,10 +29,22 @@ final class ImagePrefetcherTests: LoadingTestCase {
 
     func testAHundredURLsThreeAtATimeWithTenBroken() async throws {
         let urls = try serve(100, broken: Set(stride(from: 0, to: 100, by: 10)))
+        // The second URL is held until a request arrives after it: two are in flight at once
+        // however the machine schedules them.
+        let gate = LoopbackHTTPGate()
+        var held = LoopbackHTTPResponse.bytes(try bench("testjfif_256.jpg"), contentType: "image/jpeg")
+        held.gate = gate
+        server.route("/p1.jpg", held)
         let prefetcher = ImagePrefetcher(manager: manager)
         let steps = Recorder<ImagePrefetcher.Progress>()
         let done = Recorder<ImagePrefetcher.Progress>()
         prefetcher.prefetch(urls, progress: { steps.append($0) }, completed: { done.append($0) })
+        let overlapped = await server.wait { server in
+            let paths = server.requestedPaths
+            return paths.firstIndex(of: "/p1.jpg").map { paths.count > $0 + 1 } ?? false
+        }
+        XCTAssertTrue(overlapped, "\(server.requestedPaths)")
+        gate.open()
         let completed = await done.wait(for: 1, timeout: .seconds(30))
         XCTAssertTrue(completed)
         XCTAssertEqual(done.all, [ImagePrefetcher.Progress(finished: 100, skipped: 10, total: 100)])
@@ -75,7 +87,8 @@ final class ImagePrefetcherTests: LoadingTestCase {
     func testAnEmptyListCompletesAtOnce() async throws {
         let done = Recorder<ImagePrefetcher.Progress>()
         ImagePrefetcher(manager: manager).prefetch([], completed: { done.append($0) })
-        _ = await done.wait(for: 1, timeout: .seconds(1))
+        let completed = await done.wait(for: 1)
+        XCTAssertTrue(completed)
         XCTAssertEqual(done.all, [ImagePrefetcher.Progress(finished: 0, skipped: 0, total: 0)])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import WebImage
 import WebImageTestSupport
 import XCTest
@@ -9,12 +10,17 @@ final class LoadingCoalescingTests: LoadingTestCase {
 
     func testHundredConcurrentLoadsMakeOneRequest() async throws {
         let jpeg = try bench("testjfif_256.jpg")
-        server.route("/photo.jpg", .bytes(jpeg, contentType: "image/jpeg", delay: .milliseconds(300)))
+        // Held until every caller asked: however slow the machine, none comes after the answer.
+        let gate = LoopbackHTTPGate()
+        var response = LoopbackHTTPResponse.bytes(jpeg, contentType: "image/jpeg")
+        response.gate = gate
+        server.route("/photo.jpg", response)
         let downloader = makeDownloader()
         let outcomes = Recorder<Outcome>()
         for _ in 0..<100 {
             downloader.downloadImage(with: server.url("/photo.jpg"), options: options()) { outcomes.append($0) }
         }
+        gate.open()
         let allCompleted = await outcomes.wait(for: 100)
         XCTAssertTrue(allCompleted)
         XCTAssertEqual(server.requestCount("/photo.jpg"), 1)
@@ -29,7 +35,10 @@ final class LoadingCoalescingTests: LoadingTestCase {
 
     func testCancellingNinetyNineCallersLeavesTheLastOne() async throws {
         let jpeg = try bench("testjfif_256.jpg")
-        server.route("/photo.jpg", .bytes(jpeg, delay: .milliseconds(300)))
+        let gate = LoopbackHTTPGate()
+        var response = LoopbackHTTPResponse.bytes(jpeg)
+        response.gate = gate
+        server.route("/photo.jpg", response)
         let downloader = makeDownloader()
         let cancelled = Recorder<Outcome>()
         let tokens = (0..<99).map { _ in
@@ -39,6 +48,7 @@ final class LoadingCoalescingTests: LoadingTestCase {
         downloader.downloadImage(with: server.url("/photo.jpg"), options: options()) { last.append($0) }
         for token in tokens { token.cancel() }
         XCTAssertEqual(cancelled.count, 99, "a cancelled caller completes at once")
+        gate.open()
         for outcome in cancelled.all {
             guard case .failure(.cancelled) = outcome else { return XCTFail("expected cancelled, got \(outcome)") }
         }
@@ -70,14 +80,21 @@ final class LoadingCoalescingTests: LoadingTestCase {
 
     func testEachCallerGetsItsOwnThumbnailFromOneRequest() async throws {
         let jpeg = try bench("testjfif_1024.jpg")
-        server.route("/big.jpg", .bytes(jpeg, delay: .milliseconds(200)))
+        // Held until the three callers asked, so that all three share the one request.
+        let gate = LoopbackHTTPGate()
+        var response = LoopbackHTTPResponse.bytes(jpeg)
+        response.gate = gate
+        server.route("/big.jpg", response)
         let downloader = makeDownloader()
         let url = server.url("/big.jpg")
-        let (smallOptions, mediumOptions, fullOptions) = (options(thumbnail: 64), options(thumbnail: 128), options())
-        async let small = downloader.image(for: url, options: smallOptions)
-        async let medium = downloader.image(for: url, options: mediumOptions)
-        async let full = downloader.image(for: url, options: fullOptions)
-        let (a, b, c) = try await (small, medium, full)
+        let (small, medium, full) = (Recorder<Outcome>(), Recorder<Outcome>(), Recorder<Outcome>())
+        downloader.downloadImage(with: url, options: options(thumbnail: 64)) { small.append($0) }
+        downloader.downloadImage(with: url, options: options(thumbnail: 128)) { medium.append($0) }
+        downloader.downloadImage(with: url, options: options()) { full.append($0) }
+        gate.open()
+        for recorder in [small, medium, full] { _ = await recorder.wait(for: 1) }
+        let (a, b, c) = (try XCTUnwrap(small.all.first).get(), try XCTUnwrap(medium.all.first).get(),
+                         try XCTUnwrap(full.all.first).get())
         XCTAssertEqual(PixelSize(width: a.image.pixelWidth, height: a.image.pixelHeight), PixelSize(width: 64, height: 48))
         XCTAssertEqual(PixelSize(width: b.image.pixelWidth, height: b.image.pixelHeight), PixelSize(width: 128, height: 96))
         XCTAssertEqual(PixelSize(width: c.image.pixelWidth, height: c.image.pixelHeight), PixelSize(width: 1024, height: 768))

@@ -52,14 +52,22 @@ final class LoadingHTTPTests: LoadingTestCase {
 
     func testConditionalAndPlainRequestsAreNotShared() async throws {
         let jpeg = try bench("testjfif_256.jpg")
-        server.route("/photo.jpg", .bytes(jpeg, etag: "\"v1\"", delay: .milliseconds(200)))
+        // Both requests are held at the origin until both arrived: shared, there would be one.
+        let gate = LoopbackHTTPGate()
+        var held = LoopbackHTTPResponse.bytes(jpeg, etag: "\"v1\"")
+        held.gate = gate
+        server.route("/photo.jpg", held)
         let downloader = makeDownloader()
         var conditional = options()
         conditional.ifNoneMatch = "\"v1\""
         let url = server.url("/photo.jpg")
         let plainOptions = options()
         let revalidation = Task { () async throws(WebImageError) in try await downloader.image(for: url, options: conditional) }
-        let image = try await downloader.image(for: url, options: plainOptions)
+        let plain = Task { () async throws(WebImageError) in try await downloader.image(for: url, options: plainOptions) }
+        let both = await server.wait { $0.requestCount("/photo.jpg") == 2 }
+        XCTAssertTrue(both, "the conditional and the plain request each reached the origin")
+        gate.open()
+        let image = try await plain.value
         let revalidated = await revalidation.result
         guard case .failure(let error) = revalidated else { return XCTFail("expected 304, got an image") }
         XCTAssertEqual(error as? WebImageError, .cacheNotModified)

@@ -231,9 +231,10 @@ final class ManagerSemanticsTests: LoadingTestCase {
         XCTAssertEqual(try next.all.first?.get().source, .memory, "a later hit is not cancelled by the earlier cancel")
     }
 
-    /// Polls `condition` for up to five seconds.
+    /// Polls `condition` for up to thirty seconds (a loaded machine is slow, a passing test is not).
     private func waitUntil(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<500 {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }

@@ -13,7 +13,7 @@ final class Recorder<Value: Sendable>: Sendable {
     var count: Int { values.withLock { $0.count } }
 
     /// Waits until at least `count` values arrived, for at most `timeout`; returns whether they did.
-    func wait(for count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+    func wait(for count: Int, timeout: Duration = .seconds(30)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while self.count < count, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import LoopbackHTTPServer
 import WebImage
 import WebImageTestSupport
 import XCTest
@@ -20,18 +21,28 @@ final class SharedLoadTests: LoadingTestCase {
         var count: Int { runs.withLock { $0 } }
     }
 
-    /// A real image cache that counts the stores made into it.
+    /// A real image cache that counts the stores made into it, and the memory lookups made and
+    /// queries answered that come before a load joins the work (or the download) under way.
     final class CountingCache: ImageCaching {
         let cache: ImageCache
         private let stores = Mutex(0)
+        private let lookups = Mutex(0)
+        private let queries = Mutex(0)
 
         init(_ cache: ImageCache) { self.cache = cache }
 
         var storeCount: Int { stores.withLock { $0 } }
+        var lookupCount: Int { lookups.withLock { $0 } }
+        var queryCount: Int { queries.withLock { $0 } }
 
-        func imageFromMemory(forKey key: String) -> Image? { cache.imageFromMemory(forKey: key) }
+        func imageFromMemory(forKey key: String) -> Image? {
+            lookups.withLock { $0 += 1 }
+            return cache.imageFromMemory(forKey: key)
+        }
         func query(forKey key: String, options: ImageCacheQueryOptions) async throws -> ImageCacheQueryResult {
-            try await cache.query(forKey: key, options: options)
+            let found = try await cache.query(forKey: key, options: options)
+            queries.withLock { $0 += 1 }
+            return found
         }
         func store(_ image: Image?, data: Data?, forKey key: String, to cacheType: ImageCacheType,
                    serializer: ImageCacheSerializer?) async throws {
@@ -57,8 +68,26 @@ final class SharedLoadTests: LoadingTestCase {
         return (manager, cache, transformer)
     }
 
+    /// Holds the image at `path` until the returned gate opens.
+    private func routeHeld(_ path: String) throws -> LoopbackHTTPGate {
+        let gate = LoopbackHTTPGate()
+        var held = LoopbackHTTPResponse.bytes(try bench("testjfif_256.jpg"), contentType: "image/jpeg")
+        held.gate = gate
+        server.route(path, held)
+        return gate
+    }
+
+    /// Waits until `cache` has seen `count` memory lookups, then opens `gate`: every load has
+    /// missed the memory cache, so it joins the work the gate holds, however slowly the machine
+    /// started its task.
+    private func openGate(_ gate: LoopbackHTTPGate, afterLookups count: Int, in cache: CountingCache) async {
+        let missed = await server.wait { _ in cache.lookupCount >= count }
+        XCTAssertTrue(missed, "\(cache.lookupCount) of \(count) loads looked in memory")
+        gate.open()
+    }
+
     func testTwentyConcurrentLoadsTransformOnceAndStoreOnce() async throws {
-        server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg"), contentType: "image/jpeg", delay: .milliseconds(300)))
+        let gate = try routeHeld("/photo.jpg")
         server.route("/single.jpg", .bytes(try bench("testjfif_256.jpg"), contentType: "image/jpeg"))
         let (manager, cache, transformer) = try makeParts()
         _ = try await manager.image(for: server.url("/single.jpg"), options: .waitStoreCache)
@@ -67,8 +96,10 @@ final class SharedLoadTests: LoadingTestCase {
         XCTAssertEqual(storesOfOneLoad, 3, "the image in memory, the original and the image on disk")
 
         let url = server.url("/photo.jpg")
+        let lookupsBefore = cache.lookupCount
         let results = try await withThrowingTaskGroup(of: ImageResult.self) { group in
             for _ in 0..<20 { group.addTask { try await manager.image(for: url, options: .waitStoreCache) } }
+            await openGate(gate, afterLookups: lookupsBefore + 20, in: cache)
             return try await group.reduce(into: []) { $0.append($1) }
         }
         XCTAssertEqual(results.count, 20)
@@ -83,11 +114,11 @@ final class SharedLoadTests: LoadingTestCase {
     }
 
     func testCancellingNineteenLoadsLeavesTheTwentiethToFinish() async throws {
-        server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg"), contentType: "image/jpeg", delay: .milliseconds(400)))
-        let (manager, _, transformer) = try makeParts()
+        let gate = try routeHeld("/photo.jpg")
+        let (manager, cache, transformer) = try makeParts()
         let url = server.url("/photo.jpg")
         let loads = (0..<20).map { _ in Task { try await manager.image(for: url) } }
-        let arrived = await server.wait { $0.requestCount("/photo.jpg") == 1 }
+        let arrived = await server.wait { $0.requestCount("/photo.jpg") == 1 && cache.lookupCount >= 20 }
         XCTAssertTrue(arrived)
         for load in loads.dropLast() { load.cancel() }
         for load in loads.dropLast() {
@@ -98,6 +129,7 @@ final class SharedLoadTests: LoadingTestCase {
                 XCTAssertEqual(error as? WebImageError, .cancelled)
             }
         }
+        gate.open()
         let last = try await loads.last!.value
         XCTAssertEqual(last.source, .network)
         XCTAssertEqual(last.image.pixelWidth, 256)
@@ -124,13 +156,18 @@ final class SharedLoadTests: LoadingTestCase {
     }
 
     func testDifferentTransformersDoNotShareTheirWork() async throws {
-        server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg"), contentType: "image/jpeg", delay: .milliseconds(200)))
-        let (manager, _, transformer) = try makeParts()
+        let gate = try routeHeld("/photo.jpg")
+        let (manager, cache, transformer) = try makeParts()
         let url = server.url("/photo.jpg")
         var flipped = ImageContext()
         flipped.transformer = .flip(horizontal: true, vertical: false)
         async let counted = manager.image(for: url)
         async let other = manager.image(for: url, context: flipped)
+        // Each load asks the cache for its image, then for the original to transform, before it
+        // downloads: once the fourth query is answered both are on their way to the download.
+        let queried = await server.wait { _ in cache.queryCount >= 4 }
+        XCTAssertTrue(queried, "\(cache.queryCount) cache queries")
+        gate.open()
         let (a, b) = try await (counted, other)
         XCTAssertEqual(transformer.count, 1, "only the load with the counting transformer ran it")
         XCTAssertNotEqual(a.image.pixels, b.image.pixels)

@@ -92,7 +92,7 @@ final class StressTests: LoadingTestCase {
         await work.value
         watchdog.cancel()
         let duration = ContinuousClock.now - start
-        let idle = await server.wait(timeout: .seconds(5)) { $0.requestsInFlight == 0 }
+        let idle = await server.wait { $0.requestsInFlight == 0 }
         sampler.cancel()
         let peakResident = max(await sampler.value, ProcessMemory.residentBytes)
 

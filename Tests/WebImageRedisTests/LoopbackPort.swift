@@ -11,4 +11,27 @@ enum LoopbackPort {
         try await channel.close()
         return port
     }
+
+    /// What `start` returns on a free port, trying another when it throws ``Taken``: between
+    /// ``free()`` and the server's own bind, another process (a parallel test, another build's
+    /// suite on the same machine) may take the port, and the server exits.
+    static func withFreePort<Server>(attempts: Int = 5, _ start: (Int) async throws -> Server) async throws -> Server {
+        var attempt = 1
+        while true {
+            do {
+                return try await start(try await free())
+            } catch is Taken where attempt < attempts {
+                attempt += 1
+            }
+        }
+    }
+
+    /// A server exited before it answered on its port, as it does when the port was taken;
+    /// what it said.
+    struct Taken: Error, CustomStringConvertible {
+        let server: String
+        let output: String
+
+        var description: String { "\(server) exited before it answered (its port taken?): \(output)" }
+    }
 }

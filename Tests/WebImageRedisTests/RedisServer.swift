@@ -11,15 +11,18 @@ final class RedisServer {
     static let package = "redis-server"
 
     /// The port it listens on, the same across restarts.
-    let port: Int
+    private(set) var port = 0
     private let folder: URL
     private var process: ChildProcess?
 
     /// Starts a server with its files in `folder`.
     init(folder: URL) async throws {
         self.folder = folder
-        port = try await LoopbackPort.free()
-        try await start()
+        port = try await LoopbackPort.withFreePort { free in
+            port = free
+            try await start()
+            return free
+        }
     }
 
     deinit { process?.killAndReap() }
@@ -32,11 +35,13 @@ final class RedisServer {
                            retryInterval: retryInterval)
     }
 
-    /// Starts the server (again) and waits until it answers `PING`.
+    /// Starts the server (again) and waits until it answers `PING`; throws
+    /// ``LoopbackPort/Taken`` when it exits instead (its port taken), so that the first start
+    /// can try another.
     func start() async throws {
         guard let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
             .first(where: FileManager.default.isExecutableFile(atPath:))
-        else { throw XCTSkip("redis-server is not installed (Debian package \(Self.package); scripts/install-deps installs it)") }
+        else { throw MachineGuard.unmet("redis-server is not installed (Debian package \(Self.package); scripts/install-deps installs it)") }
         process = try ChildProcess(URL(fileURLWithPath: executable), [
             "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", folder.path, "--logfile", "",
@@ -44,11 +49,15 @@ final class RedisServer {
         let probe = RedisClient(configuration: configuration(retryInterval: .zero))
         let deadline = ContinuousClock.now + .seconds(10)
         var answered = false
-        while !answered, ContinuousClock.now < deadline {
+        while !answered, process?.isRunning == true, ContinuousClock.now < deadline {
             answered = (try? await probe.ping()) != nil
             if !answered { try await Task.sleep(for: .milliseconds(20)) }
         }
         await probe.close()
+        // A server that exited did not answer: whatever did holds the port.
+        guard process?.isRunning == true else {
+            throw LoopbackPort.Taken(server: "redis-server", output: (process?.output ?? "") + (process?.errorOutput ?? ""))
+        }
         guard answered else { throw RedisServerError.notAnswering(process?.errorOutput ?? "") }
     }
 

@@ -50,7 +50,8 @@ final class ImageProcessorTests: XCTestCase {
         let again = try await b.process(url)
         // The write-back to b's disk happens after the answer, in the background.
         let bDisk = try DiskCache(directory: folder.appending("b-results"))
-        for _ in 0..<500 where !bDisk.containsData(forKey: url.cacheKey) { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !bDisk.containsData(forKey: url.cacheKey), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let restarted = try await instance("b").process(url)
 
         XCTAssertEqual([made.source, answered.source, again.source, restarted.source], [.made, .shared, .memory, .disk])

@@ -144,14 +144,16 @@ final class ServeCommandTests: ServeTestCase {
     func testAFullQueueIsAnswered429() async throws {
         let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0"])
         let client = try XCTUnwrap(self.client)
+        // The slow load holds the only slot until the test has been refused.
+        let gate = try holdSlowSource()
         let slowURL = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
         let slow = Task { try await client.execute(HTTPClientRequest(url: slowURL), timeout: .seconds(30)).status.code }
-        // The slow load holds the only slot while the origin delays its answer.
-        let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/slow.jpg") == 1 }
+        let arrived = await origin.wait { $0.requestCount("/slow.jpg") == 1 }
         XCTAssertTrue(arrived)
         let refused = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(refused.status, 429)
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), "too many requests: try again later\n")
+        gate.open()
         let slowStatus = try await slow.value
         XCTAssertEqual(slowStatus, 200)
         // With the slot free again the refused request goes through.

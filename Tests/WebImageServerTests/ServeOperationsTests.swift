@@ -62,7 +62,9 @@ final class ServeOperationsTests: ServeTestCase {
     func testTheQueueLengthIsAGauge() async throws {
         let base = try serve(["--allow-loopback-sources", "--concurrency", "1"])
         let client = try XCTUnwrap(self.client)
-        // The slow load holds the only slot; a second, different request waits for it.
+        // The slow load holds the only slot until the test has seen the gauge; a second,
+        // different request waits for it.
+        let gate = try holdSlowSource()
         let slowURL = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
         let waitingURL = base + "/insecure/w:20/plain/\(origin.url("/photo.jpg").absoluteString)"
         let slow = Task { try await client.execute(HTTPClientRequest(url: slowURL), timeout: .seconds(30)).status.code }
@@ -70,12 +72,14 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertTrue(arrived)
         let waiting = Task { try await client.execute(HTTPClientRequest(url: waitingURL), timeout: .seconds(30)).status.code }
         var samples: [String: Double] = [:]
-        for _ in 0..<100 where samples["webimage_queue_length"] != 1 {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while samples["webimage_queue_length"] != 1, ContinuousClock.now < deadline {
             samples = try await metrics(base)
             try await Task.sleep(for: .milliseconds(10))
         }
         XCTAssertEqual(samples["webimage_queue_length"], 1)
         XCTAssertEqual(samples["webimage_requests_in_flight"], 2)
+        gate.open()
         let statuses = [try await slow.value, try await waiting.value]
         XCTAssertEqual(statuses, [200, 200])
         let after = try await metrics(base)
@@ -84,8 +88,12 @@ final class ServeOperationsTests: ServeTestCase {
     }
 
     func testAHundredIdenticalRequestsFetchOnceAndProcessOnce() async throws {
-        origin.route("/once.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")), contentType: "image/jpeg",
-                                         delay: .seconds(1)))
+        // The origin holds its answer until all hundred requests are in the server, so that some
+        // join the making however slowly the machine sends them.
+        let gate = LoopbackHTTPGate()
+        var held = LoopbackHTTPResponse.bytes(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")), contentType: "image/jpeg")
+        held.gate = gate
+        origin.route("/once.jpg", held)
         let base = try serve(["--allow-loopback-sources"])
         // A client of its own, with a connection per request, so that all hundred reach the server together.
         var configuration = HTTPClient.Configuration()
@@ -99,6 +107,11 @@ final class ServeOperationsTests: ServeTestCase {
                     return (response.status.code, Data(buffer: try await response.body.collect(upTo: 1 << 20)))
                 }
             }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await metrics(base)["webimage_requests_in_flight"] != 100, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            gate.open()
             return try await group.reduce(into: []) { $0.append($1) }
         }
         try await crowd.shutdown()
@@ -113,7 +126,7 @@ final class ServeOperationsTests: ServeTestCase {
         let shared = ["coalesced", "memory"].compactMap { samples[#"webimage_cache_lookups_total{cache="result",tier="\#($0)"}"#] }
         XCTAssertEqual(shared.reduce(0, +), 99, "\(samples)")
         XCTAssertGreaterThan(samples[#"webimage_cache_lookups_total{cache="result",tier="coalesced"}"#] ?? 0, 0,
-                             "requests arriving during the origin's delay joined the making")
+                             "requests arriving while the origin held its answer joined the making")
         XCTAssertEqual(samples[#"webimage_requests_total{status="200"}"#], 100)
     }
 
@@ -223,7 +236,7 @@ final class ServeOperationsTests: ServeTestCase {
     }
 
     func testWithoutArgumentsOrEnvironmentItListensOn8080() async throws {
-        guard Self.isFree(port: 8080) else { throw XCTSkip("port 8080 is in use on this machine") }
+        guard Self.isFree(port: 8080) else { throw MachineGuard.unmet("port 8080 is in use on this machine") }
         let base = try start(["serve"], environment: ["XDG_CACHE_HOME": folder.appending("xdg").path], directory: try photoFolder())
         XCTAssertEqual(base, "http://127.0.0.1:8080")
         try await fetchExample(of: try XCTUnwrap(servers.last))

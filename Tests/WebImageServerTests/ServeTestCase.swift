@@ -35,6 +35,16 @@ class ServeTestCase: XCTestCase {
         try await origin.stop()
     }
 
+    /// Holds `/slow.jpg` at the origin until the returned gate opens, so that "while the slow
+    /// load runs" lasts as long as the test needs on a machine of any speed.
+    func holdSlowSource() throws -> LoopbackHTTPGate {
+        let gate = LoopbackHTTPGate()
+        var held = LoopbackHTTPResponse.bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg")
+        held.gate = gate
+        origin.route("/slow.jpg", held)
+        return gate
+    }
+
     /// Starts `webimage serve` with `arguments` (and `environment` added to this process's) on a
     /// free port, caching in a folder of its own, and returns its base URL.
     func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> String {

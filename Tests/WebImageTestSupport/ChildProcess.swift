@@ -7,24 +7,33 @@ import Foundation
 
 /// A process a test starts, whose standard output and error go to files the test can read at
 /// any time, and whose every wait is bounded so a test never hangs on it.
+///
+/// Each has a cache home (`XDG_CACHE_HOME`) of its own, deleted with it, unless the test names
+/// one: `webimage` keeps its default disk caches there, and under the shared `~/.cache` a later
+/// test, run or checkout on the machine would find them (a loopback port comes round again, with
+/// other bytes behind the same URL).
 public final class ChildProcess {
     private let process = Process()
     private let outputFile: URL
     private let errorFile: URL
+    private let cacheHome: URL
 
-    /// Starts `executable` with `arguments`, in this process's environment plus `environment`,
-    /// in `directory` (this process's current folder when nil).
+    /// Starts `executable` with `arguments`, in this process's environment plus its own cache
+    /// home plus `environment`, in `directory` (this process's current folder when nil).
     public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                 directory: URL? = nil) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-child-\(UUID().uuidString)")
         outputFile = base.appendingPathExtension("out")
         errorFile = base.appendingPathExtension("err")
+        cacheHome = base.appendingPathExtension("cache")
         try Data().write(to: outputFile)
         try Data().write(to: errorFile)
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["XDG_CACHE_HOME": cacheHome.path]) { $1 }
+            .merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
@@ -35,6 +44,7 @@ public final class ChildProcess {
         if process.isRunning { killAndReap() }
         try? FileManager.default.removeItem(at: outputFile)
         try? FileManager.default.removeItem(at: errorFile)
+        try? FileManager.default.removeItem(at: cacheHome)
     }
 
     /// Runs `executable` to its end (killed after `timeout` seconds): exit status (nil when it

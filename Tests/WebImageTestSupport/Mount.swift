@@ -1,12 +1,13 @@
 import Foundation
 
 /// File systems a test mounts to make disk faults real: a tiny tmpfs that fills up, a
-/// read-only view of a folder. Mounting needs privileges; each call throws ``Failure`` when
-/// the system refuses, so that the test can skip with the reason.
+/// read-only view of a folder. Mounting needs privileges: a process that is not root mounts
+/// through `sudo -n` (as CI machines that install packages with sudo allow); each call throws
+/// ``Failure`` when the system refuses, so that the test can skip with the reason.
 public enum Mount {
-    /// Mounts a tmpfs of `bytes` bytes on the existing folder `folder`.
+    /// Mounts a tmpfs of `bytes` bytes on the existing folder `folder`, owned by this process's user.
     public static func tmpfs(at folder: URL, bytes: Int) throws {
-        try run("mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", folder.path])
+        try run("mount", ["-t", "tmpfs", "-o", "size=\(bytes),uid=\(getuid()),gid=\(getgid())", "tmpfs", folder.path])
     }
 
     /// Makes the existing folder `folder` read-only, for root too: a read-only bind mount of
@@ -34,9 +35,10 @@ public enum Mount {
     }
 
     private static func run(_ program: String, _ arguments: [String]) throws {
-        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, timeout: 30)
+        let command = (getuid() == 0 ? [] : ["sudo", "-n"]) + [program] + arguments
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), command, timeout: 30)
         guard result.status == 0 else {
-            throw Failure(command: ([program] + arguments).joined(separator: " "), message: result.error)
+            throw Failure(command: command.joined(separator: " "), message: result.error)
         }
     }
 }

@@ -18,15 +18,30 @@ final class InFlightWorkTests: XCTestCase {
         var value: Int { count.withLock { $0 } }
     }
 
+    /// The callers that have heard from the work, by number, shared by their event handlers.
+    final class Heard: Sendable {
+        private let callers = Mutex(Set<Int>())
+
+        func add(_ caller: Int) { callers.withLock { _ = $0.insert(caller) } }
+        var count: Int { callers.withLock { $0.count } }
+    }
+
     func testAHundredCallersOfOneKeyRunTheWorkOnceAndNinetyNineJoin() async throws {
-        let work = InFlightWork<String, Int, Failure, Never>(cancelled: .cancelled)
+        let work = InFlightWork<String, Int, Failure, Int>(cancelled: .cancelled)
         let runs = Runs()
+        let heard = Heard()
+        // The work keeps telling its callers it runs until all hundred have heard it: each has
+        // joined (or started it), however slowly the machine started their tasks, so a late
+        // caller can never find it finished and start it again.
         let outcomes = try await withThrowingTaskGroup(of: (value: Int, joined: Bool).self) { group in
-            for _ in 0..<100 {
+            for caller in 0..<100 {
                 group.addTask {
-                    try await work.value(for: "result") { _ async throws(Failure) in
+                    try await work.value(for: "result", events: { _ in heard.add(caller) }) { tell async throws(Failure) in
                         runs.add()
-                        try? await Task.sleep(for: .milliseconds(300))
+                        while heard.count < 100 {
+                            tell(0)
+                            try? await Task.sleep(for: .milliseconds(1))
+                        }
                         return 42
                     }
                 }

@@ -23,12 +23,14 @@ extension ImageManager {
                 return loadImage(request(for: url, options: options, context: context), progress: progress, completed: completed)
             }
             // A memory hit completes without a request value or a task, as SDWebImage's synchronous memory path.
-            if let hit = memoryHit(for: url, options: options, context: context) {
+            // Read once: Foundation builds the string anew on every call; a miss passes it on.
+            let urlString = url.absoluteString
+            if let hit = memoryHit(for: url, urlString: urlString, options: options, context: context) {
                 context.complete(completed, with: .success(hit), finished: true)
                 return .finished
             }
-            return loadAfterMemoryMiss(ImageRequest(url: url, options: options, context: context, manager: self),
-                                       progress: progress, completed: completed)
+            let request = ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self)
+            return loadAfterMemoryMiss(request, progress: progress, completed: completed)
         } catch {
             context.complete(completed, with: .failure(error), finished: true)
             return .finished

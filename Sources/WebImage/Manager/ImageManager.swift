@@ -100,9 +100,13 @@ public final class ImageManager: Sendable {
     /// them), resolved against this manager's cache, loader, coders and transformer: its keys,
     /// decode options and cache tiers.
     public func request(for url: URL, options: WebImageOptions = [], context: ImageContext = ImageContext()) -> ImageRequest {
-        guard let optionsProcessor else { return ImageRequest(url: url, options: options, context: context, manager: self) }
+        // Read once: Foundation builds the string anew on every call.
+        let urlString = url.absoluteString
+        guard let optionsProcessor else {
+            return ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self)
+        }
         let (processedOptions, processedContext) = optionsProcessor(url, options, context)
-        return ImageRequest(url: url, options: processedOptions, context: processedContext, manager: self)
+        return ImageRequest(url: url, urlString: urlString, options: processedOptions, context: processedContext, manager: self)
     }
 
     /// The key the image for `url` is cached under with `context`: the filtered URL, plus
@@ -125,12 +129,12 @@ public final class ImageManager: Sendable {
         return memoryHit(for: request.url, key: request.keys.image, options: request.options, context: request.context)
     }
 
-    /// The whole answer to a load of `url` with `options` and `context` (no options processor
-    /// applied) when the memory cache has it; see ``memoryHit(for:key:options:context:)``.
+    /// The whole answer to a load of `url` (whose `absoluteString` is `urlString`, read once by
+    /// the caller, who passes it on to the request on a miss) with `options` and `context` (no
+    /// options processor applied) when the memory cache has it; see
+    /// ``memoryHit(for:key:options:context:)``.
     @inline(__always)
-    func memoryHit(for url: URL, options: WebImageOptions, context: ImageContext) -> ImageResult? {
-        // Read once: Foundation builds the string anew on every call.
-        let urlString = url.absoluteString
+    func memoryHit(for url: URL, urlString: String, options: WebImageOptions, context: ImageContext) -> ImageResult? {
         guard !urlString.isEmpty else { return nil }
         let key = context.box.imageKey(for: url, urlString: urlString, defaultTransformerKey: transformerKey)
         return memoryHit(for: url, key: key, options: options, context: context)
@@ -152,7 +156,13 @@ public final class ImageManager: Sendable {
 
     /// Whether a load of `url` with `options` is refused for the URL's place on the failed-URL list.
     private func isRefused(_ url: URL, options: WebImageOptions) -> Bool {
-        !options.contains(.retryFailed) && failedURLs.contains(url)
+        !Self.retriesFailedURLs(options) && failedURLs.contains(url)
+    }
+
+    /// Whether a load with `options` tries URLs on the failed-URL list again (`retryFailed`):
+    /// it is not refused, and its success takes the URL off the list.
+    private static func retriesFailedURLs(_ options: WebImageOptions) -> Bool {
+        options.contains(.retryFailed)
     }
 
     /// Loads the image for `url`. Throws ``WebImageError``; cancelling the task cancels the
@@ -166,8 +176,10 @@ public final class ImageManager: Sendable {
         // An options processor may change what the load is: it runs first, in `request(for:)`.
         guard optionsProcessor == nil else { return try await load(request(for: url, options: options, context: context), events: nil) }
         // Answered here, without a request value or a further async call: memory hits are most loads.
-        if let hit = memoryHit(for: url, options: options, context: context) { return hit }
-        return try await loadAfterMemoryMiss(ImageRequest(url: url, options: options, context: context, manager: self), events: nil)
+        let urlString = url.absoluteString
+        if let hit = memoryHit(for: url, urlString: urlString, options: options, context: context) { return hit }
+        let request = ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self)
+        return try await loadAfterMemoryMiss(request, events: nil)
     }
 
     /// Loads the image `request` names; see ``image(for:options:context:)``.
@@ -237,7 +249,7 @@ public final class ImageManager: Sendable {
             let validators = cached == nil ? nil : await request.cache.validators(forKey: request.keys.image)
             do {
                 let result = try await request.download(validators: validators, events: events)
-                if request.retriesFailedURL { failedURLs.remove(url) }
+                if Self.retriesFailedURLs(options) { failedURLs.remove(url) }
                 return result
             } catch WebImageError.cacheNotModified where cached != nil {
                 return ImageResult(image: cached!.image, data: cached!.data, source: .revalidated, url: url)

@@ -24,13 +24,14 @@ public struct ImageRequest: Sendable {
 
     /// Everything else is derived from the context and the manager when a stage asks, so that a
     /// memory hit pays for its key and nothing more.
-    init(url: URL, options: WebImageOptions, context: ImageContext, manager: ImageManager) {
+    ///
+    /// `urlString` is `url.absoluteString`, read once by the caller: Foundation builds the string
+    /// anew on every call, and the memory-hit path before a request has read it already.
+    init(url: URL, urlString: String, options: WebImageOptions, context: ImageContext, manager: ImageManager) {
         self.url = url
         self.options = options
         self.context = context
         self.manager = manager
-        // Read once: Foundation builds the string anew on every call.
-        let urlString = url.absoluteString
         hasURL = !urlString.isEmpty
         keys = context.box.cacheKeys(for: url, urlString: urlString, defaultTransformerKey: manager.transformerKey)
     }
@@ -90,9 +91,6 @@ public struct ImageRequest: Sendable {
     var transformer: (any ImageTransformer)? { context.box.settings.transformer ?? manager.transformer }
     /// Where failures that do not fail the load are reported.
     var logger: Logger { manager.logger }
-
-    /// Whether a URL on the failed-URL list is tried again (`retryFailed`).
-    var retriesFailedURL: Bool { options.contains(.retryFailed) }
 
     /// What makes two concurrent loads the same work, so that they share the cache query, the
     /// download, the decode, the transform and the store; nil when the request carries closures
