@@ -182,7 +182,7 @@ final class CacheCommandTests: XCTestCase {
         do {
             try Mount.readOnly(folder)
         } catch {
-            throw MachineGuard.unmet("this test needs to mount a file system (run as root): \(error)")
+            throw MachineGuard.notPermitted("this test needs to mount a file system (run as root): \(error)")
         }
         defer { try? Mount.unmount(folder) }
         let result = try webimage(["get", cached] + others + ["--cache-dir", folder.path])

@@ -51,7 +51,7 @@ final class CommandLineDisplayTests: XCTestCase {
     func testOnATerminalEveryResultLineStartsOnAClearedLine() throws {
         // script(1) gives the tool a pseudo-terminal for both standard output and standard error.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            throw MachineGuard.unmet("script(1) from util-linux is needed to run the tool on a pseudo-terminal")
+            throw MachineGuard.notInstalled("script(1) from util-linux is needed to run the tool on a pseudo-terminal")
         }
         let command = ([BuiltProducts.executable("webimage").path, "get", "--no-cache", "-j", "3"] + urls)
             .map { "'\($0)'" }.joined(separator: " ")

@@ -89,7 +89,7 @@ final class CommandLineErrorTests: XCTestCase {
         do {
             try Mount.readOnly(output)
         } catch {
-            throw MachineGuard.unmet("this test needs to mount a file system (run as root): \(error)")
+            throw MachineGuard.notPermitted("this test needs to mount a file system (run as root): \(error)")
         }
         addTeardownBlock { try? Mount.unmount(output) }
         let run = try WebImageCLI.run(["get", "--no-cache", "-o", output.path, server.url("/photo.jpg").absoluteString])

@@ -43,7 +43,7 @@ final class DiskFaultTests: LoadingTestCase {
         do {
             try mount(directory)
         } catch {
-            throw MachineGuard.unmet("this test needs to mount a file system (run as root): \(error)")
+            throw MachineGuard.notPermitted("this test needs to mount a file system (run as root): \(error)")
         }
         addTeardownBlock { try? Mount.unmount(directory) }
         return directory

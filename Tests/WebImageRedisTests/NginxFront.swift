@@ -30,7 +30,7 @@ final class NginxFront {
     init(upstreams: [String], folder: URL) async throws {
         guard let executable = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
             .first(where: FileManager.default.isExecutableFile(atPath:))
-        else { throw MachineGuard.unmet("nginx is not installed (Debian package \(Self.package); scripts/install-deps installs it)") }
+        else { throw MachineGuard.notInstalled("nginx is not installed (Debian package \(Self.package); scripts/install-deps installs it)") }
         let cache = folder.appendingPathComponent("cache", isDirectory: true)
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         let started = try await LoopbackPort.withFreePort { port in

@@ -41,7 +41,7 @@ final class RedisServer {
     func start() async throws {
         guard let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
             .first(where: FileManager.default.isExecutableFile(atPath:))
-        else { throw MachineGuard.unmet("redis-server is not installed (Debian package \(Self.package); scripts/install-deps installs it)") }
+        else { throw MachineGuard.notInstalled("redis-server is not installed (Debian package \(Self.package); scripts/install-deps installs it)") }
         process = try ChildProcess(URL(fileURLWithPath: executable), [
             "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", folder.path, "--logfile", "",

@@ -236,7 +236,7 @@ final class ServeOperationsTests: ServeTestCase {
     }
 
     func testWithoutArgumentsOrEnvironmentItListensOn8080() async throws {
-        guard Self.isFree(port: 8080) else { throw MachineGuard.unmet("port 8080 is in use on this machine") }
+        guard Self.isFree(port: 8080) else { throw MachineGuard.notPermitted("port 8080 is in use on this machine") }
         let base = try start(["serve"], environment: ["XDG_CACHE_HOME": folder.appending("xdg").path], directory: try photoFolder())
         XCTAssertEqual(base, "http://127.0.0.1:8080")
         try await fetchExample(of: try XCTUnwrap(servers.last))

@@ -30,7 +30,7 @@ public enum Pillow {
     /// with Python's error output when the script fails.
     public static func run(_ script: String, _ arguments: [String] = []) throws -> String {
         guard let python else {
-            throw MachineGuard.unmet("Pillow is not installed: set WEBIMAGE_PYTHON to a Python that imports PIL, "
+            throw MachineGuard.notInstalled("Pillow is not installed: set WEBIMAGE_PYTHON to a Python that imports PIL, "
                 + "or create .build/venv with `python3 -m venv .build/venv && .build/venv/bin/pip install pillow`")
         }
         let result = try ChildProcess.run(python, ["-c", script] + arguments, timeout: 120)

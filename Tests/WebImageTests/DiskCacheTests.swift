@@ -117,7 +117,7 @@ final class DiskCacheTests: XCTestCase {
         let attributes = try FileManager.default.attributesOfItem(atPath: cache.cachePath(forKey: key).path)
         let xattrs = attributes[FileAttributeKey("NSFileExtendedAttributes")] as? [String: Data]
         guard xattrs?[DiskCache.extendedAttributeName] == meta else {
-            throw MachineGuard.unmet("this file system refuses user.* extended attributes; the sidecar test covers it")
+            throw MachineGuard.notPermitted("this file system refuses user.* extended attributes; the sidecar test covers it")
         }
         XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder).count, 1, "no sidecar when the attribute is taken")
         try cache.setExtendedData(nil, forKey: key)
