@@ -38,28 +38,40 @@ static uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
     return pb <= pc ? b : c;
 }
 
-/// Writes `row` (`length` bytes, `bpp` per pixel, `above` the row before it, all zero for the
-/// first) filtered with `type` into `out`; returns the sum of the filtered bytes taken as
-/// signed magnitudes, the measure libpng's and Pillow's heuristic minimises.
-static uint64_t filter_row(int type, const uint8_t *row, const uint8_t *above, size_t length, size_t bpp,
-                           uint8_t *out) {
+/// The sum of `length` filtered bytes taken as signed magnitudes, the measure libpng's and
+/// Pillow's heuristic minimises.
+static uint64_t magnitude(const uint8_t *filtered, size_t length) {
     uint64_t sum = 0;
-    for (size_t i = 0; i < length; i++) {
-        uint8_t left = i >= bpp ? row[i - bpp] : 0;
-        uint8_t corner = i >= bpp ? above[i - bpp] : 0;
-        uint8_t predicted;
-        switch (type) {
-        case FILTER_SUB: predicted = left; break;
-        case FILTER_UP: predicted = above[i]; break;
-        case FILTER_AVERAGE: predicted = (uint8_t)((left + above[i]) >> 1); break;
-        case FILTER_PAETH: predicted = paeth(left, above[i], corner); break;
-        default: predicted = 0; break;
-        }
-        uint8_t value = (uint8_t)(row[i] - predicted);
-        out[i] = value;
-        sum += value < 128 ? value : 256 - value;
-    }
+    for (size_t i = 0; i < length; i++) sum += filtered[i] < 128 ? filtered[i] : 256 - filtered[i];
     return sum;
+}
+
+/// Writes `row` (`length` bytes, `bpp` per pixel, `above` the row before it, all zero for the
+/// first) filtered with `type` into `out`, one plain loop a filter so that the compiler can
+/// vectorise all but Paeth.
+static void filter_row(int type, const uint8_t *row, const uint8_t *above, size_t length, size_t bpp, uint8_t *out) {
+    size_t first = bpp < length ? bpp : length;
+    switch (type) {
+    case FILTER_NONE:
+        memcpy(out, row, length);
+        break;
+    case FILTER_SUB:
+        memcpy(out, row, first);
+        for (size_t i = bpp; i < length; i++) out[i] = (uint8_t)(row[i] - row[i - bpp]);
+        break;
+    case FILTER_UP:
+        for (size_t i = 0; i < length; i++) out[i] = (uint8_t)(row[i] - above[i]);
+        break;
+    case FILTER_AVERAGE:
+        for (size_t i = 0; i < first; i++) out[i] = (uint8_t)(row[i] - (above[i] >> 1));
+        for (size_t i = bpp; i < length; i++) out[i] = (uint8_t)(row[i] - ((row[i - bpp] + above[i]) >> 1));
+        break;
+    default:
+        // Paeth with nothing to the left predicts the byte above.
+        for (size_t i = 0; i < first; i++) out[i] = (uint8_t)(row[i] - above[i]);
+        for (size_t i = bpp; i < length; i++) out[i] = (uint8_t)(row[i] - paeth(row[i - bpp], above[i], above[i - bpp]));
+        break;
+    }
 }
 
 /// Packs row `y` of `rgba` into `row` (RGB drops the alpha byte), filters it against `above`
@@ -76,7 +88,9 @@ static void write_row(const uint8_t *rgba, uint32_t width, uint32_t y, size_t bp
     int best = FILTER_NONE;
     uint64_t best_sum = UINT64_MAX;
     for (int type = FILTER_NONE; type < FILTER_COUNT; type++) {
-        uint64_t sum = filter_row(type, row, above, length, bpp, candidates + (size_t)type * length);
+        uint8_t *candidate = candidates + (size_t)type * length;
+        filter_row(type, row, above, length, bpp, candidate);
+        uint64_t sum = magnitude(candidate, length);
         if (sum < best_sum) {
             best_sum = sum;
             best = type;
