@@ -120,7 +120,7 @@ wi_png_status wi_png_decode(const uint8_t *data, size_t size, uint32_t width, ui
         wi_png_set_message(error, "the image has no pixels");
         return WI_PNG_CORRUPT;
     }
-    wi_png_fast *fast = wi_png_fast_open(data, size, width, height);
+    wi_png_fast *fast = wi_png_fast_open(data, size, width, height, 0);
     if (fast != NULL) {
         int decoded = wi_png_fast_read(fast, rgba, height);
         wi_png_fast_close(fast);
@@ -173,7 +173,7 @@ wi_png_status wi_png_rows_open(const uint8_t *data, size_t size, uint32_t width,
     rows->width = width;
     rows->source = (wi_png_source){data, size, 0};
     rows->context = (wi_png_context){WI_PNG_OK, error};
-    if (mode == WI_PNG_ROWS_ANY) rows->fast = wi_png_fast_open(data, size, width, height);
+    if (mode != WI_PNG_ROWS_LIBPNG) rows->fast = wi_png_fast_open(data, size, width, height, mode == WI_PNG_ROWS_STREAMED);
     if (rows->fast != NULL) {
         *reader = rows;
         return WI_PNG_OK;

@@ -5,8 +5,8 @@ import WebImageTestSupport
 import XCTest
 @testable import WebImageCodecs
 
-/// WebImage's own reader of common PNGs (SIMD unfiltering, zlib a batch of rows at a time)
-/// against libpng's, and thumbnails decoded a band of rows at a time into the resampler
+/// WebImage's own reader of common PNGs (SIMD unfiltering; libdeflate inflating the whole
+/// stream at once, or zlib a batch of rows at a time) against libpng's, and thumbnails decoded a band of rows at a time into the resampler
 /// against a full decode resized.
 final class PNGRowReaderTests: XCTestCase {
     /// Every PNG of the subset, and the bench's photos.
@@ -14,7 +14,7 @@ final class PNGRowReaderTests: XCTestCase {
         let folder = Fixtures.image("png")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }.sorted()
         return try names.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) }
-            + ["testjfif_256.png", "testimagelarge_256.png"].map { ($0, try Fixtures.benchData($0)) }
+            + ["testjfif_256.png", "testimagelarge_256.png", "testjfif_1024.png"].map { ($0, try Fixtures.benchData($0)) }
     }
 
     /// The rows of `data` read with `mode` in bands of `band` rows, and whether WebImage's
@@ -61,11 +61,14 @@ final class PNGRowReaderTests: XCTestCase {
             let libpng = try XCTUnwrap(try rows(data, mode: WI_PNG_ROWS_LIBPNG), name)
             XCTAssertFalse(libpng.fast, name)
             XCTAssertEqual(ours.bytes, libpng.bytes, "\(name): rows differ from libpng's")
+            let streamed = try XCTUnwrap(try rows(data, mode: WI_PNG_ROWS_STREAMED), name)
+            XCTAssertEqual(streamed.fast, ours.fast, name)
+            XCTAssertEqual(streamed.bytes, libpng.bytes, "\(name): rows inflated batch by batch differ from libpng's")
             if ours.fast { fast.append(name) }
         }
         // 8-bit grey + alpha, RGB and RGBA without tRNS, every filter type among them.
         for name in ["pngsuite_basn2c08.png", "pngsuite_basn4a08.png", "pngsuite_basn6a08.png", "sd_TestImage.png",
-                     "apng_delay.png", "testjfif_256.png", "testimagelarge_256.png"] {
+                     "apng_delay.png", "testjfif_256.png", "testimagelarge_256.png", "testjfif_1024.png"] {
             XCTAssertTrue(fast.contains(name), "\(name) should be read by WebImage's reader")
         }
         // Palettes, other depths and tRNS stay with libpng.
