@@ -31,7 +31,7 @@ final class PNGEncoderTests: XCTestCase {
         // A horizontal ramp, the same on every row: Sub leaves 1s on the first row (None and
         // Up leave the ramp, Average and Paeth more than 1s), and Up leaves zeros on every
         // other row.
-        let row = (0..<64).flatMap { x in [UInt8(x * 3), UInt8(x * 3 + 1), UInt8(x * 3 + 2), 255] }
+        let row: [UInt8] = (0..<64).flatMap { (x: Int) -> [UInt8] in [UInt8(x * 3), UInt8(x * 3 + 1), UInt8(x * 3 + 2), 255] }
         let pixels = PixelBuffer(width: 64, height: 8, bytes: Array((0..<8).map { _ in row }.joined()))
         let encoded = try coder.encode(Image(pixels: pixels), as: .png, options: ImageEncodeOptions())
         XCTAssertEqual(encoded[25], 2, "an opaque image is written as RGB")
@@ -62,7 +62,7 @@ final class PNGEncoderTests: XCTestCase {
     }
 
     func testTransparencyIsKeptAsRGBA() throws {
-        let bytes = (0..<3).flatMap { y in (0..<5).flatMap { x in [UInt8(x * 50), UInt8(y * 100), 7, UInt8(x * 60 + y)] } }
+        let bytes: [UInt8] = (0..<3).flatMap { (y: Int) -> [UInt8] in (0..<5).flatMap { (x: Int) -> [UInt8] in [UInt8(x * 50), UInt8(y * 100), 7, UInt8(x * 60 + y)] } }
         let pixels = PixelBuffer(width: 5, height: 3, bytes: bytes)
         let encoded = try coder.encode(Image(pixels: pixels), as: .png, options: ImageEncodeOptions())
         XCTAssertEqual(encoded[25], 6, "a translucent image is written as RGBA")
