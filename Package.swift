@@ -60,7 +60,7 @@ let package = Package(
         // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift;
         // and zlib for the compressed ICC profiles of PNG's iCCP chunks and for WebImage's own
         // reader of common PNGs (wi_png_fast.c).
-        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]),
 
         // Coders over the system libraries.
         .target(

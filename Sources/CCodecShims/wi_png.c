@@ -120,7 +120,7 @@ wi_png_status wi_png_decode(const uint8_t *data, size_t size, uint32_t width, ui
         wi_png_set_message(error, "the image has no pixels");
         return WI_PNG_CORRUPT;
     }
-    wi_png_fast *fast = wi_png_fast_open(data, size, width, height);
+    wi_png_fast *fast = wi_png_fast_open(data, size, width, height, 0);
     if (fast != NULL) {
         int decoded = wi_png_fast_read(fast, rgba, height);
         wi_png_fast_close(fast);
@@ -173,7 +173,7 @@ wi_png_status wi_png_rows_open(const uint8_t *data, size_t size, uint32_t width,
     rows->width = width;
     rows->source = (wi_png_source){data, size, 0};
     rows->context = (wi_png_context){WI_PNG_OK, error};
-    if (mode == WI_PNG_ROWS_ANY) rows->fast = wi_png_fast_open(data, size, width, height);
+    if (mode != WI_PNG_ROWS_LIBPNG) rows->fast = wi_png_fast_open(data, size, width, height, mode == WI_PNG_ROWS_STREAMED);
     if (rows->fast != NULL) {
         *reader = rows;
         return WI_PNG_OK;
@@ -265,60 +265,4 @@ wi_png_status wi_png_decode_partial(const uint8_t *data, size_t size, uint32_t w
     png_destroy_read_struct(&png, &info, NULL);
     *complete = progress.complete;
     return WI_PNG_OK;
-}
-
-static void wi_png_write(png_structp png, png_bytep bytes, size_t length) {
-    wi_png_buffer *output = png_get_io_ptr(png);
-    if (length > SIZE_MAX / 2 - output->size) {
-        wi_png_fail(png, WI_PNG_NO_MEMORY, "the encoded image is too large");
-    }
-    size_t needed = output->size + length;
-    if (needed > output->capacity) {
-        size_t capacity = output->capacity < 4096 ? 4096 : output->capacity;
-        while (capacity < needed) capacity *= 2;
-        uint8_t *grown = realloc(output->bytes, capacity);
-        if (grown == NULL) wi_png_fail(png, WI_PNG_NO_MEMORY, "out of memory");
-        output->bytes = grown;
-        output->capacity = capacity;
-    }
-    memcpy(output->bytes + output->size, bytes, length);
-    output->size = needed;
-}
-
-static void wi_png_flush(png_structp png) {
-    (void)png;
-}
-
-wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
-                            wi_png_buffer *output, wi_png_error *error) {
-    wi_png_context context = {WI_PNG_OK, error};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, wi_png_on_error,
-                                              wi_png_on_warning);
-    png_infop info = png == NULL ? NULL : png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_write_struct(&png, NULL);
-        return wi_png_no_memory(error);
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        return context.status;
-    }
-    png_set_write_fn(png, output, wi_png_write, wi_png_flush);
-    png_set_IHDR(png, info, width, height, 8,
-                 keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    // On write, a filler tells libpng that each pixel carries a fourth byte to drop.
-    if (!keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
-    for (uint32_t y = 0; y < height; y++) png_write_row(png, rgba + (size_t)y * width * 4);
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    return WI_PNG_OK;
-}
-
-void wi_png_buffer_free(wi_png_buffer *buffer) {
-    free(buffer->bytes);
-    buffer->bytes = NULL;
-    buffer->size = 0;
-    buffer->capacity = 0;
 }

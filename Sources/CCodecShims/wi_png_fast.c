@@ -1,9 +1,11 @@
 // WebImage's reader of the common PNG: see wi_png_rows.h for what it takes and why, and
-// wi_png_fast.h for its calls. It parses the chunks itself, inflates the IDAT stream with zlib
-// a batch of rows at a time, unfilters with wi_png_unfilter_row and widens to RGBA8. Whatever
-// libpng might answer differently about is refused at open or ends a read with 0.
+// wi_png_fast.h for its calls. It parses the chunks itself, inflates the IDAT stream (in one
+// call with libdeflate when the image data is small enough, else with zlib a batch of rows at a
+// time), unfilters with wi_png_unfilter_row and widens to RGBA8. Whatever libpng might answer
+// differently about is refused at open or ends a read with 0.
 #include "wi_png_fast.h"
 
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -23,6 +25,10 @@
 /// Inflated bytes aimed at per batch: big enough that zlib's per-call cost vanishes, small
 /// enough to stay in the cache.
 #define WI_PNG_BATCH_BYTES 65536u
+/// Image data (filter bytes and rows) up to this size is inflated in one call by libdeflate,
+/// about twice as fast as zlib 1.2 (a 1024 × 768 RGB photo: 2.3 MB); a larger image streams
+/// through zlib a batch at a time, so that a thumbnail of a huge PNG never holds all of it.
+#define WI_PNG_WHOLE_BYTES (8u << 20)
 
 struct wi_png_fast {
     const uint8_t *data;
@@ -189,7 +195,67 @@ static int wi_has_ssse3(void) {
 }
 #endif
 
-wi_png_fast *wi_png_fast_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height) {
+/// Inflates the IDAT chunks from `offset` on in one libdeflate call into `out`, which must
+/// receive exactly `count` bytes. 1 when it did; 0 when a CRC is wrong or the stream is damaged,
+/// ends early, runs long or leaves compressed bytes over (libpng then judges the file, as after
+/// a streamed read); -1 when the stream's header states a window under 32 KiB, where zlib (and
+/// libpng) refuse a distance that reaches further back and libdeflate does not: such a stream
+/// is streamed through zlib instead.
+static int wi_inflate_whole(const uint8_t *data, size_t size, size_t offset, uint8_t *out, size_t count) {
+    size_t total = 0, chunks = 0, first_data = 0, at = offset;
+    uint32_t length = 0;
+    while (wi_chunk_at(data, size, at, &length) && wi_is_type(data + at + 4, "IDAT")) {
+        if (!wi_crc_ok(data, at, length)) return 0;
+        if (length > 0) {
+            if (chunks++ == 0) first_data = at + 8;
+            total += length;
+        }
+        at += 12 + (size_t)length;
+    }
+    if (total < 2) return 0;
+    if ((data[first_data] >> 4) != 7) return -1;
+    const uint8_t *stream = data + first_data;
+    uint8_t *joined = NULL;
+    if (chunks > 1) {
+        joined = malloc(total);
+        if (joined == NULL) return 0;
+        size_t filled = 0;
+        for (size_t chunk = offset; chunk < at; chunk += 12 + (size_t)wi_be32(data + chunk)) {
+            memcpy(joined + filled, data + chunk + 8, wi_be32(data + chunk));
+            filled += wi_be32(data + chunk);
+        }
+        stream = joined;
+    }
+    struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
+    size_t used = 0, made = 0;
+    int ok = inflater != NULL
+        && libdeflate_zlib_decompress_ex(inflater, stream, total, out, count, &used, &made) == LIBDEFLATE_SUCCESS
+        && used == total && made == count;
+    if (inflater != NULL) libdeflate_free_decompressor(inflater);
+    free(joined);
+    return ok;
+}
+
+/// A reader whose rows are all in `whole` (the inflated image data and, after it, a zeroed
+/// row for the one above the first): every row pending, the stream ended.
+static wi_png_fast *wi_png_fast_from_whole(const wi_png_fast *probe, uint8_t *whole) {
+    wi_png_fast *r = malloc(sizeof *r);
+    if (r == NULL) return NULL;
+    *r = *probe;
+    r->batch = whole;
+    r->batch_rows = r->height;
+    r->prior = whole + (size_t)r->height * (r->row_bytes + 1);
+    memset(r->prior, 0, r->row_bytes);
+    r->rows_inflated = r->height;
+    r->pending = r->height;
+    r->stream_ended = 1;
+    // Past the IDAT chunks, which the whole stream used up.
+    r->next_chunk = r->size;
+    return r;
+}
+
+wi_png_fast *wi_png_fast_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+                              int streamed) {
     wi_png_fast probe;
     memset(&probe, 0, sizeof probe);
     probe.data = data;
@@ -200,6 +266,15 @@ wi_png_fast *wi_png_fast_open(const uint8_t *data, size_t size, uint32_t width, 
     if (first_idat == 0) return NULL;
     probe.row_bytes = (size_t)width * probe.channels;
     size_t stride = probe.row_bytes + 1;
+    size_t inflated = (size_t)height * stride;
+    if (!streamed && inflated <= WI_PNG_WHOLE_BYTES) {
+        uint8_t *whole = malloc(inflated + probe.row_bytes);
+        int outcome = whole == NULL ? 0 : wi_inflate_whole(data, size, first_idat, whole, inflated);
+        wi_png_fast *r = outcome == 1 ? wi_png_fast_from_whole(&probe, whole) : NULL;
+        if (r != NULL) return r;
+        free(whole);
+        if (outcome != -1) return NULL;
+    }
     size_t rows = WI_PNG_BATCH_BYTES / stride;
     if (rows < 1) rows = 1;
     if (rows > height) rows = height;

@@ -5,8 +5,8 @@ import WebImageTestSupport
 import XCTest
 @testable import WebImageCodecs
 
-/// WebImage's own reader of common PNGs (SIMD unfiltering, zlib a batch of rows at a time)
-/// against libpng's, and thumbnails decoded a band of rows at a time into the resampler
+/// WebImage's own reader of common PNGs (SIMD unfiltering; libdeflate inflating the whole
+/// stream at once, or zlib a batch of rows at a time) against libpng's, and thumbnails decoded a band of rows at a time into the resampler
 /// against a full decode resized.
 final class PNGRowReaderTests: XCTestCase {
     /// Every PNG of the subset, and the bench's photos.
@@ -61,6 +61,9 @@ final class PNGRowReaderTests: XCTestCase {
             let libpng = try XCTUnwrap(try rows(data, mode: WI_PNG_ROWS_LIBPNG), name)
             XCTAssertFalse(libpng.fast, name)
             XCTAssertEqual(ours.bytes, libpng.bytes, "\(name): rows differ from libpng's")
+            let streamed = try XCTUnwrap(try rows(data, mode: WI_PNG_ROWS_STREAMED), name)
+            XCTAssertEqual(streamed.fast, ours.fast, name)
+            XCTAssertEqual(streamed.bytes, libpng.bytes, "\(name): rows inflated batch by batch differ from libpng's")
             if ours.fast { fast.append(name) }
         }
         // 8-bit grey + alpha, RGB and RGBA without tRNS, every filter type among them.

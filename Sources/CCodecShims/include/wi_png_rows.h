@@ -2,8 +2,9 @@
 // (a thumbnail's resampler) and for whole-image decodes alike.
 //
 // The common web PNG (8-bit grey, grey + alpha, RGB or RGBA, not interlaced, no tRNS) is read
-// by WebImage itself: zlib inflates the IDAT stream a batch of rows at a time and the rows are
-// unfiltered with SSE2 (libpng as packaged by Debian has no SIMD filters, and its Paeth filter
+// by WebImage itself: libdeflate inflates the IDAT stream in one call when the image data is at
+// most 8 MiB (twice zlib's speed), zlib a batch of rows at a time when it is larger (a thumbnail
+// of a huge PNG never holds it all), and the rows are unfiltered with SSE2 (libpng as packaged by Debian has no SIMD filters, and its Paeth filter
 // costs more than inflating). Every other PNG is read by libpng's sequential reader.
 //
 // The fast reader takes a file only when it decodes it exactly as libpng would: anything it
@@ -27,6 +28,9 @@ typedef enum wi_png_rows_mode {
     WI_PNG_ROWS_ANY = 0,
     /// libpng's reader only (after the fast one answered WI_PNG_FALLBACK).
     WI_PNG_ROWS_LIBPNG = 1,
+    /// WebImage's reader inflating with zlib a batch at a time whatever the size (for tests,
+    /// which compare both ways of inflating with libpng).
+    WI_PNG_ROWS_STREAMED = 2,
 } wi_png_rows_mode;
 
 /// Opens the complete PNG `data` (which must outlive the reader) whose IHDR states `width` ×
