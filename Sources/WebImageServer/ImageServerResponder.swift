@@ -97,13 +97,15 @@ public struct ImageServerResponder: HTTPResponder {
     private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ProcessedImage?) {
         do throws(ProcessingError) {
             let route = try route(path)
-            let url = route.url
-            var processed = url
-            let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
+            let variesByAccept = route.url.options.format == nil && !acceptedFormats.isEmpty
+            let image: ProcessedImage
             if variesByAccept {
-                processed.options.format = preferredFormat(accepting: request.headers[values: .accept])
+                var negotiated = route.url
+                negotiated.options.format = preferredFormat(accepting: request.headers[values: .accept])
+                image = try await processor.process(negotiated)
+            } else {
+                image = try await processor.process(route.url, cacheKey: route.cacheKey)
             }
-            let image = try await processor.process(processed)
             return (imageResponse(image, for: route, request: request, head: isHead, variesByAccept: variesByAccept), image)
         } catch {
             return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)

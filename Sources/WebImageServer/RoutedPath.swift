@@ -7,10 +7,14 @@ struct RoutedPath: Sendable {
     /// The name a `Content-Disposition` gives, without extension: the `filename` option or
     /// the source's last path component without its extension, reduced to safe ASCII.
     let fileStem: String
+    /// The URL's ``ProcessingURL/cacheKey``, spelled once: the result cache's key for responses
+    /// in the format the URL asks for.
+    let cacheKey: String
 
     /// The route of `url`.
     init(_ url: ProcessingURL) {
         self.url = url
+        cacheKey = url.cacheKey
         let stem = url.options.filename ?? url.source.deletingPathExtension().lastPathComponent
         let safe = stem.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0 != "/" }
         fileStem = safe.isEmpty ? "image" : String(String.UnicodeScalarView(safe))
