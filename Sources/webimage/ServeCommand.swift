@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Metrics
+import NIOCore
 import NIOPosix
 import Prometheus
 import WebImage
