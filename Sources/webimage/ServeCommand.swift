@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import Metrics
-import NIOCore
-import NIOPosix
 import Prometheus
 import WebImage
 import WebImageServer
@@ -116,12 +114,6 @@ struct ServeCommand: AsyncParsableCommand {
     var shared: SharedTierOptions
 
     func run() async throws {
-        // Tasks run on the event loops that read and write the connections (NIO's event loop
-        // group as Swift concurrency's global executor, as Vapor's template does): a request is
-        // answered on the thread that read it, without a hop to Swift's pool and back.
-        if ProcessInfo.processInfo.environment["WEBIMAGE_SWIFT_POOL"] == nil {
-            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        }
         WebImageCommand.prepareCoders()
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         // One line a request: formatted once, written to standard error in batches (within a
