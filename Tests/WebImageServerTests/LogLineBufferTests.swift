@@ -73,7 +73,7 @@ final class LogLineBufferTests: XCTestCase {
         XCTAssertEqual(try lines().map(afterStamp), [String(repeating: "a", count: 40), String(repeating: "b", count: 40)])
     }
 
-    func testLinesFromManyThreadsAllArriveWhole() throws {
+    func testLinesFromManyThreadsAllArriveWhole() async throws {
         let buffer = LogLineBuffer(descriptor: writeEnd, interval: .milliseconds(5), limit: 512)
         let reader = Task.detached { [readEnd] () -> [String] in
             var text = ""
