@@ -89,9 +89,15 @@ public final class ImageProcessor: Sendable {
     /// The image `url` describes, from the result cache, from a making under way for the same
     /// result, or made now; `now` is compared with the URL's `expires`.
     public func process(_ url: ProcessingURL, now: Date = Date()) async throws(ProcessingError) -> ProcessedImage {
+        try await process(url, cacheKey: url.cacheKey, now: now)
+    }
+
+    /// The image `url` describes, cached under `key`, which must be `url.cacheKey` (a server
+    /// that keeps the key of a path it has seen passes it, rather than spelling it again).
+    public func process(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) async throws(ProcessingError)
+        -> ProcessedImage {
         let options = url.options
         if let expires = options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
-        let key = url.cacheKey
         var image: ProcessedImage
         if let cached = memory.value(forKey: key) {
             image = cached
@@ -117,7 +123,7 @@ public final class ImageProcessor: Sendable {
             image = made
             if joined { image.source = .coalesced }
         }
-        metrics.countLookup("result", tier: image.source.rawValue)
+        metrics.countResult(from: image.source)
         return image
     }
 
@@ -228,7 +234,7 @@ public final class ImageProcessor: Sendable {
                         metrics.downloadDuration.record(duration: started.duration(to: received.at))
                         metrics.sourceBytes.increment(by: received.bytes)
                     }
-                    metrics.countLookup("source", tier: result.source.rawValue)
+                    metrics.countSource(from: result.source)
                     return result
                 case .partialImage, .cachedImage:
                     continue

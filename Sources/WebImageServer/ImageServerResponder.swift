@@ -77,13 +77,13 @@ public struct ImageServerResponder: HTTPResponder {
         }
         metrics.requestsInFlight.increment()
         let started = ContinuousClock.now
-        let (response, image) = await imageResponse(to: request, path: path, head: isHead)
+        let (response, image, route) = await imageResponse(to: request, path: path, head: isHead)
         let elapsed = started.duration(to: .now)
         metrics.requestsInFlight.decrement()
         metrics.countResponse(status: response.status.code)
         logger.info("request", metadata: [
             "method": .string(request.method.rawValue),
-            "path": .string(Self.unsigned(path)),
+            "path": .string(route?.loggedPath ?? Self.unsigned(path)),
             "status": .stringConvertible(response.status.code),
             "bytes": .string(response.headers[.contentLength] ?? "0"),
             "ms": .string(Self.milliseconds(elapsed)),
@@ -93,27 +93,33 @@ public struct ImageServerResponder: HTTPResponder {
         return response
     }
 
-    /// The response to an image request for `path`, and its image (nil for an error).
-    private func imageResponse(to request: Request, path: String, head isHead: Bool) async -> (Response, ProcessedImage?) {
+    /// The response to an image request for `path`, its image and its route (nil for an error,
+    /// the route nil too when the path was refused).
+    private func imageResponse(to request: Request, path: String, head isHead: Bool)
+        async -> (Response, ProcessedImage?, RoutedPath?) {
+        var routed: RoutedPath?
         do throws(ProcessingError) {
             let route = try route(path)
-            let url = route.url
-            var processed = url
-            let variesByAccept = url.options.format == nil && !acceptedFormats.isEmpty
+            routed = route
+            let variesByAccept = route.url.options.format == nil && !acceptedFormats.isEmpty
+            let image: ProcessedImage
             if variesByAccept {
-                processed.options.format = preferredFormat(accepting: request.headers[values: .accept])
+                var negotiated = route.url
+                negotiated.options.format = preferredFormat(accepting: request.headers[values: .accept])
+                image = try await processor.process(negotiated)
+            } else {
+                image = try await processor.process(route.url, cacheKey: route.cacheKey)
             }
-            let image = try await processor.process(processed)
-            return (imageResponse(image, for: route, request: request, head: isHead, variesByAccept: variesByAccept), image)
+            return (imageResponse(image, for: route, request: request, head: isHead, variesByAccept: variesByAccept), image, route)
         } catch {
-            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil)
+            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil, routed)
         }
     }
 
     /// The route of `path`, from ``routes`` or read by the router now (a path refused is not kept).
     private func route(_ path: String) throws(ProcessingError) -> RoutedPath {
         if let known = routes.value(forKey: path) { return known }
-        let route = RoutedPath(try router.route(path))
+        let route = RoutedPath(try router.route(path), loggedPath: Self.unsigned(path))
         routes.setValue(route, forKey: path, cost: path.utf8.count)
         return route
     }

@@ -7,10 +7,17 @@ struct RoutedPath: Sendable {
     /// The name a `Content-Disposition` gives, without extension: the `filename` option or
     /// the source's last path component without its extension, reduced to safe ASCII.
     let fileStem: String
+    /// The URL's ``ProcessingURL/cacheKey``, spelled once: the result cache's key for responses
+    /// in the format the URL asks for.
+    let cacheKey: String
+    /// The path as a log line shows it: without the signature, cut short, printable ASCII.
+    let loggedPath: String
 
-    /// The route of `url`.
-    init(_ url: ProcessingURL) {
+    /// The route of `url`, read from a path that log lines show as `loggedPath`.
+    init(_ url: ProcessingURL, loggedPath: String) {
         self.url = url
+        self.loggedPath = loggedPath
+        cacheKey = url.cacheKey
         let stem = url.options.filename ?? url.source.deletingPathExtension().lastPathComponent
         let safe = stem.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0 != "/" }
         fileStem = safe.isEmpty ? "image" : String(String.UnicodeScalarView(safe))

@@ -1,4 +1,5 @@
 import Metrics
+import WebImage
 
 /// What the server measures, through swift-metrics: the factory the process bootstrapped
 /// receives it (`webimage serve` bootstraps Prometheus, read at `/metrics`); without one the
@@ -20,19 +21,37 @@ public struct ServerMetrics: Sendable {
     /// Bytes of sources received from origins, counted for each result made from a download
     /// (`webimage_source_bytes_total`).
     let sourceBytes = Counter(label: "webimage_source_bytes_total")
+    /// Responses by status (`webimage_requests_total{status}`), each counter made once.
+    private let responses = CounterTable<Int> {
+        Counter(label: "webimage_requests_total", dimensions: [("status", String($0))])
+    }
+    /// Where results came from (`webimage_cache_lookups_total{cache="result", tier}`).
+    private let resultLookups = CounterTable<ResultSource> {
+        Counter(label: "webimage_cache_lookups_total", dimensions: [("cache", "result"), ("tier", $0.rawValue)])
+    }
+    /// Where the sources of results made came from (`webimage_cache_lookups_total{cache="source", tier}`).
+    private let sourceLookups = CounterTable<ImageSource> {
+        Counter(label: "webimage_cache_lookups_total", dimensions: [("cache", "source"), ("tier", $0.rawValue)])
+    }
 
     /// Handles on the factory bootstrapped now.
     public init() {}
 
     /// Counts a response by its status (`webimage_requests_total{status="200"}`).
     func countResponse(status: Int) {
-        Counter(label: "webimage_requests_total", dimensions: [("status", String(status))]).increment()
+        responses.increment(status)
     }
 
-    /// Counts where an image came from (`webimage_cache_lookups_total{cache, tier}`): for
-    /// `cache` `result`, the tier `memory`, `disk`, `made` or `coalesced` (see ``ResultSource``);
-    /// for `source`, when a result is made, `memory`, `disk`, `network` or `file` (see `ImageSource`).
-    func countLookup(_ cache: String, tier: String) {
-        Counter(label: "webimage_cache_lookups_total", dimensions: [("cache", cache), ("tier", tier)]).increment()
+    /// Counts where a result came from (`webimage_cache_lookups_total{cache="result", tier}`):
+    /// `memory`, `disk`, `shared`, `made` or `coalesced` (see ``ResultSource``).
+    func countResult(from source: ResultSource) {
+        resultLookups.increment(source)
+    }
+
+    /// Counts where the source of a result made now came from
+    /// (`webimage_cache_lookups_total{cache="source", tier}`): `memory`, `disk`, `network` or
+    /// `file` (see `ImageSource`).
+    func countSource(from source: ImageSource) {
+        sourceLookups.increment(source)
     }
 }

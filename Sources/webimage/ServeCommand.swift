@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
             IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_MAX_ANIMATION_FRAMES, \
             IMGPROXY_DOWNLOAD_TIMEOUT, IMGPROXY_MAX_REDIRECTS, IMGPROXY_ALLOWED_SOURCES, \
             IMGPROXY_AUTO_WEBP, IMGPROXY_AUTO_AVIF, IMGPROXY_WORKERS, IMGPROXY_REQUESTS_QUEUE_SIZE; and WEBIMAGE_REDIS_URL, \
-            WEBIMAGE_REDIS_TTL. With --redis, instances share source bytes and results through Redis \
+            WEBIMAGE_REDIS_TTL, WEBIMAGE_LOG_INTERVAL. With --redis, instances share source bytes and results through Redis \
             (memory → local disk → Redis → origin); when Redis is down or slow, requests go on from \
             the local caches and the origin.
             thumbor's URLs are answered too (--url-format both, the default): /unsafe/[AxB:CxD/]\
@@ -107,17 +107,29 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Fetch sources that resolve to private, link-local or carrier-grade NAT addresses.")
     var allowPrivateSources = false
 
+    @Option(help: "Seconds a log line may wait in memory to be written with others; 0 writes each at once (default: $WEBIMAGE_LOG_INTERVAL or 0.1).")
+    var logInterval: Double?
+
     @OptionGroup(title: "Shared cache")
     var shared: SharedTierOptions
 
     func run() async throws {
         WebImageCommand.prepareCoders()
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
+        // One line a request: formatted once, written to standard error in batches (within a
+        // tenth of a second by default, and all of them before the command returns).
+        let interval = try await CommandFailure.reporting {
+            let seconds = try logInterval ?? Self.decimal(environment, "WEBIMAGE_LOG_INTERVAL", orZero: true) ?? 0.1
+            guard (0...60).contains(seconds) else { throw CommandFailure("--log-interval must be 0…60 seconds") }
+            return seconds
+        }
+        let logLines = LogLineBuffer(interval: .milliseconds(Int((interval * 1000).rounded())))
+        defer { logLines.flush() }
+        LoggingSystem.bootstrap { BufferedLogHandler(label: $0, buffer: logLines) }
         // Once per process, before any handle exists: everything counted through swift-metrics,
         // in any module, lands in this registry, which /metrics shows.
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         let tier = try await CommandFailure.reporting { try shared.makeTier(environment) }
         let (server, downloader) = try await CommandFailure.reporting {
             try makeServer(environment, tier: tier, metrics: registry)
@@ -212,10 +224,13 @@ struct ServeCommand: AsyncParsableCommand {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
-    /// The number in environment variable `name`, or nil when it is not set.
-    private static func decimal(_ environment: [String: String], _ name: String) throws -> Double? {
+    /// The number in environment variable `name`, positive (or zero too, when `orZero`), or nil
+    /// when it is not set.
+    private static func decimal(_ environment: [String: String], _ name: String, orZero: Bool = false) throws -> Double? {
         guard let text = environment[name] else { return nil }
-        guard let value = Double(text), value.isFinite, value > 0 else { throw CommandFailure("\(name) is not a positive number") }
+        guard let value = Double(text), value.isFinite, value > 0 || (orZero && value == 0) else {
+            throw CommandFailure("\(name) is not a positive number")
+        }
         return value
     }
 

@@ -278,6 +278,30 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
     }
 
+    func testLogLinesWaitInMemoryAndAreAllWrittenOnSIGTERM() async throws {
+        let base = try serve(["--log-interval", "60"])
+        for _ in 0..<3 {
+            let missing = try await get(base + "/insecure/w:10/plain/local:///missing.jpg")
+            XCTAssertEqual(missing.status, 404)
+        }
+        let server = try XCTUnwrap(servers.last)
+        let logged = { server.errorOutput.split(separator: "\n").filter { $0.contains("path=/w:10/") } }
+        XCTAssertEqual(logged().count, 0, "written before a minute or the exit")
+        server.send(SIGTERM)
+        XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
+        XCTAssertEqual(logged().count, 3, server.errorOutput)
+    }
+
+    func testLogLinesAreWrittenWithinATenthOfASecondByDefault() async throws {
+        // An empty variable is unset: the default interval.
+        let base = try serve([], environment: ["WEBIMAGE_LOG_INTERVAL": ""])
+        let missing = try await get(base + "/insecure/w:10/plain/local:///missing.jpg")
+        XCTAssertEqual(missing.status, 404)
+        let server = try XCTUnwrap(servers.last)
+        let written = server.wait(timeout: 10) { server.errorOutput.split(separator: "\n").contains { $0.contains("path=/w:10/") } }
+        XCTAssertTrue(written, server.errorOutput)
+    }
+
     func testSourceAddressesAreCheckedWhereTheServerConnectsAndOnEveryRedirect() async throws {
         // A name, not an address: refused for what it resolves to, before any connection.
         let strict = try serve([])

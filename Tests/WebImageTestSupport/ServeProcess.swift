@@ -21,12 +21,15 @@ public final class ServeProcess {
 
     /// Starts the `webimage` binary with exactly `arguments` (`serve` and its options, for a test
     /// of where it binds by default or of its environment variables), in this process's
-    /// environment plus `environment`, in `directory` (this process's current folder when nil),
-    /// and waits (up to `timeout` seconds) until it says where it listens; throws
+    /// environment plus `environment` (with `WEBIMAGE_LOG_INTERVAL=0` unless it sets one), in
+    /// `directory` (this process's current folder when nil), and waits (up to `timeout` seconds) until it says where it listens; throws
     /// ``ServeProcessError`` with its standard error, having killed it, when it does not.
     public init(launching arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
                 timeout: Double = 30) throws {
-        let process = try ChildProcess(BuiltProducts.executable("webimage"), arguments, environment: environment,
+        // Each log line written as it is logged (unless the test says otherwise): a test reads
+        // the log right after its responses.
+        let process = try ChildProcess(BuiltProducts.executable("webimage"), arguments,
+                                       environment: ["WEBIMAGE_LOG_INTERVAL": "0"].merging(environment) { _, given in given },
                                        directory: directory)
         let prefix = Self.listeningPrefix
         _ = process.wait(timeout: timeout) { process.outputLines.contains { $0.hasPrefix(prefix) } || !process.isRunning }

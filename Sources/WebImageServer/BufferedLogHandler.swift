@@ -1,0 +1,64 @@
+import Logging
+
+/// A swift-log handler writing each message as one line to a ``LogLineBuffer``, in the format
+/// of swift-log's `StreamLogHandler`: `TIME LEVEL LABEL: KEY=VALUE… [SOURCE] MESSAGE`, the
+/// metadata sorted by key. `webimage serve` logs a line per request through it: the line is
+/// formatted into one string and copied into memory, and its bytes are written in batches,
+/// where `StreamLogHandler` formats the time and writes to unbuffered standard error each time.
+public struct BufferedLogHandler: LogHandler {
+    /// Where the lines go.
+    public let buffer: LogLineBuffer
+    /// The logger's label, after the level on each line.
+    public let label: String
+    /// The least level logged.
+    public var logLevel: Logger.Level = .info
+    /// Metadata on every line of this handler, under the message's own.
+    public var metadata: Logger.Metadata = [:]
+    /// Metadata on every line, from the task context (swift-log's metadata provider).
+    public var metadataProvider: Logger.MetadataProvider?
+
+    /// A handler for the logger labelled `label`, writing to `buffer`, with the metadata
+    /// provider the logging system was bootstrapped with.
+    public init(label: String, buffer: LogLineBuffer, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider) {
+        self.label = label
+        self.buffer = buffer
+        self.metadataProvider = metadataProvider
+    }
+
+    /// Appends the event's line to ``buffer``.
+    public func log(event: LogEvent) {
+        var line = "\(event.level) \(label):"
+        for (key, value) in effectiveMetadata(event).sorted(by: { $0.key < $1.key }) {
+            line += " \(key)=\(value)"
+        }
+        line += " [\(event.source)] \(event.message)"
+        buffer.append(line)
+    }
+
+    /// The handler's metadata, then the provider's, then the event's, later ones winning, and
+    /// the event's error as `error.message` and `error.type`.
+    private func effectiveMetadata(_ event: LogEvent) -> Logger.Metadata {
+        let provided = metadataProvider?.get() ?? [:]
+        if metadata.isEmpty, provided.isEmpty, event.error == nil {
+            return event.metadata ?? [:]
+        }
+        var merged = metadata
+        if !provided.isEmpty {
+            merged.merge(provided) { _, provided in provided }
+        }
+        if let explicit = event.metadata {
+            merged.merge(explicit) { _, explicit in explicit }
+        }
+        if let error = event.error {
+            merged["error.message"] = "\(error)"
+            merged["error.type"] = "\(String(reflecting: type(of: error)))"
+        }
+        return merged
+    }
+
+    /// The handler's metadata value for `key`.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+}
