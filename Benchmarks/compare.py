@@ -162,6 +162,14 @@ peaks = [("memory.thumbnails", 150)]
 scale = {"scale.redis.hit", "scale.redis.speedup"}
 networked = {"download.2000", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor", "serve.warm.nginx"} | scale
 
+
+def rounds_of(name):
+    """The rounds of comparison `name`: in --quick, two for the networked cases, whose rounds
+    take seconds each (a server started per round, hundreds of requests), so the run stays
+    under three minutes."""
+    return min(rounds, 2) if quick and name in networked else rounds
+
+
 chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
 if chosen:
     comparisons = [c for c in comparisons if c[0] in chosen]
@@ -193,7 +201,7 @@ for name, case, label, reference, *environment in comparisons:
     a, b = [], []
     started = time.monotonic()
     try:
-        for _ in range(rounds):  # alternate A/B so drift hits both sides alike
+        for _ in range(rounds_of(name)):  # alternate A/B so drift hits both sides alike
             a.append(case() if callable(case) else ours(case, *environment))
             r = reference()
             if r is None:
@@ -210,7 +218,7 @@ for name, case, label, reference, *environment in comparisons:
 peak_results = []
 for name, goal in peaks:
     try:
-        peak_results.append((name, max(ours(name) for _ in range(rounds)), goal))
+        peak_results.append((name, max(ours(name) for _ in range(rounds_of(name))), goal))
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         print(f"skip {name}: {e}", file=sys.stderr)
 servers.close()

@@ -11,22 +11,6 @@ import XCTest
 /// Running `webimage serve`: metrics, coalescing, conditional requests, animation limits, the
 /// argument-free mode and shutdown, against the built binary and a loopback origin.
 final class ServeOperationsTests: ServeTestCase {
-    /// The samples of `/metrics` by name and labels as written (`webimage_requests_total{status="200"}`).
-    private func metrics(_ base: String) async throws -> [String: Double] {
-        let response = try await get(base + "/metrics")
-        XCTAssertEqual(response.status, 200)
-        XCTAssertEqual(response.headers.first(name: "Content-Type"), "text/plain; version=0.0.4; charset=utf-8")
-        var samples: [String: Double] = [:]
-        for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
-                XCTFail("not a sample: \(line)")
-                continue
-            }
-            samples[String(line[..<space])] = value
-        }
-        return samples
-    }
-
     func testMetricsCountRequestsTiersAndTimesInPrometheusText() async throws {
         let base = try serve(["--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString

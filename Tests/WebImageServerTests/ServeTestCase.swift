@@ -70,6 +70,22 @@ class ServeTestCase: XCTestCase {
         return (Int(response.status.code), response.headers, Data(buffer: body))
     }
 
+    /// The samples of `/metrics` by name and labels as written (`webimage_requests_total{status="200"}`).
+    func metrics(_ base: String) async throws -> [String: Double] {
+        let response = try await get(base + "/metrics")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers.first(name: "Content-Type"), "text/plain; version=0.0.4; charset=utf-8")
+        var samples: [String: Double] = [:]
+        for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                XCTFail("not a sample: \(line)")
+                continue
+            }
+            samples[String(line[..<space])] = value
+        }
+        return samples
+    }
+
     func signed(_ path: String) throws -> String {
         try URLSigner(hexKeys: [Self.key], hexSalts: [Self.salt]).sign(path)
     }

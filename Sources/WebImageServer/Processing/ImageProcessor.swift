@@ -96,21 +96,16 @@ public final class ImageProcessor: Sendable {
     /// that keeps the key of a path it has seen passes it, rather than spelling it again).
     public func process(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) async throws(ProcessingError)
         -> ProcessedImage {
-        let options = url.options
-        if let expires = options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
+        if let cached = try resultInMemory(url, cacheKey: key, now: now) { return cached }
         var image: ProcessedImage
-        if let cached = memory.value(forKey: key) {
-            image = cached
-            image.source = .memory
-            image.sourceOrigin = nil
-        } else if let data = disk?.data(forKey: key) {
+        if let data = disk?.data(forKey: key) {
             let stored = disk?.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:))
             image = ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk,
                                    created: stored?.created ?? now, etag: stored?.etag)
             memory.setValue(image, forKey: key, cost: data.count)
         } else if let shared = await sharedResult(forKey: key, now: now) {
             image = shared
-            memory.setValue(shared, forKey: key, cost: shared.data.count)
+            memory.setValue(shared, forKey: key, cost: shared.body.readableBytes)
             writeBack.async { [self] in keepOnDisk(shared, forKey: key) }
         } else {
             let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
@@ -127,9 +122,23 @@ public final class ImageProcessor: Sendable {
         return image
     }
 
+    /// The result `url` describes if the memory cache holds it under `key` (counted as a memory
+    /// hit), else nil; throws ``ProcessingError/expired`` past the URL's `expires`, as
+    /// ``process(_:cacheKey:now:)`` does. It neither waits nor does I/O, so a server can answer
+    /// from it on the thread that read the request.
+    public func resultInMemory(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) throws(ProcessingError)
+        -> ProcessedImage? {
+        if let expires = url.options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
+        guard var image = memory.value(forKey: key) else { return nil }
+        image.source = .memory
+        image.sourceOrigin = nil
+        metrics.countResult(from: .memory)
+        return image
+    }
+
     /// Keeps `image` in memory and on disk, with its creation time and entity tag.
     private func store(_ image: ProcessedImage, forKey key: String) {
-        memory.setValue(image, forKey: key, cost: image.data.count)
+        memory.setValue(image, forKey: key, cost: image.body.readableBytes)
         keepOnDisk(image, forKey: key)
     }
 

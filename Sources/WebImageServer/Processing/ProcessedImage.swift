@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 import WebImage
 
 /// An encoded result: the bytes a server sends and what it says about them. What the HTTP
@@ -6,9 +8,9 @@ import WebImage
 /// made or read from disk, and kept with it: a cached result is answered without hashing or
 /// formatting anything.
 public struct ProcessedImage: Sendable, Hashable {
-    /// The encoded image.
-    public let data: Data
-    /// The format of ``data``.
+    /// The encoded image, as a response body carries it: every response shares these bytes.
+    public let body: ByteBuffer
+    /// The format of ``body``.
     public var format: ImageFormat
     /// Whether it was made for this request or came from the result cache.
     public var source: ResultSource
@@ -17,7 +19,7 @@ public struct ProcessedImage: Sendable, Hashable {
     /// Where the source image came from (network, disk cache, file...) when the result was made
     /// for this request; nil for a result from the cache.
     public var sourceOrigin: ImageSource?
-    /// The strong entity tag of ``data``, quoted: `"` + the MD5 of the bytes in 32 hex digits + `"`.
+    /// The strong entity tag of ``body``, quoted: `"` + the MD5 of the bytes in 32 hex digits + `"`.
     /// It names the bytes, not their meaning, so equal bytes always have the same tag.
     public let etag: String
     /// ``created`` as an HTTP date, the `Last-Modified` field's value.
@@ -28,7 +30,7 @@ public struct ProcessedImage: Sendable, Hashable {
     /// tag kept with a stored copy, nil to compute it from `data`.
     public init(data: Data, format: ImageFormat, source: ResultSource = .made, created: Date = Date(),
                 sourceOrigin: ImageSource? = nil, etag: String? = nil) {
-        self.data = data
+        body = ByteBuffer(data: data)
         self.format = format
         self.source = source
         self.created = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
@@ -36,6 +38,9 @@ public struct ProcessedImage: Sendable, Hashable {
         self.etag = etag ?? Self.etag(of: data)
         lastModified = HTTPDate.string(from: self.created)
     }
+
+    /// The encoded image (the bytes of ``body``, not copied).
+    public var data: Data { Data(buffer: body, byteTransferStrategy: .noCopy) }
 
     /// The `Content-Type` for ``format``: `image/jpeg`, `image/png`, `image/webp`, `image/avif`, `image/gif`.
     public var mediaType: String { "image/\(format.rawValue)" }

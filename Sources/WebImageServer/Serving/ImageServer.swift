@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 
 /// An HTTP server (Hummingbird 2) answering with an ``ImageServerResponder``, until SIGTERM or
-/// SIGINT, after which it finishes the requests under way and returns.
+/// SIGINT, after which it finishes the requests under way and returns. Results in memory are
+/// answered on the event loop that read the request (``MemoryHitHandler``), the rest in tasks.
 public struct ImageServer: Sendable {
     /// What answers requests.
     public let responder: ImageServerResponder
@@ -22,9 +23,15 @@ public struct ImageServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         var logger = Logger(label: "webimage.serve")
         logger.logLevel = .warning
+        let serverName = "webimage"
+        let clock = HTTPDateClock()
+        // Each connection gets its own handler answering memory hits before Hummingbird's tasks.
         let application = Application(
             responder: responder,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage"),
+            server: .http1(configuration: .init(additionalChannelHandlers: [
+                MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
+            ])),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
         try await application.runService()

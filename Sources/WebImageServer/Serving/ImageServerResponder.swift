@@ -61,59 +61,91 @@ public struct ImageServerResponder: HTTPResponder {
     /// The response to `request`.
     public func respond(to request: Request, context: Context) async throws -> Response {
         guard request.method == .get || request.method == .head else {
-            return Self.text(.methodNotAllowed, "only GET and HEAD are served", head: false)
+            return Response(Self.text(.methodNotAllowed, "only GET and HEAD are served", head: false))
         }
         let isHead = request.method == .head
         let path = request.head.path ?? "/"
         switch path.prefix(while: { $0 != "?" }) {
         case "/health":
-            return Self.text(.ok, "webimage serve is running", head: isHead)
+            return Response(Self.text(.ok, "webimage serve is running", head: isHead))
         case "/metrics":
-            guard let metricsRegistry else { return Self.text(.notFound, "metrics are not enabled", head: isHead) }
+            guard let metricsRegistry else {
+                return Response(Self.text(.notFound, "metrics are not enabled", head: isHead))
+            }
             // Prometheus's text exposition format.
-            return Self.uncached(.ok, metricsRegistry.emitToBuffer(), type: "text/plain; version=0.0.4; charset=utf-8", head: isHead)
+            return Response(Self.uncached(.ok, metricsRegistry.emitToBuffer(), type: "text/plain; version=0.0.4; charset=utf-8",
+                                          head: isHead))
         default:
             break
         }
         metrics.requestsInFlight.increment()
         let started = ContinuousClock.now
-        let (response, image, route) = await imageResponse(to: request, path: path, head: isHead)
-        let elapsed = started.duration(to: .now)
+        let (answer, image, route) = await imageAnswer(to: request.head, path: path)
         metrics.requestsInFlight.decrement()
-        metrics.countResponse(status: response.status.code)
+        record(answer, to: request.head, path: path, image: image, route: route, since: started)
+        return Response(answer)
+    }
+
+    /// The answer to `request` when it asks (`GET` or `HEAD`) for a path routed before whose
+    /// result the memory cache holds, counted and logged as ``respond(to:context:)`` does; nil
+    /// for any other request, which ``respond(to:context:)`` must answer. It neither waits nor
+    /// does I/O: the ``MemoryHitHandler`` calls it on the thread that read the request.
+    public func answerFromMemory(to request: HTTPRequest) -> PreparedResponse? {
+        guard request.method == .get || request.method == .head, let path = request.path,
+              let route = routes.value(forKey: path)
+        else { return nil }
+        let started = ContinuousClock.now
+        let target = target(of: route, accepting: request.headerFields)
+        // An expired URL is nil here too: respond(to:context:) gives its error.
+        guard let image = try? processor.resultInMemory(target.url, cacheKey: target.cacheKey) else { return nil }
+        let answer = imageAnswer(image, for: route, request: request, variesByAccept: target.variesByAccept)
+        record(answer, to: request, path: path, image: image, route: route, since: started)
+        return answer
+    }
+
+    /// Counts `answer` by its status and logs its line: the request's method, its path without
+    /// the signature, the status, the bytes, the milliseconds since `started`, where the result
+    /// came from and, when made now, where its source came from.
+    private func record(_ answer: PreparedResponse, to request: HTTPRequest, path: String, image: ProcessedImage?,
+                        route: RoutedPath?, since started: ContinuousClock.Instant) {
+        let elapsed = started.duration(to: .now)
+        metrics.countResponse(status: answer.head.status.code)
         logger.info("request", metadata: [
             "method": .string(request.method.rawValue),
             "path": .string(route?.loggedPath ?? Self.unsigned(path)),
-            "status": .stringConvertible(response.status.code),
-            "bytes": .string(response.headers[.contentLength] ?? "0"),
+            "status": .stringConvertible(answer.head.status.code),
+            "bytes": .string(answer.head.headerFields[.contentLength] ?? "0"),
             "ms": .string(Self.milliseconds(elapsed)),
             "cache": .string(image?.source.rawValue ?? "-"),
             "source": .string(image?.sourceOrigin?.rawValue ?? "-"),
         ])
-        return response
     }
 
-    /// The response to an image request for `path`, its image and its route (nil for an error,
+    /// The answer to an image request for `path`, its image and its route (nil for an error,
     /// the route nil too when the path was refused).
-    private func imageResponse(to request: Request, path: String, head isHead: Bool)
-        async -> (Response, ProcessedImage?, RoutedPath?) {
+    private func imageAnswer(to request: HTTPRequest, path: String) async -> (PreparedResponse, ProcessedImage?, RoutedPath?) {
         var routed: RoutedPath?
+        let isHead = request.method == .head
         do throws(ProcessingError) {
             let route = try route(path)
             routed = route
-            let variesByAccept = route.url.options.format == nil && !acceptedFormats.isEmpty
-            let image: ProcessedImage
-            if variesByAccept {
-                var negotiated = route.url
-                negotiated.options.format = preferredFormat(accepting: request.headers[values: .accept])
-                image = try await processor.process(negotiated)
-            } else {
-                image = try await processor.process(route.url, cacheKey: route.cacheKey)
-            }
-            return (imageResponse(image, for: route, request: request, head: isHead, variesByAccept: variesByAccept), image, route)
+            let target = target(of: route, accepting: request.headerFields)
+            let image = try await processor.process(target.url, cacheKey: target.cacheKey)
+            return (imageAnswer(image, for: route, request: request, variesByAccept: target.variesByAccept), image, route)
         } catch {
             return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil, routed)
         }
+    }
+
+    /// The URL a request for `route` asks for, with its cache key: the route's own, or, when it
+    /// names no format and ``acceptedFormats`` are chosen from `Accept` (the answer then varies
+    /// by `Accept`), the route's URL in the format `fields` accept.
+    private func target(of route: RoutedPath, accepting fields: HTTPFields)
+        -> (url: ProcessingURL, cacheKey: String, variesByAccept: Bool) {
+        guard route.url.options.format == nil, !acceptedFormats.isEmpty else { return (route.url, route.cacheKey, false) }
+        var negotiated = route.url
+        negotiated.options.format = preferredFormat(accepting: fields[values: .accept])
+        return (negotiated, negotiated.cacheKey, true)
     }
 
     /// The route of `path`, from ``routes`` or read by the router now (a path refused is not kept).
@@ -140,11 +172,11 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// The image with its type, caching headers, a strong `ETag`, a `Last-Modified` (304 when
     /// `If-None-Match` has the tag or, without `If-None-Match`, `If-Modified-Since` is no
-    /// earlier) and a `Content-Disposition` naming the file.
-    private func imageResponse(_ image: ProcessedImage, for route: RoutedPath, request: Request, head: Bool,
-                               variesByAccept: Bool) -> Response {
+    /// earlier) and a `Content-Disposition` naming the file; without a body for `HEAD`.
+    private func imageAnswer(_ image: ProcessedImage, for route: RoutedPath, request: HTTPRequest,
+                             variesByAccept: Bool) -> PreparedResponse {
         var headers = HTTPFields()
-        headers.reserveCapacity(8)
+        headers.reserveCapacity(10)
         if variesByAccept {
             headers.append(Field(name: .vary, value: "Accept"))
         }
@@ -152,26 +184,26 @@ public struct ImageServerResponder: HTTPResponder {
         headers.append(Field(name: .lastModified, value: image.lastModified))
         headers.append(Field(name: .cacheControl, value: cacheControl))
         if isNotModified(image, request: request) {
-            return Response(status: .notModified, headers: headers)
+            return PreparedResponse(status: .notModified, headerFields: headers)
         }
         headers.append(Field(name: .contentType, value: image.mediaType))
-        headers.append(Field(name: .contentLength, value: String(image.data.count)))
+        headers.append(Field(name: .contentLength, value: String(image.body.readableBytes)))
         let disposition: String = route.url.options.returnAttachment ? "attachment" : "inline"
         let fileName: String = route.fileStem + "." + image.format.fileExtension
         headers.append(Field(name: .contentDisposition, value: disposition + "; filename=\"" + fileName + "\""))
-        let body = head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: image.data))
-        return Response(status: .ok, headers: headers, body: body)
+        let body = request.method == .head ? nil : image.body
+        return PreparedResponse(status: .ok, headerFields: headers, body: body)
     }
 
     /// Whether the client's copy of `image` is current: `If-None-Match` lists its tag (or `*`),
     /// or, without `If-None-Match`, `If-Modified-Since` is no earlier than its creation.
-    private func isNotModified(_ image: ProcessedImage, request: Request) -> Bool {
-        let tags = request.headers[values: .ifNoneMatch]
+    private func isNotModified(_ image: ProcessedImage, request: HTTPRequest) -> Bool {
+        let tags = request.headerFields[values: .ifNoneMatch]
         guard tags.isEmpty else {
             return tags.flatMap { $0.split(separator: ",") }
                 .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == image.etag || tag == "*" }
         }
-        return request.headers[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
+        return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
     }
 
     /// The first of ``acceptedFormats`` whose media type an `Accept` field lists, or nil (the
@@ -184,16 +216,16 @@ public struct ImageServerResponder: HTTPResponder {
     }
 
     /// A short `text/plain` response.
-    private static func text(_ status: HTTPResponse.Status, _ message: String, head: Bool) -> Response {
+    private static func text(_ status: HTTPResponse.Status, _ message: String, head: Bool) -> PreparedResponse {
         uncached(status, Array((message + "\n").utf8), type: "text/plain; charset=utf-8", head: head)
     }
 
     /// A response of `bytes` in `type` that caches must not keep.
-    private static func uncached(_ status: HTTPResponse.Status, _ bytes: [UInt8], type: String, head: Bool) -> Response {
+    private static func uncached(_ status: HTTPResponse.Status, _ bytes: [UInt8], type: String, head: Bool) -> PreparedResponse {
         var headers = HTTPFields()
         headers[.contentType] = type
         headers[.contentLength] = String(bytes.count)
         headers[.cacheControl] = "no-cache"
-        return Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return PreparedResponse(status: status, headerFields: headers, body: head ? nil : ByteBuffer(bytes: bytes))
     }
 }

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// One TCP connection to a loopback server, written and read as bytes: for what an HTTP client
+/// library will not do, such as pipelining requests in one write or seeing the server close.
+final class RawHTTPConnection {
+    private let descriptor: Int32
+    /// Whether a read found the connection closed by the server.
+    private(set) var isClosedByServer = false
+
+    /// A connection to 127.0.0.1:`port`, whose reads give up after `timeout`.
+    init(port: Int, timeout: Duration = .seconds(30)) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw POSIXError(.init(rawValue: errno) ?? .ECONNREFUSED)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `text` in one write.
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw POSIXError(.EIO)
+        }
+    }
+
+    /// What arrives until `isComplete` says the bytes so far are enough, the server closes the
+    /// connection, or a read times out.
+    func receive(until isComplete: (Data) -> Bool = { _ in false }) -> Data {
+        var received = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while !isComplete(received) {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                isClosedByServer = count == 0
+                break
+            }
+            received.append(contentsOf: chunk[..<count])
+        }
+        return received
+    }
+
+    /// Whether anything arrives within `wait`, left to read.
+    func receivesAnything(within wait: Duration) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)
+        return poll(&poller, 1, milliseconds) > 0
+    }
+}
