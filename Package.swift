@@ -59,8 +59,10 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
 
         // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift;
-        // and zlib for the compressed ICC profiles of PNG's iCCP chunks and for WebImage's own
-        // reader of common PNGs (wi_png_fast.c).
+        // zlib for the compressed ICC profiles of PNG's iCCP chunks and for WebImage's own reader
+        // of common PNGs (wi_png_fast.c) past 8 MiB of image data; libdeflate (libdeflate-dev) for
+        // that reader's smaller images, inflated in one call, and for WebImage's PNG writer
+        // (wi_png_write.c).
         .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]),
 
         // Coders over the system libraries.

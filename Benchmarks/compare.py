@@ -32,7 +32,7 @@ rounds, budget, min_runs = (3, 0.5, 1) if quick else (5, 1.5, 3)
 here = os.path.dirname(os.path.abspath(__file__))
 # The folder of the release binaries (`webimage serve` for the serve cases) and wrk's seconds a measurement.
 binaries = os.path.dirname(os.path.abspath(ours_binary))
-wrk_seconds = 2 if quick else 4
+wrk_seconds = 1 if quick else 4
 python = sys.executable
 
 
@@ -217,8 +217,10 @@ for name, case, label, reference, *environment in comparisons:
     results.append((name, ours_s, label, ref_s, ref_s / ours_s, min(per_round), max(per_round)))
 peak_results = []
 for name, goal in peaks:
+    started = time.monotonic()
     try:
         peak_results.append((name, max(ours(name) for _ in range(rounds_of(name))), goal))
+        print(f"{name}: {time.monotonic() - started:.0f} s", file=sys.stderr)
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         print(f"skip {name}: {e}", file=sys.stderr)
 servers.close()

@@ -89,7 +89,8 @@ public struct ImageServerResponder: HTTPResponder {
     /// The answer to `request` when it asks (`GET` or `HEAD`) for a path routed before whose
     /// result the memory cache holds, counted and logged as ``respond(to:context:)`` does; nil
     /// for any other request, which ``respond(to:context:)`` must answer. It neither waits nor
-    /// does I/O: the ``MemoryHitHandler`` calls it on the thread that read the request.
+    /// does I/O: the ``MemoryHitHandler`` calls it on the thread that read the request. Such a
+    /// request is never in flight, so `webimage_requests_in_flight` does not count it.
     public func answerFromMemory(to request: HTTPRequest) -> PreparedResponse? {
         guard request.method == .get || request.method == .head, let path = request.path,
               let route = routes.value(forKey: path)
