@@ -241,7 +241,7 @@ static int select_output(struct jpeg_decompress_struct *cinfo, wi_jpeg_error *er
 }
 
 wi_jpeg_status wi_jpeg_start(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
-                             int width, int height) {
+                             int draft, int width, int height) {
     if (decoder->failed) return decoder->failure;
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     wi_jpeg_error *error = &decoder->error;
@@ -250,6 +250,10 @@ wi_jpeg_status wi_jpeg_start(wi_jpeg_decoder *decoder, int scale_denom, long max
     if (raw_cmyk) decoder->cmyk = 0;
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)scale_denom;
+    if (draft) {
+        cinfo->do_fancy_upsampling = FALSE;
+        cinfo->dct_method = JDCT_IFAST;
+    }
     cinfo->mem->max_memory_to_use = max_memory;
     jpeg_calc_output_dimensions(cinfo);
     if ((int)cinfo->output_width != width || (int)cinfo->output_height != height) {
@@ -300,7 +304,7 @@ wi_jpeg_status wi_jpeg_finish(wi_jpeg_decoder *decoder, int *incomplete) {
 
 wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
                               uint8_t *rgba, int width, int height, int *incomplete) {
-    wi_jpeg_status status = wi_jpeg_start(decoder, scale_denom, max_memory, raw_cmyk, width, height);
+    wi_jpeg_status status = wi_jpeg_start(decoder, scale_denom, max_memory, raw_cmyk, 0, width, height);
     if (status == WI_JPEG_OK) status = wi_jpeg_read_rows(decoder, rgba, height);
     if (status == WI_JPEG_OK) status = wi_jpeg_finish(decoder, incomplete);
     return status;

@@ -87,9 +87,12 @@ wi_jpeg_status wi_jpeg_decode(wi_jpeg_decoder *decoder, int scale_denom, long ma
 /// resampler) instead of holding the whole image: start at 1/`scale_denom` (checking the
 /// output size is `width` × `height`), read the next `count` rows (`width` * 4 bytes each)
 /// as often as needed, then finish once every row was read. A failed step fails every later one.
-/// `raw_cmyk` is as for wi_jpeg_decode.
+/// `raw_cmyk` is as for wi_jpeg_decode. A nonzero `draft` decodes as Pillow's draft mode does,
+/// for rows a resampler reduces further: chroma is upsampled by replication rather than
+/// interpolation (which lets libjpeg-turbo merge it with the colour conversion) and the IDCT is
+/// the fast integer one.
 wi_jpeg_status wi_jpeg_start(wi_jpeg_decoder *decoder, int scale_denom, long max_memory, int raw_cmyk,
-                             int width, int height);
+                             int draft, int width, int height);
 wi_jpeg_status wi_jpeg_read_rows(wi_jpeg_decoder *decoder, uint8_t *rgba, int count);
 wi_jpeg_status wi_jpeg_finish(wi_jpeg_decoder *decoder, int *incomplete);
 

@@ -84,7 +84,7 @@ struct JPEGDecompressor: ~Copyable {
                 return
             }
             status = wi_jpeg_start(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels),
-                                   transform.input == .invertedCMYK ? 1 : 0, Int32(size.width), Int32(size.height))
+                                   transform.input == .invertedCMYK ? 1 : 0, 0, Int32(size.width), Int32(size.height))
             guard status == WI_JPEG_OK else { return }
             let filled = transform.convertingBands(of: raw, rowBytes: size.width * 4) { band, rows in
                 status = wi_jpeg_read_rows(handle, band.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(rows))
@@ -105,7 +105,9 @@ struct JPEGDecompressor: ~Copyable {
                 resampledTo target: PixelSize) throws(ImageCodingError) -> (pixels: PixelBuffer, incomplete: Bool)
     {
         let rawCMYK: Int32 = transform?.input == .invertedCMYK ? 1 : 0
-        try check(wi_jpeg_start(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels), rawCMYK,
+        // Decoded in draft mode, as Pillow's `draft` does for thumbnails: the resampler averages
+        // away what replicated chroma and the fast IDCT change, at a fraction of the cost.
+        try check(wi_jpeg_start(handle, Int32(scaleDenominator), Self.maxMemory(maxPixels), rawCMYK, 1,
                                 Int32(size.width), Int32(size.height)), maxPixels: maxPixels)
         let stream = ResamplingStream(from: size, to: target)
         let rowBytes = size.width * 4
