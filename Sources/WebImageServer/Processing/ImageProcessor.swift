@@ -102,10 +102,10 @@ public final class ImageProcessor: Sendable {
             let stored = disk?.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:))
             image = ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk,
                                    created: stored?.created ?? now, etag: stored?.etag)
-            memory.setValue(image, forKey: key, cost: data.count)
+            keepInMemory(image, forKey: key)
         } else if let shared = await sharedResult(forKey: key, now: now) {
             image = shared
-            memory.setValue(shared, forKey: key, cost: shared.body.readableBytes)
+            keepInMemory(shared, forKey: key)
             writeBack.async { [self] in keepOnDisk(shared, forKey: key) }
         } else {
             let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
@@ -138,8 +138,13 @@ public final class ImageProcessor: Sendable {
 
     /// Keeps `image` in memory and on disk, with its creation time and entity tag.
     private func store(_ image: ProcessedImage, forKey key: String) {
-        memory.setValue(image, forKey: key, cost: image.body.readableBytes)
+        keepInMemory(image, forKey: key)
         keepOnDisk(image, forKey: key)
+    }
+
+    /// Keeps `image` in the memory cache, costing its bytes.
+    private func keepInMemory(_ image: ProcessedImage, forKey key: String) {
+        memory.setValue(image, forKey: key, cost: image.body.readableBytes)
     }
 
     /// Keeps `image` on disk with its creation time as the entry's extended data: the one path
