@@ -30,11 +30,16 @@ let package = Package(
         // `Mutex`, swapped for a lock ThreadSanitizer understands when scripts/sanitize builds with -DWEBIMAGE_TSAN.
         .target(name: "Locking"),
 
+        // The resampler's loops over pixels, in C so that x86-64 gets an AVX2 and FMA build beside
+        // the baseline (picked by the loader); no library, no flags.
+        .target(name: "CResampling"),
+
         // The core: image model, formats, coder protocols, loading. Links no image C library.
         .target(
             name: "WebImage",
             dependencies: [
                 "Locking",
+                "CResampling",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

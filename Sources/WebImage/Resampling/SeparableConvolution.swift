@@ -1,3 +1,5 @@
+import CResampling
+
 /// Filters RGBA8 pixels with a horizontal then a vertical ``FilterTable``, on premultiplied
 /// Float colour so a transparent pixel's colour never bleeds into its neighbours.
 ///
@@ -12,9 +14,15 @@
 /// Opaque pixels (a JPEG's, every image without an alpha channel) skip the alpha arithmetic: a
 /// source row whose alpha is 255 throughout is not premultiplied, and an output row made only
 /// of such rows is stored without dividing by its alpha, which is 255 there.
+///
+/// The loops over pixels are C (`CResampling`), built for AVX2 and FMA as well as the baseline
+/// on x86-64: Swift's `SIMD4<Float>` stays on SSE without a target flag, which a package that
+/// others depend on cannot set.
 final class SeparableConvolution {
     private let horizontal: FilterTable
     private let vertical: FilterTable
+    /// `horizontal`'s weights, each written four times (once a channel), as the row filter takes them.
+    private let horizontalWeights: UnsafeMutablePointer<Float>
     /// Horizontally filtered rows; source row `r` lives in slot `r % ringRows`.
     private let ring: UnsafeMutablePointer<SIMD4<Float>>
     private let ringRows: Int
@@ -31,6 +39,10 @@ final class SeparableConvolution {
     init(horizontal: FilterTable, vertical: FilterTable) {
         self.horizontal = horizontal
         self.vertical = vertical
+        horizontalWeights = .allocate(capacity: max(1, horizontal.weights.count * 4))
+        for (i, weight) in horizontal.weights.enumerated() {
+            (horizontalWeights + i * 4).initialize(repeating: weight, count: 4)
+        }
         ringRows = max(1, vertical.stride)
         ring = .allocate(capacity: horizontal.outputSize * ringRows)
         ringOpaque = .allocate(capacity: ringRows)
@@ -42,6 +54,7 @@ final class SeparableConvolution {
     }
 
     deinit {
+        horizontalWeights.deallocate()
         ring.deallocate()
         ringOpaque.deallocate()
         scratch.deallocate()
@@ -69,7 +82,13 @@ final class SeparableConvolution {
         for y in 0..<count {
             let slot = received % ringRows
             ringOpaque[slot] = premultiply(rows + y * width * 4, count: width)
-            filterRow(into: ring + slot * outWidth)
+            horizontal.starts.withUnsafeBufferPointer { starts in
+                horizontal.counts.withUnsafeBufferPointer { counts in
+                    wi_resample_filter_row(
+                        floats(scratch), floats(ring + slot * outWidth), outWidth, starts.baseAddress,
+                        counts.baseAddress, horizontalWeights, horizontal.stride)
+                }
+            }
             received += 1
             makeReadyRows()
         }
@@ -102,13 +121,7 @@ final class SeparableConvolution {
     /// the row is converted first and premultiplied only if some alpha is under 255; returns
     /// whether every alpha was 255.
     private func premultiply(_ source: UnsafeRawPointer, count: Int) -> Bool {
-        var minimumAlpha: Float = 255
-        for x in 0..<count {
-            let pixel = SIMD4<Float>(source.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
-            minimumAlpha = min(minimumAlpha, pixel.w)
-            scratch[x] = pixel
-        }
-        guard minimumAlpha < 255 else { return true }
+        guard !wi_resample_load_row(source.assumingMemoryBound(to: UInt8.self), floats(scratch), count) else { return true }
         for x in 0..<count { scratch[x] = PremultipliedRGBA.premultiplied(scratch[x]) }
         return false
     }
@@ -120,53 +133,12 @@ final class SeparableConvolution {
         return true
     }
 
-    /// ``scratch`` filtered along its length into `out`.
-    private func filterRow(into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        let table = horizontal, row = scratch
-        table.starts.withUnsafeBufferPointer { starts in
-            table.counts.withUnsafeBufferPointer { counts in
-                table.weights.withUnsafeBufferPointer { weights in
-                    for x in 0..<table.outputSize {
-                        var pixel = row + starts[x]
-                        var weight = weights.baseAddress! + x * table.stride
-                        // Two sums break the chain of dependent additions.
-                        var even = SIMD4<Float>(), odd = SIMD4<Float>()
-                        var remaining = counts[x]
-                        while remaining >= 2 {
-                            even += pixel[0] * weight[0]
-                            odd += pixel[1] * weight[1]
-                            pixel += 2
-                            weight += 2
-                            remaining -= 2
-                        }
-                        if remaining == 1 { even += pixel[0] * weight[0] }
-                        out[x] = even + odd
-                    }
-                }
-            }
-        }
-    }
-
     /// Output row `row` of the vertical pass into ``sum``: the weighted sum of the ring's rows.
     private func filterColumns(row: Int) {
-        let width = horizontal.outputSize, table = vertical
-        let start = table.starts[row], count = table.counts[row]
-        func source(_ k: Int) -> UnsafeMutablePointer<SIMD4<Float>> { ring + ((start + k) % ringRows) * width }
-        table.weights.withUnsafeBufferPointer { weights in
-            let weight = weights.baseAddress! + row * table.stride
-            sum.update(repeating: SIMD4<Float>(), count: width)
-            var k = 0
-            // Two source rows a step halves the loads and stores of the sums.
-            while k + 1 < count {
-                let a = source(k), wa = weight[k]
-                let b = source(k + 1), wb = weight[k + 1]
-                for x in 0..<width { sum[x] += a[x] * wa + b[x] * wb }
-                k += 2
-            }
-            if k < count {
-                let a = source(k), wa = weight[k]
-                for x in 0..<width { sum[x] += a[x] * wa }
-            }
+        vertical.weights.withUnsafeBufferPointer { weights in
+            wi_resample_sum_rows(
+                floats(ring), ringRows, vertical.starts[row] % ringRows, vertical.counts[row],
+                weights.baseAddress! + row * vertical.stride, horizontal.outputSize, floats(sum))
         }
     }
 
@@ -177,6 +149,11 @@ final class SeparableConvolution {
 
     /// ``sum``, made of opaque rows only, as opaque RGBA8: nothing to divide by alpha.
     private func storeOpaque(into out: UnsafeMutableRawPointer, count: Int) {
-        for x in 0..<count { PremultipliedRGBA.storeOpaque(sum[x], to: out, at: x * 4) }
+        wi_resample_store_opaque(floats(sum), out.assumingMemoryBound(to: UInt8.self), count)
+    }
+
+    /// Pixels as the Floats the C loops take, four a pixel.
+    private func floats(_ pixels: UnsafeMutablePointer<SIMD4<Float>>) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: Float.self)
     }
 }
