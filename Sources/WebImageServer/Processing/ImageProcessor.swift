@@ -50,8 +50,9 @@ public final class ImageProcessor: Sendable {
     /// after the local disk, written after a result is made.
     public let sharedCache: (any ImageCaching)?
     /// Writes the shared cache's hits to the local disk after they are answered, one at a time,
-    /// off the request path (a file write costs more than the Redis read it saves next time).
-    private let writeBack = DispatchQueue(label: "WebImageServer.ImageProcessor.writeBack", qos: .utility)
+    /// behind the requests (a file write costs more than the Redis read it saves next time), with
+    /// at most 64 MiB of results waiting.
+    private let writeBack = BackgroundWork(name: "WebImageServer write-back", limitBytes: 64 << 20)
     /// The results being made now, by canonical key: identical requests arriving together make
     /// their result once, in one processing slot. The manager already shares the source's
     /// download and decode; this shares the transform and encode (of encoded, negotiated
@@ -106,7 +107,9 @@ public final class ImageProcessor: Sendable {
         } else if let shared = await sharedResult(forKey: key, now: now) {
             image = shared
             keepInMemory(shared, forKey: key)
-            writeBack.async { [self] in keepOnDisk(shared, forKey: key) }
+            if disk != nil, !writeBack.enqueue(holding: shared.body.readableBytes, { [self] in keepOnDisk(shared, forKey: key) }) {
+                metrics.writeBacksDropped.increment()
+            }
         } else {
             let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
                 let made = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }

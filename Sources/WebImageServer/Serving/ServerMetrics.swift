@@ -21,6 +21,9 @@ public struct ServerMetrics: Sendable {
     /// Bytes of sources received from origins, counted for each result made from a download
     /// (`webimage_source_bytes_total`).
     let sourceBytes = Counter(label: "webimage_source_bytes_total")
+    /// Results found in the shared cache and not written to the local disk, because the
+    /// write-backs waiting already held their limit (`webimage_write_backs_dropped_total`).
+    let writeBacksDropped = Counter(label: "webimage_write_backs_dropped_total")
     /// Responses by status (`webimage_requests_total{status}`), each counter made once.
     private let responses = CounterTable<Int> {
         Counter(label: "webimage_requests_total", dimensions: [("status", String($0))])
