@@ -38,18 +38,6 @@ enum PremultipliedRGBA {
         p[3] = byte(alpha)
     }
 
-    /// Writes `pixel`, a weighted sum of opaque pixels (its alpha is 255 up to rounding, so
-    /// premultiplied and plain colour agree), at byte `offset` of `bytes` as opaque RGBA8,
-    /// rounded and clamped.
-    @inline(__always)
-    static func storeOpaque(_ pixel: SIMD4<Float>, to bytes: UnsafeMutableRawPointer, at offset: Int) {
-        let p = bytes.assumingMemoryBound(to: UInt8.self) + offset
-        p[0] = byte(pixel.x)
-        p[1] = byte(pixel.y)
-        p[2] = byte(pixel.z)
-        p[3] = 255
-    }
-
     /// `value` rounded and clamped to 0…255. Scalar: the generic SIMD clamping and
     /// float-to-integer conversions are not inlined and cost more than the arithmetic.
     @inline(__always)
