@@ -30,8 +30,9 @@ enum CacheFile {
     /// When `stamp` is given, its date becomes the file's access time if the time on disk is
     /// older by more than its granularity (the modification time is written back unchanged), so
     /// LRU order does not depend on how the file system is mounted, and a file read again and
-    /// again is not rewritten on every read.
-    static func contents(of path: String, stampingAccess stamp: (date: Date, granularity: TimeInterval)?)
+    /// again is not rewritten on every read. The granularity is asked only of a file that was
+    /// opened, so a miss costs its caller nothing but the `open`.
+    static func contents(of path: String, stampingAccess stamp: (date: Date, granularity: () -> TimeInterval)?)
         -> (data: Data, allocatedSize: Int)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -54,7 +55,7 @@ enum CacheFile {
             filled += got
         }
         let data = Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
-        if let stamp, stamp.date.timeIntervalSince(Date(info.st_atim)) > stamp.granularity {
+        if let stamp, stamp.date.timeIntervalSince(Date(info.st_atim)) > stamp.granularity() {
             var times = [timespec(stamp.date), info.st_mtim]
             _ = futimens(fd, &times)
         }

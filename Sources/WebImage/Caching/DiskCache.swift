@@ -84,11 +84,11 @@ public final class DiskCache: Sendable {
     public func data(forKey key: String) -> Data? {
         let entry = recentNames.names(forKey: key)
         let now = configuration.clock()
+        // A read the index cannot remember yet (before the start-up scan) is stamped on the file.
+        // Asked only on a hit: a miss takes no lock, so it never waits behind a store's rename.
+        let granularity = { self.index.withLock { $0.remembersReads } ? self.configuration.accessStampGranularity : 0 }
         for (name, file) in zip(entry.names, entry.paths) {
-            // A read the index cannot remember yet (before the start-up scan) is stamped on the file.
-            let granularity = index.withLock { $0.remembersReads } ? configuration.accessStampGranularity : 0
-            let stamp = (date: now, granularity: granularity)
-            guard let hit = CacheFile.contents(of: file, stampingAccess: stamp) else { continue }
+            guard let hit = CacheFile.contents(of: file, stampingAccess: (now, granularity)) else { continue }
             index.withLock { $0.record(name, .accessed(size: hit.allocatedSize, date: now)) }
             return hit.data
         }
