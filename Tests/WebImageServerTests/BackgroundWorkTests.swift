@@ -55,4 +55,31 @@ final class BackgroundWorkTests: XCTestCase {
         }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
     }
+
+    func testWorkWaitsWhileRequestsKeepArrivingAndRunsOnceTheyPause() {
+        let work = BackgroundWork(name: "test", limitBytes: 1000,
+                                  timing: .init(quietPeriod: .seconds(2), longestWait: .seconds(60)))
+        let ran = DispatchSemaphore(value: 0)
+        work.enqueue(holding: 1) { ran.signal() }
+        for _ in 0..<10 {
+            work.noteActivity()
+            XCTAssertEqual(ran.wait(timeout: .now() + 0.1), .timedOut, "a request arrived under 2 s ago")
+        }
+        XCTAssertEqual(ran.wait(timeout: .now() + 30), .success, "runs once requests pause for 2 s")
+    }
+
+    func testWorkRunsAfterItsLongestWaitUnderASteadyLoad() {
+        let work = BackgroundWork(name: "test", limitBytes: 1000,
+                                  timing: .init(quietPeriod: .seconds(60), longestWait: .milliseconds(300)))
+        let ran = DispatchSemaphore(value: 0)
+        let queued = ContinuousClock.now
+        work.enqueue(holding: 1) { ran.signal() }
+        var done = false
+        while !done, ContinuousClock.now < queued + .seconds(30) {
+            work.noteActivity()
+            done = ran.wait(timeout: .now() + 0.05) == .success
+        }
+        XCTAssertTrue(done, "never ran while requests kept arriving")
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - queued, .milliseconds(300), "ran before its longest wait")
+    }
 }

@@ -98,6 +98,8 @@ public final class ImageProcessor: Sendable {
     public func process(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) async throws(ProcessingError)
         -> ProcessedImage {
         if let cached = try resultInMemory(url, cacheKey: key, now: now) { return cached }
+        // A request that needs the disk, the shared cache or the origin: write-backs wait.
+        writeBack.noteActivity()
         var image: ProcessedImage
         if let data = disk?.data(forKey: key) {
             let stored = disk?.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:))
