@@ -34,6 +34,11 @@ public final class DiskCache: Sendable {
     /// The entries' sizes and access dates. File renames and deletions happen under this lock
     /// too, so a trim never deletes a file stored after it chose its victims.
     let index = Mutex(DiskCacheIndex())
+    /// Taken by every store, around its temporary file and its rename: concurrent creations and
+    /// renames in one folder wait for its directory lock in the kernel by spinning, a core
+    /// burnt for each waiting writer, where this semaphore's waiters sleep (a `Mutex` spins in
+    /// the kernel too). Taken before ``index``.
+    let storing = DispatchSemaphore(value: 1)
     /// Where start-up scans, timed maintenance and size trims run: never the caller's thread.
     let maintenanceQueue = DispatchQueue(label: "WebImage.DiskCache.maintenance", qos: .utility)
     /// The entry names of recently used keys.
@@ -113,8 +118,10 @@ public final class DiskCache: Sendable {
         let entry = recentNames.names(forKey: key)
         let name = entry.names[0], destination = entry.paths[0]
         let now = configuration.clock()
-        let temporary = try CacheFile.writeTemporary(data, in: path, date: now, sync: configuration.syncsWrites)
         let maxSize = configuration.maxSize
+        storing.wait()
+        defer { storing.signal() }
+        let temporary = try CacheFile.writeTemporary(data, in: path, date: now, sync: configuration.syncsWrites)
         let outcome: Result<Bool, DiskCacheError> = index.withLock { index in
             guard rename(temporary.path, destination) == 0 else {
                 let failure = DiskCacheError.io(operation: "rename", path: destination, code: errno)
