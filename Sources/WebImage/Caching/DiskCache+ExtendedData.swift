@@ -46,6 +46,8 @@ extension DiskCache {
             removeSidecar(sidecar, of: name)
             return
         }
+        storing.wait()
+        defer { storing.signal() }
         let temporary = try CacheFile.writeTemporary(value, in: path, date: configuration.clock(), sync: configuration.syncsWrites)
         let failure: DiskCacheError? = index.withLock { index in
             guard CacheFile.exists(file) else {

@@ -34,10 +34,10 @@ public final class DiskCache: Sendable {
     /// The entries' sizes and access dates. File renames and deletions happen under this lock
     /// too, so a trim never deletes a file stored after it chose its victims.
     let index = Mutex(DiskCacheIndex())
-    /// Taken by every store, around its temporary file and its rename: concurrent creations and
-    /// renames in one folder wait for its directory lock in the kernel by spinning, a core
-    /// burnt for each waiting writer, where this semaphore's waiters sleep (a `Mutex` spins in
-    /// the kernel too). Taken before ``index``.
+    /// Taken around every temporary file and its rename (a store's, a sidecar's): concurrent
+    /// creations and renames in one folder wait for its directory lock in the kernel by
+    /// spinning, a core burnt for each waiting writer, where this semaphore's waiters sleep (a
+    /// `Mutex` spins in the kernel too). Taken before ``index``.
     let storing = DispatchSemaphore(value: 1)
     /// Where start-up scans, timed maintenance and size trims run: never the caller's thread.
     let maintenanceQueue = DispatchQueue(label: "WebImage.DiskCache.maintenance", qos: .utility)
