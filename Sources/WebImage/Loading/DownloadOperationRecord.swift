@@ -22,7 +22,12 @@ final class DownloadOperationRecord {
     var phase = Phase.queued
     /// Whether the request counts against ``HTTPImageDownloader.Configuration/maxConcurrentDownloads``.
     var holdsSlot = false
-    var callers: [UInt64: DownloadCaller] = [:]
+    /// The callers waiting on the request, by caller identifier.
+    private(set) var callers: [UInt64: DownloadCaller] = [:]
+    /// The priority of the most urgent caller; ``DownloadPriority/low`` without callers. Kept as
+    /// callers come and go rather than computed, because the queue reads it for every request
+    /// it starts.
+    private(set) var priority = DownloadPriority.low
     var task: Task<Void, Never>?
     /// When the request last made progress (it started, its head or a body part arrived): what
     /// the downloader's idle watchdog measures silence from.
@@ -31,16 +36,35 @@ final class DownloadOperationRecord {
     /// as ``WebImageError/timedOut(seconds:)``.
     var timedOut = false
 
-    /// The priority of the most urgent caller; ``DownloadPriority/low`` without callers.
-    var priority: DownloadPriority {
-        callers.values.reduce(.low) { max($0, $1.priority) }
-    }
-
     /// A queued request for `key`, shaped by `options`, created `sequence`-th.
     init(key: DownloadKey, options: ImageLoaderOptions, sequence: UInt64) {
         self.key = key
         self.options = options
         self.sequence = sequence
+    }
+
+    /// Adds `caller` under `id`.
+    func addCaller(_ caller: DownloadCaller, id: UInt64) {
+        callers[id] = caller
+        priority = max(priority, caller.priority)
+    }
+
+    /// Removes and returns the caller `id`; nil when it is not waiting (any more).
+    func removeCaller(_ id: UInt64) -> DownloadCaller? {
+        guard let removed = callers.removeValue(forKey: id) else { return nil }
+        if removed.priority == priority {
+            priority = callers.values.reduce(.low) { max($0, $1.priority) }
+        }
+        return removed
+    }
+
+    /// Removes and returns every caller.
+    func removeAllCallers() -> [DownloadCaller] {
+        defer {
+            callers.removeAll()
+            priority = .low
+        }
+        return Array(callers.values)
     }
 
     /// Records `received` bytes at `now` and returns the event handlers of the callers due a

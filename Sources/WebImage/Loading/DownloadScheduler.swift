@@ -33,14 +33,14 @@ struct DownloadScheduler {
         let operation = Self.claim(&joinable[key, default: candidate])
         if operation != candidate, let record = records[operation] {
             let priority = record.priority
-            record.callers[callerID] = caller
+            record.addCaller(caller, id: callerID)
             requeueIfPriorityChanged(record, operation, from: priority)
             return (operation, callerID)
         }
         if operation != candidate { joinable[key] = candidate }
         let created = makeID()
         let record = DownloadOperationRecord(key: key, options: options, sequence: created)
-        record.callers[callerID] = caller
+        record.addCaller(caller, id: callerID)
         records[created] = record
         queue.insert(record.queueEntry(created))
         return (created, callerID)
@@ -54,7 +54,7 @@ struct DownloadScheduler {
     {
         guard let record = records[operation] else { return (nil, nil) }
         let priority = record.priority
-        guard let caller = record.callers.removeValue(forKey: callerID) else { return (nil, nil) }
+        guard let caller = record.removeCaller(callerID) else { return (nil, nil) }
         guard record.callers.isEmpty else {
             requeueIfPriorityChanged(record, operation, from: priority)
             return (caller, nil)
@@ -169,12 +169,11 @@ struct DownloadScheduler {
         var callers: [DownloadCaller] = []
         var tasks: [Task<Void, Never>] = []
         for (operation, record) in records {
-            callers.append(contentsOf: record.callers.values)
+            callers.append(contentsOf: record.removeAllCallers())
             if record.phase == .queued {
                 records.removeValue(forKey: operation)
-            } else {
-                record.callers.removeAll()
-                if let task = record.task { tasks.append(task) }
+            } else if let task = record.task {
+                tasks.append(task)
             }
         }
         joinable.removeAll()

@@ -210,7 +210,7 @@ public final class HTTPImageDownloader: ImageLoader {
         // Download tasks are made outside the lock: making one can wake a thread, a system
         // call the lock's other users should not wait for.
         for (operation, key, options) in started {
-            let task = Task { await self.run(operation, key: key, options: options) }
+            let task = Task.immediate { await self.run(operation, key: key, options: options) }
             if state.withLock({ $0.attach(task, to: operation) }) { task.cancel() }
         }
         return result
