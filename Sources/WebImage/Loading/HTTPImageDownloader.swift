@@ -187,8 +187,8 @@ public final class HTTPImageDownloader: ImageLoader {
 
     // MARK: Internals
 
-    /// Starts every request the queue allows now. A request whose last caller cancels before
-    /// its task is attached gets its task cancelled on attachment (``DownloadScheduler/attach(_:to:)``).
+    /// Starts every request the queue allows now; each runs on the calling thread until it
+    /// first waits. A request whose last caller cancels before its task is attached gets its task cancelled on attachment (``DownloadScheduler/attach(_:to:)``).
     func startReadyOperations() {
         startReadyOperations(after: { _ in })
     }
@@ -207,8 +207,9 @@ public final class HTTPImageDownloader: ImageLoader {
             if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
             return result
         }
-        // Download tasks are made outside the lock: making one can wake a thread, a system
-        // call the lock's other users should not wait for.
+        // Each download's task runs at once on this thread, up to its first wait (the request
+        // sent): a task enqueued on the pool would wait behind every caller queued there, and
+        // cost a thread switch. Outside the lock, since the task takes it.
         for (operation, key, options) in started {
             let task = Task.immediate { await self.run(operation, key: key, options: options) }
             if state.withLock({ $0.attach(task, to: operation) }) { task.cancel() }
