@@ -188,7 +188,8 @@ public final class HTTPImageDownloader: ImageLoader {
     // MARK: Internals
 
     /// Starts every request the queue allows now; each runs on the calling thread until it
-    /// first waits. A request whose last caller cancels before its task is attached gets its task cancelled on attachment (``DownloadScheduler/attach(_:to:)``).
+    /// first waits. A request whose last caller cancels before its task is attached gets its
+    /// task cancelled on attachment (``DownloadScheduler/attach(_:to:)``).
     func startReadyOperations() {
         startReadyOperations(after: { _ in })
     }
