@@ -12,7 +12,9 @@ round in a fresh process and reports its peak resident memory (the largest of th
 
 The ratio is the medians' ratio; beside it stand the smallest and largest ratio of one round
 (each round times both sides back to back), and the machine's load average is printed before
-and after, so that a run disturbed by other work shows as a wide spread or a high load.
+and after, so that a run disturbed by other work shows as a wide spread or a high load. The
+file system of the temporary folder (TMPDIR), where both sides write, is printed too: ext4
+without a journal makes every file creation slower (see `temporary_files`).
 
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
@@ -195,6 +197,29 @@ def load_average():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def temporary_files():
+    """Where both sides write their files (TMPDIR) and, on ext4, whether that file system keeps
+    a journal. Without one, ext4 steps over every inode deleted in the last minutes each time it
+    creates a file, so pipeline.gallery's 600 new files a run (and the previous run's deleted
+    ones) cost both sides far more than on a journaled disk."""
+    folder = os.path.realpath(tempfile.gettempdir())
+    try:
+        with open("/proc/mounts") as f:
+            mounts = [line.split()[:3] for line in f]
+    except OSError:
+        return folder
+    inside = [m for m in mounts if folder == m[1] or folder.startswith(m[1].rstrip("/") + "/")]
+    if not inside:
+        return folder
+    device, _, kind = max(inside, key=lambda m: len(m[1]))
+    described = f"{folder} on {kind} ({device})"
+    journal = f"/sys/fs/ext4/{os.path.basename(device)}/journal_task"
+    if kind == "ext4" and os.path.exists(journal):
+        with open(journal) as f:
+            described += ", without a journal" if f.read().strip() == "<none>" else ", with a journal"
+    return described
+
+
 load_before = load_average()
 results = []
 for name, case, label, reference, *environment in comparisons:
@@ -230,6 +255,7 @@ if serve_bench.peaks:  # measured during serve.cold.thumbor: no goal yet
 if generated:
     print(GENERATED_NOTE)
 print(f"load average (1, 5, 15 min): {load_before} before, {load_average()} after")
+print(f"temporary files: {temporary_files()}")
 print(f"{'benchmark':34} {'WebImage':>12} {'reference':>12}  {'ref':8} {'ratio':>6}  {'rounds min–max':>14}")
 for name, ours_s, label, ref_s, ratio, low, high in results:
     print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}  {low:6.2f}–{high:<6.2f}")
