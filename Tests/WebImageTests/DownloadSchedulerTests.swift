@@ -67,4 +67,25 @@ final class DownloadSchedulerTests: XCTestCase {
         XCTAssertEqual(done.finished?.count, 2)
         XCTAssertNil(scheduler.records[first.operation])
     }
+
+    func testAQueuedRequestStartsAtThePriorityOfItsMostUrgentCallerStillWaiting() {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        var urgent = options
+        urgent.priority = .high
+        let other = DownloadKey(url: URL(string: "http://127.0.0.1:9/b.png")!)
+        let running = scheduler.add(caller(), key: DownloadKey(url: URL(string: "http://127.0.0.1:9/c.png")!), options: options)
+        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [running.operation])
+        let first = scheduler.add(caller(), key: key, options: options)
+        let second = scheduler.add(caller(), key: other, options: options)
+        let joined = scheduler.add(DownloadCaller(options: urgent, events: nil, completion: { _ in }), key: other, options: urgent)
+        XCTAssertEqual(scheduler.records[second.operation]?.priority, .high)
+        _ = scheduler.removeCaller(joined.caller, of: second.operation)
+        XCTAssertEqual(scheduler.records[second.operation]?.priority, .normal, "the urgent caller left")
+        _ = scheduler.finish(running.operation)
+        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [first.operation],
+                       "back at its callers' priority, the later request waits its turn")
+        _ = scheduler.add(DownloadCaller(options: urgent, events: nil, completion: { _ in }), key: other, options: urgent)
+        _ = scheduler.finish(first.operation)
+        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [second.operation])
+    }
 }
