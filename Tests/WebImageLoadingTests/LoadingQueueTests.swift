@@ -49,6 +49,26 @@ final class LoadingQueueTests: LoadingTestCase {
         return server.requestedPaths
     }
 
+    /// Requests that fail before they first wait (a request modifier that drops them) each free
+    /// their slot for the next at once: a long queue of them must not start each next one
+    /// inside the last, a stack frame deeper each time.
+    func testALongQueueOfRequestsThatFailAtOnceDrainsWithoutDeepening() async throws {
+        let downloader = makeDownloader { $0.maxConcurrentDownloads = 1 }
+        var dropped = options()
+        dropped.requestModifier = { _ in nil }
+        downloader.suspend()
+        let count = 50_000
+        let outcomes = Recorder<Outcome>()
+        for index in 0..<count {
+            downloader.downloadImage(with: server.url("/dropped\(index).jpg"), options: dropped) { outcomes.append($0) }
+        }
+        downloader.resume()
+        let allCompleted = await outcomes.wait(for: count)
+        XCTAssertTrue(allCompleted)
+        XCTAssertTrue(outcomes.all.allSatisfy { $0.failure == .invalidDownloadOperation })
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
     func testFIFOOrder() async throws {
         let order = try await serverOrder(.fifo, [("/a", .normal), ("/b", .normal), ("/c", .normal), ("/d", .normal)])
         XCTAssertEqual(order, ["/a", "/b", "/c", "/d"])

@@ -174,11 +174,3 @@ final class SharedLoadTests: LoadingTestCase {
         XCTAssertEqual(server.requestCount("/photo.jpg"), 1, "the download is still shared")
     }
 }
-
-private extension Result {
-    /// The error, when the result is a failure.
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}
