@@ -69,6 +69,30 @@ final class LoadingQueueTests: LoadingTestCase {
         XCTAssertEqual(server.requests.count, 0)
     }
 
+    /// A completion that asks for the next image, when each request fails before it is sent,
+    /// must not start each next request inside the last one's completion, a stack frame deeper
+    /// each time.
+    func testCompletionsThatAskForTheNextImageChainWithoutDeepening() async throws {
+        let downloader = makeDownloader { $0.maxConcurrentDownloads = 1 }
+        var dropping = options()
+        dropping.requestModifier = { _ in nil }
+        let dropped = dropping
+        let count = 50_000
+        let outcomes = Recorder<Outcome>()
+        let base = server.url("/chained").absoluteString
+        @Sendable func load(_ index: Int) {
+            downloader.downloadImage(with: URL(string: "\(base)\(index).jpg")!, options: dropped) { outcome in
+                outcomes.append(outcome)
+                if index + 1 < count { load(index + 1) }
+            }
+        }
+        load(0)
+        let allCompleted = await outcomes.wait(for: count)
+        XCTAssertTrue(allCompleted)
+        XCTAssertTrue(outcomes.all.allSatisfy { $0.failure == .invalidDownloadOperation })
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
     func testFIFOOrder() async throws {
         let order = try await serverOrder(.fifo, [("/a", .normal), ("/b", .normal), ("/c", .normal), ("/d", .normal)])
         XCTAssertEqual(order, ["/a", "/b", "/c", "/d"])

@@ -88,22 +88,4 @@ final class DownloadSchedulerTests: XCTestCase {
         _ = scheduler.finish(first.operation)
         XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [second.operation])
     }
-
-    func testAttachingATaskSaysWhetherItsRequestStillHoldsItsSlotAndCallers() {
-        var scheduler = DownloadScheduler(maxConcurrent: 3, order: .fifo)
-        let task = Task<Void, Never> {}
-        let kept = scheduler.add(caller(), key: key, options: options)
-        let abandoned = scheduler.add(caller(), key: DownloadKey(url: URL(string: "http://127.0.0.1:9/b.png")!), options: options)
-        let received = scheduler.add(caller(), key: DownloadKey(url: URL(string: "http://127.0.0.1:9/c.png")!), options: options)
-        XCTAssertEqual(scheduler.takeStartable(now: .now).count, 3)
-        _ = scheduler.removeCaller(abandoned.caller, of: abandoned.operation)
-        scheduler.bodyFinished(received.operation)
-        XCTAssertFalse(scheduler.isAttached(kept.operation))
-        XCTAssertEqual(scheduler.attach(task, to: kept.operation), .attached)
-        XCTAssertTrue(scheduler.isAttached(kept.operation))
-        XCTAssertEqual(scheduler.attach(task, to: abandoned.operation), .callersGone)
-        XCTAssertEqual(scheduler.attach(task, to: received.operation), .slotFreed)
-        _ = scheduler.finish(kept.operation)
-        XCTAssertEqual(scheduler.attach(task, to: kept.operation), .slotFreed, "a request that ended")
-    }
 }

@@ -67,15 +67,12 @@ struct DownloadScheduler {
         return (caller, record.task)
     }
 
-    /// A request to start: its identifier, its key and the options that shape it.
-    typealias Start = (operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)
-
     /// Marks the requests that may start now as running (active since `now`) and returns them,
     /// most urgent first: none while suspended or shut down, and never more than
     /// ``maxConcurrent`` at once.
-    mutating func takeStartable(now: ContinuousClock.Instant) -> [Start] {
+    mutating func takeStartable(now: ContinuousClock.Instant) -> [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] {
         guard !isSuspended, !isShutDown else { return [] }
-        var started: [Start] = []
+        var started: [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] = []
         while runningCount < maxConcurrent, let next = nextQueued() {
             guard let record = records[next] else { continue }
             record.phase = .running
@@ -128,31 +125,15 @@ struct DownloadScheduler {
         records[operation]?.timedOut ?? false
     }
 
-    /// What became of a request when its task was attached.
-    enum Attachment {
-        /// The task is kept, to cancel with the request's last caller.
-        case attached
-        /// The request lost its last caller (or the downloader shut down) before its task
-        /// arrived: the task must be cancelled at once.
-        case callersGone
-        /// The request gave its slot back before its task arrived (it failed before it first
-        /// waited, or its body came in meanwhile), leaving the slot to whoever started it.
-        case slotFreed
-    }
-
     /// Keeps the task that runs `operation`, so that cancelling its last caller can cancel it.
-    /// Tasks are made outside the lock, and run until they first wait before they are attached,
-    /// so a request can lose its last caller, or give its slot back, before its task arrives.
-    func attach(_ task: Task<Void, Never>, to operation: UInt64) -> Attachment {
-        guard let record = records[operation] else { return .slotFreed }
+    /// Tasks are made outside the lock, and may run until they first wait before they are
+    /// attached, so a request can lose its last caller (or the downloader shut down), or end,
+    /// before its task arrives: then returns true, and the task must be cancelled at once (which
+    /// does nothing to a task that has ended).
+    func attach(_ task: Task<Void, Never>, to operation: UInt64) -> Bool {
+        guard let record = records[operation] else { return true }
         record.task = task
-        if !record.holdsSlot { return .slotFreed }
-        return record.callers.isEmpty ? .callersGone : .attached
-    }
-
-    /// Whether the task of `operation` has been attached (``attach(_:to:)``).
-    func isAttached(_ operation: UInt64) -> Bool {
-        records[operation]?.task != nil
+        return record.callers.isEmpty
     }
 
     /// The body of `operation` is complete: it gives its slot back and decodes.

@@ -13,7 +13,7 @@ extension HTTPImageDownloader {
         }
         switch outcome {
         case .failure(let error):
-            let (callers, timedOut) = startReadyOperations(ending: operation) { state in
+            let (callers, timedOut) = startReadyOperations { state in
                 let timedOut = state.timedOut(operation)
                 return (state.finish(operation), timedOut)
             }
@@ -21,7 +21,7 @@ extension HTTPImageDownloader {
             let reported = timedOut ? WebImageError.timedOut(seconds: configuration.effectiveTimeout) : error
             for caller in callers { caller.completion(.failure(reported)) }
         case .success(let (data, response)):
-            startReadyOperations(ending: operation) { $0.bodyFinished(operation) }
+            startReadyOperations { $0.bodyFinished(operation) }
             deliver(data, response: response, of: operation, decryptor: options.decryptor)
         }
     }

@@ -198,56 +198,34 @@ public final class HTTPImageDownloader: ImageLoader {
     /// Applies `update` to the scheduler, then starts what the queue allows, under one lock
     /// (a download changes the scheduler and frees slots at the same moments). Returns what
     /// `update` returns.
-    ///
-    /// `ending` names the request whose task calls this as it gives its slot back. While that
-    /// task is not attached yet, it may still be running inside the ``start(_:)`` that made it,
-    /// which starts what it left startable once it is attached: nothing is started here then,
-    /// so that requests failing before they first wait do not start each next one a call deeper.
     @discardableResult
-    func startReadyOperations<Result>(ending: UInt64? = nil, after update: (inout DownloadScheduler) -> Result) -> Result {
+    func startReadyOperations<Result>(after update: (inout DownloadScheduler) -> Result) -> Result {
         let now = ContinuousClock.now
-        var started: [DownloadScheduler.Start] = []
+        var started: [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] = []
         let result = state.withLock { state in
-            let mayStart = ending.map { state.isAttached($0) } ?? true
             let result = update(&state)
-            if mayStart { started = takeStartable(&state, now: now) }
+            started = state.takeStartable(now: now)
+            // Rare (once per busy spell), so made in the lock, where only one can be made.
+            if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
             return result
         }
-        start(started)
+        // Outside the lock: a task started inline takes it.
+        for (operation, key, options) in started {
+            let task = makeDownloadTask { await self.run(operation, key: key, options: options) }
+            if state.withLock({ $0.attach(task, to: operation) }) { task.cancel() }
+        }
         return result
     }
 
-    /// The requests that may start now, marked as running; starts the idle watchdog when none
-    /// watches them. Called under the lock.
-    private func takeStartable(_ state: inout DownloadScheduler, now: ContinuousClock.Instant) -> [DownloadScheduler.Start] {
-        let started = state.takeStartable(now: now)
-        // Rare (once per busy spell), so made in the lock, where only one can be made.
-        if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
-        return started
-    }
-
-    /// Runs the task of each request in `started`, and then of those that became startable
-    /// because one of these gave its slot back before its task was attached.
-    ///
-    /// Each task runs at once on this thread, up to its first wait (the request sent): a task
-    /// enqueued on the pool would wait behind every caller queued there, and cost a thread
-    /// switch. Outside the lock, since the task takes it.
-    private func start(_ started: [DownloadScheduler.Start]) {
-        var batch = started
-        while !batch.isEmpty {
-            var slotsFreed = false
-            for (operation, key, options) in batch {
-                let task = Task.immediate { await self.run(operation, key: key, options: options) }
-                switch state.withLock({ $0.attach(task, to: operation) }) {
-                case .attached: break
-                case .callersGone: task.cancel()
-                case .slotFreed: slotsFreed = true
-                }
-            }
-            guard slotsFreed else { return }
-            let now = ContinuousClock.now
-            batch = state.withLock { takeStartable(&$0, now: now) }
+    /// A task running `body`, started at once on this thread up to its first wait (the request
+    /// sent): a task enqueued on the pool waits behind every caller queued there, and costs a
+    /// thread switch. Inside another download's inline start (see ``InlineStart``), and where
+    /// `Task.immediate` is not available, the task is enqueued.
+    private func makeDownloadTask(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !InlineStart.isActive {
+            return InlineStart.run { Task.immediate(operation: body) }
         }
+        return Task(operation: body)
     }
 
     /// The task that fails silent requests: every quarter of the timeout it cancels, as timed
