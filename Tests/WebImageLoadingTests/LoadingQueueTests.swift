@@ -54,19 +54,14 @@ final class LoadingQueueTests: LoadingTestCase {
     /// inside the last, a stack frame deeper each time.
     func testALongQueueOfRequestsThatFailAtOnceDrainsWithoutDeepening() async throws {
         let downloader = makeDownloader { $0.maxConcurrentDownloads = 1 }
-        var dropped = options()
-        dropped.requestModifier = { _ in nil }
+        let dropped = droppingOptions()
         downloader.suspend()
-        let count = 50_000
         let outcomes = Recorder<Outcome>()
-        for index in 0..<count {
+        for index in 0..<Self.droppedCount {
             downloader.downloadImage(with: server.url("/dropped\(index).jpg"), options: dropped) { outcomes.append($0) }
         }
         downloader.resume()
-        let allCompleted = await outcomes.wait(for: count)
-        XCTAssertTrue(allCompleted)
-        XCTAssertTrue(outcomes.all.allSatisfy { $0.failure == .invalidDownloadOperation })
-        XCTAssertEqual(server.requests.count, 0)
+        await assertEveryRequestDropped(outcomes)
     }
 
     /// A completion that asks for the next image, when each request fails before it is sent,
@@ -74,20 +69,32 @@ final class LoadingQueueTests: LoadingTestCase {
     /// each time.
     func testCompletionsThatAskForTheNextImageChainWithoutDeepening() async throws {
         let downloader = makeDownloader { $0.maxConcurrentDownloads = 1 }
-        var dropping = options()
-        dropping.requestModifier = { _ in nil }
-        let dropped = dropping
-        let count = 50_000
+        let dropped = droppingOptions()
         let outcomes = Recorder<Outcome>()
         let base = server.url("/chained").absoluteString
         @Sendable func load(_ index: Int) {
             downloader.downloadImage(with: URL(string: "\(base)\(index).jpg")!, options: dropped) { outcome in
                 outcomes.append(outcome)
-                if index + 1 < count { load(index + 1) }
+                if index + 1 < Self.droppedCount { load(index + 1) }
             }
         }
         load(0)
-        let allCompleted = await outcomes.wait(for: count)
+        await assertEveryRequestDropped(outcomes)
+    }
+
+    /// How many requests the tests of requests dropped before they are sent make.
+    private static let droppedCount = 50_000
+
+    /// Options whose request modifier drops every request before it is sent.
+    private func droppingOptions() -> ImageLoaderOptions {
+        var dropping = options()
+        dropping.requestModifier = { _ in nil }
+        return dropping
+    }
+
+    /// Waits for ``droppedCount`` outcomes and checks each request failed unsent.
+    private func assertEveryRequestDropped(_ outcomes: Recorder<Outcome>) async {
+        let allCompleted = await outcomes.wait(for: Self.droppedCount)
         XCTAssertTrue(allCompleted)
         XCTAssertTrue(outcomes.all.allSatisfy { $0.failure == .invalidDownloadOperation })
         XCTAssertEqual(server.requests.count, 0)

@@ -127,12 +127,8 @@ final class BackgroundWork: Sendable {
                 let runAt = min(lastActivity + timing.quietPeriod, job.queued + timing.longestWait)
                 let now = ContinuousClock.Instant.now
                 guard !closed, now < runAt else { return }
-                Thread.sleep(forTimeInterval: Self.seconds(runAt - now))
+                Thread.sleep(forTimeInterval: (runAt - now) / .seconds(1))
             }
-        }
-
-        private static func seconds(_ duration: Duration) -> TimeInterval {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
 
         /// The next job; nil once the queue is closed and empty.
