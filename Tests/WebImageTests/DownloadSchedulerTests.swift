@@ -21,7 +21,7 @@ final class DownloadSchedulerTests: XCTestCase {
         let other = scheduler.add(caller(), key: DownloadKey(url: URL(string: "http://127.0.0.1:9/b.png")!), options: options)
         XCTAssertNotEqual(other.operation, first.operation)
 
-        let started = scheduler.takeStartable(now: .now)
+        let started = scheduler.takeStartable()
         XCTAssertEqual(started.map(\.operation), [first.operation])
         XCTAssertEqual(scheduler.finish(first.operation).count, 2)
         let after = scheduler.add(caller(), key: key, options: options)
@@ -36,19 +36,19 @@ final class DownloadSchedulerTests: XCTestCase {
         XCTAssertNil(scheduler.records[first.operation], "a queued request without callers is dropped")
         let next = scheduler.add(caller(), key: key, options: options)
         XCTAssertNotEqual(next.operation, first.operation)
-        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [next.operation])
+        XCTAssertEqual(scheduler.takeStartable().map(\.operation), [next.operation])
     }
 
     func testTheLastCallerOfARunningRequestFreesTheKeyButNotTheSlot() {
         var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
         let first = scheduler.add(caller(), key: key, options: options)
-        XCTAssertEqual(scheduler.takeStartable(now: .now).count, 1)
+        XCTAssertEqual(scheduler.takeStartable().count, 1)
         _ = scheduler.removeCaller(first.caller, of: first.operation)
         let next = scheduler.add(caller(), key: key, options: options)
         XCTAssertNotEqual(next.operation, first.operation, "a cancelled request is not joined")
-        XCTAssertTrue(scheduler.takeStartable(now: .now).isEmpty, "the cancelled request holds its slot until it ends")
+        XCTAssertTrue(scheduler.takeStartable().isEmpty, "the cancelled request holds its slot until it ends")
         XCTAssertTrue(scheduler.finish(first.operation).isEmpty)
-        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [next.operation])
+        XCTAssertEqual(scheduler.takeStartable().map(\.operation), [next.operation])
         XCTAssertEqual(scheduler.add(caller(), key: key, options: options).operation, next.operation,
                        "the old request's end leaves the new one joinable")
     }
@@ -57,7 +57,7 @@ final class DownloadSchedulerTests: XCTestCase {
         var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
         let first = scheduler.add(caller(), key: key, options: options)
         _ = scheduler.add(caller(), key: key, options: options)
-        _ = scheduler.takeStartable(now: .now)
+        _ = scheduler.takeStartable()
         scheduler.bodyFinished(first.operation)
         let waiting = scheduler.undecodedCallers(of: first.operation, notIn: [])
         XCTAssertEqual(waiting.undecoded.count, 2)
@@ -74,7 +74,7 @@ final class DownloadSchedulerTests: XCTestCase {
         urgent.priority = .high
         let other = DownloadKey(url: URL(string: "http://127.0.0.1:9/b.png")!)
         let running = scheduler.add(caller(), key: DownloadKey(url: URL(string: "http://127.0.0.1:9/c.png")!), options: options)
-        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [running.operation])
+        XCTAssertEqual(scheduler.takeStartable().map(\.operation), [running.operation])
         let first = scheduler.add(caller(), key: key, options: options)
         let second = scheduler.add(caller(), key: other, options: options)
         let joined = scheduler.add(DownloadCaller(options: urgent, events: nil, completion: { _ in }), key: other, options: urgent)
@@ -82,10 +82,10 @@ final class DownloadSchedulerTests: XCTestCase {
         _ = scheduler.removeCaller(joined.caller, of: second.operation)
         XCTAssertEqual(scheduler.records[second.operation]?.priority, .normal, "the urgent caller left")
         _ = scheduler.finish(running.operation)
-        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [first.operation],
+        XCTAssertEqual(scheduler.takeStartable().map(\.operation), [first.operation],
                        "back at its callers' priority, the later request waits its turn")
         _ = scheduler.add(DownloadCaller(options: urgent, events: nil, completion: { _ in }), key: other, options: urgent)
         _ = scheduler.finish(first.operation)
-        XCTAssertEqual(scheduler.takeStartable(now: .now).map(\.operation), [second.operation])
+        XCTAssertEqual(scheduler.takeStartable().map(\.operation), [second.operation])
     }
 }

@@ -14,11 +14,8 @@ final class DownloadOperationRecord {
         case decoding
     }
 
-    let key: DownloadKey
-    /// The options of the caller that created the request: they shape the request.
-    let options: ImageLoaderOptions
-    /// Creation order, for FIFO and LIFO.
-    let sequence: UInt64
+    /// What the request fetches, as its task sees it.
+    let request: DownloadRequest
     var phase = Phase.queued
     /// Whether the request counts against ``HTTPImageDownloader.Configuration/maxConcurrentDownloads``.
     var holdsSlot = false
@@ -29,24 +26,25 @@ final class DownloadOperationRecord {
     /// it starts.
     private(set) var priority = DownloadPriority.low
     var task: Task<Void, Never>?
-    /// When the request last made progress (it started, its head or a body part arrived): what
-    /// the downloader's idle watchdog measures silence from.
-    var lastActivity: ContinuousClock.Instant?
+    /// The request's ``DownloadRequest/activityCount`` at the idle watchdog's last round; nil
+    /// before the watchdog first saw the request running.
+    var activitySeen: Int?
+    /// How many of the watchdog's rounds in a row found no new activity.
+    var quietRounds = 0
     /// Whether the idle watchdog cancelled the request, so that its cancellation is reported
     /// as ``WebImageError/timedOut(seconds:)``.
     var timedOut = false
 
-    /// A queued request for `key`, shaped by `options`, created `sequence`-th.
-    init(key: DownloadKey, options: ImageLoaderOptions, sequence: UInt64) {
-        self.key = key
-        self.options = options
-        self.sequence = sequence
+    /// The record of `request`, queued.
+    init(_ request: DownloadRequest) {
+        self.request = request
     }
 
     /// Adds `caller` under `id`.
     func addCaller(_ caller: DownloadCaller, id: UInt64) {
         callers[id] = caller
         priority = max(priority, caller.priority)
+        if caller.events != nil { request.noteListener() }
     }
 
     /// Removes and returns the caller `id`; nil when it is not waiting (any more).
@@ -67,10 +65,9 @@ final class DownloadOperationRecord {
         return Array(callers.values)
     }
 
-    /// Records `received` bytes at `now` and returns the event handlers of the callers due a
-    /// progress event.
+    /// The event handlers of the callers due a progress event for `received` bytes at `now`,
+    /// marked as served.
     func progressHandlers(received: Int, expected: Int?, now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
-        lastActivity = now
         var handlers: [ImageLoadingEventHandler] = []
         // Index by index, so that each caller is updated in place without copying the dictionary.
         var index = callers.startIndex
@@ -85,7 +82,20 @@ final class DownloadOperationRecord {
     }
 
     /// This record's entry in the ``DownloadQueue``, at its priority now.
-    func queueEntry(_ operation: UInt64) -> DownloadQueue.Entry {
-        DownloadQueue.Entry(operation: operation, priority: priority, sequence: sequence)
+    var queueEntry: DownloadQueue.Entry {
+        DownloadQueue.Entry(operation: request.operation, priority: priority, sequence: request.sequence)
+    }
+
+    /// The idle watchdog's look at the request: whether it has now gone `rounds` rounds in a
+    /// row without progress.
+    func isQuiet(forRounds rounds: Int) -> Bool {
+        let activity = request.activityCount
+        if activitySeen == activity {
+            quietRounds += 1
+        } else {
+            activitySeen = activity
+            quietRounds = 0
+        }
+        return quietRounds >= rounds
     }
 }

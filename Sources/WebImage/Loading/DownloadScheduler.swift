@@ -34,15 +34,15 @@ struct DownloadScheduler {
         if operation != candidate, let record = records[operation] {
             let priority = record.priority
             record.addCaller(caller, id: callerID)
-            requeueIfPriorityChanged(record, operation, from: priority)
+            requeueIfPriorityChanged(record, from: priority)
             return (operation, callerID)
         }
         if operation != candidate { joinable[key] = candidate }
         let created = makeID()
-        let record = DownloadOperationRecord(key: key, options: options, sequence: created)
+        let record = DownloadOperationRecord(DownloadRequest(operation: created, key: key, options: options, sequence: created))
         record.addCaller(caller, id: callerID)
         records[created] = record
-        queue.insert(record.queueEntry(created))
+        queue.insert(record.queueEntry)
         return (created, callerID)
     }
 
@@ -56,10 +56,10 @@ struct DownloadScheduler {
         let priority = record.priority
         guard let caller = record.removeCaller(callerID) else { return (nil, nil) }
         guard record.callers.isEmpty else {
-            requeueIfPriorityChanged(record, operation, from: priority)
+            requeueIfPriorityChanged(record, from: priority)
             return (caller, nil)
         }
-        forgetJoinable(record.key, of: operation)
+        forgetJoinable(record.request.key, of: operation)
         if record.phase == .queued {
             records.removeValue(forKey: operation)
             return (caller, nil)
@@ -67,19 +67,16 @@ struct DownloadScheduler {
         return (caller, record.task)
     }
 
-    /// Marks the requests that may start now as running (active since `now`) and returns them,
-    /// most urgent first: none while suspended or shut down, and never more than
-    /// ``maxConcurrent`` at once.
-    mutating func takeStartable(now: ContinuousClock.Instant) -> [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] {
+    /// Marks the requests that may start now as running and returns them, most urgent first:
+    /// none while suspended or shut down, and never more than ``maxConcurrent`` at once.
+    mutating func takeStartable() -> [DownloadRequest] {
         guard !isSuspended, !isShutDown else { return [] }
-        var started: [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] = []
-        while runningCount < maxConcurrent, let next = nextQueued() {
-            guard let record = records[next] else { continue }
+        var started: [DownloadRequest] = []
+        while runningCount < maxConcurrent, let record = nextQueued() {
             record.phase = .running
             record.holdsSlot = true
-            record.lastActivity = now
             runningCount += 1
-            started.append((next, record.key, record.options))
+            started.append(record.request)
         }
         return started
     }
@@ -101,17 +98,15 @@ struct DownloadScheduler {
         return watchdog
     }
 
-    /// The watchdog's round at `now`: marks the running requests silent since `idleLimit` ago
-    /// or longer as timed out and returns their tasks, to cancel. When no request is running
-    /// any more, the watchdog is forgotten and `keepWatching` is false.
-    mutating func timeOutIdleRequests(now: ContinuousClock.Instant, idleLimit: Duration)
-        -> (tasks: [Task<Void, Never>], keepWatching: Bool)
-    {
+    /// One round of the watchdog: marks the running requests that made no progress for
+    /// `quietRounds` rounds in a row as timed out and returns their tasks, to cancel. When no
+    /// request is running any more, the watchdog is forgotten and `keepWatching` is false.
+    mutating func timeOutIdleRequests(quietRounds: Int) -> (tasks: [Task<Void, Never>], keepWatching: Bool) {
         var tasks: [Task<Void, Never>] = []
         var running = false
         for record in records.values where record.phase == .running && !record.timedOut {
             running = true
-            if let last = record.lastActivity, now - last >= idleLimit, let task = record.task {
+            if record.isQuiet(forRounds: quietRounds), let task = record.task {
                 record.timedOut = true
                 tasks.append(task)
             }
@@ -146,7 +141,7 @@ struct DownloadScheduler {
     mutating func finish(_ operation: UInt64) -> [DownloadCaller] {
         releaseSlot(of: operation)
         guard let record = records.removeValue(forKey: operation) else { return [] }
-        forgetJoinable(record.key, of: operation)
+        forgetJoinable(record.request.key, of: operation)
         return Array(record.callers.values)
     }
 
@@ -182,8 +177,8 @@ struct DownloadScheduler {
         return (callers, tasks)
     }
 
-    /// Records the progress of `operation` (which also counts as activity for the idle
-    /// watchdog) and returns the handlers due an event.
+    /// The event handlers of the callers of `operation` due a progress event for `received`
+    /// bytes at `now`.
     func progressHandlers(of operation: UInt64, received: Int, expected: Int?,
                                    now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
         records[operation]?.progressHandlers(received: received, expected: expected, now: now) ?? []
@@ -214,21 +209,20 @@ struct DownloadScheduler {
 
     /// The queued request to start next: the highest priority, then the oldest (FIFO) or the
     /// newest (LIFO). Removes it, and the stale entries above it, from ``queue``.
-    private mutating func nextQueued() -> UInt64? {
+    private mutating func nextQueued() -> DownloadOperationRecord? {
         while let entry = queue.popFirst() {
             guard let record = records[entry.operation], record.phase == .queued,
                   record.priority == entry.priority else { continue }
-            return entry.operation
+            return record
         }
         return nil
     }
 
-    /// Queues `operation` again at its new priority when a caller who joined or left changed
+    /// Queues `record` again at its new priority when a caller who joined or left changed
     /// it; the entry at the old priority goes stale.
-    private mutating func requeueIfPriorityChanged(_ record: DownloadOperationRecord, _ operation: UInt64,
-                                                   from old: DownloadPriority) {
+    private mutating func requeueIfPriorityChanged(_ record: DownloadOperationRecord, from old: DownloadPriority) {
         guard record.phase == .queued, record.priority != old else { return }
-        queue.insert(record.queueEntry(operation))
+        queue.insert(record.queueEntry)
     }
 
     private mutating func makeID() -> UInt64 {

@@ -2,12 +2,12 @@ import Foundation
 
 /// Running one shared request and handing its outcome to every caller.
 extension HTTPImageDownloader {
-    /// The body of the task that runs `operation` (for `key`, shaped by `options`): fetch,
-    /// then decode for each caller.
-    func run(_ operation: UInt64, key: DownloadKey, options: ImageLoaderOptions) async {
+    /// The body of the task that runs `request`: fetch, then decode for each caller.
+    func run(_ request: DownloadRequest) async {
+        let operation = request.operation
         let outcome: Result<(data: Data, response: ImageLoadResponse), WebImageError>
         do {
-            outcome = .success(try await fetch(operation, key: key, options: options))
+            outcome = .success(try await fetch(request))
         } catch {
             outcome = .failure(error)
         }
@@ -22,7 +22,7 @@ extension HTTPImageDownloader {
             for caller in callers { caller.completion(.failure(reported)) }
         case .success(let (data, response)):
             startReadyOperations { $0.bodyFinished(operation) }
-            deliver(data, response: response, of: operation, decryptor: options.decryptor)
+            deliver(data, response: response, of: operation, decryptor: request.options.decryptor)
         }
     }
 
@@ -63,10 +63,15 @@ extension HTTPImageDownloader {
         }
     }
 
-    /// Sends a progress event to the callers of `operation` that are due one.
-    func reportProgress(of operation: UInt64, received: Int, expected: Int?) {
+    /// Counts the progress of `request` for the idle watchdog, and sends a progress event to
+    /// the callers that are due one. Without callers that listen, the lock is not taken.
+    func reportProgress(of request: DownloadRequest, received: Int, expected: Int?) {
+        request.noteActivity()
+        guard request.hasListeners else { return }
         let now = ContinuousClock.now
-        let handlers = state.withLock { $0.progressHandlers(of: operation, received: received, expected: expected, now: now) }
+        let handlers = state.withLock {
+            $0.progressHandlers(of: request.operation, received: received, expected: expected, now: now)
+        }
         let progress = ImageLoadingProgress(receivedBytes: received, expectedBytes: expected)
         for handler in handlers { handler(.progress(progress)) }
     }

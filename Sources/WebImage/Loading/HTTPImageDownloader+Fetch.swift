@@ -12,21 +12,17 @@ extension HTTPImageDownloader {
     /// The statuses whose `Location` is followed (up to ``HTTPImageDownloader.Configuration/maxRedirects``).
     static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
 
-    /// Fetches the body of `key.url`, reporting progress and partial images to the callers of
-    /// `operation`.
-    func fetch(_ operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)
-        async throws(WebImageError) -> (data: Data, response: ImageLoadResponse)
-    {
+    /// Fetches the body of `request`, reporting progress and partial images to its callers.
+    func fetch(_ request: DownloadRequest) async throws(WebImageError) -> (data: Data, response: ImageLoadResponse) {
         do {
-            return try await exchange(operation, key: key, options: options)
+            return try await exchange(request)
         } catch {
-            throw webImageError(from: error, url: key.url)
+            throw webImageError(from: error, url: request.key.url)
         }
     }
 
-    private func exchange(_ operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)
-        async throws -> (data: Data, response: ImageLoadResponse)
-    {
+    private func exchange(_ shared: DownloadRequest) async throws -> (data: Data, response: ImageLoadResponse) {
+        let key = shared.key, options = shared.options
         let handlesCookies = configuration.handleCookies || options.handleCookies
         var request = makeRequest(for: key, options: options, handlesCookies: handlesCookies)
         if let modifier = options.requestModifier {
@@ -39,13 +35,11 @@ extension HTTPImageDownloader {
             // The history holds more than the first request only after redirects; reading `url`
             // parses the URL again.
             let finalURL = response.history.count > 1 ? response.url ?? key.url : key.url
-            return try await receive(response, from: finalURL, of: operation, options: options,
-                                     handlesCookies: handlesCookies)
+            return try await receive(response, from: finalURL, of: shared, handlesCookies: handlesCookies)
         }
         let (response, finalURL, pinnedClient) = try await executePinned(request, url: key.url, policy: addressPolicy)
         do {
-            let received = try await receive(response, from: finalURL, of: operation, options: options,
-                                             handlesCookies: handlesCookies)
+            let received = try await receive(response, from: finalURL, of: shared, handlesCookies: handlesCookies)
             try? await pinnedClient.shutdown()
             return received
         } catch {
@@ -59,21 +53,20 @@ extension HTTPImageDownloader {
         TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
     }
 
-    /// The checked head and the body of `response`, which came from `finalURL`.
-    private func receive(_ response: HTTPClientResponse, from finalURL: URL, of operation: UInt64,
-                         options: ImageLoaderOptions, handlesCookies: Bool)
-        async throws -> (data: Data, response: ImageLoadResponse)
+    /// The checked head and the body of `response` to `request`, which came from `finalURL`.
+    private func receive(_ response: HTTPClientResponse, from finalURL: URL, of request: DownloadRequest,
+                         handlesCookies: Bool) async throws -> (data: Data, response: ImageLoadResponse)
     {
         if handlesCookies { cookies.store(response.headers["set-cookie"], from: finalURL) }
         var head = ImageLoadResponse(url: finalURL, statusCode: Int(response.status.code),
                                      lowercasedHeaders: Self.fields(of: response.headers))
-        if let modifier = options.responseModifier {
+        if let modifier = request.options.responseModifier {
             guard let modified = try await modifier(head) else { throw WebImageError.invalidDownloadResponse }
             head = modified
         }
         let expected = head.expectedContentLength
         try check(head, expectedLength: expected)
-        let data = try await readBody(response.body, expected: expected, of: operation)
+        let data = try await readBody(response.body, expected: expected, of: request)
         return (data, head)
     }
 
@@ -119,20 +112,20 @@ extension HTTPImageDownloader {
 
     /// Reads the body up to ``HTTPImageDownloader.Configuration/maxBytes``. Leaving the loop early
     /// (limit, cancellation) drops the body stream, which closes the connection.
-    private func readBody(_ body: HTTPClientResponse.Body, expected: Int?, of operation: UInt64) async throws -> Data {
+    private func readBody(_ body: HTTPClientResponse.Body, expected: Int?, of request: DownloadRequest) async throws -> Data {
         let limit = configuration.maxBytes
         var data = Data()
         data.reserveCapacity(min(expected ?? 0, limit))
-        reportProgress(of: operation, received: 0, expected: expected)
+        reportProgress(of: request, received: 0, expected: expected)
         var partialAt = 0
         for try await chunk in body {
             guard chunk.readableBytes <= limit - data.count else { throw WebImageError.tooLarge(limit: limit) }
             data.append(contentsOf: chunk.readableBytesView)
-            reportProgress(of: operation, received: data.count, expected: expected)
+            reportProgress(of: request, received: data.count, expected: expected)
             let step = max(Self.progressiveMinimumBytes, expected.map { $0 / 20 } ?? data.count / 8)
             if data.count - partialAt >= step, data.count != expected {
                 partialAt = data.count
-                reportPartialImage(of: operation, data: data)
+                reportPartialImage(of: request.operation, data: data)
             }
         }
         return data

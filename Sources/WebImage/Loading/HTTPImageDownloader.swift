@@ -200,19 +200,18 @@ public final class HTTPImageDownloader: ImageLoader {
     /// `update` returns.
     @discardableResult
     func startReadyOperations<Result>(after update: (inout DownloadScheduler) -> Result) -> Result {
-        let now = ContinuousClock.now
-        var started: [(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions)] = []
+        var started: [DownloadRequest] = []
         let result = state.withLock { state in
             let result = update(&state)
-            started = state.takeStartable(now: now)
+            started = state.takeStartable()
             // Rare (once per busy spell), so made in the lock, where only one can be made.
             if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
             return result
         }
         // Outside the lock: a task started inline takes it.
-        for (operation, key, options) in started {
-            let task = makeDownloadTask { await self.run(operation, key: key, options: options) }
-            if state.withLock({ $0.attach(task, to: operation) }) { task.cancel() }
+        for request in started {
+            let task = makeDownloadTask { await self.run(request) }
+            if state.withLock({ $0.attach(task, to: request.operation) }) { task.cancel() }
         }
         return result
     }
@@ -229,18 +228,18 @@ public final class HTTPImageDownloader: ImageLoader {
     }
 
     /// The task that fails silent requests: every quarter of the timeout it cancels, as timed
-    /// out, the running requests that received nothing for the whole timeout. So a request
-    /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read), and a
-    /// silence is caught between one and one and a quarter timeouts after the last byte. It
-    /// ends when no request is running; the next request to start starts it again.
+    /// out, the running requests that made no progress in the last four rounds. So a request
+    /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read) nor a
+    /// clock reading per body part, and a silence is caught between one and one and a quarter
+    /// timeouts after the last byte (or the start). It ends when no request is running; the
+    /// next request to start starts it again.
     private func makeIdleWatchdog() -> Task<Void, Never> {
         let limit = Duration.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
         return Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: limit / 4)
                 guard let self, !Task.isCancelled else { return }
-                let now = ContinuousClock.now
-                let (silent, keepWatching) = state.withLock { $0.timeOutIdleRequests(now: now, idleLimit: limit) }
+                let (silent, keepWatching) = state.withLock { $0.timeOutIdleRequests(quietRounds: 4) }
                 for task in silent { task.cancel() }
                 if !keepWatching { return }
             }
