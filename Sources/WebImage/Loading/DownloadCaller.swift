@@ -1,5 +1,10 @@
 /// One caller waiting on a shared download: what it wants decoded and where its events go.
-struct DownloadCaller: Sendable {
+///
+/// A class, so that the scheduler hands callers around (to decode, to complete) by reference
+/// instead of copying each one's options and closures. Its two `var`s change only under the
+/// downloader's lock, while the scheduler holds the caller; after the scheduler has given the
+/// caller up, the delivery reads them once, so the lock orders every access.
+final class DownloadCaller: @unchecked Sendable {
     /// Callers with equal decode keys share one decode of the finished bytes.
     struct DecodeKey: Hashable {
         var options: ImageDecodeOptions
@@ -7,12 +12,15 @@ struct DownloadCaller: Sendable {
     }
 
     let priority: DownloadPriority
-    let decodeOptions: ImageDecodeOptions
     let coders: ImageCoders
     let progressive: Bool
     let progressInterval: Duration
     let events: ImageLoadingEventHandler?
     let completion: @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
+    /// Callers with equal keys share one decode.
+    let decodeKey: DecodeKey
+    /// How this caller wants the bytes decoded.
+    var decodeOptions: ImageDecodeOptions { decodeKey.options }
     /// When this caller last got a progress event, for ``progressInterval``.
     var lastProgressTime: ContinuousClock.Instant?
     /// The received count of the last progress event delivered to this caller; -1 before any.
@@ -21,19 +29,17 @@ struct DownloadCaller: Sendable {
     init(options: ImageLoaderOptions, events: ImageLoadingEventHandler?,
          completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void) {
         priority = options.priority
-        decodeOptions = options.decodeOptions
         coders = options.coders
         progressive = options.progressive
         progressInterval = options.progressInterval
         self.events = events
         self.completion = completion
+        decodeKey = DecodeKey(options: options.decodeOptions, coders: ObjectIdentifier(options.coders))
     }
-
-    var decodeKey: DecodeKey { DecodeKey(options: decodeOptions, coders: ObjectIdentifier(coders)) }
 
     /// Whether a progress event for `received` bytes should go to this caller at `now`: the
     /// first, the last (`received == expected`), and otherwise no more often than ``progressInterval``.
-    mutating func admitProgress(received: Int, expected: Int?, now: ContinuousClock.Instant) -> Bool {
+    func admitProgress(received: Int, expected: Int?, now: ContinuousClock.Instant) -> Bool {
         guard received > lastReceivedBytes else { return false }
         let due = lastProgressTime.map { now - $0 >= progressInterval } ?? true
         guard due || received == expected else { return false }

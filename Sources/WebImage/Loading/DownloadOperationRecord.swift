@@ -68,17 +68,11 @@ final class DownloadOperationRecord {
     /// The event handlers of the callers due a progress event for `received` bytes at `now`,
     /// marked as served.
     func progressHandlers(received: Int, expected: Int?, now: ContinuousClock.Instant) -> [ImageLoadingEventHandler] {
-        var handlers: [ImageLoadingEventHandler] = []
-        // Index by index, so that each caller is updated in place without copying the dictionary.
-        var index = callers.startIndex
-        while index != callers.endIndex {
-            if let events = callers.values[index].events,
-               callers.values[index].admitProgress(received: received, expected: expected, now: now) {
-                handlers.append(events)
-            }
-            callers.formIndex(after: &index)
+        callers.values.compactMap { caller in
+            guard let events = caller.events, caller.admitProgress(received: received, expected: expected, now: now)
+            else { return nil }
+            return events
         }
-        return handlers
     }
 
     /// This record's entry in the ``DownloadQueue``, at its priority now.
