@@ -73,7 +73,9 @@ extension HTTPImageDownloader {
     private func makeRequest(for key: DownloadKey, options: ImageLoaderOptions, handlesCookies: Bool) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: key.url.absoluteString)
         request.method = .GET
-        for (name, value) in headers.withLock({ $0 }) { request.headers.replaceOrAdd(name: name, value: value) }
+        // `setValue(_:forHTTPHeaderField:)` keeps the names distinct in any case, so each field
+        // is added without a search for an earlier one.
+        for (name, value) in headers.withLock({ $0 }) { request.headers.add(name: name, value: value) }
         if let username = configuration.username, let password = configuration.password {
             request.setBasicAuth(username: username, password: password)
         }
@@ -135,13 +137,13 @@ extension HTTPImageDownloader {
     static func fields(of headers: HTTPHeaders) -> [String: String] {
         var fields = [String: String](minimumCapacity: headers.count)
         for (name, value) in headers {
-            let key = ImageLoadResponse.lowercasedFieldName(name)
-            if let index = fields.index(forKey: key) {
-                fields.values[index] += ", " + value
-            } else {
-                fields[key] = value
-            }
+            join(value, into: &fields[ImageLoadResponse.lowercasedFieldName(name)])
         }
         return fields
+    }
+
+    /// Adds `value` to `field` (read and written through one hash lookup).
+    private static func join(_ value: String, into field: inout String?) {
+        field = field.map { $0 + ", " + value } ?? value
     }
 }
