@@ -21,18 +21,6 @@ final class LoadingHTTPTests: LoadingTestCase {
         XCTAssertNil(request[header: "cookie"])
     }
 
-    func testResponseFieldsAreKeptByLowercaseNameWithRepeatsJoined() async throws {
-        let jpeg = try bench("testjfif_256.jpg")
-        server.route("/photo.jpg", LoopbackHTTPResponse(headers: [("Content-Type", "image/jpeg"), ("X-Trace", "a"),
-                                                                  ("x-TRACE", "b"), ("Content-Length", "\(jpeg.count)")],
-                                                        chunks: [jpeg]))
-        let result = try await makeDownloader().image(for: server.url("/photo.jpg"), options: options())
-        XCTAssertEqual(result.response.headers["x-trace"], "a, b")
-        XCTAssertEqual(result.response[header: "X-Trace"], "a, b")
-        XCTAssertEqual(result.response.headers["content-type"], "image/jpeg")
-        XCTAssertNil(result.response.headers["Content-Type"], "names are lowercase")
-    }
-
     func testETagRevalidation() async throws {
         let jpeg = try bench("testjfif_256.jpg")
         let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"

@@ -53,6 +53,28 @@ final class DownloadSchedulerTests: XCTestCase {
                        "the old request's end leaves the new one joinable")
     }
 
+    func testTheWatchdogTimesARequestOutAfterItsQuietRoundsAndProgressStartsTheCountAgain() throws {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let first = scheduler.add(caller(), key: key, options: options)
+        let download = try XCTUnwrap(scheduler.takeStartable().first)
+        XCTAssertFalse(scheduler.attach(Task {}, to: first.operation))
+        // The first round sees the request, three more find it quiet: not yet four quiet rounds.
+        for round in 1...4 {
+            XCTAssertTrue(scheduler.timeOutIdleRequests(afterQuietRounds: 4).tasks.isEmpty, "round \(round)")
+        }
+        download.noteActivity()
+        for round in 5...8 {
+            XCTAssertTrue(scheduler.timeOutIdleRequests(afterQuietRounds: 4).tasks.isEmpty,
+                          "round \(round): progress in round 5 starts the count again")
+        }
+        let (silent, keepWatching) = scheduler.timeOutIdleRequests(afterQuietRounds: 4)
+        XCTAssertEqual(silent.count, 1, "four quiet rounds after the last progress")
+        XCTAssertTrue(keepWatching)
+        XCTAssertTrue(scheduler.timedOut(first.operation))
+        _ = scheduler.finish(first.operation)
+        XCTAssertFalse(scheduler.timeOutIdleRequests(afterQuietRounds: 4).keepWatching, "nothing runs any more")
+    }
+
     func testEveryCallerSharingTheFirstDecodeFinishesTheRequest() {
         var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
         let first = scheduler.add(caller(), key: key, options: options)

@@ -1,10 +1,10 @@
+import Locking
+
 /// One caller waiting on a shared download: what it wants decoded and where its events go.
 ///
 /// A class, so that the scheduler hands callers around (to decode, to complete) by reference
-/// instead of copying each one's options and closures. Its two `var`s change only under the
-/// downloader's lock, while the scheduler holds the caller; after the scheduler has given the
-/// caller up, the delivery reads them once, so the lock orders every access.
-final class DownloadCaller: @unchecked Sendable {
+/// instead of copying each one's options and closures.
+final class DownloadCaller: Sendable {
     /// Callers with equal decode keys share one decode of the finished bytes.
     struct DecodeKey: Hashable {
         var options: ImageDecodeOptions
@@ -21,10 +21,9 @@ final class DownloadCaller: @unchecked Sendable {
     let decodeKey: DecodeKey
     /// How this caller wants the bytes decoded.
     var decodeOptions: ImageDecodeOptions { decodeKey.options }
-    /// When this caller last got a progress event, for ``progressInterval``.
-    var lastProgressTime: ContinuousClock.Instant?
-    /// The received count of the last progress event delivered to this caller; -1 before any.
-    var lastReceivedBytes = -1
+    /// When this caller last got a progress event (for ``progressInterval``) and for how many
+    /// bytes (-1 before any). Only callers with events use it, so its lock is never contended.
+    private let lastEvent = Mutex<(time: ContinuousClock.Instant?, receivedBytes: Int)>((nil, -1))
 
     init(options: ImageLoaderOptions, events: ImageLoadingEventHandler?,
          completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void) {
@@ -40,11 +39,17 @@ final class DownloadCaller: @unchecked Sendable {
     /// Whether a progress event for `received` bytes should go to this caller at `now`: the
     /// first, the last (`received == expected`), and otherwise no more often than ``progressInterval``.
     func admitProgress(received: Int, expected: Int?, now: ContinuousClock.Instant) -> Bool {
-        guard received > lastReceivedBytes else { return false }
-        let due = lastProgressTime.map { now - $0 >= progressInterval } ?? true
-        guard due || received == expected else { return false }
-        lastProgressTime = now
-        lastReceivedBytes = received
-        return true
+        lastEvent.withLock { last in
+            guard received > last.receivedBytes else { return false }
+            let due = last.time.map { now - $0 >= progressInterval } ?? true
+            guard due || received == expected else { return false }
+            last = (now, received)
+            return true
+        }
+    }
+
+    /// The received count of the last progress event delivered to this caller; -1 before any.
+    var lastReceivedBytes: Int {
+        lastEvent.withLock { $0.receivedBytes }
     }
 }

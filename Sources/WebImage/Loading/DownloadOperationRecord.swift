@@ -2,7 +2,7 @@
 ///
 /// A class, so that the scheduler's many reads and updates of one field go through a reference
 /// instead of copying the record out of its dictionary and writing it back. Only the scheduler,
-/// under the downloader's lock, touches it.
+/// under the downloader's lock, touches it; the request's task holds just its ``request``.
 final class DownloadOperationRecord {
     /// Where the request is in its life.
     enum Phase {
@@ -14,7 +14,7 @@ final class DownloadOperationRecord {
         case decoding
     }
 
-    /// What the request fetches, as its task sees it.
+    /// What the request fetches, as its task sees it (and shares with the task).
     let request: DownloadRequest
     var phase = Phase.queued
     /// Whether the request counts against ``HTTPImageDownloader.Configuration/maxConcurrentDownloads``.
@@ -77,12 +77,12 @@ final class DownloadOperationRecord {
 
     /// This record's entry in the ``DownloadQueue``, at its priority now.
     var queueEntry: DownloadQueue.Entry {
-        DownloadQueue.Entry(operation: request.operation, priority: priority, sequence: request.sequence)
+        DownloadQueue.Entry(operation: request.operation, priority: priority)
     }
 
-    /// The idle watchdog's look at the request: whether it has now gone `rounds` rounds in a
-    /// row without progress.
-    func isQuiet(forRounds rounds: Int) -> Bool {
+    /// Records one round of the idle watchdog; returns whether the request has now gone
+    /// `rounds` rounds in a row without progress.
+    func watchdogRound(timingOutAfter rounds: Int) -> Bool {
         let activity = request.activityCount
         if activitySeen == activity {
             quietRounds += 1

@@ -8,10 +8,9 @@
 struct DownloadQueue {
     /// A request as queued at one priority.
     struct Entry {
+        /// The request; identifiers grow in creation order, which FIFO and LIFO follow.
         let operation: UInt64
         let priority: DownloadPriority
-        /// Creation order, for FIFO and LIFO.
-        let sequence: UInt64
     }
 
     let order: DownloadExecutionOrder
@@ -64,6 +63,6 @@ struct DownloadQueue {
     /// Whether `a` starts before `b`.
     private func precedes(_ a: Entry, _ b: Entry) -> Bool {
         if a.priority != b.priority { return a.priority > b.priority }
-        return order == .fifo ? a.sequence < b.sequence : a.sequence > b.sequence
+        return order == .fifo ? a.operation < b.operation : a.operation > b.operation
     }
 }

@@ -7,13 +7,12 @@ import Locking
 /// A class, so that the scheduler and the task share one reference instead of copying the key
 /// and options at every step.
 final class DownloadRequest: Sendable {
-    /// The scheduler's identifier of the request.
+    /// The scheduler's identifier of the request; identifiers grow in creation order, which FIFO
+    /// and LIFO follow.
     let operation: UInt64
     let key: DownloadKey
     /// The options of the caller that created the request: they shape the request.
     let options: ImageLoaderOptions
-    /// Creation order, for FIFO and LIFO.
-    let sequence: UInt64
     /// How often the request made progress (its head or a part of its body arrived): the idle
     /// watchdog compares it between its rounds.
     private let activity = Atomic<Int>(0)
@@ -21,17 +20,16 @@ final class DownloadRequest: Sendable {
     /// and is not looked up under the lock.
     private let listened = Atomic<Bool>(false)
 
-    /// The request `operation` for `key`, shaped by `options`, created `sequence`-th.
-    init(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions, sequence: UInt64) {
+    /// The request `operation` for `key`, shaped by `options`.
+    init(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions) {
         self.operation = operation
         self.key = key
         self.options = options
-        self.sequence = sequence
     }
 
     /// Counts one step of progress, for the idle watchdog.
     func noteActivity() {
-        activity.add(1, ordering: .relaxed)
+        activity.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// How many steps of progress the request has made.

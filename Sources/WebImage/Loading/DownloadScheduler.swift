@@ -39,7 +39,7 @@ struct DownloadScheduler {
         }
         if operation != candidate { joinable[key] = candidate }
         let created = makeID()
-        let record = DownloadOperationRecord(DownloadRequest(operation: created, key: key, options: options, sequence: created))
+        let record = DownloadOperationRecord(DownloadRequest(operation: created, key: key, options: options))
         record.addCaller(caller, id: callerID)
         records[created] = record
         queue.insert(record.queueEntry)
@@ -99,14 +99,15 @@ struct DownloadScheduler {
     }
 
     /// One round of the watchdog: marks the running requests that made no progress for
-    /// `quietRounds` rounds in a row as timed out and returns their tasks, to cancel. When no
+    /// `rounds` rounds in a row as timed out and returns their tasks, to cancel. When no
     /// request is running any more, the watchdog is forgotten and `keepWatching` is false.
-    mutating func timeOutIdleRequests(quietRounds: Int) -> (tasks: [Task<Void, Never>], keepWatching: Bool) {
+    /// Only one watchdog may call this (see ``needsWatchdog``): each call counts as a round.
+    mutating func timeOutIdleRequests(afterQuietRounds rounds: Int) -> (tasks: [Task<Void, Never>], keepWatching: Bool) {
         var tasks: [Task<Void, Never>] = []
         var running = false
         for record in records.values where record.phase == .running && !record.timedOut {
             running = true
-            if record.isQuiet(forRounds: quietRounds), let task = record.task {
+            if record.watchdogRound(timingOutAfter: rounds), let task = record.task {
                 record.timedOut = true
                 tasks.append(task)
             }

@@ -13,7 +13,8 @@ extension HTTPImageDownloader {
         ///
         /// Silences in the body are caught by one watchdog per downloader that looks every quarter
         /// of the timeout, rather than by a timer per request re-armed on every read: a download
-        /// that stalls fails between one and one and a quarter timeouts after its last byte.
+        /// that stalls fails between one and one and a quarter timeouts after its last byte (or
+        /// its start).
         public var downloadTimeout: TimeInterval
         /// Which queued request of one priority starts first.
         public var executionOrder: DownloadExecutionOrder

@@ -2,12 +2,12 @@ import Foundation
 
 /// Running one shared request and handing its outcome to every caller.
 extension HTTPImageDownloader {
-    /// The body of the task that runs `request`: fetch, then decode for each caller.
-    func run(_ request: DownloadRequest) async {
-        let operation = request.operation
+    /// The body of the task that runs `download`: fetch, then decode for each caller.
+    func run(_ download: DownloadRequest) async {
+        let operation = download.operation
         let outcome: Result<(data: Data, response: ImageLoadResponse), WebImageError>
         do {
-            outcome = .success(try await fetch(request))
+            outcome = .success(try await fetch(download))
         } catch {
             outcome = .failure(error)
         }
@@ -22,7 +22,7 @@ extension HTTPImageDownloader {
             for caller in callers { caller.completion(.failure(reported)) }
         case .success(let (data, response)):
             startReadyOperations { $0.bodyFinished(operation) }
-            deliver(data, response: response, of: operation, decryptor: request.options.decryptor)
+            deliver(data, response: response, of: operation, decryptor: download.options.decryptor)
         }
     }
 
@@ -63,23 +63,25 @@ extension HTTPImageDownloader {
         }
     }
 
-    /// Counts the progress of `request` for the idle watchdog, and sends a progress event to
+    /// Counts the progress of `download` for the idle watchdog, and sends a progress event to
     /// the callers that are due one. Without callers that listen, the lock is not taken.
-    func reportProgress(of request: DownloadRequest, received: Int, expected: Int?) {
-        request.noteActivity()
-        guard request.hasListeners else { return }
+    func reportProgress(of download: DownloadRequest, received: Int, expected: Int?) {
+        download.noteActivity()
+        guard download.hasListeners else { return }
         let now = ContinuousClock.now
         let handlers = state.withLock {
-            $0.progressHandlers(of: request.operation, received: received, expected: expected, now: now)
+            $0.progressHandlers(of: download.operation, received: received, expected: expected, now: now)
         }
         let progress = ImageLoadingProgress(receivedBytes: received, expectedBytes: expected)
         for handler in handlers { handler(.progress(progress)) }
     }
 
     /// Decodes the bytes so far into a partial image for each distinct decode options of the
-    /// progressive callers of `operation`, and sends it to them.
-    func reportPartialImage(of operation: UInt64, data: Data) {
-        let callers = state.withLock { $0.progressiveCallers(of: operation) }
+    /// progressive callers of `download`, and sends it to them. Progressive callers listen to
+    /// events, so without listeners the lock is not taken.
+    func reportPartialImage(of download: DownloadRequest, data: Data) {
+        guard download.hasListeners else { return }
+        let callers = state.withLock { $0.progressiveCallers(of: download.operation) }
         for group in Dictionary(grouping: callers, by: \.decodeKey).values {
             let first = group[0]
             guard let coder = first.coders.progressiveCoder(for: data),

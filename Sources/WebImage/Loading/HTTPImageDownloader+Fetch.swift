@@ -12,17 +12,17 @@ extension HTTPImageDownloader {
     /// The statuses whose `Location` is followed (up to ``HTTPImageDownloader.Configuration/maxRedirects``).
     static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
 
-    /// Fetches the body of `request`, reporting progress and partial images to its callers.
-    func fetch(_ request: DownloadRequest) async throws(WebImageError) -> (data: Data, response: ImageLoadResponse) {
+    /// Fetches the body of `download`, reporting progress and partial images to its callers.
+    func fetch(_ download: DownloadRequest) async throws(WebImageError) -> (data: Data, response: ImageLoadResponse) {
         do {
-            return try await exchange(request)
+            return try await exchange(download)
         } catch {
-            throw webImageError(from: error, url: request.key.url)
+            throw webImageError(from: error, url: download.key.url)
         }
     }
 
-    private func exchange(_ shared: DownloadRequest) async throws -> (data: Data, response: ImageLoadResponse) {
-        let key = shared.key, options = shared.options
+    private func exchange(_ download: DownloadRequest) async throws -> (data: Data, response: ImageLoadResponse) {
+        let key = download.key, options = download.options
         let handlesCookies = configuration.handleCookies || options.handleCookies
         var request = makeRequest(for: key, options: options, handlesCookies: handlesCookies)
         if let modifier = options.requestModifier {
@@ -35,11 +35,11 @@ extension HTTPImageDownloader {
             // The history holds more than the first request only after redirects; reading `url`
             // parses the URL again.
             let finalURL = response.history.count > 1 ? response.url ?? key.url : key.url
-            return try await receive(response, from: finalURL, of: shared, handlesCookies: handlesCookies)
+            return try await receive(response, from: finalURL, of: download, handlesCookies: handlesCookies)
         }
-        let (response, finalURL, pinnedClient) = try await executePinned(request, url: key.url, policy: addressPolicy)
+        let (response, finalURL, pinnedClient) = try await executePinned(request, of: download, policy: addressPolicy)
         do {
-            let received = try await receive(response, from: finalURL, of: shared, handlesCookies: handlesCookies)
+            let received = try await receive(response, from: finalURL, of: download, handlesCookies: handlesCookies)
             try? await pinnedClient.shutdown()
             return received
         } catch {
@@ -53,28 +53,29 @@ extension HTTPImageDownloader {
         TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
     }
 
-    /// The checked head and the body of `response` to `request`, which came from `finalURL`.
-    private func receive(_ response: HTTPClientResponse, from finalURL: URL, of request: DownloadRequest,
+    /// The checked head and the body of `response` to `download`, which came from `finalURL`.
+    private func receive(_ response: HTTPClientResponse, from finalURL: URL, of download: DownloadRequest,
                          handlesCookies: Bool) async throws -> (data: Data, response: ImageLoadResponse)
     {
         if handlesCookies { cookies.store(response.headers["set-cookie"], from: finalURL) }
         var head = ImageLoadResponse(url: finalURL, statusCode: Int(response.status.code),
-                                     lowercasedHeaders: Self.fields(of: response.headers))
-        if let modifier = request.options.responseModifier {
+                                     lowercasedHeaders: ImageLoadResponse.lowercasedFields(response.headers.lazy.map { ($0.name, $0.value) }))
+        if let modifier = download.options.responseModifier {
             guard let modified = try await modifier(head) else { throw WebImageError.invalidDownloadResponse }
             head = modified
         }
         let expected = head.expectedContentLength
         try check(head, expectedLength: expected)
-        let data = try await readBody(response.body, expected: expected, of: request)
+        let data = try await readBody(response.body, expected: expected, of: download)
         return (data, head)
     }
 
     private func makeRequest(for key: DownloadKey, options: ImageLoaderOptions, handlesCookies: Bool) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: key.url.absoluteString)
         request.method = .GET
-        // `setValue(_:forHTTPHeaderField:)` keeps the names distinct in any case, so each field
-        // is added without a search for an earlier one.
+        // The configuration's two default fields and `setValue(_:forHTTPHeaderField:)` (the
+        // configuration's and the downloader's) keep the names distinct in any case, so each
+        // field is added without a search for an earlier one.
         for (name, value) in headers.withLock({ $0 }) { request.headers.add(name: name, value: value) }
         if let username = configuration.username, let password = configuration.password {
             request.setBasicAuth(username: username, password: password)
@@ -114,36 +115,22 @@ extension HTTPImageDownloader {
 
     /// Reads the body up to ``HTTPImageDownloader.Configuration/maxBytes``. Leaving the loop early
     /// (limit, cancellation) drops the body stream, which closes the connection.
-    private func readBody(_ body: HTTPClientResponse.Body, expected: Int?, of request: DownloadRequest) async throws -> Data {
+    private func readBody(_ body: HTTPClientResponse.Body, expected: Int?, of download: DownloadRequest) async throws -> Data {
         let limit = configuration.maxBytes
         var data = Data()
         data.reserveCapacity(min(expected ?? 0, limit))
-        reportProgress(of: request, received: 0, expected: expected)
+        reportProgress(of: download, received: 0, expected: expected)
         var partialAt = 0
         for try await chunk in body {
             guard chunk.readableBytes <= limit - data.count else { throw WebImageError.tooLarge(limit: limit) }
             data.append(contentsOf: chunk.readableBytesView)
-            reportProgress(of: request, received: data.count, expected: expected)
+            reportProgress(of: download, received: data.count, expected: expected)
             let step = max(Self.progressiveMinimumBytes, expected.map { $0 / 20 } ?? data.count / 8)
             if data.count - partialAt >= step, data.count != expected {
                 partialAt = data.count
-                reportPartialImage(of: request.operation, data: data)
+                reportPartialImage(of: download, data: data)
             }
         }
         return data
-    }
-
-    /// Header fields by lowercase name, repeated fields joined with `", "`.
-    static func fields(of headers: HTTPHeaders) -> [String: String] {
-        var fields = [String: String](minimumCapacity: headers.count)
-        for (name, value) in headers {
-            join(value, into: &fields[ImageLoadResponse.lowercasedFieldName(name)])
-        }
-        return fields
-    }
-
-    /// Adds `value` to `field` (read and written through one hash lookup).
-    private static func join(_ value: String, into field: inout String?) {
-        field = field.map { $0 + ", " + value } ?? value
     }
 }

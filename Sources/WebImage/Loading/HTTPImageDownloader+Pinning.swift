@@ -5,19 +5,20 @@ import NIOCore
 /// Requests under a ``ConnectionAddressPolicy``: every hop connects to the address the policy
 /// chose for its host, and redirects are followed here so that each one is asked too.
 extension HTTPImageDownloader {
-    /// The response to `request` for `url`, the URL it finally came from, and the client that
-    /// holds its connection (shut it down once the body is read).
+    /// The response to `request` for `download`, the URL it finally came from, and the client
+    /// that holds its connection (shut it down once the body is read). Each hop counts as
+    /// progress for the idle watchdog.
     ///
     /// Each hop gets a client of its own whose only DNS entry maps the host to the policy's
     /// address (AsyncHTTPClient's `dnsOverride`): the connection goes there while the `Host`
     /// field, the TLS server name and certificate verification keep the host name. A redirect
     /// (up to ``HTTPImageDownloader.Configuration/maxRedirects``, never a loop) is a new hop; one
     /// out of `http(s)` is handed back for ``check(_:)`` to refuse.
-    func executePinned(_ request: HTTPClientRequest, url: URL, policy: any ConnectionAddressPolicy)
+    func executePinned(_ request: HTTPClientRequest, of download: DownloadRequest, policy: any ConnectionAddressPolicy)
         async throws -> (HTTPClientResponse, URL, HTTPClient)
     {
         var request = request
-        var url = url
+        var url = download.key.url
         var visited: Set<String> = [url.absoluteString]
         while true {
             let client = try await pinnedClient(for: url, policy: policy)
@@ -28,6 +29,7 @@ extension HTTPImageDownloader {
                 try? await client.shutdown()
                 throw error
             }
+            download.noteActivity()
             guard configuration.maxRedirects > 0, Self.redirectStatusCodes.contains(Int(response.status.code)),
                   let location = response.headers.first(name: "Location"),
                   let next = URL(string: location, relativeTo: url)?.absoluteURL,

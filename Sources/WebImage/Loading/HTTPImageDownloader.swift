@@ -209,9 +209,9 @@ public final class HTTPImageDownloader: ImageLoader {
             return result
         }
         // Outside the lock: a task started inline takes it.
-        for request in started {
-            let task = makeDownloadTask { await self.run(request) }
-            if state.withLock({ $0.attach(task, to: request.operation) }) { task.cancel() }
+        for download in started {
+            let task = makeDownloadTask { await self.run(download) }
+            if state.withLock({ $0.attach(task, to: download.operation) }) { task.cancel() }
         }
         return result
     }
@@ -227,19 +227,24 @@ public final class HTTPImageDownloader: ImageLoader {
         return Task(operation: body)
     }
 
+    /// The rounds of the idle watchdog per timeout.
+    private static let watchdogRoundsPerTimeout = 4
+
     /// The task that fails silent requests: every quarter of the timeout it cancels, as timed
     /// out, the running requests that made no progress in the last four rounds. So a request
-    /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read) nor a
-    /// clock reading per body part, and a silence is caught between one and one and a quarter
-    /// timeouts after the last byte (or the start). It ends when no request is running; the
-    /// next request to start starts it again.
+    /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read), and no
+    /// lock or clock reading per body part until a caller with events joins; a silence is caught
+    /// between one and one and a quarter timeouts after the last byte (or the start). It ends
+    /// when no request is running; the next request to start starts it again. There is never
+    /// more than one, since each of its looks counts as a round.
     private func makeIdleWatchdog() -> Task<Void, Never> {
         let limit = Duration.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
+        let rounds = Self.watchdogRoundsPerTimeout
         return Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: limit / 4)
+                try? await Task.sleep(for: limit / rounds)
                 guard let self, !Task.isCancelled else { return }
-                let (silent, keepWatching) = state.withLock { $0.timeOutIdleRequests(quietRounds: 4) }
+                let (silent, keepWatching) = state.withLock { $0.timeOutIdleRequests(afterQuietRounds: rounds) }
                 for task in silent { task.cancel() }
                 if !keepWatching { return }
             }

@@ -14,8 +14,7 @@ public struct ImageLoadResponse: Sendable, Hashable {
 
     /// A response from its parts. Header names are lowercased.
     public init(url: URL, statusCode: Int? = nil, headers: [String: String] = [:]) {
-        self.init(url: url, statusCode: statusCode,
-                  lowercasedHeaders: Dictionary(headers.map { (Self.lowercasedFieldName($0.key), $0.value) }) { "\($0), \($1)" })
+        self.init(url: url, statusCode: statusCode, lowercasedHeaders: Self.lowercasedFields(headers.lazy.map { ($0.key, $0.value) }))
     }
 
     /// A response whose header names are lowercase already.
@@ -23,6 +22,25 @@ public struct ImageLoadResponse: Sendable, Hashable {
         self.url = url
         self.statusCode = statusCode
         self.headers = lowercasedHeaders
+    }
+
+    /// `fields` by lowercase name; a name that comes more than once (in any case) has its
+    /// values joined by `", "`, in order.
+    static func lowercasedFields(_ fields: some Sequence<(String, String)>) -> [String: String] {
+        var lowercased = [String: String](minimumCapacity: fields.underestimatedCount)
+        for (name, value) in fields {
+            join(value, into: &lowercased[lowercasedFieldName(name)])
+        }
+        return lowercased
+    }
+
+    /// Adds `value` to `field`, which is read and written through one hash lookup.
+    private static func join(_ value: String, into field: inout String?) {
+        guard field != nil else {
+            field = value
+            return
+        }
+        field?.append(", " + value)
     }
 
     /// The value of header field `name` (any case).
