@@ -128,6 +128,9 @@ comparisons = [
     # 2,000 small PNGs from nginx on loopback, 6 at a time: the downloader (decoding) against
     # bare AsyncHTTPClient GETs.
     ("download.2000", "download.2000", "AHC", lambda: swift_reference("download.2000")),
+    # The same downloads against the least SDWebImage's model can do: every caller waiting in a
+    # queue of 6, each download in a task of its own that hands its result to the caller.
+    ("download.2000.floor", "download.2000", "task/dl", lambda: swift_reference("download.2000.floor")),
     # 300 corpus images cold from nginx on loopback through ImageManager (download, 256 px
     # thumbnail, disk cache) against requests + Pillow in a pool of 6 threads.
     ("pipeline.gallery", "pipeline.gallery", "Python", lambda: pillow("pipeline.gallery")),
@@ -162,7 +165,7 @@ def measured_again(case):
 peaks = [("memory.thumbnails", 150)]
 # What needs the nginx server, and what needs Redis too.
 scale = {"scale.redis.hit", "scale.redis.speedup"}
-networked = {"download.2000", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor", "serve.warm.nginx"} | scale
+networked = {"download.2000", "download.2000.floor", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor", "serve.warm.nginx"} | scale
 
 
 def rounds_of(name):
