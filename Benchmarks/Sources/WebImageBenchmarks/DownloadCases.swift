@@ -43,48 +43,48 @@ enum DownloadCases {
     }
 
     private static var reference: BenchmarkCase {
-        BenchmarkCase(name: "ref.download.2000") {
-            let urls = try BenchServer.urls(in: "small")
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            let coders = ImageCoders(WebImageCodecs.defaultCoders)
-            return TimedOperation(
-                run: {
-                    try Blocking.await {
-                        try await withThrowingTaskGroup(of: Void.self) { group in
-                            var next = urls.makeIterator()
-                            func fetch(_ url: URL) async throws { try await fetchAndDecode(url, client: client, coders: coders) }
-                            for _ in 0..<concurrency { if let url = next.next() { group.addTask { try await fetch(url) } } }
-                            while try await group.next() != nil {
-                                if let url = next.next() { group.addTask { try await fetch(url) } }
-                            }
-                        }
-                    }
-                },
-                tearDown: {
-                    _ = try? Blocking.await { try await client.shutdown() }
-                })
+        bareClientCase("ref.download.2000") { urls, fetch in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = urls.makeIterator()
+                for _ in 0..<concurrency { if let url = next.next() { group.addTask { try await fetch(url) } } }
+                while try await group.next() != nil {
+                    if let url = next.next() { group.addTask { try await fetch(url) } }
+                }
+            }
         }
     }
 
     private static var floor: BenchmarkCase {
-        BenchmarkCase(name: "ref.download.2000.floor") {
+        bareClientCase("ref.download.2000.floor") { urls, fetch in
+            let slots = Slots(concurrency)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for url in urls {
+                    group.addTask {
+                        await slots.take()
+                        defer { slots.give() }
+                        try await Task { try await fetch(url) }.value
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// A reference case named `name` whose downloads are bare AsyncHTTPClient GETs of the 2,000
+    /// URLs (``fetchAndDecode(_:client:coders:)``), scheduled by `schedule`, which is given the
+    /// URLs and the download to run for each.
+    private static func bareClientCase(
+        _ name: String,
+        schedule: @escaping @Sendable (_ urls: [URL], _ fetch: @escaping @Sendable (URL) async throws -> Void) async throws -> Void
+    ) -> BenchmarkCase {
+        BenchmarkCase(name: name) {
             let urls = try BenchServer.urls(in: "small")
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let coders = ImageCoders(WebImageCodecs.defaultCoders)
             return TimedOperation(
                 run: {
                     try Blocking.await {
-                        let slots = Slots(concurrency)
-                        try await withThrowingTaskGroup(of: Void.self) { group in
-                            for url in urls {
-                                group.addTask {
-                                    await slots.take()
-                                    defer { slots.give() }
-                                    try await Task { try await fetchAndDecode(url, client: client, coders: coders) }.value
-                                }
-                            }
-                            try await group.waitForAll()
-                        }
+                        try await schedule(urls) { try await fetchAndDecode($0, client: client, coders: coders) }
                     }
                 },
                 tearDown: {
