@@ -120,6 +120,40 @@ final class LoadingCoalescingTests: LoadingTestCase {
         XCTAssertTrue(aborted)
     }
 
+    /// An async caller that waits decodes the shared download for every caller; the one that
+    /// asked first leaving hands that work to another.
+    func testTheAsyncCallerThatStartedASharedDownloadCanLeaveAndTheOthersStillGetTheImage() async throws {
+        let jpeg = try bench("testjfif_256.jpg")
+        let gate = LoopbackHTTPGate()
+        var response = LoopbackHTTPResponse.bytes(jpeg)
+        response.gate = gate
+        server.route("/photo.jpg", response)
+        let downloader = makeDownloader()
+        let (url, options) = (server.url("/photo.jpg"), options())
+        // Started at once: each has joined the download when its task is made.
+        let first = Task.immediate { try await downloader.image(for: url, options: options) }
+        let others = (0..<4).map { _ in Task.immediate { try await downloader.image(for: url, options: options) } }
+        let withCallback = Recorder<Outcome>()
+        downloader.downloadImage(with: url, options: options) { withCallback.append($0) }
+        first.cancel()
+        do {
+            _ = try await first.value
+            XCTFail("the caller that left gets no image")
+        } catch {
+            XCTAssertEqual(error as? WebImageError, .cancelled)
+        }
+        gate.open()
+        for other in others {
+            let result = try await other.value
+            XCTAssertEqual(result.image.pixelWidth, 256)
+        }
+        let called = await withCallback.wait(for: 1)
+        XCTAssertTrue(called)
+        XCTAssertEqual(try withCallback.all.first?.get().data, jpeg)
+        XCTAssertEqual(server.requestCount("/photo.jpg"), 1)
+        XCTAssertEqual(server.abortedCount("/photo.jpg"), 0)
+    }
+
     func testANewCallerAfterCompletionMakesANewRequest() async throws {
         server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
         let downloader = makeDownloader()

@@ -98,6 +98,19 @@ final class LoadingHTTPTests: LoadingTestCase {
         XCTAssertEqual(server.requests.count, 0)
     }
 
+    func testRequestModifierAddingABodySendsNothing() async throws {
+        let downloader = makeDownloader()
+        var withBody = options()
+        withBody.requestModifier = { request in
+            var request = request
+            request.body = .bytes(Array("not for an image request".utf8))
+            return request
+        }
+        let error = await loadError { try await downloader.image(for: self.server.url("/photo.jpg"), options: withBody) }
+        XCTAssertEqual(error, .invalidDownloadOperation)
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
     func testResponseModifier() async throws {
         server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
         let downloader = makeDownloader()

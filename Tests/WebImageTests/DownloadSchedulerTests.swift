@@ -8,8 +8,8 @@ final class DownloadSchedulerTests: XCTestCase {
     private let key = DownloadKey(url: URL(string: "http://127.0.0.1:9/a.png")!)
     private let options = ImageLoaderOptions()
 
-    private func caller() -> DownloadCaller {
-        DownloadCaller(options: options, events: nil, completion: { _ in })
+    private func caller(delivers: Bool = false) -> DownloadCaller {
+        DownloadCaller(options: options, events: nil, delivers: delivers) { _ in }
     }
 
     func testCallersOfOneKeyJoinOneRequestUntilItFinishes() {
@@ -57,22 +57,34 @@ final class DownloadSchedulerTests: XCTestCase {
         var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
         let first = scheduler.add(caller(), key: key, options: options)
         let download = try XCTUnwrap(scheduler.takeStartable().first)
-        XCTAssertFalse(scheduler.attach(Task {}, to: first.operation))
         // The first round sees the request, three more find it quiet: not yet four quiet rounds.
         for round in 1...4 {
-            XCTAssertTrue(scheduler.timeOutIdleRequests(afterQuietRounds: 4).tasks.isEmpty, "round \(round)")
+            XCTAssertTrue(scheduler.timeOutIdleRequests(afterQuietRounds: 4).requests.isEmpty, "round \(round)")
         }
         download.noteActivity()
         for round in 5...8 {
-            XCTAssertTrue(scheduler.timeOutIdleRequests(afterQuietRounds: 4).tasks.isEmpty,
+            XCTAssertTrue(scheduler.timeOutIdleRequests(afterQuietRounds: 4).requests.isEmpty,
                           "round \(round): progress in round 5 starts the count again")
         }
         let (silent, keepWatching) = scheduler.timeOutIdleRequests(afterQuietRounds: 4)
-        XCTAssertEqual(silent.count, 1, "four quiet rounds after the last progress")
+        XCTAssertEqual(silent.map(\.operation), [download.operation], "four quiet rounds after the last progress")
         XCTAssertTrue(keepWatching)
         XCTAssertTrue(scheduler.timedOut(first.operation))
         _ = scheduler.finish(first.operation)
         XCTAssertFalse(scheduler.timeOutIdleRequests(afterQuietRounds: 4).keepWatching, "nothing runs any more")
+    }
+
+    func testTheDelivererIsACallerWaitingOnATaskAndLeavesTheCallersItHandsOutTo() {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let withCallback = scheduler.add(caller(), key: key, options: options)
+        let waiting = scheduler.add(caller(delivers: true), key: key, options: options)
+        _ = scheduler.takeStartable()
+        scheduler.exchangeEnded(withCallback.operation)
+        XCTAssertEqual(scheduler.takeDeliverer(of: withCallback.operation)?.delivers, true)
+        XCTAssertNil(scheduler.removeCaller(waiting.caller, of: waiting.operation).caller,
+                     "a deliverer has left the callers: a cancel does not complete it a second time")
+        XCTAssertNil(scheduler.takeDeliverer(of: withCallback.operation), "a callback cannot hand anything out")
+        XCTAssertEqual(scheduler.finish(withCallback.operation).count, 1)
     }
 
     func testEveryCallerSharingTheFirstDecodeFinishesTheRequest() {
@@ -80,7 +92,7 @@ final class DownloadSchedulerTests: XCTestCase {
         let first = scheduler.add(caller(), key: key, options: options)
         _ = scheduler.add(caller(), key: key, options: options)
         _ = scheduler.takeStartable()
-        scheduler.bodyFinished(first.operation)
+        scheduler.exchangeEnded(first.operation)
         let waiting = scheduler.undecodedCallers(of: first.operation, notIn: [])
         XCTAssertEqual(waiting.undecoded.count, 2)
         XCTAssertNil(waiting.finished)
@@ -99,14 +111,14 @@ final class DownloadSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.takeStartable().map(\.operation), [running.operation])
         let first = scheduler.add(caller(), key: key, options: options)
         let second = scheduler.add(caller(), key: other, options: options)
-        let joined = scheduler.add(DownloadCaller(options: urgent, events: nil, completion: { _ in }), key: other, options: urgent)
+        let joined = scheduler.add(DownloadCaller(options: urgent, events: nil, delivers: false) { _ in }, key: other, options: urgent)
         XCTAssertEqual(scheduler.records[second.operation]?.priority, .high)
         _ = scheduler.removeCaller(joined.caller, of: second.operation)
         XCTAssertEqual(scheduler.records[second.operation]?.priority, .normal, "the urgent caller left")
         _ = scheduler.finish(running.operation)
         XCTAssertEqual(scheduler.takeStartable().map(\.operation), [first.operation],
                        "back at its callers' priority, the later request waits its turn")
-        _ = scheduler.add(DownloadCaller(options: urgent, events: nil, completion: { _ in }), key: other, options: urgent)
+        _ = scheduler.add(DownloadCaller(options: urgent, events: nil, delivers: false) { _ in }, key: other, options: urgent)
         _ = scheduler.finish(first.operation)
         XCTAssertEqual(scheduler.takeStartable().map(\.operation), [second.operation])
     }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Synchronization
 import WebImage
 import WebImageCodecs
@@ -11,12 +12,13 @@ import WebImageCodecs
 /// collected and decoded by the same coders on the task that fetched it. Both sides do the
 /// same work, so the ratio is what the downloader's queue, joining, limits and events cost.
 ///
-/// `ref.download.2000.floor`: the least SDWebImage's model can do with the same GETs. Every
-/// caller asks at once and waits in a queue of 6 slots; each download runs in a task of its
-/// own, apart from its callers (so that it can outlive one caller's cancellation, and be
-/// cancelled by a timeout or a cancel-all without cancelling a caller's task), and hands its
-/// result to the caller waiting. Against it, `download.2000` shows what the downloader's
-/// bookkeeping costs beyond that model.
+/// `ref.download.2000.floor`: the least the downloader's model can do with the same GETs. Every
+/// caller asks at once and waits in a queue of 6 slots; as a slot frees, the next GET goes out
+/// through AsyncHTTPClient's delegate API (no task of its own, so that it can outlive one
+/// caller's cancellation and be cancelled apart from any caller's task), collects its body on
+/// the event loop and hands it to the caller waiting, who decodes it. Against it,
+/// `download.2000` shows what the downloader's bookkeeping (joining, priorities, limits, events,
+/// the idle watchdog) costs beyond that model.
 enum DownloadCases {
     static var all: [BenchmarkCase] { [ours, reference, floor] }
 
@@ -43,7 +45,8 @@ enum DownloadCases {
     }
 
     private static var reference: BenchmarkCase {
-        bareClientCase("ref.download.2000") { urls, fetch in
+        bareClientCase("ref.download.2000") { urls, client, coders in
+            let fetch = { @Sendable (url: URL) in try await fetchAndDecode(url, client: client, coders: coders) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 var next = urls.makeIterator()
                 for _ in 0..<concurrency { if let url = next.next() { group.addTask { try await fetch(url) } } }
@@ -55,15 +58,11 @@ enum DownloadCases {
     }
 
     private static var floor: BenchmarkCase {
-        bareClientCase("ref.download.2000.floor") { urls, fetch in
-            let slots = Slots(concurrency)
+        bareClientCase("ref.download.2000.floor") { urls, client, coders in
+            let queue = ExchangeQueue(client: client, slots: concurrency)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for url in urls {
-                    group.addTask {
-                        await slots.take()
-                        defer { slots.give() }
-                        try await Task { try await fetch(url) }.value
-                    }
+                    group.addTask { _ = try coders.decode(Data(try await queue.body(of: url).readableBytesView)) }
                 }
                 try await group.waitForAll()
             }
@@ -71,11 +70,10 @@ enum DownloadCases {
     }
 
     /// A reference case named `name` whose downloads are bare AsyncHTTPClient GETs of the 2,000
-    /// URLs (``fetchAndDecode(_:client:coders:)``), scheduled by `schedule`, which is given the
-    /// URLs and the download to run for each.
+    /// URLs, made and decoded by `download`, which is given the URLs, a client and the coders.
     private static func bareClientCase(
         _ name: String,
-        schedule: @escaping @Sendable (_ urls: [URL], _ fetch: @escaping @Sendable (URL) async throws -> Void) async throws -> Void
+        download: @escaping @Sendable (_ urls: [URL], _ client: HTTPClient, _ coders: ImageCoders) async throws -> Void
     ) -> BenchmarkCase {
         BenchmarkCase(name: name) {
             let urls = try BenchServer.urls(in: "small")
@@ -84,7 +82,7 @@ enum DownloadCases {
             return TimedOperation(
                 run: {
                     try Blocking.await {
-                        try await schedule(urls) { try await fetchAndDecode($0, client: client, coders: coders) }
+                        try await download(urls, client, coders)
                     }
                 },
                 tearDown: {
@@ -101,37 +99,74 @@ enum DownloadCases {
         _ = try coders.decode(Data(body.readableBytesView))
     }
 
-    /// A bare FIFO queue of slots for ``floor``: a caller takes a free slot or waits for one.
-    private final class Slots: Sendable {
-        private let state: Mutex<(free: Int, waiting: [UnsafeContinuation<Void, Never>])>
+    /// The bare queue of ``floor``: a GET goes out through AsyncHTTPClient's delegate API when
+    /// one of the slots is free, and the next waiting one as it ends.
+    private final class ExchangeQueue: Sendable {
+        private typealias Waiter = (url: URL, continuation: UnsafeContinuation<Result<ByteBuffer, any Error>, Never>)
+        private let client: HTTPClient
+        private let state: Mutex<(free: Int, waiting: [Waiter])>
 
-        init(_ count: Int) {
-            state = Mutex((count, []))
+        init(client: HTTPClient, slots: Int) {
+            self.client = client
+            state = Mutex((slots, []))
         }
 
-        func take() async {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let granted = state.withLock { state in
+        /// The body of a GET of `url` (status 200 only), once a slot is free.
+        func body(of url: URL) async throws -> ByteBuffer {
+            try await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<ByteBuffer, any Error>, Never>) in
+                let startsNow = state.withLock { state in
                     guard state.free > 0 else {
-                        state.waiting.append(continuation)
+                        state.waiting.append((url, continuation))
                         return false
                     }
                     state.free -= 1
                     return true
                 }
-                if granted { continuation.resume() }
-            }
+                if startsNow { start((url, continuation)) }
+            }.get()
         }
 
-        func give() {
-            let next = state.withLock { state -> UnsafeContinuation<Void, Never>? in
-                guard !state.waiting.isEmpty else {
-                    state.free += 1
-                    return nil
-                }
-                return state.waiting.removeFirst()
+        private func start(_ waiter: Waiter) {
+            let request: HTTPClient.Request
+            do {
+                request = try HTTPClient.Request(url: waiter.url)
+            } catch {
+                waiter.continuation.resume(returning: .failure(error))
+                return
             }
-            next?.resume()
+            client.execute(request: request, delegate: BodyCollector()).futureResult.whenComplete { [self] result in
+                let next = state.withLock { state -> Waiter? in
+                    guard !state.waiting.isEmpty else {
+                        state.free += 1
+                        return nil
+                    }
+                    return state.waiting.removeFirst()
+                }
+                if let next { start(next) }
+                waiter.continuation.resume(returning: result)
+            }
+        }
+    }
+
+    /// Collects a response body on the event loop, as ``ExchangeQueue``'s delegate.
+    private final class BodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
+        private var body = ByteBuffer()
+        private var isOK = false
+
+        func didReceiveHead(task: HTTPClient.Task<ByteBuffer>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            isOK = head.status == .ok
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didReceiveBodyPart(task: HTTPClient.Task<ByteBuffer>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+            var buffer = buffer
+            body.writeBuffer(&buffer)
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<ByteBuffer>) throws -> ByteBuffer {
+            guard isOK else { throw HTTPClientError.invalidURL }
+            return body
         }
     }
 }

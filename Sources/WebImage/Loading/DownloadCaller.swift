@@ -16,7 +16,12 @@ final class DownloadCaller: Sendable {
     let progressive: Bool
     let progressInterval: Duration
     let events: ImageLoadingEventHandler?
-    let completion: @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
+    /// Wakes the caller: with its result, or, for a caller that ``delivers``, with its download's
+    /// outcome to hand out.
+    private let wake: @Sendable (DownloadWake) -> Void
+    /// Whether the caller waits on a task that can hand its download's outcome out to every
+    /// caller (an async caller), so that the downloader needs no task of its own for that.
+    let delivers: Bool
     /// Callers with equal keys share one decode.
     let decodeKey: DecodeKey
     /// How this caller wants the bytes decoded.
@@ -25,14 +30,17 @@ final class DownloadCaller: Sendable {
     /// bytes (-1 before any). Only callers with events use it, so its lock is never contended.
     private let lastEvent = Mutex<(time: ContinuousClock.Instant?, receivedBytes: Int)>((nil, -1))
 
-    init(options: ImageLoaderOptions, events: ImageLoadingEventHandler?,
-         completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void) {
+    /// A caller that asked with `options` and `events`, woken by `wake`; `delivers` says whether
+    /// it may be woken with a delivery (see ``DownloadWake``).
+    init(options: ImageLoaderOptions, events: ImageLoadingEventHandler?, delivers: Bool,
+         wake: @escaping @Sendable (DownloadWake) -> Void) {
         priority = options.priority
         coders = options.coders
         progressive = options.progressive
         progressInterval = options.progressInterval
         self.events = events
-        self.completion = completion
+        self.delivers = delivers
+        self.wake = wake
         decodeKey = DecodeKey(options: options.decodeOptions, coders: ObjectIdentifier(options.coders))
     }
 
@@ -51,5 +59,15 @@ final class DownloadCaller: Sendable {
     /// The received count of the last progress event delivered to this caller; -1 before any.
     var lastReceivedBytes: Int {
         lastEvent.withLock { $0.receivedBytes }
+    }
+
+    /// Completes the caller with `result`.
+    func complete(_ result: Result<ImageLoadResult, WebImageError>) {
+        wake(.finished(result))
+    }
+
+    /// Hands `delivery` to the caller, which must be one that ``delivers``.
+    func handOut(_ delivery: DownloadDelivery) {
+        wake(.deliver(delivery))
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// A class, so that the scheduler's many reads and updates of one field go through a reference
 /// instead of copying the record out of its dictionary and writing it back. Only the scheduler,
-/// under the downloader's lock, touches it; the request's task holds just its ``request``.
+/// under the downloader's lock, touches it; the request's exchange holds just its ``request``.
 final class DownloadOperationRecord {
     /// Where the request is in its life.
     enum Phase {
@@ -10,11 +10,12 @@ final class DownloadOperationRecord {
         case queued
         /// The HTTP request is under way.
         case running
-        /// The bytes are in and being decoded for the callers; the slot is free again.
+        /// The exchange has ended: its outcome is being handed out (the bytes decoded) to the
+        /// callers; the slot is free again.
         case decoding
     }
 
-    /// What the request fetches, as its task sees it (and shares with the task).
+    /// What the request fetches, as its exchange sees it (and shares with the exchange).
     let request: DownloadRequest
     var phase = Phase.queued
     /// Whether the request counts against ``HTTPImageDownloader.Configuration/maxConcurrentDownloads``.
@@ -25,7 +26,6 @@ final class DownloadOperationRecord {
     /// callers come and go rather than computed, because the queue reads it for every request
     /// it starts.
     private(set) var priority = DownloadPriority.low
-    var task: Task<Void, Never>?
     /// The request's ``DownloadRequest/activityCount`` at the idle watchdog's last round; nil
     /// before the watchdog first saw the request running.
     var activitySeen: Int?
@@ -54,6 +54,13 @@ final class DownloadOperationRecord {
             priority = callers.values.reduce(.low) { max($0, $1.priority) }
         }
         return removed
+    }
+
+    /// Removes and returns a caller that can hand the request's outcome out (see
+    /// ``DownloadCaller/delivers``); nil when none can.
+    func removeDeliverer() -> DownloadCaller? {
+        guard let id = callers.first(where: { $0.value.delivers })?.key else { return nil }
+        return removeCaller(id)
     }
 
     /// Removes and returns every caller.

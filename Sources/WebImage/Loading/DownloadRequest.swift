@@ -1,11 +1,12 @@
+import AsyncHTTPClient
 import Locking
 
-/// One shared HTTP request as the task that runs it sees it: what to fetch and how, and the two
-/// facts it keeps without the downloader's lock, since it is read or written for every part of
-/// the body.
+/// One shared HTTP request as its exchange sees it: what to fetch and how, the two facts it keeps
+/// without the downloader's lock (read or written for every part of the body), and the step
+/// under way, to stop when the request is cancelled.
 ///
-/// A class, so that the scheduler and the task share one reference instead of copying the key
-/// and options at every step.
+/// A class, so that the scheduler and the exchange share one reference instead of copying the
+/// key and options at every step.
 final class DownloadRequest: Sendable {
     /// The scheduler's identifier of the request; identifiers grow in creation order, which FIFO
     /// and LIFO follow.
@@ -19,6 +20,19 @@ final class DownloadRequest: Sendable {
     /// Whether a caller with an event handler ever joined; until one has, progress goes to nobody
     /// and is not looked up under the lock.
     private let listened = Atomic<Bool>(false)
+
+    /// A step of the request, to stop on ``cancel()``.
+    enum Step: Sendable {
+        /// A task that prepares the request (a request modifier, an address policy's answers)
+        /// and waits for its exchanges.
+        case preparing(Task<Void, Never>)
+        /// The HTTP exchange (one hop of it, under a ``ConnectionAddressPolicy``).
+        case exchanging(HTTPClient.Task<DownloadExchange.Outcome>)
+    }
+
+    /// The steps under way, and whether the request was cancelled.
+    private let steps = Mutex<(preparing: Task<Void, Never>?, exchanging: HTTPClient.Task<DownloadExchange.Outcome>?,
+                               isCancelled: Bool)>((nil, nil, false))
 
     /// The request `operation` for `key`, shaped by `options`.
     init(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions) {
@@ -45,5 +59,39 @@ final class DownloadRequest: Sendable {
     /// Whether a caller with an event handler ever joined.
     var hasListeners: Bool {
         listened.load(ordering: .relaxed)
+    }
+
+    /// Adds `step` to the steps under way (an exchange replaces the one before). Returns false
+    /// when the request was cancelled already: then `step` is stopped at once.
+    @discardableResult
+    func begin(_ step: Step) -> Bool {
+        let running = steps.withLock { steps in
+            guard !steps.isCancelled else { return false }
+            switch step {
+            case .preparing(let task): steps.preparing = task
+            case .exchanging(let task): steps.exchanging = task
+            }
+            return true
+        }
+        if !running { Self.stop(step) }
+        return running
+    }
+
+    /// Stops the steps under way, and every later one as it begins. The exchange then fails
+    /// (with `HTTPClientError.cancelled`).
+    func cancel() {
+        let (preparing, exchanging) = steps.withLock { steps in
+            defer { steps = (nil, nil, true) }
+            return (steps.preparing, steps.exchanging)
+        }
+        preparing?.cancel()
+        exchanging?.cancel()
+    }
+
+    private static func stop(_ step: Step) {
+        switch step {
+        case .preparing(let task): task.cancel()
+        case .exchanging(let task): task.cancel()
+        }
     }
 }

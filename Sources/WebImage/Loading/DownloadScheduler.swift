@@ -47,10 +47,10 @@ struct DownloadScheduler {
     }
 
     /// Removes a caller that cancels. Returns it (nil when it had completed already) and, when
-    /// it was the last caller of a started request, the task to cancel. A queued request
-    /// without callers is dropped at once; a started one stays until its task ends.
+    /// it was the last caller of a started request, the request to cancel. A queued request
+    /// without callers is dropped at once; a started one stays until its exchange ends.
     mutating func removeCaller(_ callerID: UInt64, of operation: UInt64)
-        -> (caller: DownloadCaller?, taskToCancel: Task<Void, Never>?)
+        -> (caller: DownloadCaller?, requestToCancel: DownloadRequest?)
     {
         guard let record = records[operation] else { return (nil, nil) }
         let priority = record.priority
@@ -64,7 +64,7 @@ struct DownloadScheduler {
             records.removeValue(forKey: operation)
             return (caller, nil)
         }
-        return (caller, record.task)
+        return (caller, record.request)
     }
 
     /// Marks the requests that may start now as running and returns them, most urgent first:
@@ -99,21 +99,21 @@ struct DownloadScheduler {
     }
 
     /// One round of the watchdog: marks the running requests that made no progress for
-    /// `rounds` rounds in a row as timed out and returns their tasks, to cancel. When no
-    /// request is running any more, the watchdog is forgotten and `keepWatching` is false.
-    /// Only one watchdog may call this (see ``needsWatchdog``): each call counts as a round.
-    mutating func timeOutIdleRequests(afterQuietRounds rounds: Int) -> (tasks: [Task<Void, Never>], keepWatching: Bool) {
-        var tasks: [Task<Void, Never>] = []
+    /// `rounds` rounds in a row as timed out and returns them, to cancel. When no request is
+    /// running any more, the watchdog is forgotten and `keepWatching` is false. Only one
+    /// watchdog may call this (see ``needsWatchdog``): each call counts as a round.
+    mutating func timeOutIdleRequests(afterQuietRounds rounds: Int) -> (requests: [DownloadRequest], keepWatching: Bool) {
+        var silent: [DownloadRequest] = []
         var running = false
         for record in records.values where record.phase == .running && !record.timedOut {
             running = true
-            if record.watchdogRound(timingOutAfter: rounds), let task = record.task {
+            if record.watchdogRound(timingOutAfter: rounds) {
                 record.timedOut = true
-                tasks.append(task)
+                silent.append(record.request)
             }
         }
         if !running { watchdog = nil }
-        return (tasks, running)
+        return (silent, running)
     }
 
     /// Whether the idle watchdog cancelled `operation`.
@@ -121,21 +121,17 @@ struct DownloadScheduler {
         records[operation]?.timedOut ?? false
     }
 
-    /// Keeps the task that runs `operation`, so that cancelling its last caller can cancel it.
-    /// Tasks are made outside the lock, and may run until they first wait before they are
-    /// attached, so a request can lose its last caller (or the downloader shut down), or end,
-    /// before its task arrives: then returns true, and the task must be cancelled at once (which
-    /// does nothing to a task that has ended).
-    func attach(_ task: Task<Void, Never>, to operation: UInt64) -> Bool {
-        guard let record = records[operation] else { return true }
-        record.task = task
-        return record.callers.isEmpty
-    }
-
-    /// The body of `operation` is complete: it gives its slot back and decodes.
-    mutating func bodyFinished(_ operation: UInt64) {
+    /// The exchange of `operation` has ended: it gives its slot back, and its outcome is
+    /// handed out.
+    mutating func exchangeEnded(_ operation: UInt64) {
         releaseSlot(of: operation)
         records[operation]?.phase = .decoding
+    }
+
+    /// Removes and returns a caller of `operation` that can hand its outcome out (see
+    /// ``DownloadCaller/delivers``); nil when none can.
+    mutating func takeDeliverer(of operation: UInt64) -> DownloadCaller? {
+        records[operation]?.removeDeliverer()
     }
 
     /// Ends `operation` and returns the callers still waiting on it, who must be completed.
@@ -160,22 +156,22 @@ struct DownloadScheduler {
     }
 
     /// Removes every caller of every request (for cancel-all and shutdown). Returns the callers,
-    /// who must be completed, and the tasks of started requests, which must be cancelled.
-    mutating func removeAllCallers(shuttingDown: Bool) -> (callers: [DownloadCaller], tasks: [Task<Void, Never>]) {
+    /// who must be completed, and the started requests, which must be cancelled.
+    mutating func removeAllCallers(shuttingDown: Bool) -> (callers: [DownloadCaller], requests: [DownloadRequest]) {
         if shuttingDown { isShutDown = true }
         var callers: [DownloadCaller] = []
-        var tasks: [Task<Void, Never>] = []
+        var started: [DownloadRequest] = []
         for (operation, record) in records {
             callers.append(contentsOf: record.removeAllCallers())
             if record.phase == .queued {
                 records.removeValue(forKey: operation)
-            } else if let task = record.task {
-                tasks.append(task)
+            } else {
+                started.append(record.request)
             }
         }
         joinable.removeAll()
         queue.removeAll()
-        return (callers, tasks)
+        return (callers, started)
     }
 
     /// The event handlers of the callers of `operation` due a progress event for `received`

@@ -1,35 +1,48 @@
 import Foundation
 
-/// Running one shared request and handing its outcome to every caller.
+/// Handing the outcome of one shared request to every caller.
 extension HTTPImageDownloader {
-    /// The body of the task that runs `download`: fetch, then decode for each caller.
-    func run(_ download: DownloadRequest) async {
-        let operation = download.operation
-        let outcome: Result<(data: Data, response: ImageLoadResponse), WebImageError>
-        do {
-            outcome = .success(try await fetch(download))
-        } catch {
-            outcome = .failure(error)
+    /// Ends the exchange of `download` with `outcome`: frees its slot, starts what the queue
+    /// allows, and hands the outcome to a caller waiting on a task, which decodes and completes
+    /// every caller (``deliver(_:)``); without one, a task of the downloader's does.
+    func complete(_ download: DownloadRequest, with outcome: FetchOutcome) {
+        let deliverer = startReadyOperations { state in
+            state.exchangeEnded(download.operation)
+            return state.takeDeliverer(of: download.operation)
         }
-        switch outcome {
+        let delivery = DownloadDelivery(request: download, outcome: outcome, deliverer: deliverer)
+        guard let deliverer else {
+            Task { _ = deliver(delivery) }
+            return
+        }
+        deliverer.handOut(delivery)
+    }
+
+    /// Decodes the bytes of `delivery` once per distinct decode options and completes every
+    /// caller of its request, including callers that join while decoding is under way; or
+    /// completes them with its error. Returns the deliverer's result (nil without one), which
+    /// is not completed: the deliverer returns it.
+    func deliver(_ delivery: DownloadDelivery) -> Result<ImageLoadResult, WebImageError>? {
+        let operation = delivery.request.operation
+        let deliverer = delivery.deliverer
+        switch delivery.outcome {
         case .failure(let error):
-            let (callers, timedOut) = startReadyOperations { state in
+            let (callers, timedOut) = state.withLock { state in
                 let timedOut = state.timedOut(operation)
                 return (state.finish(operation), timedOut)
             }
             // The idle watchdog stops a silent request by cancelling it.
             let reported = timedOut ? WebImageError.timedOut(seconds: configuration.effectiveTimeout) : error
-            for caller in callers { caller.completion(.failure(reported)) }
+            for caller in callers { caller.complete(.failure(reported)) }
+            return deliverer.map { _ in .failure(reported) }
         case .success(let (data, response)):
-            startReadyOperations { $0.bodyFinished(operation) }
-            deliver(data, response: response, of: operation, decryptor: download.options.decryptor)
+            return deliver(data, response: response, of: operation, to: deliverer,
+                           decryptor: delivery.request.options.decryptor)
         }
     }
 
-    /// Decodes the bytes once per distinct decode options and completes every caller,
-    /// including callers that join while decoding is under way.
     private func deliver(_ data: Data, response: ImageLoadResponse, of operation: UInt64,
-                         decryptor: ImageDataDecryptor?) {
+                         to deliverer: DownloadCaller?, decryptor: ImageDataDecryptor?) -> Result<ImageLoadResult, WebImageError>? {
         let payload = LoadedDataDecoder.decrypt(data, with: decryptor, response: response)
         // One decode per distinct key; callers rarely differ, so a list is searched.
         var decoded: [(key: DownloadCaller.DecodeKey, result: Result<Image, WebImageError>)] = []
@@ -53,14 +66,17 @@ extension HTTPImageDownloader {
                 decode(for: waiting)
             }
         }
+        if let deliverer { decode(for: [deliverer]) }
         let callers = decodeUntilFinished()
         let final = ImageLoadingProgress(receivedBytes: data.count, expectedBytes: response.expectedContentLength ?? data.count)
-        for caller in callers {
+        func result(for caller: DownloadCaller) -> Result<ImageLoadResult, WebImageError> {
             if caller.lastReceivedBytes < data.count { caller.events?(.progress(final)) }
             let result = decodedResult(for: caller.decodeKey) ?? .failure(.badImageData(.empty))
             // The bytes the image was decoded from: what the decryptor made, as SDWebImage caches.
-            caller.completion(result.flatMap { image in payload.map { ImageLoadResult(image: image, data: $0, response: response) } })
+            return result.flatMap { image in payload.map { ImageLoadResult(image: image, data: $0, response: response) } }
         }
+        for caller in callers { caller.complete(result(for: caller)) }
+        return deliverer.map(result(for:))
     }
 
     /// Counts the progress of `download` for the idle watchdog, and sends a progress event to

@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// The HTTP exchange of one shared request: build the request, check the response head, stream
-/// the body within the limits.
+/// The HTTP exchange of one shared request: build the request, start its exchange (see
+/// ``DownloadExchange``), and check the response head.
 extension HTTPImageDownloader {
     /// New bytes needed before another partial image is decoded: at least this many, and at
     /// least a twentieth of the announced length (or an eighth of what arrived, when unknown).
@@ -12,67 +12,82 @@ extension HTTPImageDownloader {
     /// The statuses whose `Location` is followed (up to ``HTTPImageDownloader.Configuration/maxRedirects``).
     static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
 
-    /// Fetches the body of `download`, reporting progress and partial images to its callers.
-    func fetch(_ download: DownloadRequest) async throws(WebImageError) -> (data: Data, response: ImageLoadResponse) {
+    /// What a download ends with: its body and response head, or why there is none.
+    typealias FetchOutcome = Result<(data: Data, response: ImageLoadResponse), WebImageError>
+
+    /// Starts `download`, whose outcome goes to ``complete(_:with:)``. A plain request starts its
+    /// exchange here, on this thread, with no task of its own; one that must be prepared first
+    /// (a request modifier, an address policy to ask) is prepared and sent by a task.
+    func start(_ download: DownloadRequest) {
+        guard download.options.requestModifier == nil, addressPolicy == nil else {
+            download.begin(.preparing(Task { complete(download, with: await fetchPrepared(download)) }))
+            return
+        }
+        let request: HTTPClient.Request
         do {
-            return try await exchange(download)
+            request = try makeRequest(for: download)
         } catch {
-            throw webImageError(from: error, url: download.key.url)
+            // Completed on a task: completing here could start the next request here, a call deeper.
+            Task { complete(download, with: .failure(webImageError(from: error, url: download.key.url))) }
+            return
+        }
+        exchange(request, of: download, via: client, returnsRedirects: false).whenComplete { result in
+            self.complete(download, with: self.bodyOutcome(of: result, for: download))
         }
     }
 
-    private func exchange(_ download: DownloadRequest) async throws -> (data: Data, response: ImageLoadResponse) {
+    /// Starts the exchange of `request` for `download` through `client`, as the request's step
+    /// under way (so that cancelling the request stops it).
+    func exchange(_ request: HTTPClient.Request, of download: DownloadRequest, via client: HTTPClient,
+                  returnsRedirects: Bool) -> EventLoopFuture<DownloadExchange.Outcome> {
+        let delegate = DownloadExchange(download, to: request.url, by: self,
+                                        handlesCookies: handlesCookies(for: download), returnsRedirects: returnsRedirects)
+        // No deadline: the idle watchdog bounds silences (see `makeIdleWatchdog`).
+        let task = client.execute(request: request, delegate: delegate, eventLoop: .indifferent)
+        download.begin(.exchanging(task))
+        return task.futureResult
+    }
+
+    /// The body and head in the result of an exchange that follows no redirects itself, or the
+    /// ``WebImageError`` it failed with.
+    func bodyOutcome(of result: Result<DownloadExchange.Outcome, any Error>, for download: DownloadRequest) -> FetchOutcome {
+        switch result {
+        case .success(.body(let data, let response)): .success((data, response))
+        case .success(.redirect): .failure(.invalidDownloadResponse)
+        case .failure(let error): .failure(webImageError(from: error, url: download.key.url))
+        }
+    }
+
+    /// Prepares `download` (its request modifier, its address policy) and fetches it; on the
+    /// task that prepares it.
+    private func fetchPrepared(_ download: DownloadRequest) async -> FetchOutcome {
+        do {
+            var request = try makeRequest(for: download)
+            if let modifier = download.options.requestModifier {
+                guard let modified = try await modifier(Self.clientRequest(request)) else {
+                    throw WebImageError.invalidDownloadOperation
+                }
+                request = try Self.exchangeRequest(modified)
+            }
+            try Task.checkCancellation()
+            if let addressPolicy {
+                return .success(try await executePinned(request, of: download, policy: addressPolicy))
+            }
+            let outcome = try await exchange(request, of: download, via: client, returnsRedirects: false).get()
+            return bodyOutcome(of: .success(outcome), for: download)
+        } catch {
+            return .failure(webImageError(from: error, url: download.key.url))
+        }
+    }
+
+    /// Whether `download` sends and stores cookies.
+    private func handlesCookies(for download: DownloadRequest) -> Bool {
+        configuration.handleCookies || download.options.handleCookies
+    }
+
+    private func makeRequest(for download: DownloadRequest) throws -> HTTPClient.Request {
         let key = download.key, options = download.options
-        let handlesCookies = configuration.handleCookies || options.handleCookies
-        var request = makeRequest(for: key, options: options, handlesCookies: handlesCookies)
-        if let modifier = options.requestModifier {
-            guard let modified = try await modifier(request) else { throw WebImageError.invalidDownloadOperation }
-            request = modified
-        }
-        try Task.checkCancellation()
-        guard let addressPolicy else {
-            let response = try await client.execute(request, timeout: requestTimeout)
-            // The history holds more than the first request only after redirects; reading `url`
-            // parses the URL again.
-            let finalURL = response.history.count > 1 ? response.url ?? key.url : key.url
-            return try await receive(response, from: finalURL, of: download, handlesCookies: handlesCookies)
-        }
-        let (response, finalURL, pinnedClient) = try await executePinned(request, of: download, policy: addressPolicy)
-        do {
-            let received = try await receive(response, from: finalURL, of: download, handlesCookies: handlesCookies)
-            try? await pinnedClient.shutdown()
-            return received
-        } catch {
-            try? await pinnedClient.shutdown()
-            throw error
-        }
-    }
-
-    /// The idle timeout of every request, as AsyncHTTPClient counts it.
-    var requestTimeout: TimeAmount {
-        TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
-    }
-
-    /// The checked head and the body of `response` to `download`, which came from `finalURL`.
-    private func receive(_ response: HTTPClientResponse, from finalURL: URL, of download: DownloadRequest,
-                         handlesCookies: Bool) async throws -> (data: Data, response: ImageLoadResponse)
-    {
-        if handlesCookies { cookies.store(response.headers["set-cookie"], from: finalURL) }
-        var head = ImageLoadResponse(url: finalURL, statusCode: Int(response.status.code),
-                                     lowercasedHeaders: ImageLoadResponse.lowercasedFields(response.headers.lazy.map { ($0.name, $0.value) }))
-        if let modifier = download.options.responseModifier {
-            guard let modified = try await modifier(head) else { throw WebImageError.invalidDownloadResponse }
-            head = modified
-        }
-        let expected = head.expectedContentLength
-        try check(head, expectedLength: expected)
-        let data = try await readBody(response.body, expected: expected, of: download)
-        return (data, head)
-    }
-
-    private func makeRequest(for key: DownloadKey, options: ImageLoaderOptions, handlesCookies: Bool) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: key.url.absoluteString)
-        request.method = .GET
+        var request = try HTTPClient.Request(url: key.url, method: .GET)
         // The configuration's two default fields and `setValue(_:forHTTPHeaderField:)` (the
         // configuration's and the downloader's) keep the names distinct in any case, so each
         // field is added without a search for an earlier one.
@@ -82,7 +97,7 @@ extension HTTPImageDownloader {
         }
         if let etag = key.ifNoneMatch { request.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
         if let date = key.ifModifiedSince { request.headers.replaceOrAdd(name: "If-Modified-Since", value: date) }
-        if handlesCookies, let cookie = cookies.cookieHeader(for: key.url) {
+        if handlesCookies(for: download), let cookie = cookies.cookieHeader(for: key.url) {
             request.headers.replaceOrAdd(name: "Cookie", value: cookie)
         }
         if options.allowInvalidSSLCertificates && !configuration.allowInvalidSSLCertificates {
@@ -91,9 +106,26 @@ extension HTTPImageDownloader {
         return request
     }
 
+    /// `request` as a request modifier sees it.
+    private static func clientRequest(_ request: HTTPClient.Request) -> HTTPClientRequest {
+        var shown = HTTPClientRequest(url: request.url.absoluteString)
+        shown.method = request.method
+        shown.headers = request.headers
+        shown.tlsConfiguration = request.tlsConfiguration
+        return shown
+    }
+
+    /// The request to send for what a request modifier returned. An image request has no body:
+    /// one with a body is refused.
+    private static func exchangeRequest(_ modified: HTTPClientRequest) throws -> HTTPClient.Request {
+        guard modified.body == nil else { throw WebImageError.invalidDownloadOperation }
+        return try HTTPClient.Request(url: modified.url, method: modified.method, headers: modified.headers,
+                                      tlsConfiguration: modified.tlsConfiguration)
+    }
+
     /// Throws when the response head (whose `Content-Length` says `expectedLength`) says the
     /// body is not wanted.
-    private func check(_ head: ImageLoadResponse, expectedLength: Int?) throws(WebImageError) {
+    func check(_ head: ImageLoadResponse, expectedLength: Int?) throws(WebImageError) {
         guard let status = head.statusCode else { throw .invalidDownloadResponse }
         if status == 304 { throw .cacheNotModified }
         guard configuration.acceptableStatusCodes.contains(status) else {
@@ -111,26 +143,5 @@ extension HTTPImageDownloader {
         if let length = expectedLength, length > configuration.maxBytes {
             throw .tooLarge(limit: configuration.maxBytes)
         }
-    }
-
-    /// Reads the body up to ``HTTPImageDownloader.Configuration/maxBytes``. Leaving the loop early
-    /// (limit, cancellation) drops the body stream, which closes the connection.
-    private func readBody(_ body: HTTPClientResponse.Body, expected: Int?, of download: DownloadRequest) async throws -> Data {
-        let limit = configuration.maxBytes
-        var data = Data()
-        data.reserveCapacity(min(expected ?? 0, limit))
-        reportProgress(of: download, received: 0, expected: expected)
-        var partialAt = 0
-        for try await chunk in body {
-            guard chunk.readableBytes <= limit - data.count else { throw WebImageError.tooLarge(limit: limit) }
-            data.append(contentsOf: chunk.readableBytesView)
-            reportProgress(of: download, received: data.count, expected: expected)
-            let step = max(Self.progressiveMinimumBytes, expected.map { $0 / 20 } ?? data.count / 8)
-            if data.count - partialAt >= step, data.count != expected {
-                partialAt = data.count
-                reportPartialImage(of: download, data: data)
-            }
-        }
-        return data
     }
 }

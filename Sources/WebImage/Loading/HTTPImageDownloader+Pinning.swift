@@ -5,43 +5,36 @@ import NIOCore
 /// Requests under a ``ConnectionAddressPolicy``: every hop connects to the address the policy
 /// chose for its host, and redirects are followed here so that each one is asked too.
 extension HTTPImageDownloader {
-    /// The response to `request` for `download`, the URL it finally came from, and the client
-    /// that holds its connection (shut it down once the body is read). Each hop counts as
-    /// progress for the idle watchdog.
+    /// The body of `request` for `download` and its response head, each hop connected where
+    /// `policy` says. Each hop counts as progress for the idle watchdog.
     ///
     /// Each hop gets a client of its own whose only DNS entry maps the host to the policy's
     /// address (AsyncHTTPClient's `dnsOverride`): the connection goes there while the `Host`
     /// field, the TLS server name and certificate verification keep the host name. A redirect
     /// (up to ``HTTPImageDownloader.Configuration/maxRedirects``, never a loop) is a new hop; one
-    /// out of `http(s)` is handed back for ``check(_:)`` to refuse.
-    func executePinned(_ request: HTTPClientRequest, of download: DownloadRequest, policy: any ConnectionAddressPolicy)
-        async throws -> (HTTPClientResponse, URL, HTTPClient)
+    /// out of `http(s)` goes on to ``check(_:expectedLength:)``, which refuses it.
+    func executePinned(_ request: HTTPClient.Request, of download: DownloadRequest, policy: any ConnectionAddressPolicy)
+        async throws -> (data: Data, response: ImageLoadResponse)
     {
         var request = request
-        var url = download.key.url
-        var visited: Set<String> = [url.absoluteString]
+        var visited: Set<String> = [request.url.absoluteString]
         while true {
-            let client = try await pinnedClient(for: url, policy: policy)
-            let response: HTTPClientResponse
+            let client = try await pinnedClient(for: request.url, policy: policy)
+            let outcome: DownloadExchange.Outcome
             do {
-                response = try await client.execute(request, timeout: requestTimeout)
+                outcome = try await exchange(request, of: download, via: client, returnsRedirects: true).get()
+                try? await client.shutdown()
             } catch {
                 try? await client.shutdown()
                 throw error
             }
-            download.noteActivity()
-            guard configuration.maxRedirects > 0, Self.redirectStatusCodes.contains(Int(response.status.code)),
-                  let location = response.headers.first(name: "Location"),
-                  let next = URL(string: location, relativeTo: url)?.absoluteURL,
-                  let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
-            else {
-                return (response, url, client)
+            guard case .redirect(let next) = outcome else {
+                guard case .body(let data, let response) = outcome else { throw WebImageError.invalidDownloadResponse }
+                return (data, response)
             }
-            try? await client.shutdown()
             guard visited.count <= configuration.maxRedirects else { throw HTTPClientError.redirectLimitReached }
             guard visited.insert(next.absoluteString).inserted else { throw HTTPClientError.redirectCycleDetected }
-            request = Self.redirected(request, from: url, to: next)
-            url = next
+            request = try Self.redirected(request, to: next)
         }
     }
 
@@ -65,13 +58,12 @@ extension HTTPImageDownloader {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: pinned)
     }
 
-    /// `request` sent on to `next` after a redirect from `url`: a GET with the same fields,
-    /// less the credentials when the origin changes (as AsyncHTTPClient does).
-    private static func redirected(_ request: HTTPClientRequest, from url: URL, to next: URL) -> HTTPClientRequest {
-        var followed = HTTPClientRequest(url: next.absoluteString)
-        followed.method = .GET
-        followed.headers = request.headers
-        followed.tlsConfiguration = request.tlsConfiguration
+    /// `request` sent on to `next` after a redirect: a GET with the same fields, less the
+    /// credentials when the origin changes (as AsyncHTTPClient does).
+    private static func redirected(_ request: HTTPClient.Request, to next: URL) throws -> HTTPClient.Request {
+        let url = request.url
+        var followed = try HTTPClient.Request(url: next, method: .GET, headers: request.headers,
+                                              tlsConfiguration: request.tlsConfiguration)
         let sameOrigin = url.scheme?.lowercased() == next.scheme?.lowercased()
             && url.host?.lowercased() == next.host?.lowercased() && url.port == next.port
         if !sameOrigin {

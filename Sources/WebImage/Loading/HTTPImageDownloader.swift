@@ -18,8 +18,16 @@ import Tracing
 ///   releasing a downloader you created: AsyncHTTPClient requires its client to be shut down.
 ///   ``shared`` lives for the whole process.
 ///
-/// Callbacks (events and completions) run on the downloader's tasks or, for a cancel, on the
-/// thread that cancels; never under its lock. Every completion runs exactly once.
+/// No task runs a download: its request goes out on the thread that starts it and its response
+/// arrives on AsyncHTTPClient's event loop (requests with a request modifier or an address policy
+/// are prepared on a task first). The outcome is decoded and handed out on the task of a caller
+/// of ``image(for:options:events:)`` waiting on it, or, without one, on a task of the
+/// downloader's.
+///
+/// Callbacks never run under the downloader's lock. Completions run where the outcome is handed
+/// out or, for a cancel, on the thread that cancels; every completion runs exactly once. Progress
+/// events run on the event loop that receives the bytes: keep them short. Partial images are
+/// decoded on a task while the body waits.
 public final class HTTPImageDownloader: ImageLoader {
     /// The configuration, as given at creation.
     public let configuration: HTTPImageDownloader.Configuration
@@ -70,7 +78,10 @@ public final class HTTPImageDownloader: ImageLoader {
         events: ImageLoadingEventHandler? = nil,
         completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
     ) -> DownloadToken {
-        guard let ids = register(url, options: options, events: events, completion: completion) else {
+        let caller = DownloadCaller(options: options, events: events, delivers: false) {
+            if case .finished(let result) = $0 { completion(result) }
+        }
+        guard let ids = register(url, options: options, caller: caller) else {
             return DownloadToken(url: url) {}
         }
         return DownloadToken(url: url) { [self] in cancel(caller: ids.caller, of: ids.operation) }
@@ -79,45 +90,52 @@ public final class HTTPImageDownloader: ImageLoader {
     /// Downloads and decodes the image at `url`; the async form of
     /// ``downloadImage(with:options:events:completion:)``. Cancelling the calling task cancels
     /// this caller's token.
+    ///
+    /// The calling task may be the one that decodes the download and completes its other
+    /// callers (see ``HTTPImageDownloader``): a download then costs no task of its own.
     public func image(
         for url: URL, options: ImageLoaderOptions = ImageLoaderOptions(),
         events: ImageLoadingEventHandler? = nil
     ) async throws(WebImageError) -> ImageLoadResult {
         // The caller's identifiers stand in for a token: one allocation instead of three.
         let registered = Mutex<(operation: UInt64, caller: UInt64)?>(nil)
-        let result = await withTaskCancellationHandler {
-            // The downloader completes every caller exactly once, so the continuation is
-            // resumed exactly once.
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<ImageLoadResult, WebImageError>, Never>) in
-                guard let ids = register(url, options: options, events: events, completion: { continuation.resume(returning: $0) })
-                else { return }
+        let wake = await withTaskCancellationHandler {
+            // The downloader wakes every caller exactly once (it completes it, or hands it its
+            // download's outcome), so the continuation is resumed exactly once.
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<DownloadWake, Never>) in
+                let caller = DownloadCaller(options: options, events: events, delivers: true) { continuation.resume(returning: $0) }
+                guard let ids = register(url, options: options, caller: caller) else { return }
                 registered.withLock { $0 = ids }
                 if Task.isCancelled { cancel(caller: ids.caller, of: ids.operation) }
             }
         } onCancel: {
             if let ids = registered.withLock({ $0 }) { cancel(caller: ids.caller, of: ids.operation) }
         }
-        return try result.get()
+        switch wake {
+        case .finished(let result):
+            return try result.get()
+        case .deliver(let delivery):
+            // A deliverer has left its download's callers, so a cancel did not reach it.
+            let result = deliver(delivery) ?? .failure(.invalidDownloadOperation)
+            if Task.isCancelled { throw .cancelled }
+            return try result.get()
+        }
     }
 
-    /// Adds a caller for `url` and starts what may start. Returns the request's and the
-    /// caller's identifiers, or nil when `completion` already ran (a URL this downloader cannot
-    /// request, or a downloader shut down).
-    private func register(
-        _ url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?,
-        completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
-    ) -> (operation: UInt64, caller: UInt64)? {
+    /// Adds `caller` for `url` and starts what may start. Returns the request's and the
+    /// caller's identifiers, or nil when the caller was completed already (a URL this downloader
+    /// cannot request, or a downloader shut down).
+    private func register(_ url: URL, options: ImageLoaderOptions, caller: DownloadCaller) -> (operation: UInt64, caller: UInt64)? {
         guard canRequest(url) else {
-            completion(.failure(.invalidURL("\(url.absoluteString) is not an http(s) URL with a host")))
+            caller.complete(.failure(.invalidURL("\(url.absoluteString) is not an http(s) URL with a host")))
             return nil
         }
         let key = DownloadKey(url: url, ifNoneMatch: options.ifNoneMatch, ifModifiedSince: options.ifModifiedSince)
-        let caller = DownloadCaller(options: options, events: events, completion: completion)
         let ids = startReadyOperations { state -> (operation: UInt64, caller: UInt64)? in
             state.isShutDown ? nil : state.add(caller, key: key, options: options)
         }
         guard let ids else {
-            completion(.failure(.invalidDownloadOperation))
+            caller.complete(.failure(.invalidDownloadOperation))
             return nil
         }
         return ids
@@ -154,19 +172,18 @@ public final class HTTPImageDownloader: ImageLoader {
 
     /// Cancels every caller of every download; each completes with ``WebImageError/cancelled``.
     public func cancelAllDownloads() {
-        let (callers, tasks) = state.withLock { $0.removeAllCallers(shuttingDown: false) }
-        for task in tasks { task.cancel() }
-        for caller in callers { caller.completion(.failure(.cancelled)) }
+        let (callers, started) = state.withLock { $0.removeAllCallers(shuttingDown: false) }
+        for request in started { request.cancel() }
+        for caller in callers { caller.complete(.failure(.cancelled)) }
     }
 
-    /// Cancels every download, waits for their tasks to end and shuts the HTTP client down.
+    /// Cancels every download and shuts the HTTP client down, which ends their exchanges.
     /// Later requests fail with ``WebImageError/invalidDownloadOperation``.
     public func shutdown() async throws {
-        let (callers, tasks) = state.withLock { $0.removeAllCallers(shuttingDown: true) }
+        let (callers, started) = state.withLock { $0.removeAllCallers(shuttingDown: true) }
         state.withLock { $0.takeWatchdog() }?.cancel()
-        for task in tasks { task.cancel() }
-        for caller in callers { caller.completion(.failure(.cancelled)) }
-        for task in tasks { await task.value }
+        for request in started { request.cancel() }
+        for caller in callers { caller.complete(.failure(.cancelled)) }
         try await client.shutdown()
     }
 
@@ -188,9 +205,8 @@ public final class HTTPImageDownloader: ImageLoader {
 
     // MARK: Internals
 
-    /// Starts every request the queue allows now; each runs on the calling thread until it
-    /// first waits. A request whose last caller cancels before its task is attached gets its
-    /// task cancelled on attachment (``DownloadScheduler/attach(_:to:)``).
+    /// Starts every request the queue allows now, on the calling thread (see ``start(_:)``).
+    /// A request whose last caller cancels before it starts is cancelled as it starts.
     func startReadyOperations() {
         startReadyOperations(after: { _ in })
     }
@@ -208,23 +224,9 @@ public final class HTTPImageDownloader: ImageLoader {
             if state.needsWatchdog { state.setWatchdog(makeIdleWatchdog()) }
             return result
         }
-        // Outside the lock: a task started inline takes it.
-        for download in started {
-            let task = makeDownloadTask { await self.run(download) }
-            if state.withLock({ $0.attach(task, to: download.operation) }) { task.cancel() }
-        }
+        // Outside the lock: an exchange that fails at once comes back for it.
+        for download in started { start(download) }
         return result
-    }
-
-    /// A task running `body`, started at once on this thread up to its first wait (the request
-    /// sent): a task enqueued on the pool waits behind every caller queued there, and costs a
-    /// thread switch. Inside another download's inline start (see ``InlineStart``), and where
-    /// `Task.immediate` is not available, the task is enqueued.
-    private func makeDownloadTask(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !InlineStart.isActive {
-            return InlineStart.run { Task.immediate(operation: body) }
-        }
-        return Task(operation: body)
     }
 
     /// The rounds of the idle watchdog per timeout.
@@ -232,8 +234,9 @@ public final class HTTPImageDownloader: ImageLoader {
 
     /// The task that fails silent requests: every quarter of the timeout it cancels, as timed
     /// out, the running requests that made no progress in the last four rounds. So a request
-    /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read), and no
-    /// lock or clock reading per body part until a caller with events joins; a silence is caught
+    /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read, its
+    /// deadline one per request), and no lock or clock reading per body part until a caller
+    /// with events joins; a silence is caught
     /// between one and one and a quarter timeouts after the last byte (or the start). It ends
     /// when no request is running; the next request to start starts it again. There is never
     /// more than one, since each of its looks counts as a round.
@@ -245,16 +248,16 @@ public final class HTTPImageDownloader: ImageLoader {
                 try? await Task.sleep(for: limit / rounds)
                 guard let self, !Task.isCancelled else { return }
                 let (silent, keepWatching) = state.withLock { $0.timeOutIdleRequests(afterQuietRounds: rounds) }
-                for task in silent { task.cancel() }
+                for request in silent { request.cancel() }
                 if !keepWatching { return }
             }
         }
     }
 
     private func cancel(caller: UInt64, of operation: UInt64) {
-        let (removed, task) = state.withLock { $0.removeCaller(caller, of: operation) }
-        task?.cancel()
-        removed?.completion(.failure(.cancelled))
+        let (removed, request) = state.withLock { $0.removeCaller(caller, of: operation) }
+        request?.cancel()
+        removed?.complete(.failure(.cancelled))
     }
 
     static func clientConfiguration(for configuration: HTTPImageDownloader.Configuration) -> HTTPClient.Configuration {

@@ -13,8 +13,8 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case cacheNotModified
     /// The URL failed for good earlier and is not tried again (without `retryFailed`).
     case failedURL
-    /// The request was never made: the request modifier returned `nil`, or the downloader was
-    /// shut down.
+    /// The request was never made: the request modifier returned `nil` or a request with a body
+    /// (an image request has none), or the downloader was shut down.
     case invalidDownloadOperation
     /// The server answered with a status code outside the acceptable ones.
     case badStatusCode(Int)
@@ -65,7 +65,7 @@ public enum WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badImageData(let error): "the downloaded data is not a usable image: \(error)"
         case .cacheNotModified: "the server answered 304 Not Modified: the cached image is current"
         case .failedURL: "the URL failed before and is not retried"
-        case .invalidDownloadOperation: "the download was not started (request modifier returned nil, or the downloader was shut down)"
+        case .invalidDownloadOperation: "the download was not started (the request modifier returned nil or a request with a body, or the downloader was shut down)"
         case .badStatusCode(let code): "the server answered with HTTP status \(code)"
         case .cancelled: "the image load was cancelled"
         case .invalidDownloadResponse: "the response was dropped by the response modifier"

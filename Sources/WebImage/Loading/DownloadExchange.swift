@@ -1,0 +1,141 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP exchange of a download, as AsyncHTTPClient's delegate: it checks the response head,
+/// collects the body within the limits and reports progress, on the client's event loop.
+///
+/// No task runs the exchange: its outcome arrives as the `HTTPClient.Task`'s result, and the
+/// downloader hands it to a waiting caller. Work that may not block an event loop (a response
+/// modifier, a partial image's decode) runs on a task while the exchange waits for it, through
+/// the future the delegate returns.
+///
+/// AsyncHTTPClient calls a delegate's methods one after another, each after the future of the
+/// one before has completed, so its state needs no lock.
+final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
+    /// What an exchange ends with.
+    enum Outcome: Sendable {
+        /// The body, and the response head it came with.
+        case body(Data, ImageLoadResponse)
+        /// A redirect to follow, for an exchange under a ``ConnectionAddressPolicy`` (see
+        /// ``HTTPImageDownloader/executePinned(_:of:policy:)``).
+        case redirect(URL)
+    }
+
+    typealias Response = Outcome
+
+    private let downloader: HTTPImageDownloader
+    private let download: DownloadRequest
+    private let handlesCookies: Bool
+    /// Whether a redirect ends the exchange as ``Outcome/redirect(_:)`` (under an address
+    /// policy) rather than being followed by AsyncHTTPClient.
+    private let returnsRedirects: Bool
+    /// The URL the latest response came from.
+    private var url: URL
+    private var head: ImageLoadResponse?
+    private var expected: Int?
+    private var data = Data()
+    /// How many bytes the last partial image was decoded from.
+    private var partialAt = 0
+    private var redirect: URL?
+
+    /// The exchange of `download`, whose request goes to `url`.
+    init(_ download: DownloadRequest, to url: URL, by downloader: HTTPImageDownloader,
+         handlesCookies: Bool, returnsRedirects: Bool) {
+        self.downloader = downloader
+        self.download = download
+        self.url = url
+        self.handlesCookies = handlesCookies
+        self.returnsRedirects = returnsRedirects
+    }
+
+    func didVisitURL(task: HTTPClient.Task<Outcome>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        url = request.url
+        download.noteActivity()
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let eventLoop = task.eventLoop
+        if returnsRedirects, let next = redirectTarget(of: head) {
+            redirect = next
+            return eventLoop.makeSucceededVoidFuture()
+        }
+        if handlesCookies { downloader.cookies.store(head.headers["set-cookie"], from: url) }
+        let response = ImageLoadResponse(url: url, statusCode: Int(head.status.code),
+                                         lowercasedHeaders: ImageLoadResponse.lowercasedFields(head.headers.lazy.map { ($0.name, $0.value) }))
+        guard let modifier = download.options.responseModifier else {
+            do {
+                try accept(response)
+                return eventLoop.makeSucceededVoidFuture()
+            } catch {
+                return eventLoop.makeFailedFuture(error)
+            }
+        }
+        let promise = eventLoop.makePromise(of: Void.self)
+        Task {
+            do {
+                guard let modified = try await modifier(response) else { throw WebImageError.invalidDownloadResponse }
+                try accept(modified)
+                promise.succeed()
+            } catch {
+                promise.fail(error)
+            }
+        }
+        return promise.futureResult
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let eventLoop = task.eventLoop
+        // The body of a redirect is dropped.
+        guard redirect == nil else { return eventLoop.makeSucceededVoidFuture() }
+        let limit = downloader.configuration.maxBytes
+        guard buffer.readableBytes <= limit - data.count else {
+            return eventLoop.makeFailedFuture(WebImageError.tooLarge(limit: limit))
+        }
+        data.append(contentsOf: buffer.readableBytesView)
+        downloader.reportProgress(of: download, received: data.count, expected: expected)
+        let step = max(HTTPImageDownloader.progressiveMinimumBytes, expected.map { $0 / 20 } ?? data.count / 8)
+        guard download.hasListeners, data.count - partialAt >= step, data.count != expected else {
+            return eventLoop.makeSucceededVoidFuture()
+        }
+        partialAt = data.count
+        // The decode runs off the event loop; the body waits for it.
+        let promise = eventLoop.makePromise(of: Void.self)
+        let (downloader, download, data) = (downloader, download, data)
+        Task {
+            downloader.reportPartialImage(of: download, data: data)
+            promise.succeed()
+        }
+        return promise.futureResult
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {
+        if let redirect { return .redirect(redirect) }
+        guard let head else { throw WebImageError.invalidDownloadResponse }
+        return .body(data, head)
+    }
+
+    /// Checks `response` (the head, possibly modified) and takes it as the one the body belongs to.
+    private func accept(_ response: ImageLoadResponse) throws {
+        let expected = response.expectedContentLength
+        try downloader.check(response, expectedLength: expected)
+        head = response
+        self.expected = expected
+        data.reserveCapacity(min(expected ?? 0, downloader.configuration.maxBytes))
+        downloader.reportProgress(of: download, received: 0, expected: expected)
+    }
+
+    /// Where `head` redirects to, when it is a redirect to follow: a redirect status, redirects
+    /// allowed, and a `Location` in `http(s)`. Any other redirect goes on to the checks, which
+    /// refuse it.
+    private func redirectTarget(of head: HTTPResponseHead) -> URL? {
+        guard downloader.configuration.maxRedirects > 0,
+              HTTPImageDownloader.redirectStatusCodes.contains(Int(head.status.code)),
+              let location = head.headers.first(name: "Location"),
+              let next = URL(string: location, relativeTo: url)?.absoluteURL,
+              let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        return next
+    }
+}
