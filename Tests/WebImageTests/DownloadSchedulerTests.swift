@@ -74,15 +74,21 @@ final class DownloadSchedulerTests: XCTestCase {
         XCTAssertFalse(scheduler.timeOutIdleRequests(afterQuietRounds: 4).keepWatching, "nothing runs any more")
     }
 
-    func testTheDelivererIsACallerWaitingOnATaskAndLeavesTheCallersItHandsOutTo() {
+    func testTheDelivererIsTheMostUrgentCallerWaitingOnATaskAndLeavesTheCallersItHandsOutTo() {
         var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
-        let withCallback = scheduler.add(caller(), key: key, options: options)
+        var urgent = options
+        urgent.priority = .high
+        let withCallback = scheduler.add(DownloadCaller(options: urgent, events: nil, delivers: false) { _ in }, key: key, options: urgent)
         let waiting = scheduler.add(caller(delivers: true), key: key, options: options)
+        let waitingUrgently = scheduler.add(DownloadCaller(options: urgent, events: nil, delivers: true) { _ in }, key: key, options: urgent)
         _ = scheduler.takeStartable()
         scheduler.exchangeEnded(withCallback.operation)
-        XCTAssertEqual(scheduler.takeDeliverer(of: withCallback.operation)?.delivers, true)
-        XCTAssertNil(scheduler.removeCaller(waiting.caller, of: waiting.operation).caller,
+        let deliverer = scheduler.takeDeliverer(of: withCallback.operation)
+        XCTAssertEqual(deliverer?.delivers, true)
+        XCTAssertEqual(deliverer?.priority, .high)
+        XCTAssertNil(scheduler.removeCaller(waitingUrgently.caller, of: waitingUrgently.operation).caller,
                      "a deliverer has left the callers: a cancel does not complete it a second time")
+        XCTAssertNotNil(scheduler.removeCaller(waiting.caller, of: waiting.operation).caller)
         XCTAssertNil(scheduler.takeDeliverer(of: withCallback.operation), "a callback cannot hand anything out")
         XCTAssertEqual(scheduler.finish(withCallback.operation).count, 1)
     }

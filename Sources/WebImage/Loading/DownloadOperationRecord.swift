@@ -56,11 +56,11 @@ final class DownloadOperationRecord {
         return removed
     }
 
-    /// Removes and returns a caller that can hand the request's outcome out (see
-    /// ``DownloadCaller/delivers``); nil when none can.
+    /// Removes and returns the most urgent caller that can hand the request's outcome out (see
+    /// ``DownloadCaller/delivers``), so that the work runs at its priority; nil when none can.
     func removeDeliverer() -> DownloadCaller? {
-        guard let id = callers.first(where: { $0.value.delivers })?.key else { return nil }
-        return removeCaller(id)
+        let deliverer = callers.lazy.filter { $0.value.delivers }.max { $0.value.priority < $1.value.priority }
+        return deliverer.flatMap { removeCaller($0.key) }
     }
 
     /// Removes and returns every caller.

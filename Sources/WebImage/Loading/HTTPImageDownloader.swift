@@ -70,8 +70,7 @@ public final class HTTPImageDownloader: ImageLoader {
     /// bytes) and, with ``ImageLoaderOptions/progressive``, partial images. `completion` runs
     /// exactly once: with the image, or with a ``WebImageError``. A request that cannot start
     /// (a URL this downloader cannot request, or a downloader shut down) completes before this
-    /// method returns, and so may one that fails before it is sent (a request modifier that
-    /// drops it): a request with a free slot starts on the calling thread.
+    /// method returns. A request with a free slot is sent from the calling thread.
     @discardableResult
     public func downloadImage(
         with url: URL, options: ImageLoaderOptions = ImageLoaderOptions(),
