@@ -168,6 +168,39 @@ final class LoadingErrorTests: LoadingTestCase {
         await assertNothingLeft(downloader)
     }
 
+    func testAResponseModifierThatWaitsIsCancelledByTheTimeout() async throws {
+        server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg")))
+        let downloader = makeDownloader { $0.downloadTimeout = 0.5 }
+        var waiting = options()
+        waiting.responseModifier = { response in
+            try await Task.sleep(for: .seconds(60))
+            return response
+        }
+        let start = ContinuousClock.now
+        let error = await loadError { try await downloader.image(for: self.server.url("/photo.jpg"), options: waiting) }
+        XCTAssertEqual(error, .timedOut(seconds: 0.5))
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(10), Self.timedOutNotHung)
+        await assertNothingLeft(downloader)
+    }
+
+    /// AsyncHTTPClient refuses a request with a line break in a field value before sending it;
+    /// a queue of such requests ends one after another, not each inside the one before.
+    func testAQueueOfRequestsRefusedAtOnceEndsWithoutGoingDeeper() async throws {
+        let downloader = makeDownloader { $0.maxConcurrentDownloads = 1 }
+        downloader.setValue("Bearer x\r\nX-Injected: 1", forHTTPHeaderField: "Authorization")
+        let count = 5_000
+        let outcomes = Recorder<Result<ImageLoadResult, WebImageError>>()
+        for index in 0..<count {
+            downloader.downloadImage(with: server.url("/\(index).jpg"), options: options()) { outcomes.append($0) }
+        }
+        let allCompleted = await outcomes.wait(for: count)
+        XCTAssertTrue(allCompleted)
+        XCTAssertTrue(outcomes.all.allSatisfy { if case .failure(.network) = $0 { true } else { false } },
+                      "\(String(describing: outcomes.all.first))")
+        XCTAssertEqual(server.requests.count, 0, "nothing was sent")
+        await assertNothingLeft(downloader)
+    }
+
     func testARedirectLoopFails() async throws {
         server.route("/a.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "/b.jpg")]))
         server.route("/b.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "/a.jpg")]))

@@ -61,6 +61,20 @@ final class DownloadCaller: Sendable {
         lastEvent.withLock { $0.receivedBytes }
     }
 
+    /// Whether a cancel-all reached this caller while it was handing its download out: it then
+    /// ends as cancelled.
+    private let ownLoadCancelled = Atomic<Bool>(false)
+
+    /// Tells a deliverer that its own load is cancelled (it completes the other callers all the same).
+    func cancelOwnLoad() {
+        ownLoadCancelled.store(true, ordering: .relaxed)
+    }
+
+    /// Whether ``cancelOwnLoad()`` was called.
+    var isOwnLoadCancelled: Bool {
+        ownLoadCancelled.load(ordering: .relaxed)
+    }
+
     /// Completes the caller with `result`.
     func complete(_ result: Result<ImageLoadResult, WebImageError>) {
         wake(.finished(result))

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Locking
 import NIOCore
 import NIOHTTP1
 
@@ -8,19 +9,24 @@ import NIOHTTP1
 ///
 /// No task runs the exchange: its outcome arrives as the `HTTPClient.Task`'s result, and the
 /// downloader hands it to a waiting caller. Work that may not block an event loop (a response
-/// modifier, a partial image's decode) runs on a task while the exchange waits for it, through
-/// the future the delegate returns.
+/// modifier, a partial image's decode) runs on a task while the body waits for it, through the
+/// future the delegate returns; the outcome waits for it too (``whenSettled(_:)``), so that no
+/// event follows a caller's completion.
 ///
 /// AsyncHTTPClient calls a delegate's methods one after another, each after the future of the
-/// one before has completed, so its state needs no lock.
+/// one before has completed (until the exchange fails), so its state needs no lock; only the
+/// work under way off the event loop, which the outcome reads, has one.
 final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
-    /// What an exchange ends with.
-    enum Outcome: Sendable {
-        /// The body, and the response head it came with.
-        case body(Data, ImageLoadResponse)
-        /// A redirect to follow, for an exchange under a ``ConnectionAddressPolicy`` (see
-        /// ``HTTPImageDownloader/executePinned(_:of:policy:)``).
-        case redirect(URL)
+    /// What an exchange ends with: the body, and the response head it came with.
+    struct Outcome: Sendable {
+        let data: Data
+        let response: ImageLoadResponse
+    }
+
+    /// Ends an exchange under a ``ConnectionAddressPolicy`` at a redirect to follow (see
+    /// ``HTTPImageDownloader/executePinned(_:of:policy:)``), before its body is read.
+    struct Redirected: Error {
+        let target: URL
     }
 
     typealias Response = Outcome
@@ -28,8 +34,8 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     private let downloader: HTTPImageDownloader
     private let download: DownloadRequest
     private let handlesCookies: Bool
-    /// Whether a redirect ends the exchange as ``Outcome/redirect(_:)`` (under an address
-    /// policy) rather than being followed by AsyncHTTPClient.
+    /// Whether a redirect ends the exchange with ``Redirected`` (under an address policy) rather
+    /// than being followed by AsyncHTTPClient.
     private let returnsRedirects: Bool
     /// The URL the latest response came from.
     private var url: URL
@@ -38,7 +44,8 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     private var data = Data()
     /// How many bytes the last partial image was decoded from.
     private var partialAt = 0
-    private var redirect: URL?
+    /// The work under way off the event loop, if any.
+    private let sideWork = Mutex<EventLoopFuture<Void>?>(nil)
 
     /// The exchange of `download`, whose request goes to `url`.
     init(_ download: DownloadRequest, to url: URL, by downloader: HTTPImageDownloader,
@@ -50,6 +57,12 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         self.returnsRedirects = returnsRedirects
     }
 
+    /// Calls `body` once the work this exchange started off the event loop has ended.
+    func whenSettled(_ body: @escaping @Sendable () -> Void) {
+        guard let pending = sideWork.withLock({ $0 }) else { return body() }
+        pending.whenComplete { _ in body() }
+    }
+
     func didVisitURL(task: HTTPClient.Task<Outcome>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
         url = request.url
         download.noteActivity()
@@ -58,8 +71,7 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let eventLoop = task.eventLoop
         if returnsRedirects, let next = redirectTarget(of: head) {
-            redirect = next
-            return eventLoop.makeSucceededVoidFuture()
+            return eventLoop.makeFailedFuture(Redirected(target: next))
         }
         if handlesCookies { downloader.cookies.store(head.headers["set-cookie"], from: url) }
         let response = ImageLoadResponse(url: url, statusCode: Int(head.status.code),
@@ -73,22 +85,22 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             }
         }
         let promise = eventLoop.makePromise(of: Void.self)
-        Task {
+        // A task of the request's, so that cancelling the request cancels the modifier.
+        download.begin(.task(Task {
             do {
                 guard let modified = try await modifier(response) else { throw WebImageError.invalidDownloadResponse }
+                try Task.checkCancellation()
                 try accept(modified)
                 promise.succeed()
             } catch {
                 promise.fail(error)
             }
-        }
-        return promise.futureResult
+        }))
+        return offEventLoop(promise.futureResult)
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let eventLoop = task.eventLoop
-        // The body of a redirect is dropped.
-        guard redirect == nil else { return eventLoop.makeSucceededVoidFuture() }
         let limit = downloader.configuration.maxBytes
         guard buffer.readableBytes <= limit - data.count else {
             return eventLoop.makeFailedFuture(WebImageError.tooLarge(limit: limit))
@@ -96,24 +108,28 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         data.append(contentsOf: buffer.readableBytesView)
         downloader.reportProgress(of: download, received: data.count, expected: expected)
         let step = max(HTTPImageDownloader.progressiveMinimumBytes, expected.map { $0 / 20 } ?? data.count / 8)
-        guard download.hasListeners, data.count - partialAt >= step, data.count != expected else {
+        guard download.hasPartialImageListeners, data.count - partialAt >= step, data.count != expected else {
             return eventLoop.makeSucceededVoidFuture()
         }
         partialAt = data.count
-        // The decode runs off the event loop; the body waits for it.
         let promise = eventLoop.makePromise(of: Void.self)
         let (downloader, download, data) = (downloader, download, data)
         Task {
             downloader.reportPartialImage(of: download, data: data)
             promise.succeed()
         }
-        return promise.futureResult
+        return offEventLoop(promise.futureResult)
     }
 
     func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {
-        if let redirect { return .redirect(redirect) }
         guard let head else { throw WebImageError.invalidDownloadResponse }
-        return .body(data, head)
+        return Outcome(data: data, response: head)
+    }
+
+    /// Records `work`, done off the event loop, as the work under way.
+    private func offEventLoop(_ work: EventLoopFuture<Void>) -> EventLoopFuture<Void> {
+        sideWork.withLock { $0 = work }
+        return work
     }
 
     /// Checks `response` (the head, possibly modified) and takes it as the one the body belongs to.

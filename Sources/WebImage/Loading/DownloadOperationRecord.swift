@@ -26,6 +26,9 @@ final class DownloadOperationRecord {
     /// callers come and go rather than computed, because the queue reads it for every request
     /// it starts.
     private(set) var priority = DownloadPriority.low
+    /// The caller handing the request's outcome out, once one is chosen: it has left
+    /// ``callers``, and a cancel-all reaches it through here.
+    private(set) var deliverer: DownloadCaller?
     /// The request's ``DownloadRequest/activityCount`` at the idle watchdog's last round; nil
     /// before the watchdog first saw the request running.
     var activitySeen: Int?
@@ -44,7 +47,10 @@ final class DownloadOperationRecord {
     func addCaller(_ caller: DownloadCaller, id: UInt64) {
         callers[id] = caller
         priority = max(priority, caller.priority)
-        if caller.events != nil { request.noteListener() }
+        if caller.events != nil {
+            request.noteListener()
+            if caller.progressive { request.notePartialImageListener() }
+        }
     }
 
     /// Removes and returns the caller `id`; nil when it is not waiting (any more).
@@ -59,16 +65,19 @@ final class DownloadOperationRecord {
     /// Removes and returns the most urgent caller that can hand the request's outcome out (see
     /// ``DownloadCaller/delivers``), so that the work runs at its priority; nil when none can.
     func removeDeliverer() -> DownloadCaller? {
-        let deliverer = callers.lazy.filter { $0.value.delivers }.max { $0.value.priority < $1.value.priority }
-        return deliverer.flatMap { removeCaller($0.key) }
+        let chosen = callers.lazy.filter { $0.value.delivers }.max { $0.value.priority < $1.value.priority }
+        deliverer = chosen.flatMap { removeCaller($0.key) }
+        return deliverer
     }
 
-    /// Removes and returns every caller.
+    /// Removes and returns every caller; a deliverer already chosen is told that its own load
+    /// is cancelled.
     func removeAllCallers() -> [DownloadCaller] {
         defer {
             callers.removeAll()
             priority = .low
         }
+        deliverer?.cancelOwnLoad()
         return Array(callers.values)
     }
 

@@ -23,16 +23,18 @@ final class DownloadRequest: Sendable {
 
     /// A step of the request, to stop on ``cancel()``.
     enum Step: Sendable {
-        /// A task that prepares the request (a request modifier, an address policy's answers)
-        /// and waits for its exchanges.
-        case preparing(Task<Void, Never>)
+        /// A task working for the request: preparing it (a request modifier, an address policy's
+        /// answers) or checking its response (a response modifier).
+        case task(Task<Void, Never>)
         /// The HTTP exchange (one hop of it, under a ``ConnectionAddressPolicy``).
-        case exchanging(HTTPClient.Task<DownloadExchange.Outcome>)
+        case exchange(HTTPClient.Task<DownloadExchange.Outcome>)
     }
 
-    /// The steps under way, and whether the request was cancelled.
-    private let steps = Mutex<(preparing: Task<Void, Never>?, exchanging: HTTPClient.Task<DownloadExchange.Outcome>?,
-                               isCancelled: Bool)>((nil, nil, false))
+    /// The steps under way, and whether the request was cancelled. Most requests have no task.
+    private let steps = Mutex<(tasks: [Task<Void, Never>], exchange: HTTPClient.Task<DownloadExchange.Outcome>?,
+                               isCancelled: Bool)>(([], nil, false))
+    /// Whether a caller who asked for partial images (and listens to events) ever joined.
+    private let awaitsPartialImages = Atomic<Bool>(false)
 
     /// The request `operation` for `key`, shaped by `options`.
     init(operation: UInt64, key: DownloadKey, options: ImageLoaderOptions) {
@@ -61,6 +63,16 @@ final class DownloadRequest: Sendable {
         listened.load(ordering: .relaxed)
     }
 
+    /// Records that a caller who asked for partial images joined.
+    func notePartialImageListener() {
+        awaitsPartialImages.store(true, ordering: .relaxed)
+    }
+
+    /// Whether a caller who asked for partial images ever joined.
+    var hasPartialImageListeners: Bool {
+        awaitsPartialImages.load(ordering: .relaxed)
+    }
+
     /// Adds `step` to the steps under way (an exchange replaces the one before). Returns false
     /// when the request was cancelled already: then `step` is stopped at once.
     @discardableResult
@@ -68,8 +80,8 @@ final class DownloadRequest: Sendable {
         let running = steps.withLock { steps in
             guard !steps.isCancelled else { return false }
             switch step {
-            case .preparing(let task): steps.preparing = task
-            case .exchanging(let task): steps.exchanging = task
+            case .task(let task): steps.tasks.append(task)
+            case .exchange(let exchange): steps.exchange = exchange
             }
             return true
         }
@@ -77,21 +89,21 @@ final class DownloadRequest: Sendable {
         return running
     }
 
-    /// Stops the steps under way, and every later one as it begins. The exchange then fails
-    /// (with `HTTPClientError.cancelled`).
+    /// Stops the steps under way, and every later one as it begins: the tasks are cancelled and
+    /// the exchange fails (with `HTTPClientError.cancelled`, once the work it waits for ends).
     func cancel() {
-        let (preparing, exchanging) = steps.withLock { steps in
-            defer { steps = (nil, nil, true) }
-            return (steps.preparing, steps.exchanging)
+        let (tasks, exchange) = steps.withLock { steps in
+            defer { steps = ([], nil, true) }
+            return (steps.tasks, steps.exchange)
         }
-        preparing?.cancel()
-        exchanging?.cancel()
+        for task in tasks { task.cancel() }
+        exchange?.cancel()
     }
 
     private static func stop(_ step: Step) {
         switch step {
-        case .preparing(let task): task.cancel()
-        case .exchanging(let task): task.cancel()
+        case .task(let task): task.cancel()
+        case .exchange(let exchange): exchange.cancel()
         }
     }
 }

@@ -48,7 +48,7 @@ struct DownloadScheduler {
 
     /// Removes a caller that cancels. Returns it (nil when it had completed already) and, when
     /// it was the last caller of a started request, the request to cancel. A queued request
-    /// without callers is dropped at once; a started one stays until its exchange ends.
+    /// without callers is dropped at once; a started one stays until its outcome is handed out.
     mutating func removeCaller(_ callerID: UInt64, of operation: UInt64)
         -> (caller: DownloadCaller?, requestToCancel: DownloadRequest?)
     {

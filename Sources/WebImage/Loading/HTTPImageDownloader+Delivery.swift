@@ -5,10 +5,19 @@ extension HTTPImageDownloader {
     /// Ends the exchange of `download` with `outcome`: frees its slot, starts what the queue
     /// allows, and hands the outcome to a caller waiting on a task, which decodes and completes
     /// every caller (``deliver(_:)``); without one, a task of the downloader's does.
+    ///
+    /// An exchange refused at once inside another completion is completed on a task instead
+    /// (see ``CompletingThread``).
     func complete(_ download: DownloadRequest, with outcome: FetchOutcome) {
-        let deliverer = startReadyOperations { state in
-            state.exchangeEnded(download.operation)
-            return state.takeDeliverer(of: download.operation)
+        guard !CompletingThread.isActive else {
+            Task { complete(download, with: outcome) }
+            return
+        }
+        let deliverer = CompletingThread.run {
+            startReadyOperations { state in
+                state.exchangeEnded(download.operation)
+                return state.takeDeliverer(of: download.operation)
+            }
         }
         let delivery = DownloadDelivery(request: download, outcome: outcome, deliverer: deliverer)
         guard let deliverer else {
@@ -93,10 +102,8 @@ extension HTTPImageDownloader {
     }
 
     /// Decodes the bytes so far into a partial image for each distinct decode options of the
-    /// progressive callers of `download`, and sends it to them. Progressive callers listen to
-    /// events, so without listeners the lock is not taken.
+    /// progressive callers of `download`, and sends it to them.
     func reportPartialImage(of download: DownloadRequest, data: Data) {
-        guard download.hasListeners else { return }
         let callers = state.withLock { $0.progressiveCallers(of: download.operation) }
         for group in Dictionary(grouping: callers, by: \.decodeKey).values {
             let first = group[0]

@@ -20,42 +20,38 @@ extension HTTPImageDownloader {
     /// (a request modifier, an address policy to ask) is prepared and sent by a task.
     func start(_ download: DownloadRequest) {
         guard download.options.requestModifier == nil, addressPolicy == nil else {
-            download.begin(.preparing(Task { complete(download, with: await fetchPrepared(download)) }))
+            download.begin(.task(Task { complete(download, with: await fetchPrepared(download)) }))
             return
         }
-        let request: HTTPClient.Request
         do {
-            request = try makeRequest(for: download)
+            exchange(try makeRequest(for: download), of: download, via: client, returnsRedirects: false) { result in
+                self.complete(download, with: result.map { ($0.data, $0.response) }.mapError { self.webImageError(from: $0, url: download.key.url) })
+            }
         } catch {
-            // Completed on a task: completing here could start the next request here, a call deeper.
-            Task { complete(download, with: .failure(webImageError(from: error, url: download.key.url))) }
-            return
-        }
-        exchange(request, of: download, via: client, returnsRedirects: false).whenComplete { result in
-            self.complete(download, with: self.bodyOutcome(of: result, for: download))
+            complete(download, with: .failure(webImageError(from: error, url: download.key.url)))
         }
     }
 
-    /// Starts the exchange of `request` for `download` through `client`, as the request's step
-    /// under way (so that cancelling the request stops it).
-    func exchange(_ request: HTTPClient.Request, of download: DownloadRequest, via client: HTTPClient,
-                  returnsRedirects: Bool) -> EventLoopFuture<DownloadExchange.Outcome> {
+    /// Sends `request` for `download` through `client`, as the request's step under way (so that
+    /// cancelling the request stops it), and calls `finish` with what the exchange ended with,
+    /// once the work it started off the event loop has ended too.
+    func exchange(_ request: HTTPClient.Request, of download: DownloadRequest, via client: HTTPClient, returnsRedirects: Bool,
+                  finish: @escaping @Sendable (Result<DownloadExchange.Outcome, any Error>) -> Void) {
         let delegate = DownloadExchange(download, to: request.url, by: self,
                                         handlesCookies: handlesCookies(for: download), returnsRedirects: returnsRedirects)
         // No deadline: the idle watchdog bounds silences (see `makeIdleWatchdog`).
         let task = client.execute(request: request, delegate: delegate, eventLoop: .indifferent)
-        download.begin(.exchanging(task))
-        return task.futureResult
+        download.begin(.exchange(task))
+        task.futureResult.whenComplete { result in delegate.whenSettled { finish(result) } }
     }
 
-    /// The body and head in the result of an exchange that follows no redirects itself, or the
-    /// ``WebImageError`` it failed with.
-    func bodyOutcome(of result: Result<DownloadExchange.Outcome, any Error>, for download: DownloadRequest) -> FetchOutcome {
-        switch result {
-        case .success(.body(let data, let response)): .success((data, response))
-        case .success(.redirect): .failure(.invalidDownloadResponse)
-        case .failure(let error): .failure(webImageError(from: error, url: download.key.url))
-        }
+    /// What the exchange of `request` for `download` through `client` ends with; the async form
+    /// of ``exchange(_:of:via:returnsRedirects:finish:)``, for a task that prepares a request.
+    func exchange(_ request: HTTPClient.Request, of download: DownloadRequest, via client: HTTPClient,
+                  returnsRedirects: Bool) async throws -> DownloadExchange.Outcome {
+        try await withUnsafeContinuation { continuation in
+            exchange(request, of: download, via: client, returnsRedirects: returnsRedirects) { continuation.resume(returning: $0) }
+        }.get()
     }
 
     /// Prepares `download` (its request modifier, its address policy) and fetches it; on the
@@ -70,11 +66,12 @@ extension HTTPImageDownloader {
                 request = try Self.exchangeRequest(modified)
             }
             try Task.checkCancellation()
-            if let addressPolicy {
-                return .success(try await executePinned(request, of: download, policy: addressPolicy))
+            let outcome = if let addressPolicy {
+                try await executePinned(request, of: download, policy: addressPolicy)
+            } else {
+                try await exchange(request, of: download, via: client, returnsRedirects: false)
             }
-            let outcome = try await exchange(request, of: download, via: client, returnsRedirects: false).get()
-            return bodyOutcome(of: .success(outcome), for: download)
+            return .success((outcome.data, outcome.response))
         } catch {
             return .failure(webImageError(from: error, url: download.key.url))
         }

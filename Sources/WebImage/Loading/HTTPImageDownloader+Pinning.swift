@@ -11,26 +11,27 @@ extension HTTPImageDownloader {
     /// Each hop gets a client of its own whose only DNS entry maps the host to the policy's
     /// address (AsyncHTTPClient's `dnsOverride`): the connection goes there while the `Host`
     /// field, the TLS server name and certificate verification keep the host name. A redirect
-    /// (up to ``HTTPImageDownloader.Configuration/maxRedirects``, never a loop) is a new hop; one
-    /// out of `http(s)` goes on to ``check(_:expectedLength:)``, which refuses it.
+    /// (up to ``HTTPImageDownloader.Configuration/maxRedirects``, never a loop) is a new hop,
+    /// whose body is not read; one out of `http(s)` goes on to ``check(_:expectedLength:)``,
+    /// which refuses it.
     func executePinned(_ request: HTTPClient.Request, of download: DownloadRequest, policy: any ConnectionAddressPolicy)
-        async throws -> (data: Data, response: ImageLoadResponse)
+        async throws -> DownloadExchange.Outcome
     {
         var request = request
         var visited: Set<String> = [request.url.absoluteString]
         while true {
             let client = try await pinnedClient(for: request.url, policy: policy)
-            let outcome: DownloadExchange.Outcome
+            let next: URL
             do {
-                outcome = try await exchange(request, of: download, via: client, returnsRedirects: true).get()
+                let outcome = try await exchange(request, of: download, via: client, returnsRedirects: true)
                 try? await client.shutdown()
+                return outcome
+            } catch let redirected as DownloadExchange.Redirected {
+                try? await client.shutdown()
+                next = redirected.target
             } catch {
                 try? await client.shutdown()
                 throw error
-            }
-            guard case .redirect(let next) = outcome else {
-                guard case .body(let data, let response) = outcome else { throw WebImageError.invalidDownloadResponse }
-                return (data, response)
             }
             guard visited.count <= configuration.maxRedirects else { throw HTTPClientError.redirectLimitReached }
             guard visited.insert(next.absoluteString).inserted else { throw HTTPClientError.redirectCycleDetected }

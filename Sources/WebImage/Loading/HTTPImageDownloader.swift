@@ -25,9 +25,10 @@ import Tracing
 /// downloader's.
 ///
 /// Callbacks never run under the downloader's lock. Completions run where the outcome is handed
-/// out or, for a cancel, on the thread that cancels; every completion runs exactly once. Progress
-/// events run on the event loop that receives the bytes: keep them short. Partial images are
-/// decoded on a task while the body waits.
+/// out or, for a cancel, on the thread that cancels; every completion runs exactly once, and no
+/// event follows it. Progress events run where the bytes arrive, on AsyncHTTPClient's event loop
+/// (the first on a response modifier's task, the last where the outcome is handed out): keep
+/// them short. Partial images are decoded on a task while the body waits.
 public final class HTTPImageDownloader: ImageLoader {
     /// The configuration, as given at creation.
     public let configuration: HTTPImageDownloader.Configuration
@@ -114,9 +115,9 @@ public final class HTTPImageDownloader: ImageLoader {
         case .finished(let result):
             return try result.get()
         case .deliver(let delivery):
-            // A deliverer has left its download's callers, so a cancel did not reach it.
             let result = deliver(delivery) ?? .failure(.invalidDownloadOperation)
-            if Task.isCancelled { throw .cancelled }
+            // A deliverer has left its download's callers, so a cancel did not complete it.
+            if Task.isCancelled || delivery.deliverer?.isOwnLoadCancelled == true { throw .cancelled }
             return try result.get()
         }
     }
@@ -176,8 +177,10 @@ public final class HTTPImageDownloader: ImageLoader {
         for caller in callers { caller.complete(.failure(.cancelled)) }
     }
 
-    /// Cancels every download and shuts the HTTP client down, which ends their exchanges.
-    /// Later requests fail with ``WebImageError/invalidDownloadOperation``.
+    /// Cancels every download (each caller completes with ``WebImageError/cancelled`` before this
+    /// returns) and shuts the HTTP client down. Work already under way for a cancelled download
+    /// (a request modifier, a decode) may end after it returns, completing nobody. Later requests
+    /// fail with ``WebImageError/invalidDownloadOperation``.
     public func shutdown() async throws {
         let (callers, started) = state.withLock { $0.removeAllCallers(shuttingDown: true) }
         state.withLock { $0.takeWatchdog() }?.cancel()
