@@ -11,10 +11,7 @@ final class LoadingCoalescingTests: LoadingTestCase {
     func testHundredConcurrentLoadsMakeOneRequest() async throws {
         let jpeg = try bench("testjfif_256.jpg")
         // Held until every caller asked: however slow the machine, none comes after the answer.
-        let gate = LoopbackHTTPGate()
-        var response = LoopbackHTTPResponse.bytes(jpeg, contentType: "image/jpeg")
-        response.gate = gate
-        server.route("/photo.jpg", response)
+        let gate = routeHeldBack("/photo.jpg", .bytes(jpeg, contentType: "image/jpeg"))
         let downloader = makeDownloader()
         let outcomes = Recorder<Outcome>()
         for _ in 0..<100 {
@@ -35,10 +32,7 @@ final class LoadingCoalescingTests: LoadingTestCase {
 
     func testCancellingNinetyNineCallersLeavesTheLastOne() async throws {
         let jpeg = try bench("testjfif_256.jpg")
-        let gate = LoopbackHTTPGate()
-        var response = LoopbackHTTPResponse.bytes(jpeg)
-        response.gate = gate
-        server.route("/photo.jpg", response)
+        let gate = routeHeldBack("/photo.jpg", .bytes(jpeg))
         let downloader = makeDownloader()
         let cancelled = Recorder<Outcome>()
         let tokens = (0..<99).map { _ in
@@ -81,10 +75,7 @@ final class LoadingCoalescingTests: LoadingTestCase {
     func testEachCallerGetsItsOwnThumbnailFromOneRequest() async throws {
         let jpeg = try bench("testjfif_1024.jpg")
         // Held until the three callers asked, so that all three share the one request.
-        let gate = LoopbackHTTPGate()
-        var response = LoopbackHTTPResponse.bytes(jpeg)
-        response.gate = gate
-        server.route("/big.jpg", response)
+        let gate = routeHeldBack("/big.jpg", .bytes(jpeg))
         let downloader = makeDownloader()
         let url = server.url("/big.jpg")
         let (small, medium, full) = (Recorder<Outcome>(), Recorder<Outcome>(), Recorder<Outcome>())
@@ -124,10 +115,7 @@ final class LoadingCoalescingTests: LoadingTestCase {
     /// asked first leaving hands that work to another.
     func testTheAsyncCallerThatStartedASharedDownloadCanLeaveAndTheOthersStillGetTheImage() async throws {
         let jpeg = try bench("testjfif_256.jpg")
-        let gate = LoopbackHTTPGate()
-        var response = LoopbackHTTPResponse.bytes(jpeg)
-        response.gate = gate
-        server.route("/photo.jpg", response)
+        let gate = routeHeldBack("/photo.jpg", .bytes(jpeg))
         let downloader = makeDownloader()
         let (url, options) = (server.url("/photo.jpg"), options())
         // Started at once: each has joined the download when its task is made.
@@ -160,5 +148,14 @@ final class LoadingCoalescingTests: LoadingTestCase {
         _ = try await downloader.image(for: server.url("/photo.jpg"), options: options())
         _ = try await downloader.image(for: server.url("/photo.jpg"), options: options())
         XCTAssertEqual(server.requestCount("/photo.jpg"), 2)
+    }
+
+    /// Routes `path` to `response`, held back until the returned gate opens.
+    private func routeHeldBack(_ path: String, _ response: LoopbackHTTPResponse) -> LoopbackHTTPGate {
+        let gate = LoopbackHTTPGate()
+        var response = response
+        response.gate = gate
+        server.route(path, response)
+        return gate
     }
 }
