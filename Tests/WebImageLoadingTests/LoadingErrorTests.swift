@@ -186,19 +186,21 @@ final class LoadingErrorTests: LoadingTestCase {
     /// AsyncHTTPClient refuses a request with a line break in a field value before sending it;
     /// a queue of such requests ends one after another, not each inside the one before.
     func testAQueueOfRequestsRefusedAtOnceEndsWithoutGoingDeeper() async throws {
-        let downloader = makeDownloader { $0.maxConcurrentDownloads = 1 }
-        downloader.setValue("Bearer x\r\nX-Injected: 1", forHTTPHeaderField: "Authorization")
-        let count = 5_000
-        let outcomes = Recorder<Result<ImageLoadResult, WebImageError>>()
-        for index in 0..<count {
-            downloader.downloadImage(with: server.url("/\(index).jpg"), options: options()) { outcomes.append($0) }
+        for slots in [1, 1_000] {
+            let downloader = makeDownloader { $0.maxConcurrentDownloads = slots }
+            downloader.setValue("Bearer x\r\nX-Injected: 1", forHTTPHeaderField: "Authorization")
+            let count = 5_000
+            let outcomes = Recorder<Result<ImageLoadResult, WebImageError>>()
+            for index in 0..<count {
+                downloader.downloadImage(with: server.url("/\(index).jpg"), options: options()) { outcomes.append($0) }
+            }
+            let allCompleted = await outcomes.wait(for: count)
+            XCTAssertTrue(allCompleted, "\(slots) slots")
+            XCTAssertTrue(outcomes.all.allSatisfy { if case .failure(.network) = $0 { true } else { false } },
+                          "\(slots) slots: \(String(describing: outcomes.all.first))")
+            XCTAssertEqual(server.requests.count, 0, "nothing was sent")
+            await assertNothingLeft(downloader)
         }
-        let allCompleted = await outcomes.wait(for: count)
-        XCTAssertTrue(allCompleted)
-        XCTAssertTrue(outcomes.all.allSatisfy { if case .failure(.network) = $0 { true } else { false } },
-                      "\(String(describing: outcomes.all.first))")
-        XCTAssertEqual(server.requests.count, 0, "nothing was sent")
-        await assertNothingLeft(downloader)
     }
 
     func testARedirectLoopFails() async throws {

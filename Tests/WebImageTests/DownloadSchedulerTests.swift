@@ -82,7 +82,7 @@ final class DownloadSchedulerTests: XCTestCase {
         let waiting = scheduler.add(caller(delivers: true), key: key, options: options)
         let waitingUrgently = scheduler.add(DownloadCaller(options: urgent, events: nil, delivers: true) { _ in }, key: key, options: urgent)
         _ = scheduler.takeStartable()
-        scheduler.exchangeEnded(withCallback.operation)
+        scheduler.exchangeEnded(withCallback.operation, bytes: 0)
         let deliverer = scheduler.takeDeliverer(of: withCallback.operation)
         XCTAssertEqual(deliverer?.delivers, true)
         XCTAssertEqual(deliverer?.priority, .high)
@@ -93,12 +93,30 @@ final class DownloadSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.finish(withCallback.operation).count, 1)
     }
 
+    func testARequestFreesItsSlotAsItsBodyEndsOnlyWhileFewBytesWaitToBeHandedOut() {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let keys = ["a", "b", "c"].map { DownloadKey(url: URL(string: "http://127.0.0.1:9/\($0).png")!) }
+        let (first, second, third) = (scheduler.add(caller(), key: keys[0], options: options),
+                                      scheduler.add(caller(), key: keys[1], options: options),
+                                      scheduler.add(caller(), key: keys[2], options: options))
+        XCTAssertEqual(scheduler.takeStartable().map(\.operation), [first.operation])
+        let budget = DownloadScheduler.handingOutLimits.bytes
+        scheduler.exchangeEnded(first.operation, bytes: budget / 2 + 1)
+        XCTAssertEqual(scheduler.takeStartable().map(\.operation), [second.operation], "the next overlaps the decode")
+        scheduler.exchangeEnded(second.operation, bytes: budget / 2)
+        XCTAssertTrue(scheduler.takeStartable().isEmpty, "both bodies would go over the budget: the second keeps its slot")
+        _ = scheduler.finish(first.operation)
+        XCTAssertTrue(scheduler.takeStartable().isEmpty, "the second still holds its slot")
+        _ = scheduler.finish(second.operation)
+        XCTAssertEqual(scheduler.takeStartable().map(\.operation), [third.operation])
+    }
+
     func testEveryCallerSharingTheFirstDecodeFinishesTheRequest() {
         var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
         let first = scheduler.add(caller(), key: key, options: options)
         _ = scheduler.add(caller(), key: key, options: options)
         _ = scheduler.takeStartable()
-        scheduler.exchangeEnded(first.operation)
+        scheduler.exchangeEnded(first.operation, bytes: 100)
         let waiting = scheduler.undecodedCallers(of: first.operation, notIn: [])
         XCTAssertEqual(waiting.undecoded.count, 2)
         XCTAssertNil(waiting.finished)

@@ -16,7 +16,7 @@ import WebImageCodecs
 /// caller asks at once and waits in a queue of 6 slots; as a slot frees, the next GET goes out
 /// through AsyncHTTPClient's delegate API (no task of its own, so that it can outlive one
 /// caller's cancellation and be cancelled apart from any caller's task), collects its body on
-/// the event loop and hands it to the caller waiting, who decodes it. Against it,
+/// the event loop and hands it to the caller waiting, who decodes it and frees the slot. Against it,
 /// `download.2000` shows what the downloader's bookkeeping (joining, priorities, limits, events,
 /// the idle watchdog) costs beyond that model.
 enum DownloadCases {
@@ -62,7 +62,7 @@ enum DownloadCases {
             let queue = ExchangeQueue(client: client, slots: concurrency)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for url in urls {
-                    group.addTask { _ = try coders.decode(Data(try await queue.body(of: url).readableBytesView)) }
+                    group.addTask { try await queue.withBody(of: url) { _ = try coders.decode(Data($0.readableBytesView)) } }
                 }
                 try await group.waitForAll()
             }
@@ -100,7 +100,7 @@ enum DownloadCases {
     }
 
     /// The bare queue of ``floor``: a GET goes out through AsyncHTTPClient's delegate API when
-    /// one of the slots is free, and the next waiting one as it ends.
+    /// one of the slots is free, and holds it until its body has been used.
     private final class ExchangeQueue: Sendable {
         private typealias Waiter = (url: URL, continuation: UnsafeContinuation<Result<ByteBuffer, any Error>, Never>)
         private let client: HTTPClient
@@ -111,9 +111,10 @@ enum DownloadCases {
             state = Mutex((slots, []))
         }
 
-        /// The body of a GET of `url` (status 200 only), once a slot is free.
-        func body(of url: URL) async throws -> ByteBuffer {
-            try await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<ByteBuffer, any Error>, Never>) in
+        /// Hands the body of a GET of `url` (status 200 only), sent once a slot is free, to
+        /// `use`; the slot is free again when `use` returns.
+        func withBody(of url: URL, _ use: (ByteBuffer) throws -> Void) async throws {
+            let body = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<ByteBuffer, any Error>, Never>) in
                 let startsNow = state.withLock { state in
                     guard state.free > 0 else {
                         state.waiting.append((url, continuation))
@@ -123,7 +124,20 @@ enum DownloadCases {
                     return true
                 }
                 if startsNow { start((url, continuation)) }
-            }.get()
+            }
+            defer { freeSlot() }
+            try use(try body.get())
+        }
+
+        private func freeSlot() {
+            let next = state.withLock { state -> Waiter? in
+                guard !state.waiting.isEmpty else {
+                    state.free += 1
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            if let next { start(next) }
         }
 
         private func start(_ waiter: Waiter) {
@@ -134,15 +148,7 @@ enum DownloadCases {
                 waiter.continuation.resume(returning: .failure(error))
                 return
             }
-            client.execute(request: request, delegate: BodyCollector()).futureResult.whenComplete { [self] result in
-                let next = state.withLock { state -> Waiter? in
-                    guard !state.waiting.isEmpty else {
-                        state.free += 1
-                        return nil
-                    }
-                    return state.waiting.removeFirst()
-                }
-                if let next { start(next) }
+            client.execute(request: request, delegate: BodyCollector()).futureResult.whenComplete { result in
                 waiter.continuation.resume(returning: result)
             }
         }

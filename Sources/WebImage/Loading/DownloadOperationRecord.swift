@@ -11,7 +11,7 @@ final class DownloadOperationRecord {
         /// The HTTP request is under way.
         case running
         /// The exchange has ended: its outcome is being handed out (the bytes decoded) to the
-        /// callers; the slot is free again.
+        /// callers. The request may still hold its slot (see ``DownloadScheduler/exchangeEnded(_:)``).
         case decoding
     }
 
@@ -20,6 +20,9 @@ final class DownloadOperationRecord {
     var phase = Phase.queued
     /// Whether the request counts against ``HTTPImageDownloader.Configuration/maxConcurrentDownloads``.
     var holdsSlot = false
+    /// Whether the request freed its slot as its exchange ended, before being handed out, and
+    /// the bytes of its body then.
+    var slotFreedEarly = (freed: false, bytes: 0)
     /// The callers waiting on the request, by caller identifier.
     private(set) var callers: [UInt64: DownloadCaller] = [:]
     /// The priority of the most urgent caller; ``DownloadPriority/low`` without callers. Kept as

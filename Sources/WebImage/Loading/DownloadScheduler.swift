@@ -11,11 +11,20 @@ struct DownloadScheduler {
     private var joinable: [DownloadKey: UInt64] = [:]
     /// Requests holding a slot.
     private(set) var runningCount = 0
+    /// The requests being handed out that freed their slot when their exchange ended, and the
+    /// bytes of their bodies; within ``handingOutLimits``.
+    private var handingOut = (count: 0, bytes: 0)
+    /// How many requests, and how many bytes of bodies, may be handed out with their slot
+    /// freed. The bytes bound the bodies that wait in memory for their decode when they arrive
+    /// faster than they are decoded (large images); the count bounds how deep a chain of
+    /// exchanges refused at once can nest (see ``HTTPImageDownloader/complete(_:with:)``).
+    static let handingOutLimits = (count: 64, bytes: 2 << 20)
     /// The queued requests in start order; its entries for requests that are no longer queued,
     /// or queued at another priority now, are stale (``nextQueued()`` skips them).
     private var queue: DownloadQueue
     private var nextID: UInt64 = 1
 
+    /// A scheduler that runs up to `maxConcurrent` requests in `order`.
     init(maxConcurrent: Int, order: DownloadExecutionOrder) {
         self.maxConcurrent = max(1, maxConcurrent)
         queue = DownloadQueue(order: order)
@@ -121,11 +130,20 @@ struct DownloadScheduler {
         records[operation]?.timedOut ?? false
     }
 
-    /// The exchange of `operation` has ended: it gives its slot back, and its outcome is
-    /// handed out.
-    mutating func exchangeEnded(_ operation: UInt64) {
+    /// The exchange of `operation` has ended with a body of `bytes`, and its outcome is handed
+    /// out. It frees its slot now, so that the next download overlaps its decode, unless that
+    /// would take the requests handed out with their slot freed over ``handingOutLimits``: then
+    /// it keeps the slot until it finishes (``finish(_:)``), as SDWebImage's operation ends only
+    /// after decoding, so that bodies arriving faster than they are decoded wait on the server,
+    /// not in memory.
+    mutating func exchangeEnded(_ operation: UInt64, bytes: Int) {
+        guard let record = records[operation] else { return }
+        record.phase = .decoding
+        let limits = Self.handingOutLimits
+        guard handingOut.count < limits.count, handingOut.bytes + bytes <= limits.bytes else { return }
+        handingOut = (handingOut.count + 1, handingOut.bytes + bytes)
+        record.slotFreedEarly = (true, bytes)
         releaseSlot(of: operation)
-        records[operation]?.phase = .decoding
     }
 
     /// Removes and returns a caller of `operation` that can hand its outcome out (see
@@ -138,6 +156,7 @@ struct DownloadScheduler {
     mutating func finish(_ operation: UInt64) -> [DownloadCaller] {
         releaseSlot(of: operation)
         guard let record = records.removeValue(forKey: operation) else { return [] }
+        if record.slotFreedEarly.freed { handingOut = (handingOut.count - 1, handingOut.bytes - record.slotFreedEarly.bytes) }
         forgetJoinable(record.request.key, of: operation)
         return Array(record.callers.values)
     }

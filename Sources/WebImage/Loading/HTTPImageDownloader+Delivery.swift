@@ -2,22 +2,18 @@ import Foundation
 
 /// Handing the outcome of one shared request to every caller.
 extension HTTPImageDownloader {
-    /// Ends the exchange of `download` with `outcome`: frees its slot, starts what the queue
-    /// allows, and hands the outcome to a caller waiting on a task, which decodes and completes
-    /// every caller (``deliver(_:)``); without one, a task of the downloader's does.
+    /// Ends the exchange of `download` with `outcome`, starts what the queue allows, and hands
+    /// the outcome to a caller waiting on a task, which decodes and completes every caller
+    /// (``deliver(_:)``); without one, a task of the downloader's does.
     ///
-    /// An exchange refused at once inside another completion is completed on a task instead
-    /// (see ``CompletingThread``).
+    /// An exchange that AsyncHTTPClient refuses at once on its event loop completes inline, so
+    /// completions started here can nest; but each holds an outcome waiting to be handed out,
+    /// and at ``DownloadScheduler/handingOutLimits`` a request keeps its slot
+    /// (``DownloadScheduler/exchangeEnded(_:)``): the nesting stops there.
     func complete(_ download: DownloadRequest, with outcome: FetchOutcome) {
-        guard !CompletingThread.isActive else {
-            Task { complete(download, with: outcome) }
-            return
-        }
-        let deliverer = CompletingThread.run {
-            startReadyOperations { state in
-                state.exchangeEnded(download.operation)
-                return state.takeDeliverer(of: download.operation)
-            }
+        let deliverer = startReadyOperations { state in
+            state.exchangeEnded(download.operation, bytes: (try? outcome.get().data.count) ?? 0)
+            return state.takeDeliverer(of: download.operation)
         }
         let delivery = DownloadDelivery(request: download, outcome: outcome, deliverer: deliverer)
         guard let deliverer else {
@@ -29,14 +25,15 @@ extension HTTPImageDownloader {
 
     /// Decodes the bytes of `delivery` once per distinct decode options and completes every
     /// caller of its request, including callers that join while decoding is under way; or
-    /// completes them with its error. Returns the deliverer's result (nil without one), which
-    /// is not completed: the deliverer returns it.
+    /// completes them with its error. The request then frees its slot, and what the queue allows
+    /// starts. Returns the deliverer's result (nil without one), which is not completed: the
+    /// deliverer returns it.
     func deliver(_ delivery: DownloadDelivery) -> Result<ImageLoadResult, WebImageError>? {
         let operation = delivery.request.operation
         let deliverer = delivery.deliverer
         switch delivery.outcome {
         case .failure(let error):
-            let (callers, timedOut) = state.withLock { state in
+            let (callers, timedOut) = startReadyOperations { state in
                 let timedOut = state.timedOut(operation)
                 return (state.finish(operation), timedOut)
             }
@@ -70,7 +67,7 @@ extension HTTPImageDownloader {
         func decodeUntilFinished() -> [DownloadCaller] {
             while true {
                 let done = decoded.map(\.key)
-                let (waiting, finished) = state.withLock { $0.undecodedCallers(of: operation, notIn: done) }
+                let (waiting, finished) = startReadyOperations { $0.undecodedCallers(of: operation, notIn: done) }
                 if let finished { return finished }
                 decode(for: waiting)
             }
