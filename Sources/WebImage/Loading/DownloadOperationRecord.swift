@@ -20,9 +20,9 @@ final class DownloadOperationRecord {
     var phase = Phase.queued
     /// Whether the request counts against ``HTTPImageDownloader.Configuration/maxConcurrentDownloads``.
     var holdsSlot = false
-    /// Whether the request freed its slot as its exchange ended, before being handed out, and
-    /// the bytes of its body then.
-    var slotFreedEarly = (freed: false, bytes: 0)
+    /// The bytes of its body when the request freed its slot as its exchange ended, before
+    /// being handed out; nil when it did not.
+    var bytesHandedOutWithoutSlot: Int?
     /// The callers waiting on the request, by caller identifier.
     private(set) var callers: [UInt64: DownloadCaller] = [:]
     /// The priority of the most urgent caller; ``DownloadPriority/low`` without callers. Kept as

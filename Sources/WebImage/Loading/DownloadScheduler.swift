@@ -142,7 +142,7 @@ struct DownloadScheduler {
         let limits = Self.handingOutLimits
         guard handingOut.count < limits.count, handingOut.bytes + bytes <= limits.bytes else { return }
         handingOut = (handingOut.count + 1, handingOut.bytes + bytes)
-        record.slotFreedEarly = (true, bytes)
+        record.bytesHandedOutWithoutSlot = bytes
         releaseSlot(of: operation)
     }
 
@@ -156,7 +156,7 @@ struct DownloadScheduler {
     mutating func finish(_ operation: UInt64) -> [DownloadCaller] {
         releaseSlot(of: operation)
         guard let record = records.removeValue(forKey: operation) else { return [] }
-        if record.slotFreedEarly.freed { handingOut = (handingOut.count - 1, handingOut.bytes - record.slotFreedEarly.bytes) }
+        if let bytes = record.bytesHandedOutWithoutSlot { handingOut = (handingOut.count - 1, handingOut.bytes - bytes) }
         forgetJoinable(record.request.key, of: operation)
         return Array(record.callers.values)
     }

@@ -41,8 +41,8 @@ extension HTTPImageDownloader {
             let reported = timedOut ? WebImageError.timedOut(seconds: configuration.effectiveTimeout) : error
             for caller in callers { caller.complete(.failure(reported)) }
             return deliverer.map { _ in .failure(reported) }
-        case .success(let (data, response)):
-            return deliver(data, response: response, of: operation, to: deliverer,
+        case .success(let body):
+            return deliver(body.data, response: body.response, of: operation, to: deliverer,
                            decryptor: delivery.request.options.decryptor)
         }
     }

@@ -13,7 +13,7 @@ extension HTTPImageDownloader {
     static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
 
     /// What a download ends with: its body and response head, or why there is none.
-    typealias FetchOutcome = Result<(data: Data, response: ImageLoadResponse), WebImageError>
+    typealias FetchOutcome = Result<DownloadExchange.Outcome, WebImageError>
 
     /// Starts `download`, whose outcome goes to ``complete(_:with:)``. A plain request starts its
     /// exchange here, on this thread, with no task of its own; one that must be prepared first
@@ -25,7 +25,7 @@ extension HTTPImageDownloader {
         }
         do {
             exchange(try makeRequest(for: download), of: download, via: client, returnsRedirects: false) { result in
-                self.complete(download, with: result.map { ($0.data, $0.response) }.mapError { self.webImageError(from: $0, url: download.key.url) })
+                self.complete(download, with: result.mapError { self.webImageError(from: $0, url: download.key.url) })
             }
         } catch {
             complete(download, with: .failure(webImageError(from: error, url: download.key.url)))
@@ -66,12 +66,10 @@ extension HTTPImageDownloader {
                 request = try Self.exchangeRequest(modified)
             }
             try Task.checkCancellation()
-            let outcome = if let addressPolicy {
-                try await executePinned(request, of: download, policy: addressPolicy)
-            } else {
-                try await exchange(request, of: download, via: client, returnsRedirects: false)
+            guard let addressPolicy else {
+                return .success(try await exchange(request, of: download, via: client, returnsRedirects: false))
             }
-            return .success((outcome.data, outcome.response))
+            return .success(try await executePinned(request, of: download, policy: addressPolicy))
         } catch {
             return .failure(webImageError(from: error, url: download.key.url))
         }

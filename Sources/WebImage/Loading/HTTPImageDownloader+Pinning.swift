@@ -21,18 +21,15 @@ extension HTTPImageDownloader {
         var visited: Set<String> = [request.url.absoluteString]
         while true {
             let client = try await pinnedClient(for: request.url, policy: policy)
-            let next: URL
+            let hop: Result<DownloadExchange.Outcome, any Error>
             do {
-                let outcome = try await exchange(request, of: download, via: client, returnsRedirects: true)
-                try? await client.shutdown()
-                return outcome
-            } catch let redirected as DownloadExchange.Redirected {
-                try? await client.shutdown()
-                next = redirected.target
+                hop = .success(try await exchange(request, of: download, via: client, returnsRedirects: true))
             } catch {
-                try? await client.shutdown()
-                throw error
+                hop = .failure(error)
             }
+            try? await client.shutdown()
+            guard case .failure(let redirected as DownloadExchange.Redirected) = hop else { return try hop.get() }
+            let next = redirected.target
             guard visited.count <= configuration.maxRedirects else { throw HTTPClientError.redirectLimitReached }
             guard visited.insert(next.absoluteString).inserted else { throw HTTPClientError.redirectCycleDetected }
             request = try Self.redirected(request, to: next)

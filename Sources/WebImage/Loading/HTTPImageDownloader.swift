@@ -172,9 +172,7 @@ public final class HTTPImageDownloader: ImageLoader {
 
     /// Cancels every caller of every download; each completes with ``WebImageError/cancelled``.
     public func cancelAllDownloads() {
-        let (callers, started) = state.withLock { $0.removeAllCallers(shuttingDown: false) }
-        for request in started { request.cancel() }
-        for caller in callers { caller.complete(.failure(.cancelled)) }
+        cancelEveryCaller(shuttingDown: false)
     }
 
     /// Cancels every download (each caller completes with ``WebImageError/cancelled`` before this
@@ -182,11 +180,17 @@ public final class HTTPImageDownloader: ImageLoader {
     /// (a request modifier, a decode) may end after it returns, completing nobody. Later requests
     /// fail with ``WebImageError/invalidDownloadOperation``.
     public func shutdown() async throws {
-        let (callers, started) = state.withLock { $0.removeAllCallers(shuttingDown: true) }
+        cancelEveryCaller(shuttingDown: true)
         state.withLock { $0.takeWatchdog() }?.cancel()
+        try await client.shutdown()
+    }
+
+    /// Removes every caller (and, `shuttingDown`, refuses later ones), cancels the started
+    /// requests and completes the callers with ``WebImageError/cancelled``.
+    private func cancelEveryCaller(shuttingDown: Bool) {
+        let (callers, started) = state.withLock { $0.removeAllCallers(shuttingDown: shuttingDown) }
         for request in started { request.cancel() }
         for caller in callers { caller.complete(.failure(.cancelled)) }
-        try await client.shutdown()
     }
 
     // MARK: Header fields
@@ -238,10 +242,10 @@ public final class HTTPImageDownloader: ImageLoader {
     /// out, the running requests that made no progress in the last four rounds. So a request
     /// costs no timer of its own (AsyncHTTPClient's read timeout re-arms one per read, its
     /// deadline one per request), and no lock or clock reading per body part until a caller
-    /// with events joins; a silence is caught
-    /// between one and one and a quarter timeouts after the last byte (or the start). It ends
-    /// when no request is running; the next request to start starts it again. There is never
-    /// more than one, since each of its looks counts as a round.
+    /// with events joins; a silence is caught between one and one and a quarter timeouts after
+    /// the last byte (or the start). It ends when no request is running; the next request to
+    /// start starts it again. There is never more than one, since each of its looks counts as a
+    /// round.
     private func makeIdleWatchdog() -> Task<Void, Never> {
         let limit = Duration.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
         let rounds = Self.watchdogRoundsPerTimeout
