@@ -113,9 +113,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
 
-        // libFuzzer targets for format detection and every decoder (scripts/fuzz builds them with
-        // -sanitize=fuzzer); a normal build replays saved inputs through the same code.
-        .executableTarget(name: "webimage-fuzz", dependencies: ["WebImage", "WebImageCodecs"]),
+        // libFuzzer targets for format detection, every decoder and the URL → request path
+        // (scripts/fuzz builds them with -sanitize=fuzzer); a normal build replays saved inputs
+        // through the same code.
+        .executableTarget(name: "webimage-fuzz", dependencies: ["WebImage", "WebImageCodecs", "WebImageServer", "Locking"]),
 
         // Benchmarks/run times these cases against Pillow, tjbench and plain-Swift references.
         .executableTarget(

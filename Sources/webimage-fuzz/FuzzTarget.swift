@@ -3,7 +3,7 @@ import WebImage
 import WebImageCodecs
 
 /// One thing to fuzz: format detection and dispatch, one decoder, the EXIF orientation
-/// parser, or the ICC profile reader. The same code runs under libFuzzer (`LibFuzzerEntry.swift`) and when replaying
+/// parser, the ICC profile reader, or a URL on its way to a request. The same code runs under libFuzzer (`LibFuzzerEntry.swift`) and when replaying
 /// files in a normal build (`FuzzReplay.swift`), so a crash the fuzzer finds reproduces in a
 /// debug build.
 enum FuzzTarget: String, CaseIterable {
@@ -29,6 +29,9 @@ enum FuzzTarget: String, CaseIterable {
     /// ``ColorProfile/init(iccData:)`` and ``ColorConversion``: an embedded ICC profile read,
     /// then opened by lcms2 and used on pixels.
     case icc
+    /// imgproxy's and thumbor's path parsers and ``HTTPImageDownloader``'s request building
+    /// (first URL and a request modifier's), on fuzzed text: no URL may trap (see ``FuzzedURL``).
+    case url
 
     /// Feeds `data` to this target and says what came of it. Bad input is expected to end in
     /// an ``ImageCodingError``; anything else that is wrong (another error type, an image that
@@ -47,6 +50,7 @@ enum FuzzTarget: String, CaseIterable {
         case .jxl: FuzzedDecoding(coder: JXLCoder(), format: .jxl, data: data).run()
         case .exif: "orientation \(EXIF.orientation(fromTIFF: data))"
         case .icc: FuzzedColorProfile(data: data).run()
+        case .url: FuzzedURL(data: data).run()
         }
     }
 

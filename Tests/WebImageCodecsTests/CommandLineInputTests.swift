@@ -38,6 +38,8 @@ final class CommandLineInputTests: XCTestCase {
 
     func testBadURLsAreUsageErrors() throws {
         for (url, why) in [("http://", "http:// is not a valid URL: http:// has no host"),
+                           ("http://127.0.0.1:99999/x.jpg",
+                            "http://127.0.0.1:99999/x.jpg is not a valid URL: http://127.0.0.1:99999/x.jpg has port 99999, outside 1…65535"),
                            ("ftp://127.0.0.1/x.jpg", "ftp://127.0.0.1/x.jpg is not a valid URL: no loader handles ftp: URLs"),
                            ("https://exa mple.com/x.jpg", "https://exa mple.com/x.jpg is not a valid URL")] {
             let run = try WebImageCLI.run(["get", server.url("/a.jpg").absoluteString, url])

@@ -155,6 +155,12 @@ final class ProcessingURLParserTests: XCTestCase {
             ("/sig/plain/notaurl", .invalidSource("not an absolute URL")),
             ("/sig/a+b/c", .invalidSource("not URL-safe base64")),
             ("/sig/enc/abc", .invalidSource("encrypted source URLs are not supported")),
+            ("/sig/plain/http://1.2.3.4:99999/x.jpg", .invalidSource("it has port 99999, outside 1…65535")),
+            ("/sig/plain/http%3A%2F%2F1.2.3.4%3A0%2Fx.jpg", .invalidSource("it has port 0, outside 1…65535")),
+            ("/sig/aHR0cDovLzEuMi4zLjQ6OTk5OTkveC5qcGc", // http://1.2.3.4:99999/x.jpg
+             .invalidSource("it has port 99999, outside 1…65535")),
+            ("/sig/plain/https://h:123456789012345678901234/x.jpg", .invalidSource("it has a port outside 1…65535")),
+            ("/sig/plain/http:///x.jpg", .invalidSource("it has no host")),
         ]
         for (path, expected) in cases {
             XCTAssertThrowsError(try parser.parse(path), path) { error in

@@ -121,6 +121,12 @@ final class ThumborURLParserTests: XCTestCase {
         for path in paths {
             XCTAssertThrowsError(try parser.parse(path), path)
         }
+        for path in ["/unsafe/10x10/http://1.2.3.4:99999/x.jpg", "/unsafe/1.2.3.4:99999/x.jpg", "/unsafe/http%3A%2F%2Fh%3A70000%2Fx.jpg"] {
+            XCTAssertThrowsError(try parser.parse(path), path) {
+                guard case .invalidSource(let why)? = $0 as? ProcessingURLError else { return XCTFail("\(path): \($0)") }
+                XCTAssertTrue(why.hasSuffix("outside 1…65535"), why)
+            }
+        }
         XCTAssertThrowsError(try parser.parse("/unsafe/" + String(repeating: "a", count: 9000))) {
             XCTAssertEqual($0 as? ProcessingURLError, .pathTooLong(length: 9008, limit: 8192))
         }

@@ -23,8 +23,8 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         let response: ImageLoadResponse
     }
 
-    /// Ends an exchange under a ``ConnectionAddressPolicy`` at a redirect to follow (see
-    /// ``HTTPImageDownloader/executePinned(_:of:policy:)``), before its body is read.
+    /// Ends an exchange at a redirect to follow, before its body is read: the downloader follows
+    /// it along the download's ``RedirectTrail``.
     struct Redirected: Error {
         let target: URL
     }
@@ -34,9 +34,6 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     private let downloader: HTTPImageDownloader
     private let download: DownloadRequest
     private let handlesCookies: Bool
-    /// Whether a redirect ends the exchange with ``Redirected`` (under an address policy) rather
-    /// than being followed by AsyncHTTPClient.
-    private let returnsRedirects: Bool
     /// The URL the latest response came from.
     private var url: URL
     private var head: ImageLoadResponse?
@@ -48,13 +45,11 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     private let sideWork = Mutex<EventLoopFuture<Void>?>(nil)
 
     /// The exchange of `download`, whose request goes to `url`.
-    init(_ download: DownloadRequest, to url: URL, by downloader: HTTPImageDownloader,
-         handlesCookies: Bool, returnsRedirects: Bool) {
+    init(_ download: DownloadRequest, to url: URL, by downloader: HTTPImageDownloader, handlesCookies: Bool) {
         self.downloader = downloader
         self.download = download
         self.url = url
         self.handlesCookies = handlesCookies
-        self.returnsRedirects = returnsRedirects
     }
 
     /// Calls `body` once the work this exchange started off the event loop has ended.
@@ -70,7 +65,7 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let eventLoop = task.eventLoop
-        if returnsRedirects, let next = redirectTarget(of: head) {
+        if let next = redirectTarget(of: head) {
             return eventLoop.makeFailedFuture(Redirected(target: next))
         }
         if handlesCookies { downloader.cookies.store(head.headers["set-cookie"], from: url) }

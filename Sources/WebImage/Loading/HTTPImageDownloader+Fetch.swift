@@ -24,7 +24,8 @@ extension HTTPImageDownloader {
             return
         }
         do {
-            exchange(try makeRequest(for: download), of: download, via: client, returnsRedirects: false) { result in
+            let request = try makeRequest(for: download)
+            send(request, of: download, trail: RedirectTrail(from: request.url, limit: configuration.maxRedirects)) { result in
                 self.complete(download, with: result.mapError { self.webImageError(from: $0, url: download.key.url) })
             }
         } catch {
@@ -32,13 +33,28 @@ extension HTTPImageDownloader {
         }
     }
 
+    /// Sends `request` for `download` through the shared client and follows its redirects along
+    /// `trail`, calling `finish` with what the last exchange ends with.
+    private func send(_ request: HTTPClient.Request, of download: DownloadRequest, trail: RedirectTrail,
+                      finish: @escaping @Sendable (Result<DownloadExchange.Outcome, any Error>) -> Void) {
+        exchange(request, of: download, via: client) { result in
+            guard case .failure(let redirected as DownloadExchange.Redirected) = result else { return finish(result) }
+            var trail = trail
+            do {
+                self.send(try trail.follow(request, to: redirected.target), of: download, trail: trail, finish: finish)
+            } catch {
+                finish(.failure(error))
+            }
+        }
+    }
+
     /// Sends `request` for `download` through `client`, as the request's step under way (so that
-    /// cancelling the request stops it), and calls `finish` with what the exchange ended with,
-    /// once the work it started off the event loop has ended too.
-    func exchange(_ request: HTTPClient.Request, of download: DownloadRequest, via client: HTTPClient, returnsRedirects: Bool,
+    /// cancelling the request stops it), and calls `finish` with what the exchange ended with
+    /// (``DownloadExchange/Redirected`` at a redirect to follow), once the work it started off
+    /// the event loop has ended too.
+    func exchange(_ request: HTTPClient.Request, of download: DownloadRequest, via client: HTTPClient,
                   finish: @escaping @Sendable (Result<DownloadExchange.Outcome, any Error>) -> Void) {
-        let delegate = DownloadExchange(download, to: request.url, by: self,
-                                        handlesCookies: handlesCookies(for: download), returnsRedirects: returnsRedirects)
+        let delegate = DownloadExchange(download, to: request.url, by: self, handlesCookies: handlesCookies(for: download))
         // No deadline: the idle watchdog bounds silences (see `makeIdleWatchdog`).
         let task = client.execute(request: request, delegate: delegate, eventLoop: .indifferent)
         download.begin(.exchange(task))
@@ -46,11 +62,11 @@ extension HTTPImageDownloader {
     }
 
     /// What the exchange of `request` for `download` through `client` ends with; the async form
-    /// of ``exchange(_:of:via:returnsRedirects:finish:)``, for a task that prepares a request.
-    func exchange(_ request: HTTPClient.Request, of download: DownloadRequest, via client: HTTPClient,
-                  returnsRedirects: Bool) async throws -> DownloadExchange.Outcome {
+    /// of ``exchange(_:of:via:finish:)``, for a task that prepares a request.
+    func exchange(_ request: HTTPClient.Request, of download: DownloadRequest, via client: HTTPClient)
+        async throws -> DownloadExchange.Outcome {
         try await withUnsafeContinuation { continuation in
-            exchange(request, of: download, via: client, returnsRedirects: returnsRedirects) { continuation.resume(returning: $0) }
+            exchange(request, of: download, via: client) { continuation.resume(returning: $0) }
         }.get()
     }
 
@@ -67,7 +83,10 @@ extension HTTPImageDownloader {
             }
             try Task.checkCancellation()
             guard let addressPolicy else {
-                return .success(try await exchange(request, of: download, via: client, returnsRedirects: false))
+                let trail = RedirectTrail(from: request.url, limit: configuration.maxRedirects)
+                return .success(try await withUnsafeContinuation { continuation in
+                    send(request, of: download, trail: trail) { continuation.resume(returning: $0) }
+                }.get())
             }
             return .success(try await executePinned(request, of: download, policy: addressPolicy))
         } catch {
@@ -111,10 +130,14 @@ extension HTTPImageDownloader {
     }
 
     /// The request to send for what a request modifier returned. An image request has no body:
-    /// one with a body is refused.
+    /// one with a body is refused, and so is a URL that cannot be requested (``HTTPRequestURL``).
     private static func exchangeRequest(_ modified: HTTPClientRequest) throws -> HTTPClient.Request {
         guard modified.body == nil else { throw WebImageError.invalidDownloadOperation }
-        return try HTTPClient.Request(url: modified.url, method: modified.method, headers: modified.headers,
+        guard let url = URL(string: modified.url) else {
+            throw WebImageError.invalidURL("the request modifier returned an unreadable URL")
+        }
+        try HTTPRequestURL.check(url)
+        return try HTTPClient.Request(url: url, method: modified.method, headers: modified.headers,
                                       tlsConfiguration: modified.tlsConfiguration)
     }
 

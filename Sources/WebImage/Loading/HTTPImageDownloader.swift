@@ -126,8 +126,10 @@ public final class HTTPImageDownloader: ImageLoader {
     /// caller's identifiers, or nil when the caller was completed already (a URL this downloader
     /// cannot request, or a downloader shut down).
     private func register(_ url: URL, options: ImageLoaderOptions, caller: DownloadCaller) -> (operation: UInt64, caller: UInt64)? {
-        guard canRequest(url) else {
-            caller.complete(.failure(.invalidURL("\(url.absoluteString) is not an http(s) URL with a host")))
+        do {
+            try HTTPRequestURL.check(url)
+        } catch {
+            caller.complete(.failure(error))
             return nil
         }
         let key = DownloadKey(url: url, ifNoneMatch: options.ifNoneMatch, ifModifiedSince: options.ifModifiedSince)
@@ -269,8 +271,8 @@ public final class HTTPImageDownloader: ImageLoader {
     static func clientConfiguration(for configuration: HTTPImageDownloader.Configuration) -> HTTPClient.Configuration {
         let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
         var client = HTTPClient.Configuration()
-        client.redirectConfiguration = configuration.maxRedirects > 0
-            ? .follow(max: configuration.maxRedirects, allowCycles: false) : .disallow
+        // The downloader follows redirects itself, each checked first (see `RedirectTrail`).
+        client.redirectConfiguration = .disallow
         // No read timeout: the downloader's idle watchdog bounds silences instead, without a
         // timer re-armed on every read.
         client.timeout = HTTPClient.Configuration.Timeout(connect: timeout)

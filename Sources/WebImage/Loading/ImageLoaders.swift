@@ -60,10 +60,13 @@ public final class ImageLoaders: ImageLoader {
     /// Why no loader takes `url`, as a sentence ("http:// has no host", "no loader handles
     /// ftp: URLs"), or nil when one does: lets a tool refuse a bad URL before loading anything.
     public func whyUnhandled(_ url: URL) -> String? {
-        guard loader(for: url) == nil else { return nil }
-        guard let scheme = url.scheme?.lowercased(), !scheme.isEmpty else { return "\(url.absoluteString) has no scheme" }
-        if scheme == "http" || scheme == "https", url.host?.isEmpty ?? true { return "\(url.absoluteString) has no host" }
-        return "no loader handles \(scheme): URLs"
+        guard let scheme = url.scheme?.lowercased(), !scheme.isEmpty else {
+            return loader(for: url) == nil ? "\(url.absoluteString) has no scheme" : nil
+        }
+        if scheme == "http" || scheme == "https", let problem = HTTPRequestURL.problem(with: url) {
+            return "\(url.absoluteString) \(problem)"
+        }
+        return loader(for: url) == nil ? "no loader handles \(scheme): URLs" : nil
     }
 
     /// Asks the loader that handles `url`; with none, blocks only permanent ``WebImageError``s.

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Parses request paths in imgproxy's URL format into ``ProcessingURL`` values:
 ///
@@ -126,7 +127,7 @@ public struct ProcessingURLParser: Sendable {
             throw .invalidSource("not an absolute URL")
         }
         guard Self.schemes.contains(scheme) else { throw .invalidSource("scheme must be http, https or local") }
-        guard scheme == "local" || !(url.host ?? "").isEmpty else { throw .invalidSource("no host") }
+        if scheme != "local", let problem = HTTPRequestURL.problem(with: url) { throw .invalidSource("it \(problem)") }
         return url
     }
 }
