@@ -1,4 +1,5 @@
 import WebImageRedis
+import WebImageServer
 
 /// The Redis tier of `webimage serve`: one client, with a cache of source bytes and one of
 /// results over it, each in a namespace of its own so that their keys never meet. Results keep
@@ -10,6 +11,18 @@ struct SharedTier {
     let sources: RedisImageCache
     /// Encoded results, the processor's shared cache.
     let results: RedisImageCache
+
+    /// The tier `configuration` names (its Redis URL and time to live), or nil when it names no Redis.
+    init?(_ configuration: ImageServer.Configuration) throws {
+        guard let url = configuration.redisURL else { return nil }
+        let redis: RedisConfiguration
+        do {
+            redis = try RedisConfiguration(url: url)
+        } catch {
+            throw CommandFailure("--redis: \(error)")
+        }
+        self.init(client: RedisClient(configuration: redis), timeToLive: .seconds(configuration.redisTTL))
+    }
 
     /// Caches over `client` whose entries live for `timeToLive`.
     init(client: RedisClient, timeToLive: Duration) {

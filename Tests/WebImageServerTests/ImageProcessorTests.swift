@@ -25,8 +25,16 @@ final class ImageProcessorTests: XCTestCase {
             try FileManager.default.copyItem(at: source, to: root.appendingPathComponent(name))
         }
         let cache = ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.appending("sources")))
-        processor = ImageProcessor(manager: ImageManager(imageCache: cache), localRoot: root,
+        processor = ImageProcessor(manager: ImageManager(imageCache: cache), configuration: configuration(),
                                    disk: try DiskCache(directory: folder.appending("results")))
+    }
+
+    /// The default configuration serving `local:///` from the test's root, changed by `change`.
+    private func configuration(_ change: (inout ImageServer.Configuration) -> Void = { _ in }) -> ImageServer.Configuration {
+        var configuration = ImageServer.Configuration()
+        configuration.localRoot = root.path
+        change(&configuration)
+        return configuration
     }
 
     private func process(_ path: String) async throws -> (ProcessedImage, Image) {
@@ -40,7 +48,7 @@ final class ImageProcessorTests: XCTestCase {
         let shared = ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.appending("shared")))
         func instance(_ name: String) throws -> ImageProcessor {
             let sources = ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.appending("\(name)-sources")))
-            return ImageProcessor(manager: ImageManager(imageCache: sources), localRoot: root,
+            return ImageProcessor(manager: ImageManager(imageCache: sources), configuration: configuration(),
                                   disk: try DiskCache(directory: folder.appending("\(name)-results")), sharedCache: shared)
         }
         let url = try parser.parse("/x/rs:fit:100:100/plain/local:///photo.jpg@webp")
@@ -178,7 +186,10 @@ final class ImageProcessorTests: XCTestCase {
     }
 
     func testSourcesAndResultsOverThePixelLimitsAreRefused() async throws {
-        let strict = ImageProcessor(manager: processor.manager, localRoot: root, maxSourcePixels: 100_000, maxResultPixels: 1_000_000)
+        let strict = ImageProcessor(manager: processor.manager, configuration: configuration {
+            $0.maxSrcResolution = 0.1
+            $0.maxResultResolution = 1
+        })
         // A fill decodes the whole 1024x768 source; a fit to 100 wide would shrink it on load, under the limit.
         for path in ["/x/rs:fill:100:100/plain/local:///photo.jpg", "/x/rs:fit:2000:2000:1/plain/local:///small.jpg"] {
             do {
@@ -194,7 +205,8 @@ final class ImageProcessorTests: XCTestCase {
     }
 
     func testOnlyAllowedSourcePrefixesAreLoaded() async throws {
-        let limited = ImageProcessor(manager: processor.manager, localRoot: root, allowedSources: ["local:///small", "https://cdn.example/"])
+        let limited = ImageProcessor(manager: processor.manager,
+                                     configuration: configuration { $0.allowedSources = ["local:///small", "https://cdn.example/"] })
         _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///small.jpg"))
         do {
             _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///photo.jpg"))

@@ -180,4 +180,21 @@ final class ServeCommandTests: ServeTestCase {
         let unsigned = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(unsigned.status, 403)
     }
+
+    func testHelpListsEverySettingAndABadValueStopsTheServerNamingIt() throws {
+        let webimage = BuiltProducts.executable("webimage")
+        let help = try ChildProcess.run(webimage, ["serve", "--help"])
+        XCTAssertEqual(help.status, 0)
+        let words = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for setting in ImageServer.Configuration.settings {
+            XCTAssertTrue(words.contains("--\(setting.flag)"), setting.flag)
+            if let variable = setting.variable { XCTAssertTrue(words.contains("$\(variable)"), variable) }
+        }
+        let badVariable = try ChildProcess.run(webimage, ["serve", "--bind", "127.0.0.1:0"], environment: ["IMGPROXY_QUALITY": "0"])
+        XCTAssertEqual(badVariable.status, 1)
+        XCTAssertEqual(badVariable.error, "webimage: IMGPROXY_QUALITY is outside 1…100\n")
+        let badFlag = try ChildProcess.run(webimage, ["serve", "--bind", "127.0.0.1:0", "--max-redirects=-1"])
+        XCTAssertEqual(badFlag.status, 1)
+        XCTAssertEqual(badFlag.error, "webimage: --max-redirects is outside 0…100\n")
+    }
 }

@@ -5,8 +5,8 @@ import XCTest
 /// README), so that a bare clone runs them; the corpus-wide tests read the full shared corpus,
 /// found by ``fullCorpus``, and are skipped when it is absent.
 public enum Fixtures {
-    /// The package root, found from this source file's location.
-    private static let packageRoot = URL(fileURLWithPath: #filePath)
+    /// The package root, found from this source file's location: where the README is.
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // WebImageTestSupport
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()

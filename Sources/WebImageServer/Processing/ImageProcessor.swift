@@ -22,24 +22,17 @@ public final class ImageProcessor: Sendable {
     public let manager: ImageManager
     /// Encodes results.
     public let coders: ImageCoders
+    /// The settings the processor follows: its limits, sources, quality and concurrency.
+    public let configuration: ImageServer.Configuration
     /// The folder `local:///path` sources are read from, or nil to refuse them.
     public let localRoot: URL?
-    /// The quality 1…100 used when a URL gives none (imgproxy's default is 80).
-    public let defaultQuality: Int
-    /// Prefixes a source URL must start with (imgproxy's `IMGPROXY_ALLOWED_SOURCES`); empty allows any.
-    public let allowedSources: [String]
-    /// The most pixels a decoded source frame may have, 50 megapixels by default (as imgproxy's
-    /// `IMGPROXY_MAX_SRC_RESOLUTION`, but counted after shrink-on-load: a large JPEG asked for
-    /// as a small `fit` decodes small and passes). All frames of an animation together are
-    /// held to it too, as imgproxy sums them.
+    /// The most pixels a decoded source may have (``ImageServer/Configuration/maxSrcResolution``,
+    /// as imgproxy's `IMGPROXY_MAX_SRC_RESOLUTION`, but counted after shrink-on-load: a large
+    /// JPEG asked for as a small `fit` decodes small and passes). All frames of an animation
+    /// together are held to it too, as imgproxy sums them.
     public let maxSourcePixels: Int
     /// The most pixels a result may have, all frames together.
     public let maxResultPixels: Int
-    /// The most frames of an animated source processed (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`):
-    /// 1 makes every animation a still image of its first frame, as imgproxy's default does;
-    /// above 1, a source with more frames is refused (422) before any frame is decoded, where
-    /// imgproxy would keep the first ones.
-    public let maxAnimationFrames: Int
     /// The slots image work waits for.
     private let slots: ProcessingSlots
     /// Encoded results by canonical key.
@@ -61,26 +54,22 @@ public final class ImageProcessor: Sendable {
     /// Where lookups, downloads and processing are counted and timed.
     private let metrics: ServerMetrics
 
-    /// A processor loading through `manager` the sources `allowedSources` allow, refusing
-    /// sources and results over their pixel and frame limits, making at most `concurrency`
+    /// A processor loading through `manager` the sources `configuration` allows, refusing
+    /// sources and results over its pixel and frame limits, making at most its `concurrency`
     /// results at once with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding
     /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
     /// `sharedCache` (its disk tier) when given, measuring into `metrics`.
-    public init(manager: ImageManager, coders: ImageCoders = .shared, localRoot: URL? = nil, defaultQuality: Int = 80,
-                allowedSources: [String] = [], maxSourcePixels: Int = 50_000_000,
-                maxResultPixels: Int = 50_000_000, maxAnimationFrames: Int = 100,
-                concurrency: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
-                maxQueue: Int = 1000, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
+    public init(manager: ImageManager, configuration: ImageServer.Configuration = ImageServer.Configuration(),
+                coders: ImageCoders = .shared, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
                 sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics()) {
-        slots = ProcessingSlots(concurrency: concurrency, maxQueue: maxQueue, queueLength: metrics.queueLength)
-        self.allowedSources = allowedSources
-        self.maxSourcePixels = maxSourcePixels
-        self.maxResultPixels = maxResultPixels
-        self.maxAnimationFrames = max(1, maxAnimationFrames)
+        slots = ProcessingSlots(concurrency: configuration.concurrency, maxQueue: configuration.maxQueue,
+                                queueLength: metrics.queueLength)
+        self.configuration = configuration
+        maxSourcePixels = Int(configuration.maxSrcResolution * 1_000_000)
+        maxResultPixels = Int(configuration.maxResultResolution * 1_000_000)
         self.manager = manager
         self.coders = coders
-        self.localRoot = localRoot?.standardizedFileURL
-        self.defaultQuality = min(max(defaultQuality, 1), 100)
+        localRoot = configuration.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
         memory = MemoryCache(costLimit: memoryLimitBytes)
         self.disk = disk
         self.sharedCache = sharedCache
@@ -204,11 +193,12 @@ public final class ImageProcessor: Sendable {
         return result
     }
 
-    /// The URL the manager loads, once it starts with one of ``allowedSources`` (when there are
+    /// The URL the manager loads, once it starts with one of the allowed sources (when there are
     /// any): an `http(s)` source as it is, a `local:///path` source as the file below
     /// ``localRoot`` (never outside it).
     private func sourceURL(for source: URL) throws(ProcessingError) -> URL {
-        guard allowedSources.isEmpty || allowedSources.contains(where: source.absoluteString.hasPrefix) else {
+        let allowed = configuration.allowedSources
+        guard allowed.isEmpty || allowed.contains(where: source.absoluteString.hasPrefix) else {
             throw .forbidden("the source is not among the allowed sources")
         }
         guard source.scheme?.lowercased() == "local" else { return source }
@@ -221,13 +211,14 @@ public final class ImageProcessor: Sendable {
         return file
     }
 
-    /// The decoded source, reduced on load when the options allow, at most ``maxAnimationFrames``
-    /// frames. A download is measured from the load's progress: the time until its last byte
+    /// The decoded source, reduced on load when the options allow, at most the configuration's
+    /// `maxAnimationFrames` frames. A download is measured from the load's progress: the time until its last byte
     /// arrived (decoding excluded) and the bytes received.
     private func load(_ source: URL, options: ProcessingOptions) async throws(ProcessingError) -> ImageResult {
         var context = ImageContext()
         var decodeOptions = Self.decodeOptions(for: options)
         decodeOptions.maxPixels = maxSourcePixels
+        let maxAnimationFrames = configuration.maxAnimationFrames
         decodeOptions.maxFrameCount = maxAnimationFrames
         context.decodeOptions = decodeOptions
         // The encoded result is what is cached, not decoded pixels; the source's bytes are kept
@@ -293,7 +284,7 @@ public final class ImageProcessor: Sendable {
             guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
             format = image.pixels.hasTransparency ? .png : .jpeg
         }
-        let quality = Double(options.quality > 0 ? options.quality : defaultQuality) / 100
+        let quality = Double(options.quality > 0 ? options.quality : configuration.quality) / 100
         do {
             let data = try coders.encode(image, as: format, options: ImageEncodeOptions(quality: quality))
             return ProcessedImage(data: data, format: format)

@@ -1,0 +1,118 @@
+import Foundation
+
+extension ImageServer.Configuration {
+    /// Every setting, in the order `serve --help` and the README list them.
+    public static let settings: [ServerSetting] = [
+        // Listening
+        setting("bind", "IMGPROXY_BIND", "HOST:PORT", "The address to listen on; port 0 picks a free one",
+                default: "127.0.0.1:8080") { text, configuration throws(SettingValueError) in
+            (configuration.host, configuration.port) = try SettingText.address(text)
+        },
+        // URLs and signing
+        setting("url-format", "WEBIMAGE_URL_FORMAT", "imgproxy|thumbor|both",
+                "The URL forms answered; both tells them apart by the first segment",
+                default: defaults.urlFormat.rawValue) { text, configuration throws(SettingValueError) in
+            guard let format = ServedURLFormat(rawValue: text) else { throw SettingValueError(reason: "is not imgproxy, thumbor or both") }
+            configuration.urlFormat = format
+        },
+        list("key", "IMGPROXY_KEY", "HEX", "A signing key in hexadecimal; repeat with --salt for key rotation",
+             default: "none: URLs are not signed", \.keys),
+        list("salt", "IMGPROXY_SALT", "HEX", "A signing salt in hexadecimal, one per --key", default: "none", \.salts),
+        integer("signature-size", "IMGPROXY_SIGNATURE_SIZE", "N", "Bytes of the digest a signature keeps", 1...32, \.signatureSize),
+        setting("thumbor-key", "THUMBOR_SECURITY_KEY", "KEY", "thumbor's security key: thumbor URLs must carry its HMAC-SHA1 signature",
+                default: "none") { text, configuration throws(SettingValueError) in configuration.thumborKey = text },
+        list("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none", \.presets),
+        // Sources
+        list("allowed-sources", "IMGPROXY_ALLOWED_SOURCES", "PREFIX",
+             "A URL prefix sources must start with; repeat for more; end a host with /", default: "none: any", \.allowedSources),
+        boolean("allow-loopback-sources", "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES",
+                "Fetch sources that resolve to loopback addresses (127.0.0.0/8, ::1)", \.allowLoopbackSources),
+        boolean("allow-private-sources", "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES",
+                "Fetch sources that resolve to private, link-local, carrier-grade NAT or other special addresses",
+                \.allowPrivateSources),
+        setting("local-root", "IMGPROXY_LOCAL_FILESYSTEM_ROOT", "FOLDER", "The folder local:///PATH sources are read from",
+                default: "the current folder when listening on loopback, else none: refused") { text, configuration throws(SettingValueError) in
+            configuration.localRoot = text
+        },
+        decimal("download-timeout", "IMGPROXY_DOWNLOAD_TIMEOUT", "SECONDS", "Seconds a source download may stall",
+                0.001...86_400, \.downloadTimeout),
+        integer("max-redirects", "IMGPROXY_MAX_REDIRECTS", "N", "Redirects a source download follows, each one's address checked again",
+                0...100, \.maxRedirects),
+        // Limits
+        decimal("max-src-resolution", "IMGPROXY_MAX_SRC_RESOLUTION", "MEGAPIXELS",
+                "The most megapixels a decoded source may have, all frames together", 0.000001...100_000, \.maxSrcResolution),
+        integer("max-src-file-size", "IMGPROXY_MAX_SRC_FILE_SIZE", "BYTES", "The largest source download",
+                1...Int(Int32.max), \.maxSrcFileSize, default: "64 MiB"),
+        integer("max-animation-frames", "IMGPROXY_MAX_ANIMATION_FRAMES", "N",
+                "The most frames of an animated source processed; 1 makes animations still, more frames are refused",
+                1...100_000, \.maxAnimationFrames),
+        decimal("max-result-resolution", "WEBIMAGE_MAX_RESULT_RESOLUTION", "MEGAPIXELS",
+                "The most megapixels a result may have, all frames together", 0.000001...100_000, \.maxResultResolution),
+        integer("concurrency", "IMGPROXY_WORKERS", "N", "Images processed at once", 1...4096, \.concurrency,
+                default: "twice the processor count"),
+        integer("max-queue", "IMGPROXY_REQUESTS_QUEUE_SIZE", "N", "Requests that may wait for processing; more are answered 429",
+                0...1_000_000, \.maxQueue),
+        // Output
+        integer("quality", "IMGPROXY_QUALITY", "Q", "Encoder quality when a URL gives none", 1...100, \.quality),
+        integer("ttl", "IMGPROXY_TTL", "SECONDS", "Cache-Control max-age of images", 0...Int(Int32.max), \.ttl,
+                default: "31536000, one year"),
+        boolean("auto-webp", "IMGPROXY_AUTO_WEBP", "Answer URLs without a format in WebP when Accept lists image/webp", \.autoWebp),
+        boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
+                "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP", \.autoAvif),
+        // Caches
+        setting("cache-dir", "WEBIMAGE_CACHE_DIR", "FOLDER", "A folder for the source and result disk caches",
+                default: "sources in WebImage's default cache folder, results in memory only") { text, configuration throws(SettingValueError) in
+            configuration.cacheDir = text
+        },
+        setting("redis", "WEBIMAGE_REDIS_URL", "redis://HOST[:PORT][/DB]",
+                "A Redis shared by instances, as the cache tier below the local disk",
+                default: "none: local caches only") { text, configuration throws(SettingValueError) in configuration.redisURL = text },
+        integer("redis-ttl", "WEBIMAGE_REDIS_TTL", "SECONDS", "Seconds an entry lives in Redis", 1...Int(Int32.max), \.redisTTL,
+                default: "604800, 7 days"),
+        // Logs
+        decimal("log-interval", "WEBIMAGE_LOG_INTERVAL", "SECONDS",
+                "Seconds a log line may wait in memory to be written with others; 0 writes each at once", 0...60, \.logInterval),
+    ]
+
+    /// The defaults the table shows.
+    private static let defaults = ImageServer.Configuration()
+
+    private static func setting(_ flag: String, _ variable: String?, _ valueName: String?, _ summary: String, default defaultText: String,
+                                read: @escaping @Sendable (String, inout ImageServer.Configuration) throws(SettingValueError) -> Void)
+        -> ServerSetting {
+        ServerSetting(flag: flag, variable: variable, valueName: valueName, summary: summary, defaultText: defaultText, read: read)
+    }
+
+    private static func integer(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
+                                _ range: ClosedRange<Int>, _ keyPath: WritableKeyPath<ImageServer.Configuration, Int> & Sendable,
+                                default defaultText: String? = nil) -> ServerSetting {
+        setting(flag, variable, valueName, "\(summary), \(range.lowerBound)…\(range.upperBound)",
+                default: defaultText ?? String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = try SettingText.integer(text, in: range)
+        }
+    }
+
+    private static func decimal(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
+                                _ range: ClosedRange<Double>, _ keyPath: WritableKeyPath<ImageServer.Configuration, Double> & Sendable)
+        -> ServerSetting {
+        setting(flag, variable, valueName, summary,
+                default: defaults[keyPath: keyPath].plainText) { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = try SettingText.decimal(text, in: range)
+        }
+    }
+
+    private static func boolean(_ flag: String, _ variable: String, _ summary: String,
+                                _ keyPath: WritableKeyPath<ImageServer.Configuration, Bool> & Sendable) -> ServerSetting {
+        setting(flag, variable, nil, summary, default: String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = try SettingText.boolean(text)
+        }
+    }
+
+    /// A list: comma-separated in the variable, the flag repeated on the command line.
+    private static func list(_ flag: String, _ variable: String, _ valueName: String, _ summary: String, default defaultText: String,
+                             _ keyPath: WritableKeyPath<ImageServer.Configuration, [String]> & Sendable) -> ServerSetting {
+        setting(flag, variable, valueName, summary, default: defaultText) { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = SettingText.list(text)
+        }
+    }
+}

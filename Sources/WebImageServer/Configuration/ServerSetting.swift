@@ -1,0 +1,50 @@
+import Foundation
+
+/// One setting of ``ImageServer/Configuration``: its flag, its environment variable, its
+/// default and what it does, and how its text is read, the same from either place.
+public struct ServerSetting: Sendable {
+    /// The flag's name without its dashes (`quality` for `--quality`).
+    public let flag: String
+    /// The environment variable, or nil when the setting has none.
+    public let variable: String?
+    /// A value to show in the flag's help (`N`, `SECONDS`).
+    public let valueName: String?
+    /// What the setting does, one sentence.
+    public let summary: String
+    /// The default, as a user reads it.
+    public let defaultText: String
+    /// Reads `text` into a configuration; throws the reason (following the source in a sentence).
+    let read: @Sendable (String, inout ImageServer.Configuration) throws(SettingValueError) -> Void
+
+    /// Whether the setting is a flag without a value (`--auto-webp`), true when given.
+    public var isSwitch: Bool { valueName == nil }
+
+    /// Sets `configuration` from `text`, which `source` (a variable or a flag) gave.
+    func apply(_ text: String, to configuration: inout ImageServer.Configuration, from source: String)
+        throws(ConfigurationError) {
+        do {
+            try read(text, &configuration)
+        } catch {
+            throw ConfigurationError(source: source, reason: error.reason)
+        }
+    }
+
+    /// The help `serve --help` shows: the summary, then the variable and the default.
+    public var help: String {
+        let variableText = variable.map { "$\($0) or " } ?? ""
+        return "\(summary) (default: \(variableText)\(defaultText))."
+    }
+
+    /// The setting's row in the README's table: flag, variable, default, summary (a `|` in a
+    /// cell escaped, as GitHub's tables need even inside code).
+    public var markdownRow: String {
+        let flagText = "`--\(flag)" + (valueName.map { " \($0)" } ?? "") + "`"
+        let cells = [flagText, variable.map { "`\($0)`" } ?? "—", defaultText, summary]
+        return "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+    }
+}
+
+/// Why a setting's text was not taken: the words that follow the setting's name.
+struct SettingValueError: Error {
+    let reason: String
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// How a setting's text is read, the same from a variable and from a flag.
+enum SettingText {
+    /// A whole number in `range`.
+    static func integer(_ text: String, in range: ClosedRange<Int>) throws(SettingValueError) -> Int {
+        guard let value = Int(text) else { throw SettingValueError(reason: "is not a whole number") }
+        guard range.contains(value) else {
+            throw SettingValueError(reason: "is outside \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A finite number in `range`.
+    static func decimal(_ text: String, in range: ClosedRange<Double>) throws(SettingValueError) -> Double {
+        guard let value = Double(text), value.isFinite else { throw SettingValueError(reason: "is not a number") }
+        guard range.contains(value) else {
+            throw SettingValueError(reason: "is outside \(range.lowerBound.plainText)…\(range.upperBound.plainText)")
+        }
+        return value
+    }
+
+    /// A boolean, spelled as imgproxy (Go's `ParseBool`) takes it: `true`, `1`, `t`, `false`, `0`, `f`…
+    static func boolean(_ text: String) throws(SettingValueError) -> Bool {
+        switch text {
+        case "1", "t", "T", "true", "TRUE", "True": return true
+        case "0", "f", "F", "false", "FALSE", "False": return false
+        default: throw SettingValueError(reason: "is not true or false")
+        }
+    }
+
+    /// Comma-separated values, each trimmed, empty ones dropped.
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `127.0.0.1:8080`, `[::1]:8080`, `:8080` (all addresses) as a host and a port.
+    static func address(_ text: String) throws(SettingValueError) -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (0...65535).contains(port) else {
+            throw SettingValueError(reason: "is not HOST:PORT")
+        }
+        let host = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+}
+
+extension Double {
+    /// `50`, `0.1`: the number without a fraction when it has none.
+    var plainText: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}

@@ -1,5 +1,0 @@
-import ArgumentParser
-import WebImageServer
-
-/// `--url-format imgproxy|thumbor|both`.
-extension ServedURLFormat: ExpressibleByArgument {}

@@ -1,0 +1,73 @@
+import Foundation
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// ``ImageServer/Configuration``: one place for every setting and its default, read the same
+/// from the environment and the command line, and the README's table made from it.
+final class ServerConfigurationTests: XCTestCase {
+    func testTheEnvironmentIsLaidOverTheDefaultsAndFlagsOverTheEnvironment() throws {
+        var configuration = try ImageServer.Configuration(environment: [
+            "IMGPROXY_BIND": ":9000", "IMGPROXY_QUALITY": "90", "IMGPROXY_KEY": "aa, bb", "IMGPROXY_AUTO_WEBP": "true",
+            "IMGPROXY_MAX_SRC_RESOLUTION": "16.8", "IMGPROXY_TTL": "", "WEBIMAGE_URL_FORMAT": "thumbor", "UNRELATED": "x",
+        ])
+        XCTAssertEqual(configuration.host, "0.0.0.0")
+        XCTAssertEqual(configuration.port, 9000)
+        XCTAssertEqual(configuration.quality, 90)
+        XCTAssertEqual(configuration.keys, ["aa", "bb"])
+        XCTAssertTrue(configuration.autoWebp)
+        XCTAssertEqual(configuration.maxSrcResolution, 16.8)
+        XCTAssertEqual(configuration.urlFormat, .thumbor)
+        XCTAssertEqual(configuration.ttl, ImageServer.Configuration().ttl, "an empty variable counts as unset")
+        XCTAssertEqual(configuration.acceptedFormats, [.webp])
+
+        try configuration.set(flag: "quality", to: "70")
+        try configuration.set(flag: "bind", to: "[::1]:0")
+        XCTAssertEqual([configuration.quality, configuration.port], [70, 0])
+        XCTAssertEqual(configuration.host, "::1")
+        XCTAssertTrue(configuration.listensOnLoopback)
+    }
+
+    func testAValueASettingDoesNotTakeIsAnErrorNamingWhereItCameFrom() {
+        let cases: [([String: String], String)] = [
+            (["IMGPROXY_QUALITY": "101"], "IMGPROXY_QUALITY is outside 1…100"),
+            (["IMGPROXY_WORKERS": "two"], "IMGPROXY_WORKERS is not a whole number"),
+            (["IMGPROXY_AUTO_AVIF": "yes"], "IMGPROXY_AUTO_AVIF is not true or false"),
+            (["IMGPROXY_DOWNLOAD_TIMEOUT": "nan"], "IMGPROXY_DOWNLOAD_TIMEOUT is not a number"),
+            (["IMGPROXY_BIND": "8080"], "IMGPROXY_BIND is not HOST:PORT"),
+            (["WEBIMAGE_URL_FORMAT": "both,imgproxy"], "WEBIMAGE_URL_FORMAT is not imgproxy, thumbor or both"),
+        ]
+        for (environment, message) in cases {
+            XCTAssertThrowsError(try ImageServer.Configuration(environment: environment)) {
+                XCTAssertEqual("\($0)", message)
+            }
+        }
+        var configuration = ImageServer.Configuration()
+        XCTAssertThrowsError(try configuration.set(flag: "signature-size", to: "33")) {
+            XCTAssertEqual("\($0)", "--signature-size is outside 1…32")
+        }
+        XCTAssertThrowsError(try configuration.set(flag: "no-such-flag", to: "1")) {
+            XCTAssertEqual("\($0)", "--no-such-flag is not a setting")
+        }
+    }
+
+    func testEverySettingHasOneFlagAndOneVariable() {
+        let settings = ImageServer.Configuration.settings
+        XCTAssertEqual(Set(settings.map(\.flag)).count, settings.count)
+        let variables = settings.compactMap(\.variable)
+        XCTAssertEqual(Set(variables).count, variables.count)
+        for setting in settings {
+            XCTAssertTrue(setting.help.hasSuffix(")."), setting.help)
+            XCTAssertFalse(setting.defaultText.isEmpty, setting.flag)
+        }
+    }
+
+    /// The README's table of settings is the one ``ImageServer/Configuration/settings`` makes,
+    /// row for row: a setting added, removed or changed in code without the README fails here.
+    func testTheReadmeTableIsTheSettingsTable() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let expected = ImageServer.Configuration.settings.map(\.markdownRow)
+        let rows = readme.split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `--") }
+        XCTAssertEqual(rows, expected, "README's settings table should be:\n" + expected.joined(separator: "\n"))
+    }
+}
