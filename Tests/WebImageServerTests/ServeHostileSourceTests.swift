@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import WebImageTestSupport
 import XCTest
 
 /// `webimage serve` against URLs and origins that try to break it: each answer is an error
@@ -22,5 +23,26 @@ final class ServeHostileSourceTests: ServeTestCase {
 
         let alive = try await get(base + "/insecure/w:10/plain/" + origin.url("/photo.jpg").absoluteString)
         XCTAssertEqual(alive.status, 200, "the server still answers")
+    }
+}
+
+extension ServeHostileSourceTests {
+    func testAFailedSourceIsAskedAgainAndAnswersItsOwnStatusEveryTime() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let url = base + "/insecure/w:10/plain/" + origin.url("/later.jpg").absoluteString
+        origin.route("/later.jpg", .status(404))
+        for _ in 0..<2 {
+            let missing = try await get(url)
+            XCTAssertEqual(missing.status, 404)
+        }
+        origin.route("/later.jpg", .bytes(Data("not an image".utf8), contentType: "image/jpeg"))
+        for _ in 0..<2 {
+            let notAnImage = try await get(url)
+            XCTAssertEqual(notAnImage.status, 422)
+        }
+        origin.route("/later.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg"))
+        let uploaded = try await get(url)
+        XCTAssertEqual(uploaded.status, 200, "the upload has finished: the source is fetched again")
+        XCTAssertEqual(origin.requestCount("/later.jpg"), 5)
     }
 }

@@ -231,7 +231,11 @@ public final class ImageProcessor: Sendable {
         context.storeCacheType = shrinks ? ImageCacheType.none : .disk
         let animated = maxAnimationFrames > 1 && options.format.map { [.gif, .webp, .png].contains($0) } ?? true
         // The bytes are stored before the image is made: an instance asked next finds them.
-        let loadOptions: WebImageOptions = animated ? [.waitStoreCache] : [.waitStoreCache, .decodeFirstFrameOnly]
+        // A source that failed is asked again every time (`retryFailed`): the manager's failed-URL
+        // list would answer an upload that was not finished yet, or a truncated body, with the
+        // same failure until restart, where the origin's answer now is what a client needs.
+        var loadOptions: WebImageOptions = [.waitStoreCache, .retryFailed]
+        if !animated { loadOptions.insert(.decodeFirstFrameOnly) }
         let started = ContinuousClock.now
         var received: (bytes: Int, at: ContinuousClock.Instant)?
         do {
