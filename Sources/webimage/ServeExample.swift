@@ -15,7 +15,7 @@ struct ServeExample {
     /// The example for what `responder` serves on `host`:`port`; nil without a local folder or
     /// an image in it.
     init?(responder: ImageServerResponder, host: String, port: Int) {
-        guard let root = responder.processor.localRoot,
+        guard let root = responder.processor.sources.localRoot,
               let names = try? FileManager.default.contentsOfDirectory(atPath: root.path)
         else { return nil }
         let plain = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")

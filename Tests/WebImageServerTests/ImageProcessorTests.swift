@@ -161,7 +161,17 @@ final class ImageProcessorTests: XCTestCase {
 
     func testRefusalsAreTypedWithTheirStatus() async throws {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        // A link inside the served folder to a file outside it, and one to a file inside it.
+        let outside = folder.appending("outside.jpg")
+        try FileManager.default.copyItem(at: root.appendingPathComponent("small.jpg"), to: outside)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link.jpg"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("folder/up"), withDestinationURL: folder.url)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("inner.jpg").path, withDestinationPath: "small.jpg")
+        let (inner, _) = try await process("/x/w:10/plain/local:///inner.jpg")
+        XCTAssertEqual(inner.format, .jpeg, "a link to a file inside the folder is served")
         let cases: [(String, ProcessingError)] = [
+            ("/x/plain/local:///link.jpg", .forbidden("the local path leaves the served folder")),
+            ("/x/plain/local:///folder/up/outside.jpg", .forbidden("the local path leaves the served folder")),
             ("/x/plain/local:///missing.jpg", .sourceNotFound),
             ("/x/plain/local:///folder/", .sourceNotFound),
             ("/x/plain/local:///../images/../../etc/passwd", .forbidden("the local path leaves the served folder")),

@@ -24,8 +24,8 @@ public final class ImageProcessor: Sendable {
     public let coders: ImageCoders
     /// The settings the processor follows: its limits, sources, quality and concurrency.
     public let configuration: ImageServer.Configuration
-    /// The folder `local:///path` sources are read from, or nil to refuse them.
-    public let localRoot: URL?
+    /// Which sources are loaded, and the folder `local:///path` sources are read from.
+    public let sources: SourcePolicy
     /// The most pixels a decoded source may have (``ImageServer/Configuration/maxSrcResolution``,
     /// as imgproxy's `IMGPROXY_MAX_SRC_RESOLUTION`, but counted after shrink-on-load: a large
     /// JPEG asked for as a small `fit` decodes small and passes). All frames of an animation
@@ -69,7 +69,7 @@ public final class ImageProcessor: Sendable {
         maxResultPixels = Int(configuration.maxResultResolution * 1_000_000)
         self.manager = manager
         self.coders = coders
-        localRoot = configuration.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
+        sources = SourcePolicy(configuration)
         memory = MemoryCache(costLimit: memoryLimitBytes)
         self.disk = disk
         self.sharedCache = sharedCache
@@ -178,7 +178,7 @@ public final class ImageProcessor: Sendable {
     /// The image `url` describes, made now: loaded, checked against the limits, transformed, encoded.
     private func make(_ url: ProcessingURL) async throws(ProcessingError) -> ProcessedImage {
         let options = url.options
-        let source = try await load(try sourceURL(for: url.source), options: options)
+        let source = try await load(try sources.resolve(url.source), options: options)
         let started = ContinuousClock.now
         let transformer = ProcessingTransformer(options: options)
         let size = transformer.outputSize(for: source.image)
@@ -191,24 +191,6 @@ public final class ImageProcessor: Sendable {
         metrics.processingDuration.record(duration: started.duration(to: .now))
         result.sourceOrigin = source.source
         return result
-    }
-
-    /// The URL the manager loads, once it starts with one of the allowed sources (when there are
-    /// any): an `http(s)` source as it is, a `local:///path` source as the file below
-    /// ``localRoot`` (never outside it).
-    private func sourceURL(for source: URL) throws(ProcessingError) -> URL {
-        let allowed = configuration.allowedSources
-        guard allowed.isEmpty || allowed.contains(where: source.absoluteString.hasPrefix) else {
-            throw .forbidden("the source is not among the allowed sources")
-        }
-        guard source.scheme?.lowercased() == "local" else { return source }
-        guard let localRoot else { throw .forbidden("local sources are not enabled") }
-        let file = localRoot.appendingPathComponent(source.path).standardizedFileURL
-        guard file.path.hasPrefix(localRoot.path.hasSuffix("/") ? localRoot.path : localRoot.path + "/") else {
-            throw .forbidden("the local path leaves the served folder")
-        }
-        guard FileManager.default.fileExists(atPath: file.path) else { throw .sourceNotFound }
-        return file
     }
 
     /// The decoded source, reduced on load when the options allow, at most the configuration's
