@@ -141,6 +141,23 @@ final class ServeCommandTests: ServeTestCase {
         XCTAssertEqual(neither.headers.first(name: "Content-Type"), "image/jpeg")
     }
 
+    /// Chrome's `Accept` lists AVIF: an animated source must go on moving, in WebP when the
+    /// client takes it, else in its own format; a still one is AVIF.
+    func testAnAnimatedSourceStaysAnimatedWhateverAcceptListsAndAStillOneBecomesAVIF() async throws {
+        origin.route("/loop.gif", .bytes(try Fixtures.imageData("gif/sd_TestLoopCount.gif"), contentType: "image/gif"))
+        let chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        let base = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"])
+        let animation = base + "/insecure/w:40/plain/\(origin.url("/loop.gif").absoluteString)"
+        for (accept, type) in [(chrome, "image/webp"), ("image/avif,*/*", "image/gif")] {
+            let response = try await get(animation, headers: [("Accept", accept)])
+            XCTAssertEqual(response.headers.first(name: "Content-Type"), type, accept)
+            XCTAssertEqual(response.headers.first(name: "Vary"), "Accept")
+            XCTAssertGreaterThan(try ImageCoders.shared.decode(response.body).frames.count, 1, "\(accept): still moving")
+        }
+        let still = try await get(base + "/insecure/w:40/plain/\(origin.url("/photo.jpg").absoluteString)", headers: [("Accept", chrome)])
+        XCTAssertEqual(still.headers.first(name: "Content-Type"), "image/avif")
+    }
+
     func testAFullQueueIsAnswered429() async throws {
         let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0"])
         let client = try XCTUnwrap(self.client)

@@ -211,7 +211,7 @@ public final class ImageProcessor: Sendable {
         let shrinks = decodeOptions.thumbnailPixelSize != nil
         context.queryCacheType = shrinks ? ImageCacheType.none : .disk
         context.storeCacheType = shrinks ? ImageCacheType.none : .disk
-        let animated = maxAnimationFrames > 1 && options.format.map { [.gif, .webp, .png].contains($0) } ?? true
+        let animated = maxAnimationFrames > 1 && options.format.map(Self.animatedFormats.contains) ?? true
         // The bytes are stored before the image is made: an instance asked next finds them.
         // A source that failed is asked again every time (`retryFailed`): the manager's failed-URL
         // list would answer an upload that was not finished yet, or a truncated body, with the
@@ -262,10 +262,24 @@ public final class ImageProcessor: Sendable {
         return decode
     }
 
-    /// `image` encoded in the requested format, or the source's when none was requested (PNG
-    /// or JPEG, by transparency, when the source's format cannot be written).
+    /// The formats whose results keep every frame of an animation. AVIF could (its encoder
+    /// writes sequences), but as imgproxy it is chosen for still images only: an AVIF sequence
+    /// costs many times a WebP animation's encoding time.
+    static let animatedFormats: Set<ImageFormat> = [.gif, .webp, .png]
+
+    /// The format `image` is written in: the requested one; else, among the formats the client
+    /// accepts, the first for a still image and the first in ``animatedFormats`` for an
+    /// animation (which must not stop moving because the client also takes AVIF); else the source's.
+    static func outputFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
+        if let format = options.format { return format }
+        let animated = image.frames.count > 1
+        return options.acceptedFormats.first { !animated || animatedFormats.contains($0) } ?? image.format
+    }
+
+    /// `image` encoded in the ``outputFormat(of:options:)`` (PNG or JPEG, by transparency, when
+    /// the source's format cannot be written).
     private func encode(_ image: Image, options: ProcessingOptions) throws(ProcessingError) -> ProcessedImage {
-        var format = options.format ?? image.format
+        var format = Self.outputFormat(of: image, options: options)
         if !coders.canEncode(format) {
             guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
             format = image.pixels.hasTransparency ? .png : .jpeg

@@ -24,8 +24,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var gravity = Gravity.centre
     /// The encoder quality 1…100, or 0 for the server's default.
     public var quality = 0
-    /// The output format, or nil for the source's format.
+    /// The output format, or nil for the source's format (or one of ``acceptedFormats``).
     public var format: ImageFormat?
+    /// When ``format`` is nil, the formats the client accepts (from `Accept`, in the server's
+    /// order of preference) that the result may be written in instead of the source's: the first
+    /// for a still image, the first that keeps an animation for an animated one.
+    public var acceptedFormats: [ImageFormat] = []
     /// The Gaussian blur's standard deviation in pixels; 0 is no blur.
     public var blurSigma: Double = 0
     /// The clockwise rotation in degrees, one of 0, 90, 180 and 270.
@@ -65,7 +69,7 @@ public struct ProcessingOptions: Sendable, Hashable {
             "dpr:\(CanonicalNumber.spell(dpr))",
             "g:\(gravity.canonical)",
             "q:\(quality)",
-            "f:\(format?.rawValue ?? "source")",
+            "f:\(format?.rawValue ?? (["source"] + acceptedFormats.map(\.rawValue)).joined(separator: ","))",
             "bl:\(CanonicalNumber.spell(blurSigma))",
             "rot:\(rotation)",
             "ar:\(autoRotate ? 1 : 0)",

@@ -140,12 +140,12 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// The URL a request for `route` asks for, with its cache key: the route's own, or, when it
     /// names no format and ``acceptedFormats`` are chosen from `Accept` (the answer then varies
-    /// by `Accept`), the route's URL in the format `fields` accept.
+    /// by `Accept`), the route's URL with the formats `fields` accept.
     private func target(of route: RoutedPath, accepting fields: HTTPFields)
         -> (url: ProcessingURL, cacheKey: String, variesByAccept: Bool) {
         guard route.url.options.format == nil, !acceptedFormats.isEmpty else { return (route.url, route.cacheKey, false) }
         var negotiated = route.url
-        negotiated.options.format = preferredFormat(accepting: fields[values: .accept])
+        negotiated.options.acceptedFormats = formats(accepting: fields[values: .accept])
         return (negotiated, negotiated.cacheKey, true)
     }
 
@@ -207,13 +207,12 @@ public struct ImageServerResponder: HTTPResponder {
         return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
     }
 
-    /// The first of ``acceptedFormats`` whose media type an `Accept` field lists, or nil (the
-    /// source's format).
-    private func preferredFormat(accepting fields: [String]) -> ImageFormat? {
+    /// Those of ``acceptedFormats`` whose media types an `Accept` field lists, in their order.
+    private func formats(accepting fields: [String]) -> [ImageFormat] {
         let listed = Set(fields.flatMap { $0.split(separator: ",") }.map {
             $0.split(separator: ";", omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces).lowercased()
         })
-        return acceptedFormats.first { listed.contains("image/\($0.rawValue)") }
+        return acceptedFormats.filter { listed.contains("image/\($0.rawValue)") }
     }
 
     /// A short `text/plain` response.
