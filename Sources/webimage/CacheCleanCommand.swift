@@ -8,7 +8,8 @@ struct CacheCleanCommand: AsyncParsableCommand {
         commandName: "clean",
         abstract: "Delete the entries not used for a week (the disk cache's default maxAge) and list them.",
         discussion: """
-            An entry's age counts from its last store or read, as the cache's own expiry does.
+            An entry's age counts from its last store or read, as the cache's own expiry does. A \
+            webimage serve --cache-dir folder is cleaned as its two caches, sources/ and results/.
             Example:
               webimage cache clean --cache-dir /tmp/thumbs
               removed 5d41402abc4b2a76b9719d911017c592.jpg (1.7 MiB)
@@ -19,18 +20,19 @@ struct CacheCleanCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandFailure.reporting {
-            let folder = options.folder
-            let before = CacheFolderListing.entries(in: folder)
-            let cache = try options.openCache(configuration: DiskCache.Configuration(autoTrimInterval: 0), writing: true)
-            cache.removeExpired()
-            let after = CacheFolderListing.entries(in: folder)
-            let removed = before.filter { after[$0.key] == nil }.sorted { $0.key < $1.key }
-            for (name, size) in removed {
-                print("removed \(name) (\(ByteCount.human(size)))")
+            for folder in options.cacheFolders {
+                let before = CacheFolderListing.entries(in: folder)
+                let cache = try options.openCache(folder, configuration: DiskCache.Configuration(autoTrimInterval: 0), writing: true)
+                cache.removeExpired()
+                let after = CacheFolderListing.entries(in: folder)
+                let removed = before.filter { after[$0.key] == nil }.sorted { $0.key < $1.key }
+                for (name, size) in removed {
+                    print("removed \(name) (\(ByteCount.human(size)))")
+                }
+                let freed = removed.reduce(0) { $0 + $1.value }
+                print("removed \(CacheCommand.entries(removed.count, "expired")), \(ByteCount.describe(freed));",
+                      "\(CacheCommand.entries(cache.count)), \(ByteCount.describe(cache.totalSize)) remain in \(folder.path)")
             }
-            let freed = removed.reduce(0) { $0 + $1.value }
-            print("removed \(CacheCommand.entries(removed.count, "expired")), \(ByteCount.describe(freed));",
-                  "\(CacheCommand.entries(cache.count)), \(ByteCount.describe(cache.totalSize)) remain in \(folder.path)")
         }
     }
 }

@@ -7,7 +7,8 @@ struct CacheClearCommand: AsyncParsableCommand {
         commandName: "clear",
         abstract: "Delete every entry of the disk cache.",
         discussion: """
-            Files another process is writing at that moment are left to it.
+            Files another process is writing at that moment are left to it. A webimage serve \
+            --cache-dir folder is cleared as its two caches, sources/ and results/.
             Example:
               webimage cache clear --cache-dir /tmp/thumbs
               removed 12 entries, 13.7 MiB (14389248 bytes) from /tmp/thumbs
@@ -17,10 +18,12 @@ struct CacheClearCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandFailure.reporting {
-            let cache = try options.openCache(configuration: .keepingEverything, writing: true)
-            let count = cache.count, size = cache.totalSize
-            cache.removeAll()
-            print("removed \(CacheCommand.entries(count)), \(ByteCount.describe(size)) from \(cache.directory.path)")
+            for folder in options.cacheFolders {
+                let cache = try options.openCache(folder, configuration: .keepingEverything, writing: true)
+                let count = cache.count, size = cache.totalSize
+                cache.removeAll()
+                print("removed \(CacheCommand.entries(count)), \(ByteCount.describe(size)) from \(cache.directory.path)")
+            }
         }
     }
 }

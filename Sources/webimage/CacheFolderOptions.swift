@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import Foundation
 import WebImage
+import WebImageServer
 
 /// The `--cache-dir` options of `webimage get` and the `webimage cache` commands, and the
 /// checks on the folder before a cache is opened over it.
@@ -31,10 +32,22 @@ struct CacheFolderOptions: ParsableArguments {
             ?? DiskCache.defaultDirectory(namespace: "default")
     }
 
-    /// A disk cache over the folder, once it is known to be one the command can read (and
-    /// write, when `writing`) and that the cache may own; otherwise a ``CommandFailure`` that
-    /// says what is wrong. A folder that does not exist yet is an empty cache.
-    func openCache(configuration: DiskCache.Configuration, writing: Bool) throws(CommandFailure) -> DiskCache {
+    /// The cache folders the command acts on: ``folder``, or, when it is a `webimage serve
+    /// --cache-dir` folder (no `CACHEDIR.TAG` of its own, cache folders as its `sources/` and
+    /// `results/`), those two.
+    var cacheFolders: [URL] {
+        let tag = "CACHEDIR.TAG"
+        guard !FileManager.default.fileExists(atPath: folder.appendingPathComponent(tag).path) else { return [folder] }
+        let layout = ImageServer.Configuration.cacheSubfolders
+        let served = [layout.sources, layout.results].map { folder.appendingPathComponent($0, isDirectory: true) }
+            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent(tag).path) }
+        return served.isEmpty ? [folder] : served
+    }
+
+    /// A disk cache over `folder`, once it is known to be one the command can read (and write,
+    /// when `writing`) and that the cache may own; otherwise a ``CommandFailure`` that says what
+    /// is wrong. A folder that does not exist yet is an empty cache.
+    func openCache(_ folder: URL, configuration: DiskCache.Configuration, writing: Bool) throws(CommandFailure) -> DiskCache {
         let path = folder.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {

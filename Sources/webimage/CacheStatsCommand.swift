@@ -7,7 +7,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Print the number of entries, their size on disk and the cache folder.",
         discussion: """
-            Sizes are allocated sizes, what the cache's size limit counts. Nothing is deleted.
+            Sizes are allocated sizes, what the cache's size limit counts. Nothing is deleted. A \
+            webimage serve --cache-dir folder is described as its two caches, sources/ and results/.
             Example:
               webimage cache stats --cache-dir /tmp/thumbs
               folder: /tmp/thumbs
@@ -19,10 +20,12 @@ struct CacheStatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandFailure.reporting {
-            let cache = try options.openCache(configuration: .keepingEverything, writing: false)
-            print("folder: \(cache.directory.path)")
-            print("entries: \(cache.count)")
-            print("size: \(ByteCount.describe(cache.totalSize))")
+            for folder in options.cacheFolders {
+                let cache = try options.openCache(folder, configuration: .keepingEverything, writing: false)
+                print("folder: \(cache.directory.path)")
+                print("entries: \(cache.count)")
+                print("size: \(ByteCount.describe(cache.totalSize))")
+            }
         }
     }
 }

@@ -173,7 +173,7 @@ struct GetCommand: AsyncParsableCommand {
     /// but a URL given twice is decoded once), over the disk cache in the folder.
     private func openImageCache() async throws -> any ImageCaching {
         if noCache { return ImageCachesManager(caches: []) }
-        let disk = try await CommandFailure.reporting { try cache.openCache(configuration: DiskCache.Configuration(), writing: false) }
+        let disk = try await CommandFailure.reporting { try cache.openCache(cache.folder, configuration: DiskCache.Configuration(), writing: false) }
         return ImageCache(memory: MemoryCache(costLimit: Self.memoryCostLimit), disk: disk)
     }
 

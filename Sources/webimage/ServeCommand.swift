@@ -57,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: .setting("auto-webp")) var autoWebp = false
     @Flag(help: .setting("auto-avif")) var autoAvif = false
     @Option(help: .setting("cache-dir")) var cacheDir: String?
+    @Option(help: .setting("cache-size")) var cacheSize: String?
     @Option(help: .setting("redis")) var redis: String?
     @Option(help: .setting("redis-ttl")) var redisTtl: String?
     @Option(help: .setting("log-interval")) var logInterval: String?
@@ -75,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("max-src-file-size", maxSrcFileSize), ("max-animation-frames", maxAnimationFrames),
             ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
-            ("cache-dir", cacheDir), ("redis", redis), ("redis-ttl", redisTtl), ("log-interval", logInterval),
+            ("cache-dir", cacheDir), ("cache-size", cacheSize), ("redis", redis), ("redis-ttl", redisTtl), ("log-interval", logInterval),
         ]
     }
 
@@ -139,9 +140,13 @@ struct ServeCommand: AsyncParsableCommand {
             addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.allowLoopbackSources,
                                                allowsPrivate: configuration.allowPrivateSources))
         let cacheFolder = configuration.cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let folders = ImageServer.Configuration.cacheSubfolders
+        // Each disk cache keeps half the bound, trimmed every minute.
+        let bounded = DiskCache.Configuration(maxSize: configuration.cacheSize / 2, autoTrimInterval: 60)
+        let sourceFolder = cacheFolder?.appendingPathComponent(folders.sources)
+            ?? DiskCache.defaultDirectory(namespace: "webimage-serve-sources")
         let localSources = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
-                                      disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("sources")) }
-                                        ?? DiskCache(namespace: "webimage-serve-sources"))
+                                      disk: try DiskCache(directory: sourceFolder, configuration: bounded))
         // The cache added last is asked first: local memory and disk, then Redis; stores go to both.
         let sourceCache: any ImageCaching = tier.map {
             ImageCachesManager(caches: [$0.sources, localSources], storePolicy: .all)
@@ -149,7 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
         let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader))
         let processor = ImageProcessor(
             manager: manager, configuration: configuration,
-            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent("results")) },
+            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent(folders.results), configuration: bounded) },
             sharedCache: tier?.results)
         let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey))

@@ -97,6 +97,30 @@ final class CacheCommandTests: XCTestCase {
         XCTAssertEqual(empty.output, "folder: \(folder.path)\nentries: 0\nsize: 0 B (0 bytes)\n")
     }
 
+    /// A `webimage serve --cache-dir` folder holds two caches, `sources/` and `results/`, and no
+    /// tag of its own: the commands act on both instead of refusing it as a folder of user files.
+    func testAServeCacheFolderIsTakenAsItsTwoCaches() throws {
+        let caches = ["sources", "results"].map { folder.appendingPathComponent($0) }
+        for (index, cache) in caches.enumerated() {
+            let disk = try DiskCache(directory: cache, configuration: .init(autoTrimInterval: 0))
+            for key in 0...index { try disk.store(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), forKey: "\(key)") }
+        }
+        let stats = try webimage("cache", "stats", "--cache-dir", folder.path)
+        XCTAssertEqual(stats.status, 0, stats.error)
+        let lines = stats.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("folder: ") }, caches.map { "folder: " + $0.path })
+        XCTAssertEqual(lines.filter { $0.hasPrefix("entries: ") }, ["entries: 1", "entries: 2"])
+        let clean = try webimage("cache", "clean", "--cache-dir", folder.path)
+        XCTAssertEqual(clean.status, 0, clean.error)
+        XCTAssertEqual(clean.output.split(separator: "\n").count, 2, clean.output)
+        let clear = try webimage("cache", "clear", "--cache-dir", folder.path)
+        XCTAssertEqual(clear.status, 0, clear.error)
+        XCTAssertTrue(clear.output.contains("removed 2 entries"), clear.output)
+        for cache in caches {
+            XCTAssertEqual(TemporaryFolder.cacheFileNames(in: cache).filter { !$0.hasPrefix(".") }, [])
+        }
+    }
+
     func testDefaultFolderIsUnderXDGCacheHome() throws {
         let cacheHome = folder.appendingPathComponent("xdg")
         let expected = cacheHome.appendingPathComponent("webimage/default")

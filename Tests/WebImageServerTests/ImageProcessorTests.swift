@@ -42,6 +42,29 @@ final class ImageProcessorTests: XCTestCase {
         return (result, try ImageCoders.shared.decode(result.data))
     }
 
+    /// What a power loss leaves of an unsynced write: a result file cut to half, or to nothing.
+    /// A fresh instance over the same disk must make it again, never serve the rest.
+    func testAResultCutShortOnDiskIsRemovedAndMadeAgain() async throws {
+        let results = folder.appending("cut-results")
+        func instance() throws -> ImageProcessor {
+            ImageProcessor(manager: processor.manager, configuration: configuration(), disk: try DiskCache(directory: results))
+        }
+        let url = try parser.parse("/x/rs:fit:200:200/plain/local:///photo.jpg@png")
+        let made = try await instance().process(url)
+        let stored = try DiskCache(directory: results).cachePath(forKey: url.cacheKey)
+        let whole = try await instance().process(url)
+        XCTAssertEqual(whole.source, .disk, "a whole copy is a disk hit")
+        for length in [made.data.count / 2, 0] {
+            try made.data.prefix(length).write(to: stored)
+            let answered = try await instance().process(url)
+            XCTAssertEqual(answered.source, .made, "a copy cut to \(length) bytes is a miss")
+            XCTAssertEqual(answered.data, made.data)
+            XCTAssertEqual(answered.etag, made.etag)
+            let again = try await instance().process(url)
+            XCTAssertEqual(again.source, .disk, "the result made again is stored again")
+        }
+    }
+
     /// Two instances with caches of their own over one shared tier (an `ImageCache` here; a
     /// Redis tier in `webimage serve --redis`): what one made, the other answers as it is.
     func testAResultInTheSharedCacheIsAnsweredWithoutMakingItAndWrittenBack() async throws {

@@ -76,9 +76,14 @@ extension ImageServer {
 
         // MARK: Caches
 
-        /// The folder of the source and result disk caches; nil: sources in WebImage's default
-        /// cache folder, results in memory only.
+        /// The folder of the source and result disk caches (``cacheSubfolders``); nil: sources
+        /// in WebImage's default cache folder, results in memory only. Both stay within ``cacheSize``.
         public var cacheDir: String?
+        /// The most bytes the local disk caches hold, sources and results half each; trimmed
+        /// in the background, the least recently used entries first.
+        public var cacheSize = 1 << 30
+        /// The subfolders of ``cacheDir`` that hold the source and the result disk caches.
+        public static let cacheSubfolders = (sources: "sources", results: "results")
         /// A Redis shared by instances (`redis://HOST[:PORT][/DB]`), or nil for local caches only.
         public var redisURL: String?
         /// Seconds an entry lives in Redis.

@@ -60,10 +60,14 @@ extension ImageServer.Configuration {
         boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
                 "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP", \.autoAvif),
         // Caches
-        setting("cache-dir", "WEBIMAGE_CACHE_DIR", "FOLDER", "A folder for the source and result disk caches",
+        setting("cache-dir", "WEBIMAGE_CACHE_DIR", "FOLDER",
+                "A folder for the source and result disk caches (its sources/ and results/ folders)",
                 default: "sources in WebImage's default cache folder, results in memory only") { text, configuration throws(SettingValueError) in
             configuration.cacheDir = text
         },
+        integer("cache-size", "WEBIMAGE_CACHE_SIZE", "BYTES",
+                "The most the disk caches hold, sources and results half each, the least recently used trimmed first",
+                1 << 20...Int.max, \.cacheSize, default: "1 GiB", rangeText: "1 MiB or more"),
         setting("redis", "WEBIMAGE_REDIS_URL", "redis://HOST[:PORT][/DB]",
                 "A Redis shared by instances, as the cache tier below the local disk",
                 default: "none: local caches only") { text, configuration throws(SettingValueError) in configuration.redisURL = text },
@@ -85,8 +89,8 @@ extension ImageServer.Configuration {
 
     private static func integer(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
                                 _ range: ClosedRange<Int>, _ keyPath: WritableKeyPath<ImageServer.Configuration, Int> & Sendable,
-                                default defaultText: String? = nil) -> ServerSetting {
-        setting(flag, variable, valueName, "\(summary), \(range.lowerBound)…\(range.upperBound)",
+                                default defaultText: String? = nil, rangeText: String? = nil) -> ServerSetting {
+        setting(flag, variable, valueName, "\(summary), \(rangeText ?? "\(range.lowerBound)…\(range.upperBound)")",
                 default: defaultText ?? String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = try SettingText.integer(text, in: range)
         }

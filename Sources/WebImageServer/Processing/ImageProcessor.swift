@@ -90,10 +90,8 @@ public final class ImageProcessor: Sendable {
         // A request that needs the disk, the shared cache or the origin: write-backs wait.
         writeBack.noteActivity()
         var image: ProcessedImage
-        if let data = disk?.data(forKey: key) {
-            let stored = disk?.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:))
-            image = ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk,
-                                   created: stored?.created ?? now, etag: stored?.etag)
+        if let onDisk = resultOnDisk(forKey: key) {
+            image = onDisk
             keepInMemory(image, forKey: key)
         } else if let shared = await sharedResult(forKey: key, now: now) {
             image = shared
@@ -151,6 +149,22 @@ public final class ImageProcessor: Sendable {
         } catch {
             // The result is served from memory all the same; the disk only saves remaking it later.
         }
+    }
+
+    /// The result the disk holds for `key`, when its bytes are whole: their entity tag is the
+    /// one stored beside them when they were written. A copy that does not match — cut short by
+    /// a power loss, since writes are not synced — or has no tag to check it by is removed and
+    /// taken for a miss, so that it is made again rather than served with a strong `ETag`.
+    private func resultOnDisk(forKey key: String) -> ProcessedImage? {
+        guard let disk, let data = disk.data(forKey: key) else { return nil }
+        guard let stored = disk.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:)),
+              let etag = stored.etag, etag == ProcessedImage.etag(of: data)
+        else {
+            disk.removeData(forKey: key)
+            metrics.damagedResults.increment()
+            return nil
+        }
+        return ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk, created: stored.created, etag: etag)
     }
 
     /// Keeps `image` made here in the shared cache, awaited: the next instance asked finds it,

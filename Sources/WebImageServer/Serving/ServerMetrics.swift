@@ -24,6 +24,10 @@ public struct ServerMetrics: Sendable {
     /// Results found in the shared cache and not written to the local disk, because the
     /// write-backs waiting already held their limit (`webimage_write_backs_dropped_total`).
     let writeBacksDropped = Counter(label: "webimage_write_backs_dropped_total")
+    /// Results on the local disk whose bytes did not match the entity tag stored with them (cut
+    /// short, or written by a version that kept none), removed and made again
+    /// (`webimage_damaged_results_total`).
+    let damagedResults = Counter(label: "webimage_damaged_results_total")
     /// Responses by status (`webimage_requests_total{status}`), each counter made once.
     private let responses = CounterTable<Int> {
         Counter(label: "webimage_requests_total", dimensions: [("status", String($0))])
