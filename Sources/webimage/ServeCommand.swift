@@ -49,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("max-src-resolution")) var maxSrcResolution: String?
     @Option(help: .setting("max-src-file-size")) var maxSrcFileSize: String?
     @Option(help: .setting("max-animation-frames")) var maxAnimationFrames: String?
+    @Option(help: .setting("max-animation-frame-resolution")) var maxAnimationFrameResolution: String?
     @Option(help: .setting("max-result-resolution")) var maxResultResolution: String?
     @Option(help: .setting("concurrency")) var concurrency: String?
     @Option(help: .setting("max-queue")) var maxQueue: String?
@@ -74,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("allow-private-sources", on(allowPrivateSources)), ("local-root", localRoot),
             ("download-timeout", downloadTimeout), ("max-redirects", maxRedirects), ("max-src-resolution", maxSrcResolution),
             ("max-src-file-size", maxSrcFileSize), ("max-animation-frames", maxAnimationFrames),
+            ("max-animation-frame-resolution", maxAnimationFrameResolution),
             ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
             ("cache-dir", cacheDir), ("cache-size", cacheSize), ("redis", redis), ("redis-ttl", redisTtl), ("log-interval", logInterval),

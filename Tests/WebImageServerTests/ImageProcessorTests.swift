@@ -223,8 +223,11 @@ final class ImageProcessorTests: XCTestCase {
             $0.maxSrcResolution = 0.1
             $0.maxResultResolution = 1
         })
-        // A fill decodes the whole 1024x768 source; a fit to 100 wide would shrink it on load, under the limit.
-        for path in ["/x/rs:fill:100:100/plain/local:///photo.jpg", "/x/rs:fit:2000:2000:1/plain/local:///small.jpg"] {
+        // The 1024x768 source is over the limit whatever it is asked as, even a fit that would
+        // shrink it on load (the source's own size counts, as imgproxy counts it); the 256x192
+        // one is under it, but its result enlarged to 2000 wide is over the result limit.
+        for path in ["/x/rs:fill:100:100/plain/local:///photo.jpg", "/x/w:100/plain/local:///photo.jpg",
+                     "/x/rs:fit:2000:2000:1/plain/local:///small.jpg"] {
             do {
                 _ = try await strict.process(try parser.parse(path))
                 XCTFail("\(path) was processed")
@@ -234,7 +237,7 @@ final class ImageProcessorTests: XCTestCase {
         }
         // Under both limits.
         _ = try await strict.process(try parser.parse("/x/rs:fit:1000:1000:1/plain/local:///small.jpg"))
-        _ = try await strict.process(try parser.parse("/x/w:100/plain/local:///photo.jpg"))
+        _ = try await strict.process(try parser.parse("/x/w:100/plain/local:///small.jpg"))
     }
 
     func testOnlyAllowedSourcePrefixesAreLoaded() async throws {

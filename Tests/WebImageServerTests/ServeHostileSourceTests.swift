@@ -46,3 +46,40 @@ extension ServeHostileSourceTests {
         XCTAssertEqual(origin.requestCount("/later.jpg"), 5)
     }
 }
+
+extension ServeHostileSourceTests {
+    /// Sources small on the wire whose frames or canvas are huge are refused from the header:
+    /// the source's own size counts, all frames of an animation together, whatever size the
+    /// URL asks for.
+    func testSourcesDeclaringTooManyPixelsAreRefusedBeforeDecoding() async throws {
+        let bombs: [(String, Data, String)] = [
+            ("/frames.gif", CraftedImage.gif(width: 7000, height: 7000, frames: 100),
+             "source too large: 100 frames of 7000x7000 pixels exceed the limit of 50000000 pixels"),
+            ("/two.gif", CraftedImage.gif(width: 6000, height: 6000, frames: 2),
+             "source too large: 2 frames of 6000x6000 pixels exceed the limit of 50000000 pixels"),
+            ("/huge.webp", CraftedImage.webp(side: 16383),
+             "source too large: 16383x16383 pixels exceeds the limit of 50000000 pixels"),
+        ]
+        for (path, data, _) in bombs { origin.route(path, .bytes(data, contentType: "application/octet-stream")) }
+        let base = try serve(["--allow-loopback-sources"])
+        for (path, data, message) in bombs {
+            XCTAssertLessThan(data.count, 4096, path)
+            let response = try await get(base + "/insecure/rs:fit:100:100/plain/" + origin.url(path).absoluteString)
+            XCTAssertEqual(response.status, 422, path)
+            XCTAssertTrue(String(decoding: response.body, as: UTF8.self).contains(message),
+                          "\(path): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        // Under a limit of 1 megapixel, two frames of 0.81: together over it, the first alone
+        // (a still) under it, and each under a per-frame limit of 0.9.
+        origin.route("/pair.gif", .bytes(CraftedImage.gif(width: 900, height: 900, frames: 2), contentType: "image/gif"))
+        let small = try serve(["--allow-loopback-sources", "--max-src-resolution", "1"])
+        let pair = "/plain/" + origin.url("/pair.gif").absoluteString
+        let together = try await get(small + "/insecure/rs:fit:100:100" + pair)
+        XCTAssertEqual(together.status, 422)
+        let still = try await get(small + "/insecure/rs:fit:100:100/f:jpg" + pair)
+        XCTAssertEqual(still.status, 200, "a still decodes the first frame only")
+        let perFrame = try serve(["--allow-loopback-sources", "--max-src-resolution", "1", "--max-animation-frame-resolution", "0.9"])
+        let framesAlone = try await get(perFrame + "/insecure/rs:fit:100:100" + pair)
+        XCTAssertEqual(framesAlone.status, 200, "each frame is under the per-frame limit")
+    }
+}

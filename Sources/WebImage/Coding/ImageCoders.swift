@@ -37,13 +37,20 @@ public final class ImageCoders: ImageCoder {
     }
 
     /// Decodes with the first coder that accepts `data`: the one decoding stage every path
-    /// takes (loaders, cache tiers, the server). With no coder, throws ``ImageCodingError/empty``
+    /// takes (loaders, cache tiers, the server). With ``ImageDecodeOptions/maxSourcePixels``,
+    /// the header is read first and a source over the limit refused before decoding. With no coder, throws ``ImageCodingError/empty``
     /// or ``ImageCodingError/unsupportedFormat(_:)`` naming the format; an error of a coder's
     /// own kind becomes ``ImageCodingError/corrupt(_:_:)``.
     public func decode(_ data: Data, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageCodingError) -> Image {
         if data.isEmpty { throw .empty }
         guard let coder = all.first(where: { $0.canDecode(data) }) else {
             throw .unsupportedFormat(ImageFormat(detecting: data))
+        }
+        // The source's own size, from its header, before any pixel: a thumbnail of a huge or
+        // many-framed source would otherwise decode every full-size frame to shrink it. A header
+        // that cannot be read is left to the decode, which reports what is wrong with it.
+        if options.maxSourcePixels != nil, let header = try? header(of: data) {
+            try options.checkSourceLimit(header)
         }
         do {
             return try coder.decode(data, options: options)

@@ -14,6 +14,10 @@ public enum ImageCodingError: Error, Sendable, Hashable, CustomStringConvertible
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// An animation has more frames than ``ImageDecodeOptions/maxFrameCount`` allows.
     case tooManyFrames(count: Int, limit: Int)
+    /// The source declares more pixels than ``ImageDecodeOptions/maxSourcePixels`` (or one frame
+    /// more than ``ImageDecodeOptions/maxAnimationFramePixels``): `frames` frames of
+    /// `width` × `height`, refused from the header, before a pixel is decoded.
+    case tooManySourcePixels(width: Int, height: Int, frames: Int, limit: Int)
     /// No registered coder encodes this format.
     case noEncoder(ImageFormat)
     /// The encoder failed; the string says what the library reported.
@@ -29,6 +33,10 @@ public enum ImageCodingError: Error, Sendable, Hashable, CustomStringConvertible
         case .unsupportedFeature(let format, let what): "unsupported \(format) feature: \(what)"
         case .tooManyPixels(let w, let h, let limit): "image too large: \(w)x\(h) pixels exceeds the limit of \(limit) pixels"
         case .tooManyFrames(let count, let limit): "too many frames: \(count) exceeds the limit of \(limit)"
+        case .tooManySourcePixels(let w, let h, 1, let limit):
+            "source too large: \(w)x\(h) pixels exceeds the limit of \(limit) pixels"
+        case .tooManySourcePixels(let w, let h, let frames, let limit):
+            "source too large: \(frames) frames of \(w)x\(h) pixels exceed the limit of \(limit) pixels"
         case .noEncoder(let format): "no encoder for \(format)"
         case .encodingFailed(let format, let why): "could not encode \(format): \(why)"
         }

@@ -24,6 +24,17 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// ``ImageCodingError/tooManyFrames(count:limit:)`` before any frame is decoded. Nil, the
     /// default, sets no limit; ``firstFrameOnly`` decodes one frame whatever the count.
     public var maxFrameCount: Int?
+    /// The most pixels the source itself may declare, checked from its header before a pixel is
+    /// decoded and whatever size it is decoded at (``maxPixels`` counts the decoded size, which
+    /// a thumbnail shrinks): a still image's size, an animation's canvas times the frames it
+    /// decodes. Fails with ``ImageCodingError/tooManySourcePixels(width:height:frames:limit:)``.
+    /// Nil, the default, checks nothing beyond ``maxPixels``. An image server sets it, as
+    /// imgproxy's `IMGPROXY_MAX_SRC_RESOLUTION` counts the source, not what it shrinks to.
+    public var maxSourcePixels: Int?
+    /// With ``maxSourcePixels``: the most pixels one frame of an animation may declare, checked
+    /// instead of its frames together (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`);
+    /// nil counts every frame decoded.
+    public var maxAnimationFramePixels: Int?
     /// What to do with an embedded ICC profile: convert the pixels to sRGB (the default) or
     /// keep them and carry the profile in ``Image/colorProfile``.
     public var colorManagement: ColorManagement
@@ -40,6 +51,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         firstFrameOnly: Bool = false,
         maxPixels: Int = ImageDecodeOptions.defaultMaxPixels,
         maxFrameCount: Int? = nil,
+        maxSourcePixels: Int? = nil,
+        maxAnimationFramePixels: Int? = nil,
         colorManagement: ColorManagement = .convertToSRGB
     ) {
         self.scaleFactor = scaleFactor
@@ -49,7 +62,26 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.firstFrameOnly = firstFrameOnly
         self.maxPixels = maxPixels
         self.maxFrameCount = maxFrameCount
+        self.maxSourcePixels = maxSourcePixels
+        self.maxAnimationFramePixels = maxAnimationFramePixels
         self.colorManagement = colorManagement
+    }
+
+    /// Throws ``ImageCodingError/tooManySourcePixels(width:height:frames:limit:)`` when the
+    /// source `header` describes declares more than ``maxSourcePixels`` (one frame of an
+    /// animation more than ``maxAnimationFramePixels``, when set): the frames this decode would
+    /// read, every one at the full canvas.
+    public func checkSourceLimit(_ header: ImageHeader) throws(ImageCodingError) {
+        guard let maxSourcePixels else { return }
+        let size = header.pixelSize
+        let frames = firstFrameOnly ? 1 : max(1, header.frameCount)
+        let (limit, counted) = frames > 1 && maxAnimationFramePixels != nil
+            ? (maxAnimationFramePixels ?? 0, 1) : (maxSourcePixels, frames)
+        let area = size.width.multipliedReportingOverflow(by: size.height)
+        let total = area.partialValue.multipliedReportingOverflow(by: counted)
+        if area.overflow || total.overflow || total.partialValue > limit {
+            throw .tooManySourcePixels(width: size.width, height: size.height, frames: counted, limit: limit)
+        }
     }
 
     /// The size the decoded image should have, for a source of `size` with `frameCount` frames.

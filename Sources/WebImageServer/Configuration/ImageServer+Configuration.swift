@@ -50,12 +50,16 @@ extension ImageServer {
 
         // MARK: Limits
 
-        /// The most megapixels a decoded source may have, all frames together.
+        /// The most megapixels a source may declare, all frames of an animation together (unless
+        /// ``maxAnimationFrameResolution`` is set), checked from its header before decoding.
         public var maxSrcResolution = 50.0
         /// The largest source download, in bytes.
         public var maxSrcFileSize = 64 << 20
         /// The most frames of an animated source processed; 1 makes animations still.
         public var maxAnimationFrames = 100
+        /// The most megapixels one frame of an animated source may declare; 0 counts every frame
+        /// together against ``maxSrcResolution`` instead.
+        public var maxAnimationFrameResolution = 0.0
         /// The most megapixels a result may have, all frames together.
         public var maxResultResolution = 50.0
         /// Images processed at once.

@@ -26,10 +26,10 @@ public final class ImageProcessor: Sendable {
     public let configuration: ImageServer.Configuration
     /// Which sources are loaded, and the folder `local:///path` sources are read from.
     public let sources: SourcePolicy
-    /// The most pixels a decoded source may have (``ImageServer/Configuration/maxSrcResolution``,
-    /// as imgproxy's `IMGPROXY_MAX_SRC_RESOLUTION`, but counted after shrink-on-load: a large
-    /// JPEG asked for as a small `fit` decodes small and passes). All frames of an animation
-    /// together are held to it too, as imgproxy sums them.
+    /// The most pixels a source may declare (``ImageServer/Configuration/maxSrcResolution``, as
+    /// imgproxy's `IMGPROXY_MAX_SRC_RESOLUTION`), checked from its header before decoding, all
+    /// frames of an animation together as imgproxy sums them; the decoded frames are held to it
+    /// too.
     public let maxSourcePixels: Int
     /// The most pixels a result may have, all frames together.
     public let maxResultPixels: Int
@@ -214,6 +214,11 @@ public final class ImageProcessor: Sendable {
         var context = ImageContext()
         var decodeOptions = Self.decodeOptions(for: options)
         decodeOptions.maxPixels = maxSourcePixels
+        // The source's own size counts, from its header, as imgproxy counts it: a shrink on load
+        // would let a huge source through while every frame is decoded at full size.
+        decodeOptions.maxSourcePixels = maxSourcePixels
+        let framePixels = Int(configuration.maxAnimationFrameResolution * 1_000_000)
+        decodeOptions.maxAnimationFramePixels = framePixels > 0 ? framePixels : nil
         let maxAnimationFrames = configuration.maxAnimationFrames
         decodeOptions.maxFrameCount = maxAnimationFrames
         context.decodeOptions = decodeOptions
