@@ -17,6 +17,9 @@ extension ImageServer {
         /// The port to listen on; 0 lets the system choose one.
         public var port = 8080
 
+        /// Seconds an image request may take before it is answered 504 and its work cancelled.
+        public var timeout = 10.0
+
         // MARK: URLs and signing
 
         /// The URL forms answered.

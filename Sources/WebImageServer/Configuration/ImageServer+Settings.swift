@@ -8,6 +8,8 @@ extension ImageServer.Configuration {
                 default: "127.0.0.1:8080") { text, configuration throws(SettingValueError) in
             (configuration.host, configuration.port) = try SettingText.address(text)
         },
+        decimal("timeout", "IMGPROXY_TIMEOUT", "SECONDS",
+                "Seconds an image request may take; past it the answer is 504 and its work is cancelled", 0.001...86_400, \.timeout),
         // URLs and signing
         setting("url-format", "WEBIMAGE_URL_FORMAT", "imgproxy|thumbor|both",
                 "The URL forms answered; both tells them apart by the first segment",

@@ -200,6 +200,14 @@ public final class ImageProcessor: Sendable {
         guard !total.overflow, total.partialValue <= maxResultPixels else {
             throw .unprocessable("the result would be \(size) × \(source.image.frames.count) frame(s), over \(maxResultPixels) pixels")
         }
+        // A blur costs its pixels times its radius (a separable kernel of about six sigmas a
+        // pass): bounded before it starts, so that a 10-pixel source enlarged to the result
+        // limit and blurred by 100 is refused rather than kept busy for half a minute.
+        let blurWork = Double(total.partialValue) * options.blurSigma
+        guard blurWork <= Double(maxResultPixels) * Self.blurSigmaAtResultLimit else {
+            throw .unprocessable("a blur of \(options.blurSigma.plainText) over \(total.partialValue) pixels is more work than allowed: "
+                + "at most \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
+        }
         let image = transformer.transform(source.image, forKey: transformer.key) ?? source.image
         var result = try encode(image, options: options)
         metrics.processingDuration.record(duration: started.duration(to: .now))
@@ -280,6 +288,10 @@ public final class ImageProcessor: Sendable {
         decode.thumbnailPixelSize = box
         return decode
     }
+
+    /// The largest blur radius allowed on a result at the pixel limit; a smaller result may
+    /// take a larger radius, in proportion (result pixels × radius is what is bounded).
+    static let blurSigmaAtResultLimit = 10.0
 
     /// The formats whose results keep every frame of an animation. AVIF could (its encoder
     /// writes sequences), but as imgproxy it is chosen for still images only: an AVIF sequence

@@ -26,6 +26,8 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     case encodingFailed(String)
     /// Every processing slot is busy and the queue is full (429).
     case busy
+    /// The request was not answered within the server's timeout; its work was cancelled (504).
+    case deadlineExceeded(seconds: Double)
     /// The request was cancelled before its result was made (499, as imgproxy and nginx say
     /// of a client that closed its request).
     case cancelled
@@ -42,7 +44,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .cancelled: 499
         case .encodingFailed: 500
         case .sourceFailed: 502
-        case .sourceTimedOut: 504
+        case .sourceTimedOut, .deadlineExceeded: 504
         }
     }
 
@@ -55,6 +57,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .sourceNotFound: "the source image was not found"
         case let .sourceFailed(reason): "the source image could not be loaded: \(reason)"
         case .sourceTimedOut: "the source image did not arrive in time"
+        case let .deadlineExceeded(seconds): "the image was not ready within \(seconds.plainText) s"
         case let .sourceTooLarge(reason): "the source image is too large: \(reason)"
         case let .unprocessable(reason): "the source image cannot be processed: \(reason)"
         case let .unsupported(reason): "unsupported: \(reason)"

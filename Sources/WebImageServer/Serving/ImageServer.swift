@@ -29,6 +29,7 @@ public struct ImageServer: Sendable {
         let application = Application(
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [
+                ClientDepartureHandler(),
                 MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
             ])),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),

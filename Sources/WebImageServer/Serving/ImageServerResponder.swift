@@ -12,8 +12,8 @@ import WebImage
 /// The path is read from the raw request target, not from a router's segments, so a plain
 /// source URL keeps the `//` of `http://` and the signature covers exactly what was sent.
 public struct ImageServerResponder: HTTPResponder {
-    /// The request context: nothing beyond Hummingbird's basic one is needed.
-    public typealias Context = BasicRequestContext
+    /// The request context: Hummingbird's basic one and the request's connection.
+    public typealias Context = ImageRequestContext
     /// A header field (HTTPTypes' `HTTPField`, which Hummingbird does not re-export).
     private typealias Field = HTTPFields.Element
 
@@ -79,10 +79,24 @@ public struct ImageServerResponder: HTTPResponder {
             break
         }
         metrics.requestsInFlight.increment()
+        defer { metrics.requestsInFlight.decrement() }
         let started = ContinuousClock.now
-        let (answer, image, route) = await imageAnswer(to: request.head, path: path)
-        metrics.requestsInFlight.decrement()
-        record(answer, to: request.head, path: path, image: image, route: route, since: started)
+        let head = request.head
+        let timeout = processor.configuration.timeout
+        // A client that hangs up cancels the request (its work stops once no other request
+        // waits for the same result), and so does the deadline, which answers 504.
+        let answered: (PreparedResponse, ProcessedImage?, RoutedPath?)
+        switch await RequestDeadline.run(within: .milliseconds(Int(timeout * 1000)), connectionClosed: context.clientDeparted,
+                                         { await imageAnswer(to: head, path: path) }) {
+        case .answered(let answer):
+            answered = answer
+        case .timedOut:
+            answered = (Self.text(.gatewayTimeout, ProcessingError.deadlineExceeded(seconds: timeout).description, head: isHead), nil, nil)
+        case .abandoned:
+            answered = (Self.text(HTTPResponse.Status(code: 499), ProcessingError.cancelled.description, head: isHead), nil, nil)
+        }
+        let (answer, image, route) = answered
+        record(answer, to: head, path: path, image: image, route: route, since: started)
         return Response(answer)
     }
 
