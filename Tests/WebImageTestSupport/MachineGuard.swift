@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// What a test needs from the machine and may not find there. Two kinds:
-/// - a package `scripts/install-deps` installs (`redis-server`, nginx, Pillow, `script(1)`):
+/// - a package `scripts/install-deps` or `scripts/test` installs (`redis-server`, nginx, Chromium
+///   and its driver, `script(1)`; Pillow and selenium in `.build/venv`):
 ///   on a developer's machine the test is skipped, saying what is missing; with
 ///   `WEBIMAGE_NO_SKIPS=1` (set by `.ci/run`, which installs them) it fails instead, so that
 ///   nothing installable is skipped silently in CI;
