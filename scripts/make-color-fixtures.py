@@ -22,6 +22,8 @@ space with Pillow's ImageCms, perceptual):
   swapped_lossless.webp      the same as lossless WebP (ICCP chunk)
   swapped_animated.png       APNG, 2 frames (the second flipped), swapped profile
   swapped_animated.webp      animated WebP, 2 frames, swapped profile
+  swapped.jpg                swapped profile, JPEG q90 (APP2), opaque: a browser or server that
+                             ignores the profile shows red and green swapped, unmistakably
   wide_gamut.jpg             wide-gamut profile, JPEG q90 (APP2)
   wide_gamut_split.jpg       wide_gamut.jpg with its profile cut into 3 APP2 markers stored out of
                              order (3, 1, 2): the same image once reassembled
@@ -35,7 +37,7 @@ space with Pillow's ImageCms, perceptual):
 ref/NAME.png: Pillow's decode of NAME converted to sRGB as the shared fixtures' references are:
 ImageCms.profileToProfile(image, embedded, createProfile("sRGB"), PERCEPTUAL (relative
 colorimetric for cmyk_lut_colorimetric), outputMode RGB), alpha carried over; ref/NAME.last.png
-for the last frame of an animation. The four swapped files share ref/swapped.png and
+for the last frame of an animation. The four swapped PNG and WebP files share ref/swapped.png and
 ref/swapped.last.png (they differ only in the colour of fully transparent pixels). No
 references for srgb, broken_profile and damaged_iccp, whose tests compare decodes with each other.
 """
@@ -257,6 +259,7 @@ def main():
                    icc_profile=swapped)
     frames[0].save(path("swapped_animated.webp"), save_all=True, append_images=frames[1:], duration=100, loop=0,
                    lossless=True, exact=True, icc_profile=swapped)
+    into(srgb, swapped).save(path("swapped.jpg"), quality=90, icc_profile=swapped)
     into(srgb, made["wide-gamut-v2"]).save(path("wide_gamut.jpg"), quality=90, icc_profile=made["wide-gamut-v2"])
     with open(path("wide_gamut.jpg"), "rb") as f:
         split = split_app2(f.read())
@@ -277,7 +280,7 @@ def main():
         f.write(png_with_iccp(png, b"ICC Profile\0\0" + zlib.compress(swapped)[:200]))
 
     write_reference("swapped_animated.png", stem="swapped")
-    for name in ["wide_gamut.jpg", "gray_gamma18.jpg", "cmyk_lut.jpg"]:
+    for name in ["swapped.jpg", "wide_gamut.jpg", "gray_gamma18.jpg", "cmyk_lut.jpg"]:
         write_reference(name)
     write_reference("cmyk_lut_colorimetric.jpg", ImageCms.Intent.RELATIVE_COLORIMETRIC)
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(ROOT) for f in fs)
