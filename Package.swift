@@ -139,11 +139,13 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
 
-        // Fixture paths, pixel comparison, child processes and temporary folders, shared by the test targets.
+        // Fixture paths, pixel comparison, child processes and temporary folders, shared by the test targets;
+        // load_page.py is the selenium script HeadlessChromium runs, read by path.
         .target(
             name: "WebImageTestSupport",
             dependencies: ["WebImage", "Locking", .product(name: "Logging", package: "swift-log")],
-            path: "Tests/WebImageTestSupport"),
+            path: "Tests/WebImageTestSupport",
+            exclude: ["load_page.py"]),
         // Stores entries into a disk cache in a loop, for the tests that kill it mid-write.
         .executableTarget(
             name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),
