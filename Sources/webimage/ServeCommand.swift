@@ -35,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: .setting("bind")) var bind: String?
     @Option(help: .setting("timeout")) var timeout: String?
+    @Option(help: .setting("read-request-timeout")) var readRequestTimeout: String?
+    @Option(help: .setting("max-clients")) var maxClients: String?
     @Option(help: .setting("url-format")) var urlFormat: String?
     @Option(help: .setting("key")) var key: [String] = []
     @Option(help: .setting("salt")) var salt: [String] = []
@@ -70,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
         func joined(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ",") }
         func on(_ isOn: Bool) -> String? { isOn ? "true" : nil }
         return [
-            ("bind", bind), ("timeout", timeout), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
+            ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
             ("signature-size", signatureSize), ("thumbor-key", thumborKey), ("preset", joined(preset)),
             ("allowed-sources", joined(allowedSources)), ("allow-loopback-sources", on(allowLoopbackSources)),
             ("allow-private-sources", on(allowPrivateSources)), ("local-root", localRoot),

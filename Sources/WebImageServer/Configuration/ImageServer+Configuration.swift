@@ -19,6 +19,11 @@ extension ImageServer {
 
         /// Seconds an image request may take before it is answered 504 and its work cancelled.
         public var timeout = 10.0
+        /// Seconds a connection has to send a complete request head, from its opening or its
+        /// previous answer; an idle keep-alive connection closes after it too.
+        public var readRequestTimeout = 10.0
+        /// The most connections open at once; one past it is closed as soon as it is accepted.
+        public var maxClients = 2048
 
         // MARK: URLs and signing
 

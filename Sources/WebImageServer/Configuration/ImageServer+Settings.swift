@@ -10,6 +10,11 @@ extension ImageServer.Configuration {
         },
         decimal("timeout", "IMGPROXY_TIMEOUT", "SECONDS",
                 "Seconds an image request may take; past it the answer is 504 and its work is cancelled", 0.001...86_400, \.timeout),
+        decimal("read-request-timeout", "IMGPROXY_READ_REQUEST_TIMEOUT", "SECONDS",
+                "Seconds a connection has to send a request head, from its opening or its previous answer; idle connections close after it too",
+                0.001...86_400, \.readRequestTimeout),
+        integer("max-clients", "IMGPROXY_MAX_CLIENTS", "N",
+                "Connections open at once; one past it is closed as soon as it is accepted", 1...1_000_000, \.maxClients),
         // URLs and signing
         setting("url-format", "WEBIMAGE_URL_FORMAT", "imgproxy|thumbor|both",
                 "The URL forms answered; both tells them apart by the first segment",

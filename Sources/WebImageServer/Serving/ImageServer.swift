@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 
 /// An HTTP server (Hummingbird 2) answering with an ``ImageServerResponder``, until SIGTERM or
 /// SIGINT, after which it finishes the requests under way and returns. Results in memory are
@@ -25,13 +26,20 @@ public struct ImageServer: Sendable {
         logger.logLevel = .warning
         let serverName = "webimage"
         let clock = HTTPDateClock()
-        // Each connection gets its own handler answering memory hits before Hummingbird's tasks.
+        let configuration = responder.processor.configuration
+        let connections = ConnectionLimitHandler.OpenConnections(limit: configuration.maxClients)
+        let headLimit = TimeAmount.nanoseconds(Int64(configuration.readRequestTimeout * 1_000_000_000))
+        // Each connection gets its own handlers: the connection limit first, then the request
+        // head deadline, the client's departure, and memory hits answered before Hummingbird's
+        // tasks. Hummingbird's idle timeout closes a connection whose request body stalls.
         let application = Application(
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [
+                ConnectionLimitHandler(connections: connections),
+                RequestHeadDeadlineHandler(limit: headLimit),
                 ClientDepartureHandler(),
                 MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
-            ])),
+            ], idleTimeout: headLimit)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)

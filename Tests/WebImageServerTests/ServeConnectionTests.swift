@@ -1,0 +1,49 @@
+import Foundation
+import XCTest
+
+/// Connections are bounded: a request head must arrive within `--read-request-timeout` however
+/// slowly its bytes trickle, an idle connection closes after it, and `--max-clients` caps the
+/// connections open at once.
+final class ServeConnectionTests: ServeTestCase {
+    private func port(of base: String) throws -> Int {
+        try XCTUnwrap(URLComponents(string: base)?.port)
+    }
+
+    func testASlowHeadAndAnIdleConnectionAreClosedAfterTheReadRequestTimeout() async throws {
+        let base = try serve(["--read-request-timeout", "1"])
+        let slow = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
+        // A byte every 200 ms keeps any idle timer quiet; the head never ends.
+        let started = ContinuousClock.now
+        for byte in "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaaaaaaaa".map(String.init) {
+            guard (try? slow.send(byte)) != nil, !slow.receivesAnything(within: .milliseconds(200)) else { break }
+        }
+        _ = slow.receive()
+        XCTAssertTrue(slow.isClosedByServer, "a head that takes too long closes the connection")
+        XCTAssertLessThan(started.duration(to: .now), .seconds(6))
+
+        let idle = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
+        try idle.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let answer = idle.receive { String(decoding: $0, as: UTF8.self).hasSuffix("running\n") }
+        XCTAssertTrue(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        XCTAssertFalse(idle.isClosedByServer)
+        _ = idle.receive()
+        XCTAssertTrue(idle.isClosedByServer, "an idle keep-alive connection closes after the timeout")
+    }
+
+    func testConnectionsPastMaxClientsAreClosedAndTheOthersGoOn() async throws {
+        let base = try serve(["--max-clients", "2"])
+        let first = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
+        let second = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
+        try first.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        _ = first.receive { String(decoding: $0, as: UTF8.self).hasSuffix("running\n") }
+        let third = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
+        let sent = ContinuousClock.now
+        try? third.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        XCTAssertEqual(third.receive(), Data(), "the third connection is closed (or reset) unanswered")
+        XCTAssertLessThan(sent.duration(to: .now), .seconds(5), "closed at once, not left to time out")
+        try second.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let answer = second.receive { String(decoding: $0, as: UTF8.self).hasSuffix("running\n") }
+        XCTAssertTrue(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "admitted connections go on")
+        withExtendedLifetime(first) {}
+    }
+}
