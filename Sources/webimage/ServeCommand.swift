@@ -156,11 +156,15 @@ struct ServeCommand: AsyncParsableCommand {
         let sourceCache: any ImageCaching = tier.map {
             ImageCachesManager(caches: [$0.sources, localSources], storePolicy: .all)
         } ?? localSources
-        let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader))
+        // Decoding, transforming and encoding run on threads of their own, one per image made at
+        // once: Swift's cooperative pool stays free for requests, /health and cache hits.
+        let codecs = CodecExecutor(threads: configuration.concurrency, name: "webimage-serve-codec")
+        let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader),
+                                   executor: codecs)
         let processor = ImageProcessor(
             manager: manager, configuration: configuration,
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent(folders.results), configuration: bounded) },
-            sharedCache: tier?.results)
+            sharedCache: tier?.results, executor: codecs)
         let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,

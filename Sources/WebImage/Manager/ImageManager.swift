@@ -32,7 +32,7 @@ public final class ImageManager: Sendable {
     public let logger: Logger
     private let failedURLs: FailedURLList
     /// Loads under way, by the request's work key: identical concurrent loads run once.
-    private let inFlight = InFlightWork<ImageRequest.WorkKey, ImageResult, WebImageError, ImageLoadingEvent>(cancelled: .cancelled)
+    private let inFlight: InFlightWork<ImageRequest.WorkKey, ImageResult, WebImageError, ImageLoadingEvent>
 
     /// The limit ``WebImageOptions/scaleDownLargeImages`` applies when the context names none.
     public let scaleDownLimitBytes: Int
@@ -61,12 +61,14 @@ public final class ImageManager: Sendable {
     ///   - scaleDownLimitBytes: the decoded size ``WebImageOptions/scaleDownLargeImages`` keeps
     ///     images under when the context names no limit.
     ///   - logger: receives the failures that do not fail a load; `WebImage.ImageManager` by default.
+    ///   - executor: where the loads' stages run (a ``CodecExecutor``, so that decoding and
+    ///     transforming stay off Swift's cooperative pool); nil, the default, runs them there.
     public init(
         imageCache: any ImageCaching = ImageCache(), imageLoader: any ImageLoader = ImageLoaders.shared,
         coders: ImageCoders = .shared, transformer: (any ImageTransformer)? = nil,
         failedURLLimit: Int = 1000, shouldDownload: (@Sendable (URL) -> Bool)? = nil,
         optionsProcessor: OptionsProcessor? = nil, scaleDownLimitBytes: Int = ImageManager.defaultScaleDownLimitBytes,
-        logger: Logger = Logger(label: "WebImage.ImageManager")
+        logger: Logger = Logger(label: "WebImage.ImageManager"), executor: (any TaskExecutor)? = nil
     ) {
         self.imageCache = imageCache
         self.imageLoader = imageLoader
@@ -78,6 +80,7 @@ public final class ImageManager: Sendable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.logger = logger
         failedURLs = FailedURLList(limit: failedURLLimit)
+        inFlight = InFlightWork(cancelled: .cancelled, executor: executor)
     }
 
     /// Whether `url` is on the failed-URL list.

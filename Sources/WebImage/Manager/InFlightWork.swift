@@ -27,10 +27,14 @@ public final class InFlightWork<Key: Hashable & Sendable, Value: Sendable, Failu
     private let state = Mutex(State())
     /// What a caller that leaves receives.
     private let cancelled: Failure
+    /// The executor the work's tasks prefer (a ``CodecExecutor``), or nil for Swift's default.
+    private let executor: (any TaskExecutor)?
 
-    /// An empty map whose callers receive `cancelled` when they leave before the work ends.
-    public init(cancelled: Failure) {
+    /// An empty map whose callers receive `cancelled` when they leave before the work ends, and
+    /// whose work runs on `executor` when one is given.
+    public init(cancelled: Failure, executor: (any TaskExecutor)? = nil) {
         self.cancelled = cancelled
+        self.executor = executor
     }
 
     /// The value of `work` for `key`, and whether this caller joined work already under way
@@ -57,7 +61,7 @@ public final class InFlightWork<Key: Hashable & Sendable, Value: Sendable, Failu
             return (slot, shared, SharedWork<Value, Failure, Event>.firstTicket, true)
         }
         if isNew {
-            shared.start(work) { [weak self] in
+            shared.start(work, on: executor) { [weak self] in
                 self?.state.withLock { state in
                     if state.running[slot] === shared { state.running[slot] = nil }
                 }

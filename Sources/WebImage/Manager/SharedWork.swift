@@ -54,19 +54,19 @@ final class SharedWork<Value: Sendable, Failure: Error, Event>: Sendable {
         }
     }
 
-    /// Starts `work`, reporting its events to the callers; `finished` runs once the work is over
+    /// Starts `work` (preferring `executor`, when given), reporting its events to the callers; `finished` runs once the work is over
     /// and before any caller receives its outcome (so a caller that has its value never finds
     /// the work still listed as running), or after the last caller left and the work stopped.
     func start(_ work: @escaping @Sendable (@escaping EventHandler) async throws(Failure) -> Value,
-               finished: @escaping @Sendable () -> Void) {
-        let task = Task {
+               on executor: (any TaskExecutor)?, finished: @escaping @Sendable () -> Void) {
+        let task = Task(executorPreference: executor) {
             let outcome: Outcome
             do throws(Failure) {
                 outcome = .success(try await work { [weak self] event in self?.broadcast(event) })
             } catch {
                 outcome = .failure(error)
             }
-            finish(outcome, finished: finished)
+            self.finish(outcome, finished: finished)
         }
         // Over before it started: its only caller has already left.
         let abandoned = state.withLock { state in

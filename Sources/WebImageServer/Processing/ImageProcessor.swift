@@ -50,7 +50,7 @@ public final class ImageProcessor: Sendable {
     /// their result once, in one processing slot. The manager already shares the source's
     /// download and decode; this shares the transform and encode (of encoded, negotiated
     /// results, which the manager does not cache) through the same generic in-flight map.
-    private let making = InFlightWork<String, ProcessedImage, ProcessingError, Never>(cancelled: .cancelled)
+    private let making: InFlightWork<String, ProcessedImage, ProcessingError, Never>
     /// Where lookups, downloads and processing are counted and timed.
     private let metrics: ServerMetrics
 
@@ -58,10 +58,13 @@ public final class ImageProcessor: Sendable {
     /// sources and results over its pixel and frame limits, making at most its `concurrency`
     /// results at once with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding
     /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
-    /// `sharedCache` (its disk tier) when given, measuring into `metrics`.
+    /// `sharedCache` (its disk tier) when given, measuring into `metrics`, transforming and
+    /// encoding on `executor` (a ``CodecExecutor``, as the manager's decodes should be) when given.
     public init(manager: ImageManager, configuration: ImageServer.Configuration = ImageServer.Configuration(),
                 coders: ImageCoders = .shared, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
-                sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics()) {
+                sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics(),
+                executor: (any TaskExecutor)? = nil) {
+        making = InFlightWork(cancelled: .cancelled, executor: executor)
         slots = ProcessingSlots(concurrency: configuration.concurrency, maxQueue: configuration.maxQueue,
                                 queueLength: metrics.queueLength)
         self.configuration = configuration

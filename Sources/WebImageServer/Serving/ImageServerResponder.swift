@@ -65,19 +65,7 @@ public struct ImageServerResponder: HTTPResponder {
         }
         let isHead = request.method == .head
         let path = request.head.path ?? "/"
-        switch path.prefix(while: { $0 != "?" }) {
-        case "/health":
-            return Response(Self.text(.ok, "webimage serve is running", head: isHead))
-        case "/metrics":
-            guard let metricsRegistry else {
-                return Response(Self.text(.notFound, "metrics are not enabled", head: isHead))
-            }
-            // Prometheus's text exposition format.
-            return Response(Self.uncached(.ok, metricsRegistry.emitToBuffer(), type: "text/plain; version=0.0.4; charset=utf-8",
-                                          head: isHead))
-        default:
-            break
-        }
+        if let answer = serviceAnswer(to: path, head: isHead) { return Response(answer) }
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
         let started = ContinuousClock.now
@@ -100,15 +88,32 @@ public struct ImageServerResponder: HTTPResponder {
         return Response(answer)
     }
 
-    /// The answer to `request` when it asks (`GET` or `HEAD`) for a path routed before whose
-    /// result the memory cache holds, counted and logged as ``respond(to:context:)`` does; nil
-    /// for any other request, which ``respond(to:context:)`` must answer. It neither waits nor
-    /// does I/O: the ``MemoryHitHandler`` calls it on the thread that read the request. Such a
-    /// request is never in flight, so `webimage_requests_in_flight` does not count it.
-    public func answerFromMemory(to request: HTTPRequest) -> PreparedResponse? {
-        guard request.method == .get || request.method == .head, let path = request.path,
-              let route = routes.value(forKey: path)
-        else { return nil }
+    /// The answer to `/health` and `/metrics`, or nil for any other path. Neither waits for
+    /// anything, so both are answered where the request is read, whatever image work is under way.
+    private func serviceAnswer(to path: String, head: Bool) -> PreparedResponse? {
+        switch path.prefix(while: { $0 != "?" }) {
+        case "/health":
+            return Self.text(.ok, "webimage serve is running", head: head)
+        case "/metrics":
+            guard let metricsRegistry else { return Self.text(.notFound, "metrics are not enabled", head: head) }
+            // Prometheus's text exposition format.
+            return Self.uncached(.ok, metricsRegistry.emitToBuffer(), type: "text/plain; version=0.0.4; charset=utf-8", head: head)
+        default:
+            return nil
+        }
+    }
+
+    /// The answer to `request` when it can be given at once: `/health`, `/metrics`, or a `GET`
+    /// or `HEAD` of a path routed before whose result the memory cache holds (counted and logged
+    /// as ``respond(to:context:)`` does); nil for any other request, which
+    /// ``respond(to:context:)`` must answer. It neither waits nor does I/O: the
+    /// ``MemoryHitHandler`` calls it on the thread that read the request, so a liveness probe is
+    /// answered however busy the tasks are. Such a request is never in flight, so
+    /// `webimage_requests_in_flight` does not count it.
+    public func immediateAnswer(to request: HTTPRequest) -> PreparedResponse? {
+        guard request.method == .get || request.method == .head, let path = request.path else { return nil }
+        if let answer = serviceAnswer(to: path, head: request.method == .head) { return answer }
+        guard let route = routes.value(forKey: path) else { return nil }
         let started = ContinuousClock.now
         let target = target(of: route, accepting: request.headerFields)
         // An expired URL is nil here too: respond(to:context:) gives its error.

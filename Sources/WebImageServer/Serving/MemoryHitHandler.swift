@@ -2,8 +2,8 @@ import Hummingbird
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers requests for results the memory cache holds as soon as they are read, on the
-/// connection's event loop, and passes every other request on to Hummingbird, whose responder
+/// Answers requests for results the memory cache holds (and `/health` and `/metrics`) as soon as
+/// they are read, on the connection's event loop, and passes every other request on to Hummingbird, whose responder
 /// answers it in a task. A cached result is the server's most frequent answer and needs neither
 /// waiting nor I/O, so it skips the hand-over to a task and back, which costs more than the
 /// answer itself.
@@ -42,7 +42,7 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             if requestsPassedOn == 0, !isQuiescing, !Self.closesConnection(request),
-               let answer = responder.answerFromMemory(to: request) {
+               let answer = responder.immediateAnswer(to: request) {
                 isDroppingRequest = true
                 write(answer, context: context)
             } else {

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A pool of threads of its own for CPU-heavy image work (decoding, resampling, encoding), as a
+/// task executor: work given it as a task's executor preference runs on these threads instead
+/// of Swift's cooperative pool, which has one thread per core and which every other task —
+/// a server's request handling, its health check — needs too. An image that takes seconds to
+/// decode then holds one of these threads, never the pool the rest of the process runs on.
+///
+/// Give it to an ``ImageManager`` (its loads' stages, downloads' decodes included, run here) or
+/// use it with `withTaskExecutorPreference(_:operation:)`. The threads live as long as the
+/// process: make one pool and share it.
+public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
+    /// The jobs waiting for a thread, oldest first, and the index of the oldest; guarded by `condition`.
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+    private let condition = NSCondition()
+    /// How many threads run the jobs.
+    public let threadCount: Int
+
+    /// A pool of `threads` threads (at least one), named `name` in debuggers and profiles.
+    public init(threads: Int, name: String = "WebImage.codec") {
+        threadCount = max(1, threads)
+        for index in 0..<threadCount {
+            let thread = Thread { [unowned self] in self.runJobs() }
+            thread.name = "\(name)-\(index)"
+            thread.start()
+        }
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// One thread's loop: takes the oldest job and runs it, for ever.
+    private func runJobs() {
+        while true {
+            condition.lock()
+            while head == jobs.count { condition.wait() }
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count || head > 1024 {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
