@@ -140,7 +140,8 @@ struct ServeCommand: AsyncParsableCommand {
         let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets))
         let downloader = HTTPImageDownloader(
             configuration: HTTPImageDownloader.Configuration(
-                downloadTimeout: configuration.downloadTimeout, maxBytes: configuration.maxSrcFileSize,
+                downloadTimeout: configuration.downloadTimeout, wholeDownloadTimeout: configuration.downloadTimeout,
+                maxBytes: configuration.maxSrcFileSize,
                 maxRedirects: configuration.maxRedirects),
             addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.allowLoopbackSources,
                                                allowsPrivate: configuration.allowPrivateSources))

@@ -66,6 +66,21 @@ final class ServeDeadlineTests: ServeTestCase {
         }
     }
 
+    /// A source that never stalls but trickles a byte every 100 ms: `--download-timeout` is
+    /// the whole download, as imgproxy's, so it fails after it although no silence is that long.
+    func testATricklingSourceIsCutAtTheWholeDownloadTimeout() async throws {
+        let jpeg = try Fixtures.data(Fixtures.bench("testjfif_256.jpg"))
+        origin.route("/trickle.jpg", LoopbackHTTPResponse(
+            status: 200, headers: [("Content-Type", "image/jpeg"), ("Content-Length", String(jpeg.count))],
+            chunks: jpeg.map { Data([$0]) }, chunkDelay: .milliseconds(100)))
+        let base = try serve(["--allow-loopback-sources", "--download-timeout", "1"])
+        let started = ContinuousClock.now
+        let response = try await get(base + "/insecure/w:10/plain/" + origin.url("/trickle.jpg").absoluteString)
+        XCTAssertEqual(response.status, 504)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "the source image did not arrive in time\n")
+        XCTAssertLessThan(started.duration(to: .now), .seconds(5), "cut at about a second, not after the \(jpeg.count) bytes' trickle")
+    }
+
     func testABlurTooLargeForItsResultIsRefusedBeforeItStarts() async throws {
         let base = try serve(["--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString

@@ -59,19 +59,34 @@ final class DownloadSchedulerTests: XCTestCase {
         let download = try XCTUnwrap(scheduler.takeStartable().first)
         // The first round sees the request, three more find it quiet: not yet four quiet rounds.
         for round in 1...4 {
-            XCTAssertTrue(scheduler.timeOutIdleRequests(afterQuietRounds: 4).requests.isEmpty, "round \(round)")
+            XCTAssertTrue(scheduler.timeOutRequests(afterQuietRounds: 4).requests.isEmpty, "round \(round)")
         }
         download.noteActivity()
         for round in 5...8 {
-            XCTAssertTrue(scheduler.timeOutIdleRequests(afterQuietRounds: 4).requests.isEmpty,
+            XCTAssertTrue(scheduler.timeOutRequests(afterQuietRounds: 4).requests.isEmpty,
                           "round \(round): progress in round 5 starts the count again")
         }
-        let (silent, keepWatching) = scheduler.timeOutIdleRequests(afterQuietRounds: 4)
+        let (silent, keepWatching) = scheduler.timeOutRequests(afterQuietRounds: 4)
         XCTAssertEqual(silent.map(\.operation), [download.operation], "four quiet rounds after the last progress")
         XCTAssertTrue(keepWatching)
         XCTAssertTrue(scheduler.timedOut(first.operation))
         _ = scheduler.finish(first.operation)
-        XCTAssertFalse(scheduler.timeOutIdleRequests(afterQuietRounds: 4).keepWatching, "nothing runs any more")
+        XCTAssertFalse(scheduler.timeOutRequests(afterQuietRounds: 4).keepWatching, "nothing runs any more")
+    }
+
+    func testAWholeDownloadLimitTimesOutARequestThatKeepsMakingProgress() throws {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let first = scheduler.add(caller(), key: key, options: options)
+        let download = try XCTUnwrap(scheduler.takeStartable().first)
+        for round in 1...5 {
+            download.noteActivity()
+            XCTAssertTrue(scheduler.timeOutRequests(afterQuietRounds: 4, orRounds: 6).requests.isEmpty,
+                          "round \(round): progress every round, and under six rounds in all")
+        }
+        download.noteActivity()
+        let (late, _) = scheduler.timeOutRequests(afterQuietRounds: 4, orRounds: 6)
+        XCTAssertEqual(late.map(\.operation), [download.operation], "six rounds in all, however steady the bytes")
+        XCTAssertTrue(scheduler.timedOut(first.operation))
     }
 
     func testTheDelivererIsTheMostUrgentCallerWaitingOnATaskAndLeavesTheCallersItHandsOutTo() {

@@ -37,6 +37,8 @@ final class DownloadOperationRecord {
     var activitySeen: Int?
     /// How many of the watchdog's rounds in a row found no new activity.
     var quietRounds = 0
+    /// Rounds of the idle watchdog seen while running, progress or not.
+    var roundsWatched = 0
     /// Whether the idle watchdog cancelled the request, so that its cancellation is reported
     /// as ``WebImageError/timedOut(seconds:)``.
     var timedOut = false
@@ -100,8 +102,10 @@ final class DownloadOperationRecord {
     }
 
     /// Records one round of the idle watchdog; returns whether the request has now gone
-    /// `rounds` rounds in a row without progress.
-    func watchdogRound(timingOutAfter rounds: Int) -> Bool {
+    /// `rounds` rounds in a row without progress, or run for `wholeRounds` rounds in all.
+    func watchdogRound(timingOutAfter rounds: Int, orAfterRounds wholeRounds: Int? = nil) -> Bool {
+        roundsWatched += 1
+        if let wholeRounds, roundsWatched >= wholeRounds { return true }
         let activity = request.activityCount
         if activitySeen == activity {
             quietRounds += 1

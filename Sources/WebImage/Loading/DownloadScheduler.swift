@@ -108,15 +108,17 @@ struct DownloadScheduler {
     }
 
     /// One round of the watchdog: marks the running requests that made no progress for
-    /// `rounds` rounds in a row as timed out and returns them, to cancel. When no request is
+    /// `rounds` rounds in a row, or ran for `wholeRounds` rounds in all, as timed out and
+    /// returns them, to cancel. When no request is
     /// running any more, the watchdog is forgotten and `keepWatching` is false. Only one
     /// watchdog may call this (see ``needsWatchdog``): each call counts as a round.
-    mutating func timeOutIdleRequests(afterQuietRounds rounds: Int) -> (requests: [DownloadRequest], keepWatching: Bool) {
+    mutating func timeOutRequests(afterQuietRounds rounds: Int, orRounds wholeRounds: Int? = nil)
+        -> (requests: [DownloadRequest], keepWatching: Bool) {
         var silent: [DownloadRequest] = []
         var running = false
         for record in records.values where record.phase == .running && !record.timedOut {
             running = true
-            if record.watchdogRound(timingOutAfter: rounds) {
+            if record.watchdogRound(timingOutAfter: rounds, orAfterRounds: wholeRounds) {
                 record.timedOut = true
                 silent.append(record.request)
             }

@@ -16,6 +16,11 @@ extension HTTPImageDownloader {
         /// that stalls fails between one and one and a quarter timeouts after its last byte (or
         /// its start).
         public var downloadTimeout: TimeInterval
+        /// The longest a download may take in all, from its start to its last byte, however
+        /// steadily its bytes arrive (imgproxy's `IMGPROXY_DOWNLOAD_TIMEOUT`), checked by the same
+        /// watchdog; nil, the default, bounds only silences (``downloadTimeout``), as SDWebImage.
+        /// A download past it fails with ``WebImageError/timedOut(seconds:)``.
+        public var wholeDownloadTimeout: TimeInterval?
         /// Which queued request of one priority starts first.
         public var executionOrder: DownloadExecutionOrder
         /// Header fields sent with every request, by name as written. ``setValue(_:forHTTPHeaderField:)``
@@ -56,6 +61,7 @@ extension HTTPImageDownloader {
         public init(
             maxConcurrentDownloads: Int = 6,
             downloadTimeout: TimeInterval = HTTPImageDownloader.Configuration.defaultTimeout,
+            wholeDownloadTimeout: TimeInterval? = nil,
             executionOrder: DownloadExecutionOrder = .fifo,
             acceptableStatusCodes: Set<Int> = Set(200..<300),
             acceptableContentTypes: Set<String>? = nil,
@@ -68,6 +74,7 @@ extension HTTPImageDownloader {
         ) {
             self.maxConcurrentDownloads = maxConcurrentDownloads
             self.downloadTimeout = downloadTimeout
+            self.wholeDownloadTimeout = wholeDownloadTimeout.map { $0 > 0 ? $0 : Self.defaultTimeout }
             self.executionOrder = executionOrder
             self.httpHeaders = ["Accept": Self.defaultAccept, "User-Agent": Self.defaultUserAgent]
             self.acceptableStatusCodes = acceptableStatusCodes

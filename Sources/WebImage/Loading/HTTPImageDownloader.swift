@@ -249,14 +249,20 @@ public final class HTTPImageDownloader: ImageLoader {
     /// start starts it again. There is never more than one, since each of its looks counts as a
     /// round.
     private func makeIdleWatchdog() -> Task<Void, Never> {
-        let limit = Duration.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
-        let rounds = Self.watchdogRoundsPerTimeout
+        let idle = configuration.effectiveTimeout
+        let whole = configuration.wholeDownloadTimeout
+        // Rounds a quarter of the shorter limit long; each limit is a whole number of rounds.
+        let round = min(idle, whole ?? idle) / Double(Self.watchdogRoundsPerTimeout)
+        let quietRounds = Int((idle / round).rounded(.up))
+        let wholeRounds = whole.map { Int(($0 / round).rounded(.up)) }
         return Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: limit / rounds)
+                try? await Task.sleep(for: .nanoseconds(Int64(round * 1_000_000_000)))
                 guard let self, !Task.isCancelled else { return }
-                let (silent, keepWatching) = state.withLock { $0.timeOutIdleRequests(afterQuietRounds: rounds) }
-                for request in silent { request.cancel() }
+                let (late, keepWatching) = state.withLock {
+                    $0.timeOutRequests(afterQuietRounds: quietRounds, orRounds: wholeRounds)
+                }
+                for request in late { request.cancel() }
                 if !keepWatching { return }
             }
         }

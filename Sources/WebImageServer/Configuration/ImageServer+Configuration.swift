@@ -51,8 +51,9 @@ extension ImageServer {
         /// The folder `local:///` sources are read from, or nil to refuse them. `webimage serve`
         /// leaves none unset while it ``listensOnLoopback``: it serves the current folder then.
         public var localRoot: String?
-        /// Seconds a source download may stall.
-        public var downloadTimeout = 15.0
+        /// Seconds a source download may take in all, from its request to its last byte, and so
+        /// also the longest it may stall.
+        public var downloadTimeout = 5.0
         /// Redirects a source download follows.
         public var maxRedirects = 10
 

@@ -41,8 +41,8 @@ extension ImageServer.Configuration {
                 default: "the current folder when listening on loopback, else none: refused") { text, configuration throws(SettingValueError) in
             configuration.localRoot = text
         },
-        decimal("download-timeout", "IMGPROXY_DOWNLOAD_TIMEOUT", "SECONDS", "Seconds a source download may stall",
-                0.001...86_400, \.downloadTimeout),
+        decimal("download-timeout", "IMGPROXY_DOWNLOAD_TIMEOUT", "SECONDS",
+                "Seconds a source download may take in all, however steadily its bytes trickle", 0.001...86_400, \.downloadTimeout),
         integer("max-redirects", "IMGPROXY_MAX_REDIRECTS", "N", "Redirects a source download follows, each one's address checked again",
                 0...100, \.maxRedirects),
         // Limits
