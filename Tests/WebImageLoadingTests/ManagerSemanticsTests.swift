@@ -138,6 +138,32 @@ final class ManagerSemanticsTests: LoadingTestCase {
         XCTAssertTrue(stopped)
     }
 
+    /// SDWebImage registers a load before `loadImageWithURL` returns: `isRunning` is true at
+    /// once, and a `cancelAll()` made then cancels it, completing it once with the cancellation.
+    func testACallbackLoadIsKnownAndCancelledByCancelAllAsSoonAsItReturns() async throws {
+        let jpeg = try bench("testjfif_256.jpg")
+        let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        let completions = Recorder<Result<ImageResult, WebImageError>>()
+        for attempt in 0..<20 {
+            let done = expectation(description: "completed \(attempt)")
+            server.route("/slow\(attempt).jpg", .bytes(jpeg, contentType: "image/jpeg", delay: .milliseconds(200)))
+            manager.loadImage(with: server.url("/slow\(attempt).jpg")) { result, finished in
+                guard finished else { return }
+                completions.append(result)
+                done.fulfill()
+            }
+            XCTAssertTrue(manager.isRunning, "attempt \(attempt): running as soon as loadImage returns")
+            manager.cancelAll()
+            await fulfillment(of: [done], timeout: 10)
+        }
+        XCTAssertEqual(completions.count, 20, "each load completed once")
+        for result in completions.all {
+            guard case .failure(.cancelled) = result else { return XCTFail("a load survived cancelAll: \(result)") }
+        }
+        let stopped = await waitUntil { !manager.isRunning }
+        XCTAssertTrue(stopped)
+    }
+
     func testAFailedURLCanBeTakenOffTheList() async throws {
         server.route("/missing.jpg", .status(404))
         let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)

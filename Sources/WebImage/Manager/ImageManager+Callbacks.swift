@@ -57,7 +57,11 @@ extension ImageManager {
     ) -> WebImageOperation {
         let operation = WebImageOperation()
         let context = request.context
+        // Known to the manager before this returns, as SDWebImage's operation is: `isRunning`
+        // says so and `cancelAll()` reaches it, even before its task starts.
+        callbackLoads.add(operation)
         operation.run { [self] in
+            defer { callbackLoads.remove(operation) }
             let result: Result<ImageResult, WebImageError>
             do throws(WebImageError) {
                 result = .success(try await loadAfterMemoryMiss(request) { event in

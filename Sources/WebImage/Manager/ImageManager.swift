@@ -33,6 +33,8 @@ public final class ImageManager: Sendable {
     private let failedURLs: FailedURLList
     /// Loads under way, by the request's work key: identical concurrent loads run once.
     private let inFlight: InFlightWork<ImageRequest.WorkKey, ImageResult, WebImageError, ImageLoadingEvent>
+    /// The callback loads started and not yet completed, known from before their task runs.
+    let callbackLoads = OperationRegistry()
 
     /// The limit ``WebImageOptions/scaleDownLargeImages`` applies when the context names none.
     public let scaleDownLimitBytes: Int
@@ -92,12 +94,16 @@ public final class ImageManager: Sendable {
     /// Empties the failed-URL list.
     public func removeAllFailedURLs() { failedURLs.removeAll() }
 
-    /// Whether any load is under way (SDWebImage's `isRunning`).
-    public var isRunning: Bool { inFlight.isRunning }
+    /// Whether any load is under way (SDWebImage's `isRunning`): a callback load counts from
+    /// the moment ``loadImage(with:options:context:progress:completed:)`` returns its operation.
+    public var isRunning: Bool { inFlight.isRunning || !callbackLoads.isEmpty }
 
     /// Cancels every load under way: each one completes with ``WebImageError/cancelled``
-    /// (SDWebImage's `cancelAll`).
-    public func cancelAll() { inFlight.cancelAll() }
+    /// (SDWebImage's `cancelAll`), a callback load that has not reached its stages yet included.
+    public func cancelAll() {
+        callbackLoads.cancelAll()
+        inFlight.cancelAll()
+    }
 
     /// The load of `url` with `options` and `context` (as the ``optionsProcessor`` rewrites
     /// them), resolved against this manager's cache, loader, coders and transformer: its keys,
