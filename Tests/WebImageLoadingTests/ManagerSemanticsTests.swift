@@ -164,6 +164,20 @@ final class ManagerSemanticsTests: LoadingTestCase {
         XCTAssertTrue(stopped)
     }
 
+    /// SDWebImage copies the source's format onto a transformed image: a custom transformer that
+    /// makes a new image (no format of its own) still gives a JPEG for a JPEG.
+    func testACustomTransformersNewImageKeepsTheSourcesFormat() async throws {
+        server.route("/photo.jpg", .bytes(try bench("testjfif_256.jpg"), contentType: "image/jpeg"))
+        let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)
+        var context = ImageContext()
+        context.transformer = ClosureTransformer.custom(key: "fresh") { image in
+            Image(pixels: PixelBuffer(width: image.pixelWidth, height: image.pixelHeight, fill: RGBA(r: 1, g: 2, b: 3, a: 255)))
+        }
+        let result = try await manager.image(for: server.url("/photo.jpg"), context: context)
+        XCTAssertEqual(result.image.pixels[0, 0], RGBA(r: 1, g: 2, b: 3, a: 255), "the transformer ran")
+        XCTAssertEqual(result.image.format, .jpeg)
+    }
+
     func testAFailedURLCanBeTakenOffTheList() async throws {
         server.route("/missing.jpg", .status(404))
         let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)

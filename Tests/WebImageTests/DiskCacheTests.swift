@@ -122,6 +122,9 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder).count, 1, "no sidecar when the attribute is taken")
         try cache.setExtendedData(nil, forKey: key)
         XCTAssertNil(cache.extendedData(forKey: key))
+        let cleared = try FileManager.default.attributesOfItem(atPath: cache.cachePath(forKey: key).path)
+        let left = cleared[FileAttributeKey("NSFileExtendedAttributes")] as? [String: Data]
+        XCTAssertNil(left?[DiskCache.extendedAttributeName], "clearing removes the attribute, as SDWebImage does, not an empty one left")
         try cache.setExtendedData(meta, forKey: key)
         try cache.store(Data("image 2".utf8), forKey: key)
         XCTAssertNil(cache.extendedData(forKey: key), "a new store starts without extended data")

@@ -35,14 +35,16 @@ extension DiskCache {
         let file = path + "/" + name
         let sidecar = path + "/" + Self.sidecarName(for: name)
         let value = data ?? Data()
+        guard !value.isEmpty else {
+            // Cleared: the attribute goes (none there is ENODATA, nothing to do), as SDWebImage removes it.
+            if configuration.usesExtendedAttributes { Self.removeExtendedAttribute(of: file) }
+            removeSidecar(sidecar, of: name)
+            return
+        }
         if configuration.usesExtendedAttributes,
            (try? FileManager.default.setAttributes(
                [Self.extendedAttributesKey: [Self.extendedAttributeName: value]], ofItemAtPath: file)) != nil
         {
-            removeSidecar(sidecar, of: name)
-            return
-        }
-        guard !value.isEmpty else {
             removeSidecar(sidecar, of: name)
             return
         }
@@ -75,6 +77,24 @@ extension DiskCache {
 
     /// Foundation's attribute key for a file's extended attributes (name → value).
     private static let extendedAttributesKey = FileAttributeKey("NSFileExtendedAttributes")
+
+    /// Removes the entry file's ``extendedAttributeName`` attribute, if it has one.
+    private static func removeExtendedAttribute(of file: String) {
+        #if canImport(Darwin)
+        _ = removexattr(file, extendedAttributeName, 0)
+        #else
+        // Glibc's module leaves out <sys/xattr.h>: the C library's function, looked up once.
+        _ = removeAttribute?(file, extendedAttributeName)
+        #endif
+    }
+
+    #if !canImport(Darwin)
+    /// The C library's `removexattr(path, name)`, or nil where it has none.
+    private static let removeAttribute: (@convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "removexattr") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32).self)
+    }()
+    #endif
 
     /// The name under which `key` has an entry in the cache's own folder.
     private func existingName(forKey key: String) -> String? {

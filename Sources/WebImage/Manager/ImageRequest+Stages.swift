@@ -50,10 +50,18 @@ extension ImageRequest {
     }
 
     /// `image` through the transformer, when there is one and it applies (animations only with
-    /// `transformAnimatedImage`).
+    /// `transformAnimatedImage`). A result that says no format of its own (a custom transformer
+    /// making a new image) keeps the source's, and an animation its loop count, as SDWebImage
+    /// copies them onto transformed images: the cache serialiser and callers still know what it is.
     private func transformed(_ image: Image) -> Image {
-        guard let transformer, !image.isAnimated || options.contains(.transformAnimatedImage) else { return image }
-        return transformer.transform(image, forKey: keys.image) ?? image
+        guard let transformer, !image.isAnimated || options.contains(.transformAnimatedImage),
+              var result = transformer.transform(image, forKey: keys.image)
+        else { return image }
+        if result.format == .undefined {
+            result.format = image.format
+            if result.isAnimated { result.loopCount = image.loopCount }
+        }
+        return result
     }
 
     /// Where a load (not a cache hit) of ``url`` comes from: the scheme says which loader read it.
