@@ -34,12 +34,18 @@ final class LoadingURLCheckTests: LoadingTestCase {
                        "https://a.example:65536/x has port 65536, outside 1…65535")
         XCTAssertNil(HTTPRequestURL.problem(with: URL(string: "http://a.example:65535/x")!))
         XCTAssertNil(HTTPRequestURL.problem(with: URL(string: "http://a.example:/x")!), "an empty port is the default port")
+        for text in ["http://%5B/x.jpg", "http://%5D/x.jpg", "http://%5B%5D/x.jpg", "http://a%20b/x.jpg", "http://a%00b/x.jpg"] {
+            guard let url = URL(string: text) else { continue }
+            XCTAssertNotNil(HTTPRequestURL.problem(with: url), text)
+            let error = await loadError { try await downloader.image(for: url, options: self.options()) }
+            guard case .invalidURL? = error else { XCTFail("\(text): \(String(describing: error))"); continue }
+        }
     }
 
     func testARedirectToAPortOutsideTheRangeIsRefusedWithOrWithoutAnAddressPolicy() async throws {
         let jpeg = try Fixtures.imageData("jpeg/pil_hopper.jpg")
         server.route("/photo.jpg", .bytes(jpeg, contentType: "image/jpeg"))
-        let locations = Self.badPorts.map { "http://\($0.0)/x.jpg" } + ["//127.0.0.1:99999/relative.jpg"]
+        let locations = Self.badPorts.map { "http://\($0.0)/x.jpg" } + ["//127.0.0.1:99999/relative.jpg", "http://%5B%5D/x.jpg"]
         for (index, location) in locations.enumerated() {
             server.route("/\(index).jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", location)]))
         }
@@ -48,8 +54,8 @@ final class LoadingURLCheckTests: LoadingTestCase {
             for index in locations.indices {
                 let error = await loadError { try await downloader.image(for: self.server.url("/\(index).jpg"), options: self.options()) }
                 guard case .invalidURL(let why)? = error else { XCTFail("\(locations[index]): \(String(describing: error))"); continue }
-                XCTAssertTrue(why.hasPrefix("refused a redirect to http://127.0.0.1:") || why.hasPrefix("refused a redirect to http://[::1]:"), why)
-                XCTAssertTrue(why.contains("outside 1…65535"), why)
+                XCTAssertTrue(why.hasPrefix("refused a redirect to http://"), why)
+                XCTAssertTrue(why.contains("outside 1…65535") || why.hasSuffix("has no host"), why)
             }
             let result = try await downloader.image(for: server.url("/photo.jpg"), options: options())
             XCTAssertEqual(result.image.pixelWidth, 128, "the downloader goes on working")

@@ -47,9 +47,17 @@ public final class ImageCoders: ImageCoder {
             throw .unsupportedFormat(ImageFormat(detecting: data))
         }
         // The source's own size, from its header, before any pixel: a thumbnail of a huge or
-        // many-framed source would otherwise decode every full-size frame to shrink it. A header
-        // that cannot be read is left to the decode, which reports what is wrong with it.
-        if options.maxSourcePixels != nil, let header = try? header(of: data) {
+        // many-framed source would otherwise decode every full-size frame to shrink it. A source
+        // whose size cannot be read is refused under such a limit, never decoded unchecked.
+        if options.maxSourcePixels != nil {
+            let header: ImageHeader
+            do {
+                header = try self.header(of: data)
+            } catch let error as ImageCodingError {
+                throw error
+            } catch {
+                throw .corrupt(ImageFormat(detecting: data), String(describing: error))
+            }
             try options.checkSourceLimit(header)
         }
         do {

@@ -21,7 +21,8 @@ public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
     public init(threads: Int, name: String = "WebImage.codec") {
         threadCount = max(1, threads)
         for index in 0..<threadCount {
-            let thread = Thread { [unowned self] in self.runJobs() }
+            // The threads keep the pool: it lives as long as the process, as documented.
+            let thread = Thread { self.runJobs() }
             thread.name = "\(name)-\(index)"
             thread.start()
         }

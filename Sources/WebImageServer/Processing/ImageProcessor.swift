@@ -156,13 +156,17 @@ public final class ImageProcessor: Sendable {
 
     /// The result the disk holds for `key`, when its bytes are whole: their entity tag is the
     /// one stored beside them when they were written. A copy that does not match — cut short by
-    /// a power loss, since writes are not synced — or has no tag to check it by is removed and
-    /// taken for a miss, so that it is made again rather than served with a strong `ETag`.
+    /// a power loss, since writes are not synced — is removed and taken for a miss, so that it
+    /// is made again rather than served with a strong `ETag`; one with no tag to check it by is
+    /// a miss too.
     private func resultOnDisk(forKey key: String) -> ProcessedImage? {
         guard let disk, let data = disk.data(forKey: key) else { return nil }
+        // No tag yet: written a moment ago (the tag follows the bytes) or by a version that kept
+        // none; a miss, made again and stored over it, but not damage to remove.
         guard let stored = disk.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:)),
-              let etag = stored.etag, etag == ProcessedImage.etag(of: data)
-        else {
+              let etag = stored.etag
+        else { return nil }
+        guard etag == ProcessedImage.etag(of: data) else {
             disk.removeData(forKey: key)
             metrics.damagedResults.increment()
             return nil

@@ -3,29 +3,26 @@ import NIOCore
 /// Knows when the client of a connection has gone: its side of the connection ended (end of
 /// input) or the connection closed. Hummingbird allows half-closed connections, so a client that
 /// hangs up while its request is processed closes nothing on the server's side until an answer
-/// is written; this handler lets the responder stop the work at once instead
-/// (``ImageRequestContext/clientDeparted``).
+/// is written; this handler lets the responder stop the work at once instead, through its
+/// ``signal``. As Go's HTTP server (imgproxy's), an end of input counts as the client gone: a
+/// client that half-closes after its request is not waited for.
 final class ClientDepartureHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
-    /// Completed when the client has gone; made when the handler joins its pipeline.
-    private(set) var departed: EventLoopPromise<Void>?
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        departed = context.eventLoop.makePromise(of: Void.self)
-    }
+    /// What the connection's requests listen to.
+    let signal = DepartureSignal()
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        departed?.succeed()
+        signal.depart()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case .inputClosed? = event as? ChannelEvent { departed?.succeed() }
+        if case .inputClosed? = event as? ChannelEvent { signal.depart() }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        departed?.succeed()
+        signal.depart()
         context.fireChannelInactive()
     }
 }

@@ -15,11 +15,11 @@ public struct ImageRequestContext: RequestContext {
         channel = source.channel
     }
 
-    /// Completed when the client of the request's connection has gone (see
-    /// ``ClientDepartureHandler``); without that handler in the pipeline, when the connection closes.
-    var clientDeparted: EventLoopFuture<Void> {
-        channel.pipeline.handler(type: ClientDepartureHandler.self)
-            .flatMap { $0.departed?.futureResult ?? self.channel.closeFuture }
-            .flatMapError { _ in self.channel.closeFuture }
+    /// What tells the request that its client has gone (see ``ClientDepartureHandler``); nil
+    /// without that handler in the pipeline.
+    var departure: DepartureSignal? {
+        get async {
+            try? await channel.pipeline.handler(type: ClientDepartureHandler.self).map(\.signal).get()
+        }
     }
 }

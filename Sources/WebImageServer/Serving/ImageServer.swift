@@ -30,8 +30,9 @@ public struct ImageServer: Sendable {
         let connections = ConnectionLimitHandler.OpenConnections(limit: configuration.maxClients)
         let headLimit = TimeAmount.nanoseconds(Int64(configuration.readRequestTimeout * 1_000_000_000))
         // Each connection gets its own handlers: the connection limit first, then the request
-        // head deadline, the client's departure, and memory hits answered before Hummingbird's
-        // tasks. Hummingbird's idle timeout closes a connection whose request body stalls.
+        // head deadline (which also closes idle connections: Hummingbird's idle timeout would not
+        // see the memory hits answered before it), the client's departure, and memory hits
+        // answered before Hummingbird's tasks.
         let application = Application(
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [
@@ -39,7 +40,7 @@ public struct ImageServer: Sendable {
                 RequestHeadDeadlineHandler(limit: headLimit),
                 ClientDepartureHandler(),
                 MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
-            ], idleTimeout: headLimit)),
+            ])),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)

@@ -74,7 +74,8 @@ public struct ImageServerResponder: HTTPResponder {
         // A client that hangs up cancels the request (its work stops once no other request
         // waits for the same result), and so does the deadline, which answers 504.
         let answered: (PreparedResponse, ProcessedImage?, RoutedPath?)
-        switch await RequestDeadline.run(within: .milliseconds(Int(timeout * 1000)), connectionClosed: context.clientDeparted,
+        let departure = await context.departure
+        switch await RequestDeadline.run(within: .milliseconds(Int(timeout * 1000)), departure: departure,
                                          { await imageAnswer(to: head, path: path) }) {
         case .answered(let answer):
             answered = answer

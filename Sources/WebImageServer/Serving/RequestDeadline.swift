@@ -1,5 +1,4 @@
 import Locking
-import NIOCore
 
 /// Runs a request's work against a deadline (imgproxy's `IMGPROXY_TIMEOUT`) and its client: the
 /// outcome is the work's value, or that the deadline passed or the client went away first, at
@@ -19,53 +18,71 @@ enum RequestDeadline {
         case abandoned
     }
 
-    /// What `work` ends with within `limit`, unless `connectionClosed` completes first.
-    static func run<T: Sendable>(within limit: Duration, connectionClosed: EventLoopFuture<Void>,
+    /// What `work` ends with within `limit`, unless `departure` says the client left first.
+    static func run<T: Sendable>(within limit: Duration, departure: DepartureSignal?,
                                  _ work: @escaping @Sendable () async -> T) async -> Outcome<T> {
         let worker = Task { await work() }
-        let outcome = FirstAnswer<Outcome<T>>()
+        let outcome = FirstAnswer<Outcome<T>>(onEarlyAnswer: { worker.cancel() })
+        let registration = departure?.whenDeparted { outcome.give(.abandoned, cancellingWork: true) }
+        defer { departure?.forget(registration) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 outcome.wait(continuation)
                 let timer = Task {
-                    try? await Task.sleep(for: limit)
-                    if outcome.give(.timedOut) { worker.cancel() }
-                }
-                connectionClosed.whenComplete { _ in
-                    if outcome.give(.abandoned) { worker.cancel() }
+                    do { try await Task.sleep(for: limit) } catch { return }
+                    outcome.give(.timedOut, cancellingWork: true)
                 }
                 Task {
                     let value = await worker.value
+                    outcome.give(.answered(value), cancellingWork: false)
                     timer.cancel()
-                    outcome.give(.answered(value))
                 }
             }
         } onCancel: {
-            if outcome.give(.abandoned) { worker.cancel() }
+            outcome.give(.abandoned, cancellingWork: true)
         }
     }
 }
 
-/// A continuation resumed by whichever of several racers answers first.
+/// A continuation resumed by whichever of several racers answers first, whether it answers
+/// before the continuation is there or after. A first answer that cancels the work calls
+/// `onEarlyAnswer`; the closure and the continuation are let go once anything answered.
 private final class FirstAnswer<T: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<T, Never>?, answered: Bool)>((nil, false))
-
-    /// Keeps `continuation` until an answer comes.
-    func wait(_ continuation: CheckedContinuation<T, Never>) {
-        state.withLock { $0.continuation = continuation }
+    private struct State {
+        var continuation: CheckedContinuation<T, Never>?
+        var answer: T?
+        var onEarlyAnswer: (@Sendable () -> Void)?
     }
 
-    /// Resumes the continuation with `value` if nobody answered before; says whether this was
-    /// the answer.
-    @discardableResult
-    func give(_ value: T) -> Bool {
-        let continuation = state.withLock { state -> CheckedContinuation<T, Never>? in
-            guard !state.answered else { return nil }
-            state.answered = true
-            defer { state.continuation = nil }
-            return state.continuation
+    private let state: Mutex<State>
+
+    /// An answer to come; `onEarlyAnswer` runs when an answer that cancels the work comes first.
+    init(onEarlyAnswer: @escaping @Sendable () -> Void) {
+        state = Mutex(State(onEarlyAnswer: onEarlyAnswer))
+    }
+
+    /// Keeps `continuation` until an answer comes, or resumes it at once with one already given.
+    func wait(_ continuation: CheckedContinuation<T, Never>) {
+        let answered = state.withLock { state -> T? in
+            guard let answer = state.answer else {
+                state.continuation = continuation
+                return nil
+            }
+            return answer
         }
+        if let answered { continuation.resume(returning: answered) }
+    }
+
+    /// Gives `value` as the answer unless one was given before; `cancellingWork` when it is
+    /// not the work's own answer (a timeout, a departure).
+    func give(_ value: T, cancellingWork: Bool) {
+        let (continuation, early) = state.withLock { state -> (CheckedContinuation<T, Never>?, (@Sendable () -> Void)?) in
+            guard state.answer == nil else { return (nil, nil) }
+            state.answer = value
+            defer { (state.continuation, state.onEarlyAnswer) = (nil, nil) }
+            return (state.continuation, state.onEarlyAnswer)
+        }
+        if cancellingWork { early?() }
         continuation?.resume(returning: value)
-        return continuation != nil
     }
 }

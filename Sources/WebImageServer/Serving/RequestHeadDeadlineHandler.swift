@@ -4,7 +4,8 @@ import NIOHTTPTypes
 /// Closes a connection that does not send a complete request head in time: from its opening,
 /// and from each answer until the next request (imgproxy's `IMGPROXY_READ_REQUEST_TIMEOUT`).
 /// Slow-header clients cannot hold connections for ever, and an idle keep-alive connection
-/// closes after the same time. A connection with a request under way is never closed here.
+/// closes after the same time, counted from when the last answer was written out. A
+/// connection with a request under way is never closed here.
 final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -41,11 +42,17 @@ final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            unanswered = max(0, unanswered - 1)
-            if unanswered == 0 { startTimer(context: context) }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        unanswered = max(0, unanswered - 1)
+        // The wait for the next head starts once the answer has gone out, not while a large
+        // body still queues for a slow client.
+        let written = promise ?? context.eventLoop.makePromise(of: Void.self)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        written.futureResult.whenSuccess {
+            let (handler, context) = loopBound.value
+            if handler.unanswered == 0 { handler.startTimer(context: context) }
         }
-        context.write(data, promise: promise)
+        context.write(data, promise: written)
     }
 
     /// Schedules the connection's closing unless a head arrives within the limit.

@@ -105,7 +105,9 @@ final class DownloadOperationRecord {
     /// `rounds` rounds in a row without progress, or run for `wholeRounds` rounds in all.
     func watchdogRound(timingOutAfter rounds: Int, orAfterRounds wholeRounds: Int? = nil) -> Bool {
         roundsWatched += 1
-        if let wholeRounds, roundsWatched >= wholeRounds { return true }
+        // The first round comes anywhere within a round of the start: one more makes sure the
+        // whole limit has passed.
+        if let wholeRounds, roundsWatched > wholeRounds { return true }
         let activity = request.activityCount
         if activitySeen == activity {
             quietRounds += 1

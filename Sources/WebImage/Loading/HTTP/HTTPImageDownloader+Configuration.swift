@@ -74,7 +74,7 @@ extension HTTPImageDownloader {
         ) {
             self.maxConcurrentDownloads = maxConcurrentDownloads
             self.downloadTimeout = downloadTimeout
-            self.wholeDownloadTimeout = wholeDownloadTimeout.map { $0 > 0 ? $0 : Self.defaultTimeout }
+            self.wholeDownloadTimeout = wholeDownloadTimeout.flatMap { $0.isFinite ? ($0 > 0 ? $0 : Self.defaultTimeout) : nil }
             self.executionOrder = executionOrder
             self.httpHeaders = ["Accept": Self.defaultAccept, "User-Agent": Self.defaultUserAgent]
             self.acceptableStatusCodes = acceptableStatusCodes

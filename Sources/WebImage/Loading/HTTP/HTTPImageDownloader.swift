@@ -250,7 +250,7 @@ public final class HTTPImageDownloader: ImageLoader {
     /// round.
     private func makeIdleWatchdog() -> Task<Void, Never> {
         let idle = configuration.effectiveTimeout
-        let whole = configuration.wholeDownloadTimeout
+        let whole = configuration.wholeDownloadTimeout.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         // Rounds a quarter of the shorter limit long; each limit is a whole number of rounds.
         let round = min(idle, whole ?? idle) / Double(Self.watchdogRoundsPerTimeout)
         let quietRounds = Int((idle / round).rounded(.up))

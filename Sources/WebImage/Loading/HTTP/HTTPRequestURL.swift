@@ -19,6 +19,14 @@ public enum HTTPRequestURL {
             return "is not an http(s) URL"
         }
         guard let host = url.host, !host.isEmpty else { return "has no host" }
+        // The host as AsyncHTTPClient reads it: percent-decoded, one bracket pair stripped. One
+        // that is empty then (`http://%5B%5D/`) would trap in its request building.
+        var bare = Substring(host)
+        if bare.hasPrefix("[") { bare = bare.dropFirst() }
+        if bare.hasSuffix("]") { bare = bare.dropLast() }
+        guard !bare.isEmpty else { return "has no host" }
+        guard !bare.unicodeScalars.contains(where: { "[]".unicodeScalars.contains($0) || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+        else { return "has a host with brackets, spaces or control characters" }
         if let port = url.port {
             guard ports.contains(port) else { return "has port \(port), outside \(ports.lowerBound)…\(ports.upperBound)" }
         } else if hasPortText(url) {
