@@ -178,6 +178,24 @@ final class ManagerSemanticsTests: LoadingTestCase {
         XCTAssertEqual(result.image.format, .jpeg)
     }
 
+    /// SDWebImage writes a disk hit back to memory only when the load's store cache type
+    /// includes memory: a disk-only load leaves the memory cache as it was.
+    func testADiskHitOfADiskOnlyLoadIsNotPutInMemory() async throws {
+        let cache = try makeCache()
+        let url = server.url("/stored.jpg")
+        try await cache.store(nil, data: try bench("testjfif_256.jpg"), forKey: url.absoluteString, to: .disk, serializer: nil)
+        let manager = ImageManager(imageCache: cache, imageLoader: makeDownloader(), coders: Self.coders)
+        var diskOnly = ImageContext()
+        diskOnly.storeCacheType = .disk
+        let result = try await manager.image(for: url, context: diskOnly)
+        XCTAssertEqual(result.source, .disk)
+        XCTAssertNil(cache.memory.value(forKey: url.absoluteString), "the disk-only load left memory alone")
+        let plain = try await manager.image(for: url)
+        XCTAssertEqual(plain.source, .disk)
+        XCTAssertNotNil(cache.memory.value(forKey: url.absoluteString), "a load that stores in memory writes the hit back")
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
     func testAFailedURLCanBeTakenOffTheList() async throws {
         server.route("/missing.jpg", .status(404))
         let manager = ImageManager(imageCache: try makeCache(), imageLoader: makeDownloader(), coders: Self.coders)

@@ -63,7 +63,7 @@ public final class ImageCache: ImageCaching {
             return (image, data)
         }
         guard let (image, data) = found else { return .miss }
-        if options.cacheType.includesMemory {
+        if options.cacheType.includesMemory && options.storesDiskHitsInMemory {
             memory.setValue(image, forKey: memoryKey, cost: image.memoryCost)
         }
         return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)

@@ -9,7 +9,8 @@ extension ImageRequest {
         guard queryCacheType != .none else { return nil }
         let query = ImageCacheQueryOptions(
             cacheType: queryCacheType, decodeOptions: decodeOptions,
-            queryMemoryData: options.contains(.queryMemoryData), queryDiskDataSync: options.contains(.queryDiskDataSync))
+            queryMemoryData: options.contains(.queryMemoryData), queryDiskDataSync: options.contains(.queryDiskDataSync),
+            storesDiskHitsInMemory: storeCacheType.includesMemory)
         let found = try await cache.query(forKey: keys.image, options: query)
         guard let image = found.image else { return nil }
         return ImageResult(image: image, data: found.data, source: found.cacheType == .memory ? .memory : .disk, url: url)
