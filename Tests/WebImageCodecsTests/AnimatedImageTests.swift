@@ -124,7 +124,6 @@ final class AnimatedImageTests: XCTestCase {
                 return error
             }
         }
-        XCTAssertEqual(error(try Fixtures.imageData("jpeg/pil_hopper.jpg")), .notAnimatable(.jpeg))
         XCTAssertEqual(error(Data("not an image".utf8)), .notAnimatable(.undefined))
         XCTAssertEqual(error(Data()), .decoding(.empty))
         XCTAssertEqual(error(try Fixtures.imageData("gif/pil_decompression_bomb.gif")), .decoding(.truncated(.gif)))
@@ -140,5 +139,17 @@ final class AnimatedImageTests: XCTestCase {
         XCTAssertThrowsError(try AnimatedImage(data: gif, coders: ImageCoders())) {
             XCTAssertEqual($0 as? AnimatedImageError, .notAnimatable(.gif), "no coder registered for GIF")
         }
+    }
+
+    /// SDWebImage makes a one-frame animated image from still data, so a player shows any image.
+    func testStillDataIsAOneFrameAnimation() throws {
+        let jpeg = try Fixtures.imageData("jpeg/pil_hopper.jpg")
+        let still = try AnimatedImage(data: jpeg, coders: coders)
+        XCTAssertEqual(still.frameCount, 1)
+        XCTAssertEqual(still.format, .jpeg)
+        let frame = try still.frame(at: 0)
+        let decoded = try coders.decode(jpeg)
+        XCTAssertEqual([frame.width, frame.height], [decoded.pixelWidth, decoded.pixelHeight])
+        XCTAssertEqual(frame.bytes, decoded.pixels.bytes)
     }
 }

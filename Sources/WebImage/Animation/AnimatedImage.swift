@@ -39,17 +39,27 @@ public final class AnimatedImage: Sendable {
     private let decoded = Mutex(DecodedFrames())
 
     /// An animation over `data`, read by the first coder in `coders` that accepts it and
-    /// reads frames lazily.
+    /// reads frames lazily; a still image (a JPEG, say) that a coder decodes is a one-frame
+    /// animation, as SDWebImage makes one, so that a player shows any image.
     ///
-    /// Throws ``AnimatedImageError/notAnimatable(_:)`` when no such coder exists (a JPEG, say),
-    /// and ``AnimatedImageError/decoding(_:)`` when the coder rejects the data.
+    /// Throws ``AnimatedImageError/notAnimatable(_:)`` when no coder decodes the data at all,
+    /// and ``AnimatedImageError/decoding(_:)`` when the coder rejects it.
     public convenience init(data: Data, coders: ImageCoders = .shared,
                             options: ImageDecodeOptions = ImageDecodeOptions()) throws(AnimatedImageError) {
         if data.isEmpty { throw .decoding(.empty) }
-        guard let coder = coders.animatedCoder(for: data) else {
-            throw .notAnimatable(ImageFormat(detecting: data))
+        if let coder = coders.animatedCoder(for: data) {
+            try self.init(data: data, coder: coder, options: options)
+            return
         }
-        try self.init(data: data, coder: coder, options: options)
+        let still: Image
+        do {
+            still = try coders.decode(data, options: options)
+        } catch .unsupportedFormat(let format) {
+            throw .notAnimatable(format)
+        } catch {
+            throw .decoding(error)
+        }
+        self.init(data: data, format: still.format, reader: DecodedFrameReader(still), options: options)
     }
 
     /// An animation over `data`, read by `coder`.
