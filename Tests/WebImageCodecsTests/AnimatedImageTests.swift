@@ -152,4 +152,18 @@ final class AnimatedImageTests: XCTestCase {
         XCTAssertEqual([frame.width, frame.height], [decoded.pixelWidth, decoded.pixelHeight])
         XCTAssertEqual(frame.bytes, decoded.pixels.bytes)
     }
+
+    /// SDWebImage's serialiser keeps an animation: one of no known format, stored without its
+    /// bytes, is written as an animated GIF, not a JPEG still.
+    func testAnAnimationStoredWithoutItsBytesIsKeptAnimated() throws {
+        let frames = [RGBA(r: 255, g: 0, b: 0, a: 255), RGBA(r: 0, g: 0, b: 255, a: 255)].map {
+            ImageFrame(pixels: PixelBuffer(width: 8, height: 8, fill: $0), duration: 0.1)
+        }
+        let animation = Image(frames: frames, loopCount: 0)
+        let bytes = try XCTUnwrap(try coders.cacheBytes(for: animation, data: nil, key: "made", serializer: nil))
+        XCTAssertEqual(ImageFormat(detecting: bytes), .gif)
+        let stored = try coders.decode(bytes)
+        XCTAssertEqual(stored.frames.count, 2)
+        XCTAssertEqual(stored.frames[1].pixels[0, 0], RGBA(r: 0, g: 0, b: 255, a: 255))
+    }
 }

@@ -3,8 +3,9 @@ import Foundation
 extension ImageCoders {
     /// The bytes a cache tier that keeps encoded images (the disk, a shared tier) stores for
     /// `image`: the serializer's choice; else `data`, the original bytes; else an encoding in the
-    /// source format when an encoder exists, PNG for images with transparency, JPEG otherwise.
-    /// Nil when there is nothing to store (no bytes and no image, or the serializer says so).
+    /// source format when an encoder exists, and otherwise a format that keeps what the image
+    /// has, as SDWebImage's serialiser chooses: GIF for an animation, PNG for transparency, JPEG
+    /// otherwise. Nil when there is nothing to store (no bytes and no image, or the serializer says so).
     public func cacheBytes(for image: Image?, data: Data?, key: String, serializer: ImageCacheSerializer?) throws -> Data? {
         if let serializer, let image { return serializer(image, data, key) }
         if let data { return data }
@@ -12,6 +13,8 @@ extension ImageCoders {
         let format: ImageFormat
         if image.format != .undefined, canEncode(image.format) {
             format = image.format
+        } else if image.isAnimated, canEncode(.gif) {
+            format = .gif
         } else {
             format = image.frames.contains { $0.pixels.hasTransparency } ? .png : .jpeg
         }
