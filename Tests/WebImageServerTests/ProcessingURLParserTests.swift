@@ -129,6 +129,14 @@ final class ProcessingURLParserTests: XCTestCase {
         XCTAssertEqual(try parser.parse("/x/plain/local:///photos/a.jpg").source.path, "/photos/a.jpg")
     }
 
+    /// imgproxy's parser reads three hexadecimal digits as CSS does, and any 64-bit `expires`.
+    func testThreeDigitColoursAndAny64BitExpiry() throws {
+        XCTAssertEqual(try parser.parse("/sig/bg:fff/plain/http://h/x").options.background, RGBA(r: 255, g: 255, b: 255, a: 255))
+        XCTAssertEqual(try parser.parse("/sig/bg:F0c/plain/http://h/x").options.background, RGBA(r: 255, g: 0, b: 204, a: 255))
+        XCTAssertEqual(try parser.parse("/sig/exp:9223372036854775807/plain/http://h/x").options.expires, Int.max)
+        XCTAssertEqual(try parser.parse("/sig/exp:-1/plain/http://h/x").options.expires, -1)
+    }
+
     func testMalformedInputIsATypedErrorWithAReason() {
         let cases: [(String, ProcessingURLError)] = [
             ("", .missingPart("leading /")),
@@ -147,7 +155,9 @@ final class ProcessingURLParserTests: XCTestCase {
             ("/sig/bl:nan/plain/http://h/x", .invalidArgument(option: "blur", reason: "\"nan\" is not a number")),
             ("/sig/el:yes/plain/http://h/x", .invalidArgument(option: "enlarge", reason: "\"yes\" is not a boolean")),
             ("/sig/g:up/plain/http://h/x", .invalidArgument(option: "gravity", reason: "\"up\" is not a gravity type")),
-            ("/sig/bg:12345/plain/http://h/x", .invalidArgument(option: "background", reason: "\"12345\" is not RRGGBB")),
+            ("/sig/bg:12345/plain/http://h/x", .invalidArgument(option: "background", reason: "\"12345\" is not RRGGBB or RGB")),
+            ("/sig/bg:+fffff/plain/http://h/x", .invalidArgument(option: "background", reason: "\"+fffff\" is not RRGGBB or RGB")),
+            ("/sig/exp:99999999999999999999/plain/http://h/x", .invalidArgument(option: "expires", reason: "\"99999999999999999999\" is not an integer")),
             ("/sig/f:bmp/plain/http://h/x", .unsupportedFormat("bmp")),
             ("/sig/plain/http://h/x@tiff", .unsupportedFormat("tiff")),
             ("/sig/plain/ftp://h/x", .invalidSource("scheme must be http, https or local")),

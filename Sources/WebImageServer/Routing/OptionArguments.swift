@@ -20,9 +20,9 @@ struct OptionArguments {
     }
 
     /// Argument `index` as a whole number in `range`.
-    func integer(_ index: Int, in range: ClosedRange<Int>) throws(ProcessingURLError) -> Int {
+    func integer(_ index: Int, in range: ClosedRange<Int>, digits: Int = 12) throws(ProcessingURLError) -> Int {
         let text = values[index]
-        guard !text.isEmpty, text.count <= 12, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2D }),
+        guard !text.isEmpty, text.count <= digits, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2D }),
               let value = Int(text) else {
             throw fail("\"\(ProcessingURLError.quoting(text))\" is not an integer")
         }

@@ -67,7 +67,8 @@ extension ProcessingOptions {
             cacheBuster = text.isEmpty ? nil : text
         case .expires:
             try arguments.expectCount(1, 1)
-            expires = try arguments.integer(0, in: 0...Int(Int32.max) * 4)
+            // Any 64-bit time, as imgproxy's int64: one in the past is simply expired.
+            expires = try arguments.integer(0, in: Int.min...Int.max, digits: 20)
         case .filename:
             try arguments.expectCount(1, 2)
             let encoded = arguments.has(1) ? try arguments.boolean(1) : false
@@ -128,7 +129,7 @@ extension ProcessingOptions {
         }
     }
 
-    /// `R:G:B` (0…255 each), `RRGGBB` in hexadecimal, or nothing (no background).
+    /// `R:G:B` (0…255 each), `RRGGBB` or `RGB` in hexadecimal, or nothing (no background).
     private static func background(_ arguments: OptionArguments) throws(ProcessingURLError) -> RGBA? {
         switch arguments.values.count {
         case 0:
@@ -137,8 +138,11 @@ extension ProcessingOptions {
             return nil
         case 1:
             let hex = arguments.values[0]
-            guard hex.utf8.count == 6, let value = UInt32(hex, radix: 16) else {
-                throw arguments.fail("\"\(ProcessingURLError.quoting(hex))\" is not RRGGBB")
+            // `fff` is `ffffff`, as CSS and imgproxy read three digits: each one doubled.
+            let digits = hex.utf8.count == 3 ? String(hex.flatMap { [$0, $0] }) : String(hex)
+            guard digits.utf8.count == 6, digits.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }),
+                  let value = UInt32(digits, radix: 16) else {
+                throw arguments.fail("\"\(ProcessingURLError.quoting(hex))\" is not RRGGBB or RGB")
             }
             return RGBA(r: UInt8(value >> 16 & 0xFF), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF), a: 255)
         case 3:
