@@ -36,6 +36,21 @@ final class ProcessingURLRouterTests: XCTestCase {
         }
     }
 
+    /// imgproxy's own test URL says `unsafe` before imgproxy options: thumbor's parser refuses
+    /// it, so it is read as imgproxy's; and with a key set, `unsafe` is refused 403 before it is read.
+    func testUnsafeImgproxyPathsAreReadAsImgproxysAndRefusedWhenSigningIsOn() throws {
+        let both = try router()
+        let url = try both.route("/unsafe/rs:fill:4:4/plain/local:///test1.png")
+        XCTAssertEqual([url.options.width, url.options.height], [4, 4])
+        XCTAssertEqual(url.options.resizingType, .fill)
+        XCTAssertEqual(try both.route("/unsafe/" + thumborPath).options.width, 300, "thumbor's still read as thumbor's")
+        for signed in [try router(imgproxy: true), try router(thumbor: true), try router(.imgproxy, imgproxy: true)] {
+            for path in ["/unsafe/rs:fill:4:4/plain/local:///test1.png", "/unsafe/" + thumborPath, "/unsafe/%ZZ", "/unsafe/"] {
+                assertForbidden(signed, path)
+            }
+        }
+    }
+
     func testSingleFormRoutersReadEveryPathTheirWay() throws {
         let imgproxyOnly = try router(.imgproxy)
         XCTAssertEqual(try imgproxyOnly.route("/unsafe" + imgproxyPath).options.width, 300)

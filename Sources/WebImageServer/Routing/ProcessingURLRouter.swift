@@ -49,14 +49,32 @@ public struct ProcessingURLRouter: Sendable {
     /// The URL `path` describes once its signature is checked: ``ProcessingError/invalidURL(_:)``
     /// when it does not parse, ``ProcessingError/forbidden(_:)`` when the signature is wrong or missing.
     public func route(_ path: String) throws(ProcessingError) -> ProcessingURL {
-        let isThumbor = switch format {
+        let firstSegment = Self.firstSegment(of: path)
+        var isThumbor = switch format {
         case .imgproxy: false
         case .thumbor: true
-        case .both: Self.isThumborSignature(Self.firstSegment(of: path))
+        case .both: Self.isThumborSignature(firstSegment)
+        }
+        // An unsigned URL where signatures are required is refused before it is read: 403, as
+        // imgproxy and thumbor answer, whatever the rest of the path holds.
+        if firstSegment == "unsafe", requiresSignatures {
+            throw .forbidden(URLSignatureError.unsigned.description)
         }
         let url: ProcessingURL
         do throws(ProcessingURLError) {
-            url = isThumbor ? try thumborParser.parse(path) : try imgproxyParser.parse(path)
+            if isThumbor {
+                do {
+                    url = try thumborParser.parse(path)
+                } catch where format == .both && answersImgproxyURLs {
+                    // `unsafe` is a placeholder imgproxy users write too (imgproxy's own tests do):
+                    // a path thumbor's parser refuses is read as imgproxy's before it is refused.
+                    guard let imgproxyURL = try? imgproxyParser.parse(path) else { throw error }
+                    url = imgproxyURL
+                    isThumbor = false
+                }
+            } else {
+                url = try imgproxyParser.parse(path)
+            }
         } catch {
             throw .invalidURL(error)
         }
