@@ -137,6 +137,18 @@ final class ProcessingURLParserTests: XCTestCase {
         XCTAssertEqual(try parser.parse("/sig/exp:-1/plain/http://h/x").options.expires, -1)
     }
 
+    /// imgproxy reads `%3A` as an option separator, and puts back the slashes a proxy merged in
+    /// a plain source (`http:/host` → `http://host`).
+    func testEscapedSeparatorsAndMergedSlashes() throws {
+        let escaped = try parser.parse("/sig/rs%3Afill%3A300%3A200/q%3a70/plain/http://h/x.jpg")
+        XCTAssertEqual([escaped.options.width, escaped.options.height, escaped.options.quality], [300, 200, 70])
+        XCTAssertEqual(escaped.options.resizingType, .fill)
+        XCTAssertEqual(try parser.parse("/sig/w:10/plain/http:/h/x.jpg").source.absoluteString, "http://h/x.jpg")
+        XCTAssertEqual(try parser.parse("/sig/w:10/plain/https:/h/x.jpg").source.absoluteString, "https://h/x.jpg")
+        XCTAssertEqual(try parser.parse("/sig/w:10/plain/local:/a/b.png").source.absoluteString, "local:///a/b.png")
+        XCTAssertEqual(try parser.parse("/sig/w:10/plain/http://h/x.jpg").source.absoluteString, "http://h/x.jpg")
+    }
+
     func testMalformedInputIsATypedErrorWithAReason() {
         let cases: [(String, ProcessingURLError)] = [
             ("", .missingPart("leading /")),

@@ -36,8 +36,8 @@ public struct ProcessingURLParser: Sendable {
             try expandPreset("default", into: &options, applied: &applied, depth: 0)
         }
         var index = 0
-        while index < segments.count, segments[index].contains(":") {
-            try apply(segments[index], into: &options, applied: &applied, depth: 0)
+        while index < segments.count, let option = Self.option(segments[index]) {
+            try apply(option, into: &options, applied: &applied, depth: 0)
             index += 1
         }
         guard index < segments.count else { throw .missingPart("source URL") }
@@ -55,6 +55,14 @@ public struct ProcessingURLParser: Sendable {
             options.format = try ProcessingOptions.format(named: fileExtension)
         }
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path), options: options, source: source)
+    }
+
+    /// `segment` as an option (`name:arg:arg`), its separators possibly escaped as `%3A` (as
+    /// imgproxy reads them), or nil when it is not one (no separator: the source begins).
+    private static func option(_ segment: Substring) -> Substring? {
+        if segment.contains(":") { return segment }
+        guard segment.range(of: "%3A", options: .caseInsensitive) != nil else { return nil }
+        return Substring(segment.replacingOccurrences(of: "%3A", with: ":", options: .caseInsensitive))
     }
 
     /// Applies the option written as `segment` (`name:arg:arg`), expanding a preset in place.
@@ -101,7 +109,7 @@ public struct ProcessingURLParser: Sendable {
         guard let decoded = String(body).removingPercentEncoding else {
             throw .invalidSource("bad percent-encoding")
         }
-        return (try Self.sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try Self.sourceURL(Self.restoringDoubleSlash(decoded)), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// `aHR0cDovL2V4YW1w…anBn.png` (segments already joined): the URL the URL-safe base64
@@ -115,6 +123,19 @@ public struct ProcessingURLParser: Sendable {
         guard let bytes = URLSafeBase64.decode(body) else { throw .invalidSource("not URL-safe base64") }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidSource("not UTF-8") }
         return (try Self.sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// `http:/host/a.jpg` as `http://host/a.jpg` (and `https:`, and `local:/a.jpg` as
+    /// `local:///a.jpg`): proxies and path normalisers merge the slashes of a plain source, and
+    /// imgproxy puts them back.
+    static func restoringDoubleSlash(_ text: String) -> String {
+        for scheme in ["http:/", "https:/"] where text.lowercased().hasPrefix(scheme) && !text.dropFirst(scheme.count).hasPrefix("/") {
+            return String(text.prefix(scheme.count)) + "/" + text.dropFirst(scheme.count)
+        }
+        if text.lowercased().hasPrefix("local:/"), !text.dropFirst(7).hasPrefix("/") {
+            return String(text.prefix(7)) + "//" + text.dropFirst(7)
+        }
+        return text
     }
 
     /// `text` as an absolute `http` or `https` URL with a host, or a `local` one, without control
