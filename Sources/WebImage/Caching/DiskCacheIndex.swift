@@ -11,7 +11,7 @@ import Foundation
 /// Not thread-safe: ``DiskCache`` guards it.
 struct DiskCacheIndex {
     /// One file of the folder.
-    struct Entry {
+    struct IndexEntry {
         var size: Int
         var accessDate: Date
         /// Changes on every update, so a trim can tell the entry it chose from a newer one.
@@ -29,7 +29,7 @@ struct DiskCacheIndex {
     }
 
     /// The entries by file name; nil until the first scan finishes.
-    private(set) var entries: [String: Entry]?
+    private(set) var entries: [String: IndexEntry]?
     /// The sum of the entries' sizes.
     private(set) var totalSize = 0
     /// Whether a background trim is queued or running.
@@ -114,7 +114,7 @@ struct DiskCacheIndex {
         entries = scanned.mapValues { file in
             total += file.size
             nextStamp &+= 1
-            return Entry(size: file.size, accessDate: file.accessDate, stamp: nextStamp)
+            return IndexEntry(size: file.size, accessDate: file.accessDate, stamp: nextStamp)
         }
         totalSize = total
         // A file found as the index knew it is no update: it keeps its stamp, so a trim that
@@ -156,10 +156,10 @@ struct DiskCacheIndex {
         let old = entries?[name]
         switch change {
         case .stored(let size, let date):
-            entries?[name] = Entry(size: size, accessDate: date, stamp: nextStamp)
+            entries?[name] = IndexEntry(size: size, accessDate: date, stamp: nextStamp)
             totalSize += size - (old?.size ?? 0)
         case .accessed(let size, let date):
-            entries?[name] = Entry(size: old?.size ?? size, accessDate: date, stamp: nextStamp)
+            entries?[name] = IndexEntry(size: old?.size ?? size, accessDate: date, stamp: nextStamp)
             totalSize += old == nil ? size : 0
         case .removed:
             entries?[name] = nil

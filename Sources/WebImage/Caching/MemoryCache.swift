@@ -10,14 +10,14 @@ import Locking
 /// the cache are released after the lock is let go.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// What the mutex guards: the entries and the limits.
-    private struct State {
+    private struct CacheState {
         var storage = LRUStorage<Key, Value>()
         var costLimit: Int
         var countLimit: Int
         var ageLimit: TimeInterval
     }
 
-    private let state: Mutex<State>
+    private let state: Mutex<CacheState>
     private let clock: @Sendable () -> ContinuousClock.Instant
 
     /// The default ``costLimit``: an eighth of physical memory.
@@ -35,7 +35,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = 0, ageLimit: TimeInterval = 0,
         clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
-        state = Mutex(State(costLimit: max(0, costLimit), countLimit: max(0, countLimit), ageLimit: max(0, ageLimit)))
+        state = Mutex(CacheState(costLimit: max(0, costLimit), countLimit: max(0, countLimit), ageLimit: max(0, ageLimit)))
         self.clock = clock
     }
 
@@ -124,7 +124,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// Evicts least recently used entries until the cost and count limits hold.
-    private static func trim(_ state: inout State) -> [Value] {
+    private static func trim(_ state: inout CacheState) -> [Value] {
         var evicted: [Value] = []
         while (state.costLimit > 0 && state.storage.totalCost > state.costLimit)
             || (state.countLimit > 0 && state.storage.count > state.countLimit),

@@ -3,21 +3,21 @@ import Locking
 /// Lets at most `limit` tasks through at a time, in the order they asked; a task cancelled
 /// while it waits stops waiting and throws `CancellationError`.
 final class AsyncLimiter: Sendable {
-    private struct Waiter {
+    private struct LimiterWaiter {
         let id: Int
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    private struct State {
+    private struct LimiterState {
         var available: Int
-        var waiters: [Waiter] = []
+        var waiters: [LimiterWaiter] = []
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Mutex<LimiterState>
 
     init(limit: Int) {
-        state = Mutex(State(available: max(1, limit)))
+        state = Mutex(LimiterState(available: max(1, limit)))
     }
 
     /// Runs `body` once a place is free, and frees the place after it.
@@ -40,13 +40,13 @@ final class AsyncLimiter: Sendable {
                         state.available -= 1
                         return .success(())
                     }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
+                    state.waiters.append(LimiterWaiter(id: id, continuation: continuation))
                     return nil
                 }
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
+            let waiter = state.withLock { state -> LimiterWaiter? in
                 guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
                 return state.waiters.remove(at: index)
             }
@@ -55,7 +55,7 @@ final class AsyncLimiter: Sendable {
     }
 
     private func release() {
-        let next = state.withLock { state -> Waiter? in
+        let next = state.withLock { state -> LimiterWaiter? in
             if state.waiters.isEmpty {
                 state.available += 1
                 return nil

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One setting of ``ImageServer/Configuration``: its flag, its environment variable, its
+/// One setting of ``ServerConfiguration``: its flag, its environment variable, its
 /// default and what it does, and how its text is read, the same from either place.
 public struct ServerSetting: Sendable {
     /// The flag's name without its dashes (`quality` for `--quality`).
@@ -14,13 +14,13 @@ public struct ServerSetting: Sendable {
     /// The default, as a user reads it.
     public let defaultText: String
     /// Reads `text` into a configuration; throws the reason (following the source in a sentence).
-    let read: @Sendable (String, inout ImageServer.Configuration) throws(SettingValueError) -> Void
+    let read: @Sendable (String, inout ServerConfiguration) throws(SettingValueError) -> Void
 
     /// Whether the setting is a flag without a value (`--auto-webp`), true when given.
     public var isSwitch: Bool { valueName == nil }
 
     /// Sets `configuration` from `text`, which `source` (a variable or a flag) gave.
-    func apply(_ text: String, to configuration: inout ImageServer.Configuration, from source: String)
+    func apply(_ text: String, to configuration: inout ServerConfiguration, from source: String)
         throws(ConfigurationError) {
         do {
             try read(text, &configuration)

@@ -23,10 +23,10 @@ public final class ImageProcessor: Sendable {
     /// Encodes results.
     public let coders: ImageCoders
     /// The settings the processor follows: its limits, sources, quality and concurrency.
-    public let configuration: ImageServer.Configuration
+    public let configuration: ServerConfiguration
     /// Which sources are loaded, and the folder `local:///path` sources are read from.
     public let sources: SourcePolicy
-    /// The most pixels a source may declare (``ImageServer/Configuration/maxSrcResolution``, as
+    /// The most pixels a source may declare (``ServerConfiguration/maxSrcResolution``, as
     /// imgproxy's `IMGPROXY_MAX_SRC_RESOLUTION`), checked from its header before decoding, all
     /// frames of an animation together as imgproxy sums them; the decoded frames are held to it
     /// too.
@@ -60,7 +60,7 @@ public final class ImageProcessor: Sendable {
     /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
     /// `sharedCache` (its disk tier) when given, measuring into `metrics`, transforming and
     /// encoding on `executor` (a ``CodecExecutor``, as the manager's decodes should be) when given.
-    public init(manager: ImageManager, configuration: ImageServer.Configuration = ImageServer.Configuration(),
+    public init(manager: ImageManager, configuration: ServerConfiguration = ServerConfiguration(),
                 coders: ImageCoders = .shared, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
                 sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics(),
                 executor: (any TaskExecutor)? = nil) {

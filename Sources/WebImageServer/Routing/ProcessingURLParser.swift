@@ -16,9 +16,6 @@ public struct ProcessingURLParser: Sendable {
     /// The bounds on path length, option count and values.
     public var limits: ProcessingURLLimits
 
-    /// The source URL schemes accepted.
-    static let schemes: Set<String> = ["http", "https", "local"]
-
     /// A parser with `presets` and `limits`.
     public init(presets: ProcessingPresets = ProcessingPresets(), limits: ProcessingURLLimits = ProcessingURLLimits()) {
         self.presets = presets
@@ -109,7 +106,7 @@ public struct ProcessingURLParser: Sendable {
         guard let decoded = String(body).removingPercentEncoding else {
             throw .invalidSource("bad percent-encoding")
         }
-        return (try Self.sourceURL(Self.restoringDoubleSlash(decoded)), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try SourceURL.parse(SourceURL.restoringDoubleSlash(decoded)), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// `aHR0cDovL2V4YW1w…anBn.png` (segments already joined): the URL the URL-safe base64
@@ -122,33 +119,6 @@ public struct ProcessingURLParser: Sendable {
         }
         guard let bytes = URLSafeBase64.decode(body) else { throw .invalidSource("not URL-safe base64") }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidSource("not UTF-8") }
-        return (try Self.sourceURL(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
-    }
-
-    /// `http:/host/a.jpg` as `http://host/a.jpg` (and `https:`, and `local:/a.jpg` as
-    /// `local:///a.jpg`): proxies and path normalisers merge the slashes of a plain source, and
-    /// imgproxy puts them back.
-    static func restoringDoubleSlash(_ text: String) -> String {
-        for scheme in ["http:/", "https:/"] where text.lowercased().hasPrefix(scheme) && !text.dropFirst(scheme.count).hasPrefix("/") {
-            return String(text.prefix(scheme.count)) + "/" + text.dropFirst(scheme.count)
-        }
-        if text.lowercased().hasPrefix("local:/"), !text.dropFirst(7).hasPrefix("/") {
-            return String(text.prefix(7)) + "//" + text.dropFirst(7)
-        }
-        return text
-    }
-
-    /// `text` as an absolute `http` or `https` URL with a host, or a `local` one, without control
-    /// characters; thumbor's parser checks its sources with it too.
-    static func sourceURL(_ text: String) throws(ProcessingURLError) -> URL {
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw .invalidSource("control characters")
-        }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
-            throw .invalidSource("not an absolute URL")
-        }
-        guard Self.schemes.contains(scheme) else { throw .invalidSource("scheme must be http, https or local") }
-        if scheme != "local", let problem = HTTPRequestURL.problem(with: url) { throw .invalidSource("it \(problem)") }
-        return url
+        return (try SourceURL.parse(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -11,7 +11,7 @@ public struct SourcePolicy: Sendable {
     public let localRoot: URL?
 
     /// The policy of `configuration`: its allowed sources and local root.
-    public init(_ configuration: ImageServer.Configuration) {
+    public init(_ configuration: ServerConfiguration) {
         allowedSources = configuration.allowedSources
         localRoot = configuration.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).resolvingSymlinksInPath() }
     }

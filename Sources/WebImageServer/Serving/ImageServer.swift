@@ -47,3 +47,8 @@ public struct ImageServer: Sendable {
         try await application.runService()
     }
 }
+
+extension ImageServer {
+    /// The server's settings: ``ServerConfiguration``, which processing reads too.
+    public typealias Configuration = ServerConfiguration
+}

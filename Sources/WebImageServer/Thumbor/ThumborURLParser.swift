@@ -150,6 +150,6 @@ public struct ThumborURLParser: Sendable {
         let scheme = decoded.range(of: "://").map { decoded[..<$0.lowerBound] } ?? ""
         let hasScheme = scheme.first?.isLetter == true
             && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
-        return try ProcessingURLParser.sourceURL(hasScheme ? decoded : "http://" + decoded)
+        return try SourceURL.parse(hasScheme ? decoded : "http://" + decoded)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension ImageServer.Configuration {
+extension ServerConfiguration {
     /// Every setting, in the order `serve --help` and the README list them.
     public static let settings: [ServerSetting] = [
         // Listening
@@ -90,16 +90,16 @@ extension ImageServer.Configuration {
     ]
 
     /// The defaults the table shows.
-    private static let defaults = ImageServer.Configuration()
+    private static let defaults = ServerConfiguration()
 
     private static func setting(_ flag: String, _ variable: String?, _ valueName: String?, _ summary: String, default defaultText: String,
-                                read: @escaping @Sendable (String, inout ImageServer.Configuration) throws(SettingValueError) -> Void)
+                                read: @escaping @Sendable (String, inout ServerConfiguration) throws(SettingValueError) -> Void)
         -> ServerSetting {
         ServerSetting(flag: flag, variable: variable, valueName: valueName, summary: summary, defaultText: defaultText, read: read)
     }
 
     private static func integer(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
-                                _ range: ClosedRange<Int>, _ keyPath: WritableKeyPath<ImageServer.Configuration, Int> & Sendable,
+                                _ range: ClosedRange<Int>, _ keyPath: WritableKeyPath<ServerConfiguration, Int> & Sendable,
                                 default defaultText: String? = nil, rangeText: String? = nil) -> ServerSetting {
         setting(flag, variable, valueName, "\(summary), \(rangeText ?? "\(range.lowerBound)…\(range.upperBound)")",
                 default: defaultText ?? String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
@@ -108,7 +108,7 @@ extension ImageServer.Configuration {
     }
 
     private static func decimal(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
-                                _ range: ClosedRange<Double>, _ keyPath: WritableKeyPath<ImageServer.Configuration, Double> & Sendable)
+                                _ range: ClosedRange<Double>, _ keyPath: WritableKeyPath<ServerConfiguration, Double> & Sendable)
         -> ServerSetting {
         setting(flag, variable, valueName, summary,
                 default: defaults[keyPath: keyPath].plainText) { text, configuration throws(SettingValueError) in
@@ -117,7 +117,7 @@ extension ImageServer.Configuration {
     }
 
     private static func boolean(_ flag: String, _ variable: String, _ summary: String,
-                                _ keyPath: WritableKeyPath<ImageServer.Configuration, Bool> & Sendable) -> ServerSetting {
+                                _ keyPath: WritableKeyPath<ServerConfiguration, Bool> & Sendable) -> ServerSetting {
         setting(flag, variable, nil, summary, default: String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = try SettingText.boolean(text)
         }
@@ -125,7 +125,7 @@ extension ImageServer.Configuration {
 
     /// A list: comma-separated in the variable, the flag repeated on the command line.
     private static func list(_ flag: String, _ variable: String, _ valueName: String, _ summary: String, default defaultText: String,
-                             _ keyPath: WritableKeyPath<ImageServer.Configuration, [String]> & Sendable) -> ServerSetting {
+                             _ keyPath: WritableKeyPath<ServerConfiguration, [String]> & Sendable) -> ServerSetting {
         setting(flag, variable, valueName, summary, default: defaultText) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = SettingText.list(text)
         }

@@ -1,0 +1,142 @@
+import Foundation
+import WebImage
+
+/// Every setting of `webimage serve` and its default, in one place (also named
+/// ``ImageServer/Configuration``).
+///
+/// A configuration starts from the defaults written here; ``init(environment:)`` lays the
+/// environment over them (imgproxy's `IMGPROXY_*` names where imgproxy has the setting,
+/// `WEBIMAGE_*` otherwise), and `webimage serve` lays its flags over that. Each setting is
+/// described once, in ``settings``, which reads its text from either place with the same
+/// checks and gives `serve --help` and the README their words and defaults.
+public struct ServerConfiguration: Sendable, Equatable {
+    // MARK: Listening
+
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 lets the system choose one.
+    public var port = 8080
+
+    /// Seconds an image request may take before it is answered 504 and its work cancelled.
+    public var timeout = 10.0
+    /// Seconds a connection has to send a complete request head, from its opening or its
+    /// previous answer; an idle keep-alive connection closes after it too.
+    public var readRequestTimeout = 10.0
+    /// The most connections open at once; one past it is closed as soon as it is accepted.
+    public var maxClients = 2048
+
+    // MARK: URLs and signing
+
+    /// The URL forms answered.
+    public var urlFormat = ServedURLFormat.both
+    /// Signing keys, in hexadecimal, one per salt; none turns imgproxy's signing off.
+    public var keys: [String] = []
+    /// Signing salts, in hexadecimal, one per key.
+    public var salts: [String] = []
+    /// Bytes of the digest a signature keeps, 1…32.
+    public var signatureSize = 32
+    /// thumbor's security key; with one, thumbor URLs must be signed.
+    public var thumborKey: String?
+    /// Presets, `NAME=OPTION/OPTION/…`.
+    public var presets: [String] = []
+
+    // MARK: Sources
+
+    /// URL prefixes sources must start with; empty allows any.
+    public var allowedSources: [String] = []
+    /// Whether sources resolving to loopback addresses may be fetched.
+    public var allowLoopbackSources = false
+    /// Whether sources resolving to private and other special addresses may be fetched.
+    public var allowPrivateSources = false
+    /// The folder `local:///` sources are read from, or nil to refuse them. `webimage serve`
+    /// leaves none unset while it ``listensOnLoopback``: it serves the current folder then.
+    public var localRoot: String?
+    /// Seconds a source download may take in all, from its request to its last byte, and so
+    /// also the longest it may stall.
+    public var downloadTimeout = 5.0
+    /// Redirects a source download follows.
+    public var maxRedirects = 10
+
+    // MARK: Limits
+
+    /// The most megapixels a source may declare, all frames of an animation together (unless
+    /// ``maxAnimationFrameResolution`` is set), checked from its header before decoding.
+    public var maxSrcResolution = 50.0
+    /// The largest source download, in bytes.
+    public var maxSrcFileSize = 64 << 20
+    /// The most frames of an animated source processed; 1 makes animations still.
+    public var maxAnimationFrames = 100
+    /// The most megapixels one frame of an animated source may declare; 0 counts every frame
+    /// together against ``maxSrcResolution`` instead.
+    public var maxAnimationFrameResolution = 0.0
+    /// The most megapixels a result may have, all frames together.
+    public var maxResultResolution = 50.0
+    /// Images processed at once.
+    public var concurrency = 2 * ProcessInfo.processInfo.activeProcessorCount
+    /// Requests that may wait for processing; more are answered 429.
+    public var maxQueue = 1000
+
+    // MARK: Output
+
+    /// The encoder quality when a URL gives none, 1…100.
+    public var quality = 80
+    /// `Cache-Control` max-age of images, in seconds.
+    public var ttl = 31_536_000
+    /// Whether a URL without a format is answered in WebP when `Accept` lists it.
+    public var autoWebp = false
+    /// Whether a URL without a format is answered in AVIF when `Accept` lists it (before WebP).
+    public var autoAvif = false
+
+    // MARK: Caches
+
+    /// The folder of the source and result disk caches (``cacheSubfolders``); nil: sources
+    /// in WebImage's default cache folder, results in memory only. Both stay within ``cacheSize``.
+    public var cacheDir: String?
+    /// The most bytes the local disk caches hold, sources and results half each; trimmed
+    /// in the background, the least recently used entries first.
+    public var cacheSize = 1 << 30
+    /// The subfolders of ``cacheDir`` that hold the source and the result disk caches.
+    public static let cacheSubfolders = (sources: "sources", results: "results")
+    /// A Redis shared by instances (`redis://HOST[:PORT][/DB]`), or nil for local caches only.
+    public var redisURL: String?
+    /// Seconds an entry lives in Redis.
+    public var redisTTL = 7 * 24 * 3600
+
+    // MARK: Logs
+
+    /// Seconds a log line may wait in memory to be written with others; 0 writes each at once.
+    public var logInterval = 0.1
+
+    /// The defaults.
+    public init() {}
+
+    /// The defaults with the settings `environment` gives laid over them; throws
+    /// ``ConfigurationError`` naming the first variable whose value is not valid. Empty
+    /// variables count as unset.
+    public init(environment: [String: String]) throws(ConfigurationError) {
+        for setting in Self.settings {
+            guard let variable = setting.variable, let text = environment[variable], !text.isEmpty else { continue }
+            try setting.apply(text, to: &self, from: variable)
+        }
+    }
+
+    /// Sets the setting whose flag is `flag` (`quality`) from `text`, as given on the command
+    /// line; throws ``ConfigurationError`` for a value it does not take.
+    public mutating func set(flag: String, to text: String) throws(ConfigurationError) {
+        guard let setting = Self.settings.first(where: { $0.flag == flag }) else {
+            throw ConfigurationError(source: "--\(flag)", reason: "is not a setting")
+        }
+        try setting.apply(text, to: &self, from: "--\(flag)")
+    }
+
+    /// Whether ``host`` is a loopback address or `localhost`: only this machine can ask.
+    public var listensOnLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The formats a URL without one may be answered in, in order of preference: AVIF
+    /// (smaller) before WebP, as imgproxy.
+    public var acceptedFormats: [ImageFormat] {
+        [(ImageFormat.avif, autoAvif), (.webp, autoWebp)].filter(\.1).map(\.0)
+    }
+}
