@@ -80,9 +80,9 @@ public struct ImageServerResponder: HTTPResponder {
         case .answered(let answer):
             answered = answer
         case .timedOut:
-            answered = (Self.text(.gatewayTimeout, ProcessingError.deadlineExceeded(seconds: timeout).description, head: isHead), nil, nil)
+            answered = (Self.errorAnswer(.deadlineExceeded(seconds: timeout), head: isHead), nil, nil)
         case .abandoned:
-            answered = (Self.text(HTTPResponse.Status(code: 499), ProcessingError.cancelled.description, head: isHead), nil, nil)
+            answered = (Self.errorAnswer(.cancelled, head: isHead), nil, nil)
         }
         let (answer, image, route) = answered
         record(answer, to: head, path: path, image: image, route: route, since: started)
@@ -154,7 +154,7 @@ public struct ImageServerResponder: HTTPResponder {
             let image = try await processor.process(target.url, cacheKey: target.cacheKey)
             return (imageAnswer(image, for: route, request: request, variesByAccept: target.variesByAccept), image, route)
         } catch {
-            return (Self.text(HTTPResponse.Status(code: error.status), error.description, head: isHead), nil, routed)
+            return (Self.errorAnswer(error, head: isHead), nil, routed)
         }
     }
 
@@ -233,6 +233,11 @@ public struct ImageServerResponder: HTTPResponder {
             $0.split(separator: ";", omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces).lowercased()
         })
         return acceptedFormats.filter { listed.contains("image/\($0.rawValue)") }
+    }
+
+    /// The answer to `error`: its status and its one line.
+    private static func errorAnswer(_ error: ProcessingError, head: Bool) -> PreparedResponse {
+        text(HTTPResponse.Status(code: error.status), error.description, head: head)
     }
 
     /// A short `text/plain` response.
