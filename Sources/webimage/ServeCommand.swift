@@ -160,8 +160,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Decoding, transforming and encoding run on threads of their own, one per image made at
         // once: Swift's cooperative pool stays free for requests, /health and cache hits.
         let codecs = CodecExecutor(threads: configuration.concurrency, name: "webimage-serve-codec")
-        let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader),
-                                   executor: codecs)
+        // The manager fetches source bytes only (`data(for:)`); the processor decodes them on `codecs`.
+        let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader))
         let processor = ImageProcessor(
             manager: manager, configuration: configuration,
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent(folders.results), configuration: bounded) },

@@ -145,13 +145,4 @@ final class LoadingCoalescingTests: LoadingTestCase {
         _ = try await downloader.image(for: server.url("/photo.jpg"), options: options())
         XCTAssertEqual(server.requestCount("/photo.jpg"), 2)
     }
-
-    /// Routes `path` to `response`, held back until the returned gate opens.
-    private func routeHeldBack(_ path: String, _ response: LoopbackHTTPResponse) -> LoopbackHTTPGate {
-        let gate = LoopbackHTTPGate()
-        var response = response
-        response.gate = gate
-        server.route(path, response)
-        return gate
-    }
 }

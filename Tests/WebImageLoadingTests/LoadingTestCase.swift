@@ -55,6 +55,15 @@ class LoadingTestCase: XCTestCase {
                            coders: Self.coders, progressive: progressive)
     }
 
+    /// Routes `path` to `response`, held back until the returned gate opens.
+    func routeHeldBack(_ path: String, _ response: LoopbackHTTPResponse) -> LoopbackHTTPGate {
+        let gate = LoopbackHTTPGate()
+        var response = response
+        response.gate = gate
+        server.route(path, response)
+        return gate
+    }
+
     /// The bytes of a file below `fixtures/bench`.
     func bench(_ name: String) throws -> Data {
         try Fixtures.data(Fixtures.bench(name))

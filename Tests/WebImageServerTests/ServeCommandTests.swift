@@ -159,20 +159,19 @@ final class ServeCommandTests: ServeTestCase {
     }
 
     func testAFullQueueIsAnswered429() async throws {
-        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0"])
+        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0", "--timeout", "120"])
         let client = try XCTUnwrap(self.client)
-        // The slow load holds the only slot until the test has been refused.
-        let gate = try holdSlowSource()
-        let slowURL = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
-        let slow = Task { try await client.execute(HTTPClientRequest(url: slowURL), timeout: .seconds(30)).status.code }
-        let arrived = await origin.wait { $0.requestCount("/slow.jpg") == 1 }
+        // The heavy request holds the only slot for seconds: the test is refused meanwhile.
+        let heavyURL = heavyURL(base)
+        let heavy = Task { try await client.execute(HTTPClientRequest(url: heavyURL), timeout: .seconds(120)).status.code }
+        let arrived = await origin.wait { $0.requestCount("/photo.jpg") == 1 }
         XCTAssertTrue(arrived)
+        try await Task.sleep(for: .milliseconds(300))
         let refused = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(refused.status, 429)
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), "too many requests: try again later\n")
-        gate.open()
-        let slowStatus = try await slow.value
-        XCTAssertEqual(slowStatus, 200)
+        let heavyStatus = try await heavy.value
+        XCTAssertEqual(heavyStatus, 200)
         // With the slot free again the refused request goes through.
         let retried = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(retried.status, 200)

@@ -30,26 +30,45 @@ final class ServeDeadlineTests: ServeTestCase {
         XCTAssertTrue(stopped, "the download nobody waits for any more is cancelled")
     }
 
-    func testAClientThatHangsUpStopsTheWorkAndFreesItsPlaceInTheQueue() async throws {
+    /// A download waits on the network outside the processing slots: with one slot, a source
+    /// that never arrives does not keep another request from being made; and when its client
+    /// hangs up, its download is cancelled.
+    func testADownloadWaitingOnTheNetworkHoldsNoSlot() async throws {
         let gate = heldSource()
         defer { gate.open() }
         let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "1"])
         let held = base + "/insecure/w:10/plain/" + origin.url("/held.jpg").absoluteString
         let photo = base + "/insecure/w:11/plain/" + origin.url("/photo.jpg").absoluteString
-        // A holds the only slot and gives up after 1.5 s; B waits in the only place in the
-        // queue and gives up after 0.3 s; C, asked after B left, finds the queue free again.
         let http: HTTPClient = self.client
-        async let answeredA = Self.giveUp(on: held, after: .milliseconds(1500), client: http)
+        async let answeredA = Self.giveUp(on: held, after: .seconds(6), client: http)
         let started = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/held.jpg") == 1 }
         XCTAssertTrue(started)
-        let answeredB = try await Self.giveUp(on: photo, after: .milliseconds(300), client: http)
-        XCTAssertFalse(answeredB, "B waits in the queue behind A")
-        let c = try await get(base + "/insecure/w:12/plain/" + origin.url("/photo.jpg").absoluteString)
-        XCTAssertEqual(c.status, 200, "B left the queue, so C waited in it until A's client left and freed the slot")
+        let answeredB = try await Self.giveUp(on: photo, after: .seconds(4), client: http)
+        XCTAssertTrue(answeredB, "B is made while A's download waits, in the only slot")
         let aWasAnswered = try await answeredA
         XCTAssertFalse(aWasAnswered, "A's source is held")
         let stopped = await origin.wait(timeout: .seconds(10)) { $0.abortedCount("/held.jpg") == 1 }
         XCTAssertTrue(stopped, "the download of a request whose client left is cancelled")
+    }
+
+    func testAClientThatHangsUpFreesItsPlaceInTheQueue() async throws {
+        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "1", "--timeout", "120"])
+        // Seconds of work: a 2400-pixel result of the photo, blurred.
+        let heavy = base + "/insecure/rs:fit:2400:2400/el:1/bl:8/plain/" + origin.url("/photo.jpg").absoluteString
+        let photo = base + "/insecure/w:11/plain/" + origin.url("/photo.jpg").absoluteString
+        // A holds the only slot and gives up after 1.5 s; B waits in the only place in the
+        // queue and gives up after 0.3 s; C, asked after B left, finds the queue free again.
+        let http: HTTPClient = self.client
+        async let answeredA = Self.giveUp(on: heavy, after: .milliseconds(1500), client: http)
+        let started = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/photo.jpg") == 1 }
+        XCTAssertTrue(started)
+        try await Task.sleep(for: .milliseconds(200))
+        let answeredB = try await Self.giveUp(on: photo, after: .milliseconds(300), client: http)
+        XCTAssertFalse(answeredB, "B waits in the queue behind A")
+        let c = try await get(base + "/insecure/w:12/plain/" + origin.url("/photo.jpg").absoluteString)
+        XCTAssertEqual(c.status, 200, "B left the queue, so C waited in it until A's work ended and freed the slot")
+        let aWasAnswered = try await answeredA
+        XCTAssertFalse(aWasAnswered, "A's work takes longer than its client waits")
         let samples = try await metrics(base)
         XCTAssertEqual(samples["webimage_requests_total{status=\"499\"}"], 2)
     }

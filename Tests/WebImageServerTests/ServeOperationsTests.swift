@@ -44,27 +44,19 @@ final class ServeOperationsTests: ServeTestCase {
     }
 
     func testTheQueueLengthIsAGauge() async throws {
-        let base = try serve(["--allow-loopback-sources", "--concurrency", "1"])
+        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--timeout", "120"])
         let client = try XCTUnwrap(self.client)
-        // The slow load holds the only slot until the test has seen the gauge; a second,
-        // different request waits for it.
-        let gate = try holdSlowSource()
-        let slowURL = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
+        // The heavy request holds the only slot for seconds; a second, different request waits for it.
+        let heavyURL = heavyURL(base)
         let waitingURL = base + "/insecure/w:20/plain/\(origin.url("/photo.jpg").absoluteString)"
-        let slow = Task { try await client.execute(HTTPClientRequest(url: slowURL), timeout: .seconds(30)).status.code }
-        let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/slow.jpg") == 1 }
+        let heavy = Task { try await client.execute(HTTPClientRequest(url: heavyURL), timeout: .seconds(120)).status.code }
+        let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/photo.jpg") == 1 }
         XCTAssertTrue(arrived)
-        let waiting = Task { try await client.execute(HTTPClientRequest(url: waitingURL), timeout: .seconds(30)).status.code }
-        var samples: [String: Double] = [:]
-        let deadline = ContinuousClock.now + .seconds(30)
-        while samples["webimage_queue_length"] != 1, ContinuousClock.now < deadline {
-            samples = try await metrics(base)
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        let waiting = Task { try await client.execute(HTTPClientRequest(url: waitingURL), timeout: .seconds(120)).status.code }
+        let samples = try await metrics(base, once: "webimage_queue_length", is: 1)
         XCTAssertEqual(samples["webimage_queue_length"], 1)
         XCTAssertEqual(samples["webimage_requests_in_flight"], 2)
-        gate.open()
-        let statuses = [try await slow.value, try await waiting.value]
+        let statuses = [try await heavy.value, try await waiting.value]
         XCTAssertEqual(statuses, [200, 200])
         let after = try await metrics(base)
         XCTAssertEqual(after["webimage_queue_length"], 0)

@@ -45,6 +45,25 @@ class ServeTestCase: XCTestCase {
         return gate
     }
 
+    /// A URL of `base` whose making keeps a core busy for seconds once its source is in: a
+    /// 2400-pixel result of `/photo.jpg`, blurred by `blur`. Only image work holds a processing
+    /// slot (a download waits outside them), so a test that needs the slots taken asks this.
+    func heavyURL(_ base: String, blur: Int = 8) -> String {
+        base + "/insecure/rs:fit:2400:2400/el:1/bl:\(blur)/plain/" + origin.url("/photo.jpg").absoluteString
+    }
+
+    /// The server's metrics once `name` reads `value`, or as they are after `timeout`.
+    func metrics(_ base: String, once name: String, is value: Double, timeout: Duration = .seconds(30)) async throws
+        -> [String: Double] {
+        let deadline = ContinuousClock.now + timeout
+        var samples = try await metrics(base)
+        while samples[name] != value, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            samples = try await metrics(base)
+        }
+        return samples
+    }
+
     /// Starts `webimage serve` with `arguments` (and `environment` added to this process's) on a
     /// free port, caching in a folder of its own, and returns its base URL.
     func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> String {

@@ -126,7 +126,21 @@ final class DownloadSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.takeStartable().map(\.operation), [third.operation])
     }
 
-    func testEveryCallerSharingTheFirstDecodeFinishesTheRequest() {
+    func testACallerOfTheBytesAloneWaitsForNoDecode() throws {
+        var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
+        let bytesCaller = DownloadCaller(options: options, events: nil, delivers: false, decodes: false) { _ in }
+        XCTAssertNil(bytesCaller.decodeKey)
+        let first = scheduler.add(bytesCaller, key: key, options: options)
+        _ = scheduler.add(caller(), key: key, options: options)
+        _ = scheduler.takeStartable()
+        scheduler.exchangeEnded(first.operation, bytes: 100)
+        let waiting = scheduler.undecodedCallers(of: first.operation, notIn: [])
+        XCTAssertEqual(waiting.undecoded.count, 1, "only the caller of the image waits for a decode")
+        let done = scheduler.undecodedCallers(of: first.operation, notIn: [try XCTUnwrap(caller().decodeKey)])
+        XCTAssertEqual(done.finished?.count, 2)
+    }
+
+    func testEveryCallerSharingTheFirstDecodeFinishesTheRequest() throws {
         var scheduler = DownloadScheduler(maxConcurrent: 1, order: .fifo)
         let first = scheduler.add(caller(), key: key, options: options)
         _ = scheduler.add(caller(), key: key, options: options)
@@ -135,7 +149,7 @@ final class DownloadSchedulerTests: XCTestCase {
         let waiting = scheduler.undecodedCallers(of: first.operation, notIn: [])
         XCTAssertEqual(waiting.undecoded.count, 2)
         XCTAssertNil(waiting.finished)
-        let done = scheduler.undecodedCallers(of: first.operation, notIn: [caller().decodeKey])
+        let done = scheduler.undecodedCallers(of: first.operation, notIn: [try XCTUnwrap(caller().decodeKey)])
         XCTAssertTrue(done.undecoded.isEmpty)
         XCTAssertEqual(done.finished?.count, 2)
         XCTAssertNil(scheduler.records[first.operation])

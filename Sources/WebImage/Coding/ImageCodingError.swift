@@ -23,6 +23,17 @@ public enum ImageCodingError: Error, Sendable, Hashable, CustomStringConvertible
     /// The encoder failed; the string says what the library reported.
     case encodingFailed(ImageFormat, String)
 
+    /// Whether the bytes themselves are at fault — none, not an image, damaged, cut short — so
+    /// that fetching them again may give better ones (an upload that was not finished, a body
+    /// cut off); false for an image refused by a limit or a feature, which the same bytes
+    /// would meet again.
+    public var isUnusableData: Bool {
+        switch self {
+        case .empty, .unsupportedFormat, .corrupt, .truncated: true
+        case .unsupportedFeature, .tooManyPixels, .tooManyFrames, .tooManySourcePixels, .noEncoder, .encodingFailed: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .empty: "no image data (0 bytes)"

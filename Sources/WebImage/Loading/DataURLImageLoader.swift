@@ -17,11 +17,23 @@ public struct DataURLImageLoader: ImageLoader {
     public func requestImage(
         for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
     ) async throws -> ImageLoadResult {
-        let (mediaType, data) = try Self.parse(url.absoluteString)
+        let (data, response) = try Self.read(url)
+        return try LoadedDataDecoder.result(data: data, response: response, options: options, events: events)
+    }
+
+    public func requestData(
+        for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
+    ) async throws -> ImageDataLoadResult {
+        let (data, response) = try Self.read(url)
+        return try LoadedDataDecoder.bytes(data: data, response: response, options: options, events: events)
+    }
+
+    /// The URL's bytes and a response saying their length and media type.
+    private static func read(_ url: URL) throws(WebImageError) -> (Data, ImageLoadResponse) {
+        let (mediaType, data) = try parse(url.absoluteString)
         var headers = ["content-length": String(data.count)]
         if !mediaType.isEmpty { headers["content-type"] = mediaType }
-        let response = ImageLoadResponse(url: url, headers: headers)
-        return try LoadedDataDecoder.result(data: data, response: response, options: options, events: events)
+        return (data, ImageLoadResponse(url: url, headers: headers))
     }
 
     /// Splits `text` into its media type (with parameters, `""` when absent) and its bytes.

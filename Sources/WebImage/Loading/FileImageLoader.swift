@@ -15,16 +15,28 @@ public struct FileImageLoader: ImageLoader {
     public func requestImage(
         for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
     ) async throws -> ImageLoadResult {
-        guard url.isFileURL else { throw WebImageError.invalidURL("\(url) is not a file URL") }
-        if Task.isCancelled { throw WebImageError.cancelled }
+        let (data, response) = try read(url)
+        return try LoadedDataDecoder.result(data: data, response: response, options: options, events: events)
+    }
+
+    public func requestData(
+        for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
+    ) async throws -> ImageDataLoadResult {
+        let (data, response) = try read(url)
+        return try LoadedDataDecoder.bytes(data: data, response: response, options: options, events: events)
+    }
+
+    /// The file's bytes and a response saying their length.
+    private func read(_ url: URL) throws(WebImageError) -> (Data, ImageLoadResponse) {
+        guard url.isFileURL else { throw .invalidURL("\(url) is not a file URL") }
+        if Task.isCancelled { throw .cancelled }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw WebImageError.network(NetworkFailure(.unreadableFile(path: url.path, why: SystemErrorText.describe(error)),
-                                                       cause: String(describing: error)))
+            throw .network(NetworkFailure(.unreadableFile(path: url.path, why: SystemErrorText.describe(error)),
+                                          cause: String(describing: error)))
         }
-        let response = ImageLoadResponse(url: url, headers: ["content-length": String(data.count)])
-        return try LoadedDataDecoder.result(data: data, response: response, options: options, events: events)
+        return (data, ImageLoadResponse(url: url, headers: ["content-length": String(data.count)]))
     }
 }

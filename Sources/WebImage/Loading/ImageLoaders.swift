@@ -51,10 +51,22 @@ public final class ImageLoaders: ImageLoader {
     public func requestImage(
         for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
     ) async throws -> ImageLoadResult {
+        try await requiredLoader(for: url).requestImage(for: url, options: options, events: events)
+    }
+
+    /// Loads bytes with ``loader(for:)``; with none, throws as ``requestImage(for:options:events:)`` does.
+    public func requestData(
+        for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
+    ) async throws -> ImageDataLoadResult {
+        try await requiredLoader(for: url).requestData(for: url, options: options, events: events)
+    }
+
+    /// ``loader(for:)``; with none, ``WebImageError/invalidURL(_:)`` saying why.
+    private func requiredLoader(for url: URL) throws(WebImageError) -> any ImageLoader {
         guard let loader = loader(for: url) else {
-            throw WebImageError.invalidURL(whyUnhandled(url) ?? "no loader handles \(url.absoluteString)")
+            throw .invalidURL(whyUnhandled(url) ?? "no loader handles \(url.absoluteString)")
         }
-        return try await loader.requestImage(for: url, options: options, events: events)
+        return loader
     }
 
     /// Why no loader takes `url`, as a sentence ("http:// has no host", "no loader handles

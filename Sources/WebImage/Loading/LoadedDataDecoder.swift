@@ -23,14 +23,21 @@ enum LoadedDataDecoder {
         }
     }
 
+    /// The bytes stage of a loader that has all bytes at once (files, `data:` URLs): progress
+    /// and decryption.
+    static func bytes(data: Data, response: ImageLoadResponse, options: ImageLoaderOptions,
+                      events: ImageLoadingEventHandler?) throws(WebImageError) -> ImageDataLoadResult {
+        if Task.isCancelled { throw .cancelled }
+        events?(.progress(ImageLoadingProgress(receivedBytes: data.count, expectedBytes: data.count)))
+        return ImageDataLoadResult(data: try decrypt(data, with: options.decryptor, response: response).get(), response: response)
+    }
+
     /// The whole pipeline of a loader that has all bytes at once (files, `data:` URLs):
     /// progress, decryption, decoding.
     static func result(data: Data, response: ImageLoadResponse, options: ImageLoaderOptions,
                        events: ImageLoadingEventHandler?) throws(WebImageError) -> ImageLoadResult {
-        if Task.isCancelled { throw .cancelled }
-        events?(.progress(ImageLoadingProgress(receivedBytes: data.count, expectedBytes: data.count)))
-        let decrypted = try decrypt(data, with: options.decryptor, response: response).get()
-        let image = try decode(decrypted, coders: options.coders, options: options.decodeOptions).get()
-        return ImageLoadResult(image: image, data: decrypted, response: response)
+        let loaded = try bytes(data: data, response: response, options: options, events: events)
+        let image = try decode(loaded.data, coders: options.coders, options: options.decodeOptions).get()
+        return ImageLoadResult(image: image, data: loaded.data, response: response)
     }
 }

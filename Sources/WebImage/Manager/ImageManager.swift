@@ -30,9 +30,11 @@ public final class ImageManager: Sendable {
     /// Where the manager reports what goes wrong without failing a load: a disk store that
     /// fails (read-only folder, full disk) is logged as a warning, and the load still succeeds.
     public let logger: Logger
-    private let failedURLs: FailedURLList
+    let failedURLs: FailedURLList
     /// Loads under way, by the request's work key: identical concurrent loads run once.
     private let inFlight: InFlightWork<ImageRequest.WorkKey, ImageResult, WebImageError, ImageLoadingEvent>
+    /// Loads of bytes under way (``data(for:options:context:events:)``), by the request's work key.
+    let dataInFlight = InFlightWork<ImageRequest.WorkKey, ImageDataResult, WebImageError, ImageLoadingEvent>(cancelled: .cancelled)
     /// The callback loads started and not yet completed, known from before their task runs.
     let callbackLoads = OperationRegistry()
 
@@ -96,13 +98,14 @@ public final class ImageManager: Sendable {
 
     /// Whether any load is under way (SDWebImage's `isRunning`): a callback load counts from
     /// the moment ``loadImage(with:options:context:progress:completed:)`` returns its operation.
-    public var isRunning: Bool { inFlight.isRunning || !callbackLoads.isEmpty }
+    public var isRunning: Bool { inFlight.isRunning || dataInFlight.isRunning || !callbackLoads.isEmpty }
 
     /// Cancels every load under way: each one completes with ``WebImageError/cancelled``
     /// (SDWebImage's `cancelAll`), a callback load that has not reached its stages yet included.
     public func cancelAll() {
         callbackLoads.cancelAll()
         inFlight.cancelAll()
+        dataInFlight.cancelAll()
     }
 
     /// The load of `url` with `options` and `context` (as the ``optionsProcessor`` rewrites
@@ -164,13 +167,13 @@ public final class ImageManager: Sendable {
     }
 
     /// Whether a load of `url` with `options` is refused for the URL's place on the failed-URL list.
-    private func isRefused(_ url: URL, options: WebImageOptions) -> Bool {
+    func isRefused(_ url: URL, options: WebImageOptions) -> Bool {
         !Self.retriesFailedURLs(options) && failedURLs.contains(url)
     }
 
     /// Whether a load with `options` tries URLs on the failed-URL list again (`retryFailed`):
     /// it is not refused, and its success takes the URL off the list.
-    private static func retriesFailedURLs(_ options: WebImageOptions) -> Bool {
+    static func retriesFailedURLs(_ options: WebImageOptions) -> Bool {
         options.contains(.retryFailed)
     }
 

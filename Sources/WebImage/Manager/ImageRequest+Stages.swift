@@ -66,12 +66,12 @@ extension ImageRequest {
     }
 
     /// Where a load (not a cache hit) of ``url`` comes from: the scheme says which loader read it.
-    private var loadedSource: ImageSource {
+    var loadedSource: ImageSource {
         if url.isFileURL { return .file }
         return url.scheme?.lowercased() == "data" ? .data : .network
     }
 
-    private func loaderOptions(_ validators: HTTPValidators?) -> ImageLoaderOptions {
+    func loaderOptions(_ validators: HTTPValidators?) -> ImageLoaderOptions {
         ImageLoaderOptions(
             priority: priority, decodeOptions: decodeOptions, coders: coders,
             progressive: options.contains(.progressiveLoad),

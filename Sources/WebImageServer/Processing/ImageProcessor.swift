@@ -1,13 +1,15 @@
 import Dispatch
 import Foundation
+import Locking
 import Metrics
 import WebImage
 
-/// Turns parsed imgproxy URLs into encoded images through an ``ImageManager``: the source is
-/// loaded (and its bytes cached) by the manager, decoded at a reduced size when the output is
+/// Turns parsed imgproxy URLs into encoded images through an ``ImageManager``: the source's
+/// bytes are fetched (and cached) by the manager before a processing slot is taken, so that a
+/// slow origin holds none; in the slot they are decoded, at a reduced size when the output is
 /// smaller, transformed by a ``ProcessingTransformer`` once its output size is known to be within
-/// the limit, encoded, and the result cached under the URL's canonical key, in memory and, when
-/// given, on disk and in a cache shared with other instances. Identical requests arriving
+/// the limit, and encoded; the result is cached under the URL's canonical key, in memory and,
+/// when given, on disk and in a cache shared with other instances. Identical requests arriving
 /// together make their result once.
 ///
 /// Results are looked up memory → local disk → shared cache, and a hit below memory is written
@@ -53,18 +55,24 @@ public final class ImageProcessor: Sendable {
     private let making: InFlightWork<String, ProcessedImage, ProcessingError, Never>
     /// Where lookups, downloads and processing are counted and timed.
     private let metrics: ServerMetrics
+    /// Where the work inside a slot runs (decoding, transforming, encoding), or nil for the
+    /// caller's executor. Only that work: a request waiting for its source or for a slot holds
+    /// none of its threads, so that it reaches the queue (and is counted, or refused when the
+    /// queue is full) while every thread is busy.
+    private let executor: (any TaskExecutor)?
 
     /// A processor loading through `manager` the sources `configuration` allows, refusing
     /// sources and results over its pixel and frame limits, making at most its `concurrency`
     /// results at once with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding
     /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
-    /// `sharedCache` (its disk tier) when given, measuring into `metrics`, transforming and
-    /// encoding on `executor` (a ``CodecExecutor``, as the manager's decodes should be) when given.
+    /// `sharedCache` (its disk tier) when given, measuring into `metrics`, decoding (with the
+    /// manager's coders), transforming and encoding on `executor` (a ``CodecExecutor``) when given.
     public init(manager: ImageManager, configuration: ServerConfiguration = ServerConfiguration(),
                 coders: ImageCoders = .shared, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
                 sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics(),
                 executor: (any TaskExecutor)? = nil) {
-        making = InFlightWork(cancelled: .cancelled, executor: executor)
+        making = InFlightWork(cancelled: .cancelled)
+        self.executor = executor
         slots = ProcessingSlots(concurrency: configuration.concurrency, maxQueue: configuration.maxQueue,
                                 queueLength: metrics.queueLength)
         self.configuration = configuration
@@ -104,7 +112,14 @@ public final class ImageProcessor: Sendable {
             }
         } else {
             let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
-                let made = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in try await make(url) }
+                // The download waits on the network outside the slots: a slow origin holds no
+                // slot, and only work that is ready to use a core takes one.
+                let source = try await fetch(url)
+                let made = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in
+                    try await withTaskExecutorPreference(executor) { () async throws(ProcessingError) -> ProcessedImage in
+                        try await make(url, from: source)
+                    }
+                }
                 // Once the result is cached a later request finds it there; until then it joins.
                 store(made, forKey: key)
                 await share(made, forKey: key)
@@ -196,16 +211,25 @@ public final class ImageProcessor: Sendable {
         return ProcessedImage(data: data, format: format, source: .shared, created: created ?? now)
     }
 
-    /// The image `url` describes, made now: loaded, checked against the limits, transformed, encoded.
-    private func make(_ url: ProcessingURL) async throws(ProcessingError) -> ProcessedImage {
+    /// The image `url` describes, made now from its `source` bytes: decoded, checked against
+    /// the limits, transformed, encoded.
+    private func make(_ url: ProcessingURL, from source: ImageDataResult) async throws(ProcessingError) -> ProcessedImage {
         let options = url.options
-        let source = try await load(try sources.resolve(url.source), options: options)
         let started = ContinuousClock.now
+        let decoded: Image
+        do {
+            decoded = try decode(source.data, options: options)
+        } catch {
+            // Bytes that are no image (an upload not finished, a body cut off) are not kept: the
+            // next request asks the origin again and answers what it has then.
+            if error.isUnusableData { await manager.removeData(for: source.url) }
+            throw ProcessingError(loading: .badImageData(error))
+        }
         let transformer = ProcessingTransformer(options: options)
-        let size = transformer.outputSize(for: source.image)
-        let total = size.area.multipliedReportingOverflow(by: source.image.frames.count)
+        let size = transformer.outputSize(for: decoded)
+        let total = size.area.multipliedReportingOverflow(by: decoded.frames.count)
         guard !total.overflow, total.partialValue <= maxResultPixels else {
-            throw .unprocessable("the result would be \(size) × \(source.image.frames.count) frame(s), over \(maxResultPixels) pixels")
+            throw .unprocessable("the result would be \(size) × \(decoded.frames.count) frame(s), over \(maxResultPixels) pixels")
         }
         // A blur costs its pixels times its radius (a separable kernel of about six sigmas a
         // pass): bounded before it starts, so that a 10-pixel source enlarged to the result
@@ -215,18 +239,44 @@ public final class ImageProcessor: Sendable {
             throw .unprocessable("a blur of \(options.blurSigma.plainText) over \(total.partialValue) pixels is more work than allowed: "
                 + "at most \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
         }
-        let image = transformer.transform(source.image, forKey: transformer.key) ?? source.image
+        let image = transformer.transform(decoded, forKey: transformer.key) ?? decoded
         var result = try encode(image, options: options)
         metrics.processingDuration.record(duration: started.duration(to: .now))
         result.sourceOrigin = source.source
         return result
     }
 
-    /// The decoded source, reduced on load when the options allow, at most the configuration's
-    /// `maxAnimationFrames` frames. A download is measured from the load's progress: the time until its last byte
-    /// arrived (decoding excluded) and the bytes received.
-    private func load(_ source: URL, options: ProcessingOptions) async throws(ProcessingError) -> ImageResult {
-        var context = ImageContext()
+    /// The source's bytes, not decoded: from the manager's cache, else downloaded (and stored
+    /// there before the result is made: an instance asked next finds them). A download is
+    /// measured from the load's progress: the time until its last byte arrived and the bytes
+    /// received.
+    private func fetch(_ url: ProcessingURL) async throws(ProcessingError) -> ImageDataResult {
+        let source = try sources.resolve(url.source)
+        let started = ContinuousClock.now
+        let received = Mutex<(bytes: Int, at: ContinuousClock.Instant)?>(nil)
+        // A source that failed is asked again every time (`retryFailed`): the manager's failed-URL
+        // list would answer an upload that was not finished yet, or a truncated body, with the
+        // same failure until restart, where the origin's answer now is what a client needs.
+        let result: ImageDataResult
+        do {
+            result = try await manager.data(for: source, options: [.waitStoreCache, .retryFailed]) { event in
+                if case .progress(let progress) = event { received.withLock { $0 = (progress.receivedBytes, .now) } }
+            }
+        } catch {
+            throw ProcessingError(loading: error)
+        }
+        if result.source == .network, let received = received.withLock({ $0 }) {
+            metrics.downloadDuration.record(duration: started.duration(to: received.at))
+            metrics.sourceBytes.increment(by: received.bytes)
+        }
+        metrics.countSource(from: result.source)
+        return result
+    }
+
+    /// `data` decoded as `options` allow: reduced on load when they do, at most the
+    /// configuration's `maxAnimationFrames` frames (the first alone when the output cannot move),
+    /// within the source pixel limits, which are checked from the header first.
+    private func decode(_ data: Data, options: ProcessingOptions) throws(ImageCodingError) -> Image {
         var decodeOptions = Self.decodeOptions(for: options)
         decodeOptions.maxPixels = maxSourcePixels
         // The source's own size counts, from its header, as imgproxy counts it: a shrink on load
@@ -236,46 +286,8 @@ public final class ImageProcessor: Sendable {
         decodeOptions.maxAnimationFramePixels = framePixels > 0 ? framePixels : nil
         let maxAnimationFrames = configuration.maxAnimationFrames
         decodeOptions.maxFrameCount = maxAnimationFrames
-        context.decodeOptions = decodeOptions
-        // The encoded result is what is cached, not decoded pixels; the source's bytes are kept
-        // in the disk tiers of the manager's cache (and of a shared tier it chains). Decoded
-        // small, the image has a key of its own that never holds anything: the bytes are stored
-        // and looked up under the original's key (`originalStoreCacheType`, disk by default).
-        // Decoded at full size, the image's key is the original's.
-        let shrinks = decodeOptions.thumbnailPixelSize != nil
-        context.queryCacheType = shrinks ? ImageCacheType.none : .disk
-        context.storeCacheType = shrinks ? ImageCacheType.none : .disk
-        let animated = maxAnimationFrames > 1 && options.format.map(Self.animatedFormats.contains) ?? true
-        // The bytes are stored before the image is made: an instance asked next finds them.
-        // A source that failed is asked again every time (`retryFailed`): the manager's failed-URL
-        // list would answer an upload that was not finished yet, or a truncated body, with the
-        // same failure until restart, where the origin's answer now is what a client needs.
-        var loadOptions: WebImageOptions = [.waitStoreCache, .retryFailed]
-        if !animated { loadOptions.insert(.decodeFirstFrameOnly) }
-        let started = ContinuousClock.now
-        var received: (bytes: Int, at: ContinuousClock.Instant)?
-        do {
-            for try await event in manager.events(for: source, options: loadOptions, context: context) {
-                switch event {
-                case .progress(let progress):
-                    received = (progress.receivedBytes, .now)
-                case .finished(let result):
-                    if result.source == .network, let received {
-                        metrics.downloadDuration.record(duration: started.duration(to: received.at))
-                        metrics.sourceBytes.increment(by: received.bytes)
-                    }
-                    metrics.countSource(from: result.source)
-                    return result
-                case .partialImage, .cachedImage:
-                    continue
-                }
-            }
-        } catch let error as WebImageError {
-            throw ProcessingError(loading: error)
-        } catch {
-            throw .sourceFailed("the load failed")
-        }
-        throw .sourceFailed("the load ended without an image")
+        decodeOptions.firstFrameOnly = !(maxAnimationFrames > 1 && options.format.map(Self.animatedFormats.contains) ?? true)
+        return try manager.coders.decode(data, options: decodeOptions)
     }
 
     /// Decode options that shrink the source on load when the whole output is known to fit a

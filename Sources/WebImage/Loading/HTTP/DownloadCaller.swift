@@ -22,26 +22,26 @@ final class DownloadCaller: Sendable {
     /// Whether the caller waits on a task that can hand its download's outcome out to every
     /// caller (an async caller), so that the downloader needs no task of its own for that.
     let delivers: Bool
-    /// Callers with equal keys share one decode.
-    let decodeKey: DecodeKey
-    /// How this caller wants the bytes decoded.
-    var decodeOptions: ImageDecodeOptions { decodeKey.options }
+    /// Callers with equal keys share one decode; nil for a caller of the bytes alone, which
+    /// no decode waits for.
+    let decodeKey: DecodeKey?
     /// When this caller last got a progress event (for ``progressInterval``) and for how many
     /// bytes (-1 before any). Only callers with events use it, so its lock is never contended.
     private let lastEvent = Mutex<(time: ContinuousClock.Instant?, receivedBytes: Int)>((nil, -1))
 
     /// A caller that asked with `options` and `events`, woken by `wake`; `delivers` says whether
-    /// it may be woken with a delivery (see ``DownloadWake``).
-    init(options: ImageLoaderOptions, events: ImageLoadingEventHandler?, delivers: Bool,
+    /// it may be woken with a delivery (see ``DownloadWake``), `decodes` whether it wants an
+    /// image (else the bytes alone, and no partial images).
+    init(options: ImageLoaderOptions, events: ImageLoadingEventHandler?, delivers: Bool, decodes: Bool = true,
          wake: @escaping @Sendable (DownloadWake) -> Void) {
         priority = options.priority
         coders = options.coders
-        progressive = options.progressive
+        progressive = decodes && options.progressive
         progressInterval = options.progressInterval
         self.events = events
         self.delivers = delivers
         self.wake = wake
-        decodeKey = DecodeKey(options: options.decodeOptions, coders: ObjectIdentifier(options.coders))
+        decodeKey = decodes ? DecodeKey(options: options.decodeOptions, coders: ObjectIdentifier(options.coders)) : nil
     }
 
     /// Whether a progress event for `received` bytes should go to this caller at `now`: the
@@ -76,7 +76,7 @@ final class DownloadCaller: Sendable {
     }
 
     /// Completes the caller with `result`.
-    func complete(_ result: Result<ImageLoadResult, WebImageError>) {
+    func complete(_ result: Result<DownloadResult, WebImageError>) {
         wake(.finished(result))
     }
 

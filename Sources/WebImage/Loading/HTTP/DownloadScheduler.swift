@@ -207,16 +207,16 @@ struct DownloadScheduler {
         records[operation]?.callers.values.filter { $0.progressive && $0.events != nil } ?? []
     }
 
-    /// The callers of `operation` whose decode key is not in `done`, who need a decode; when
-    /// there are none, `operation` ends and its callers come back as `finished`, to complete.
+    /// The callers of `operation` that want a decode whose key is not in `done`; when there are
+    /// none, `operation` ends and its callers come back as `finished`, to complete.
     mutating func undecodedCallers(of operation: UInt64, notIn done: [DownloadCaller.DecodeKey])
         -> (undecoded: [DownloadCaller], finished: [DownloadCaller]?)
     {
+        func undecoded(_ caller: DownloadCaller) -> Bool { caller.decodeKey.map { !done.contains($0) } ?? false }
         // Usually every caller shares the first decode: then no list of undecoded callers is made.
-        guard let callers = records[operation]?.callers.values,
-              callers.contains(where: { !done.contains($0.decodeKey) })
+        guard let callers = records[operation]?.callers.values, callers.contains(where: undecoded)
         else { return ([], finish(operation)) }
-        return (callers.filter { !done.contains($0.decodeKey) }, nil)
+        return (callers.filter(undecoded), nil)
     }
 
     private mutating func releaseSlot(of operation: UInt64) {

@@ -28,7 +28,7 @@ extension HTTPImageDownloader {
     /// completes them with its error. The request then frees its slot, and what the queue allows
     /// starts. Returns the deliverer's result (nil without one), which is not completed: the
     /// deliverer returns it.
-    func deliver(_ delivery: DownloadDelivery) -> Result<ImageLoadResult, WebImageError>? {
+    func deliver(_ delivery: DownloadDelivery) -> Result<DownloadResult, WebImageError>? {
         let operation = delivery.request.operation
         let deliverer = delivery.deliverer
         switch delivery.outcome {
@@ -48,7 +48,7 @@ extension HTTPImageDownloader {
     }
 
     private func deliver(_ data: Data, response: ImageLoadResponse, of operation: UInt64,
-                         to deliverer: DownloadCaller?, decryptor: ImageDataDecryptor?) -> Result<ImageLoadResult, WebImageError>? {
+                         to deliverer: DownloadCaller?, decryptor: ImageDataDecryptor?) -> Result<DownloadResult, WebImageError>? {
         let payload = LoadedDataDecoder.decrypt(data, with: decryptor, response: response)
         // One decode per distinct key; callers rarely differ, so a list is searched.
         var decoded: [(key: DownloadCaller.DecodeKey, result: Result<Image, WebImageError>)] = []
@@ -56,10 +56,9 @@ extension HTTPImageDownloader {
             decoded.first { $0.key == key }?.result
         }
         func decode(for callers: [DownloadCaller]) {
-            for caller in callers where decodedResult(for: caller.decodeKey) == nil {
-                decoded.append((caller.decodeKey, payload.flatMap {
-                    LoadedDataDecoder.decode($0, coders: caller.coders, options: caller.decodeOptions)
-                }))
+            for caller in callers {
+                guard let key = caller.decodeKey, decodedResult(for: key) == nil else { continue }
+                decoded.append((key, payload.flatMap { LoadedDataDecoder.decode($0, coders: caller.coders, options: key.options) }))
             }
         }
         /// Decodes for the callers waiting, again for those who joined meanwhile, until the
@@ -75,11 +74,13 @@ extension HTTPImageDownloader {
         if let deliverer { decode(for: [deliverer]) }
         let callers = decodeUntilFinished()
         let final = ImageLoadingProgress(receivedBytes: data.count, expectedBytes: response.expectedContentLength ?? data.count)
-        func result(for caller: DownloadCaller) -> Result<ImageLoadResult, WebImageError> {
+        func result(for caller: DownloadCaller) -> Result<DownloadResult, WebImageError> {
             if caller.lastReceivedBytes < data.count { caller.events?(.progress(final)) }
-            let result = decodedResult(for: caller.decodeKey) ?? .failure(.badImageData(.empty))
             // The bytes the image was decoded from: what the decryptor made, as SDWebImage caches.
-            return result.flatMap { image in payload.map { ImageLoadResult(image: image, data: $0, response: response) } }
+            let body = payload.map { ImageDataLoadResult(data: $0, response: response) }
+            guard let key = caller.decodeKey else { return body.map { DownloadResult(image: nil, body: $0) } }
+            let image = decodedResult(for: key) ?? .failure(.badImageData(.empty))
+            return image.flatMap { image in body.map { DownloadResult(image: image, body: $0) } }
         }
         for caller in callers { caller.complete(result(for: caller)) }
         return deliverer.map(result(for:))
@@ -104,8 +105,8 @@ extension HTTPImageDownloader {
         let callers = state.withLock { $0.progressiveCallers(of: download.operation) }
         for group in Dictionary(grouping: callers, by: \.decodeKey).values {
             let first = group[0]
-            guard let coder = first.coders.progressiveCoder(for: data),
-                  var image = coder.decodePartial(data, options: first.decodeOptions)
+            guard let options = first.decodeKey?.options, let coder = first.coders.progressiveCoder(for: data),
+                  var image = coder.decodePartial(data, options: options)
             else { continue }
             image.isIncomplete = true
             for caller in group { caller.events?(.partialImage(image)) }

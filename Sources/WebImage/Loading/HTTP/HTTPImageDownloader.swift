@@ -79,7 +79,7 @@ public final class HTTPImageDownloader: ImageLoader {
         completion: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
     ) -> DownloadToken {
         let caller = DownloadCaller(options: options, events: events, delivers: false) {
-            if case .finished(let result) = $0 { completion(result) }
+            if case .finished(let result) = $0 { completion(DownloadResult.imageResult(result)) }
         }
         guard let ids = register(url, options: options, caller: caller) else {
             return DownloadToken(url: url) {}
@@ -97,13 +97,35 @@ public final class HTTPImageDownloader: ImageLoader {
         for url: URL, options: ImageLoaderOptions = ImageLoaderOptions(),
         events: ImageLoadingEventHandler? = nil
     ) async throws(WebImageError) -> ImageLoadResult {
+        try DownloadResult.imageResult(await download(url, options: options, events: events, decodes: true)).get()
+    }
+
+    /// Downloads the bytes at `url` without decoding them (through the options' decryptor), as
+    /// one more caller of the same shared download as ``image(for:options:events:)``: every
+    /// limit, deadline and address check applies, and an image caller of the same URL shares
+    /// the request. Bytes that are no image are returned all the same. Cancelling the calling
+    /// task cancels this caller.
+    public func data(
+        for url: URL, options: ImageLoaderOptions = ImageLoaderOptions(),
+        events: ImageLoadingEventHandler? = nil
+    ) async throws(WebImageError) -> ImageDataLoadResult {
+        let downloaded = try await download(url, options: options, events: events, decodes: false).get()
+        return downloaded.body
+    }
+
+    /// Waits as a caller of the download of `url`, decoding when `decodes` (and handing the
+    /// outcome out to the other callers when woken to).
+    private func download(_ url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?,
+                          decodes: Bool) async -> Result<DownloadResult, WebImageError> {
         // The caller's identifiers stand in for a token: one allocation instead of three.
         let registered = Mutex<(operation: UInt64, caller: UInt64)?>(nil)
         let wake = await withTaskCancellationHandler {
             // The downloader wakes every caller exactly once (it completes it, or hands it its
             // download's outcome), so the continuation is resumed exactly once.
             await withUnsafeContinuation { (continuation: UnsafeContinuation<DownloadWake, Never>) in
-                let caller = DownloadCaller(options: options, events: events, delivers: true) { continuation.resume(returning: $0) }
+                let caller = DownloadCaller(options: options, events: events, delivers: true, decodes: decodes) {
+                    continuation.resume(returning: $0)
+                }
                 guard let ids = register(url, options: options, caller: caller) else { return }
                 registered.withLock { $0 = ids }
                 if Task.isCancelled { cancel(caller: ids.caller, of: ids.operation) }
@@ -113,12 +135,12 @@ public final class HTTPImageDownloader: ImageLoader {
         }
         switch wake {
         case .finished(let result):
-            return try result.get()
+            return result
         case .deliver(let delivery):
             let result = deliver(delivery) ?? .failure(.invalidDownloadOperation)
             // A deliverer has left its download's callers, so a cancel did not complete it.
-            if Task.isCancelled || delivery.deliverer?.isOwnLoadCancelled == true { throw .cancelled }
-            return try result.get()
+            if Task.isCancelled || delivery.deliverer?.isOwnLoadCancelled == true { return .failure(.cancelled) }
+            return result
         }
     }
 
@@ -147,6 +169,12 @@ public final class HTTPImageDownloader: ImageLoader {
         for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
     ) async throws -> ImageLoadResult {
         try await image(for: url, options: options, events: events)
+    }
+
+    public func requestData(
+        for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
+    ) async throws -> ImageDataLoadResult {
+        try await data(for: url, options: options, events: events)
     }
 
     // MARK: Queue
