@@ -20,7 +20,7 @@ import WebImage
 /// addresses `http(s)` sources may come from is the manager's downloader's business: give it a
 /// ``SourceAddressPolicy`` (as `webimage serve` does), which it applies when it connects.
 public final class ImageProcessor: Sendable {
-    /// Loads and decodes sources, coalescing identical loads.
+    /// Fetches the sources' bytes (and keeps them), coalescing identical fetches.
     public let manager: ImageManager
     /// Encodes results.
     public let coders: ImageCoders
@@ -37,17 +37,11 @@ public final class ImageProcessor: Sendable {
     public let maxResultPixels: Int
     /// The slots image work waits for.
     private let slots: ProcessingSlots
-    /// Encoded results by canonical key.
-    private let memory: MemoryCache<String, ProcessedImage>
-    /// Encoded results by canonical key, kept across runs, with their creation time as extended data.
-    private let disk: DiskCache?
+    /// Encoded results by canonical key: memory, local disk, shared tier.
+    private let results: ResultCache
     /// Encoded results by canonical key, shared with other instances (a Redis tier, say): asked
     /// after the local disk, written after a result is made.
-    public let sharedCache: (any ImageCaching)?
-    /// Writes the shared cache's hits to the local disk after they are answered, one at a time,
-    /// behind the requests (a file write costs more than the Redis read it saves next time), with
-    /// at most 64 MiB of results waiting.
-    private let writeBack = BackgroundWork(name: "WebImageServer write-back", limitBytes: 64 << 20)
+    public var sharedCache: (any ImageCaching)? { results.shared }
     /// The results being made now, by canonical key: identical requests arriving together make
     /// their result once, in one processing slot. The manager already shares the source's
     /// download and decode; this shares the transform and encode (of encoded, negotiated
@@ -81,9 +75,7 @@ public final class ImageProcessor: Sendable {
         self.manager = manager
         self.coders = coders
         sources = SourcePolicy(configuration)
-        memory = MemoryCache(costLimit: memoryLimitBytes)
-        self.disk = disk
-        self.sharedCache = sharedCache
+        results = ResultCache(memoryLimitBytes: memoryLimitBytes, disk: disk, shared: sharedCache, metrics: metrics)
         self.metrics = metrics
     }
 
@@ -98,18 +90,9 @@ public final class ImageProcessor: Sendable {
     public func process(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) async throws(ProcessingError)
         -> ProcessedImage {
         if let cached = try resultInMemory(url, cacheKey: key, now: now) { return cached }
-        // A request that needs the disk, the shared cache or the origin: write-backs wait.
-        writeBack.noteActivity()
         var image: ProcessedImage
-        if let onDisk = resultOnDisk(forKey: key) {
-            image = onDisk
-            keepInMemory(image, forKey: key)
-        } else if let shared = await sharedResult(forKey: key, now: now) {
-            image = shared
-            keepInMemory(shared, forKey: key)
-            if disk != nil, !writeBack.enqueue(holding: shared.body.readableBytes, { [self] in keepOnDisk(shared, forKey: key) }) {
-                metrics.writeBacksDropped.increment()
-            }
+        if let stored = await results.below(forKey: key, now: now) {
+            image = stored
         } else {
             let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
                 // The download waits on the network outside the slots: a slow origin holds no
@@ -121,8 +104,7 @@ public final class ImageProcessor: Sendable {
                     }
                 }
                 // Once the result is cached a later request finds it there; until then it joins.
-                store(made, forKey: key)
-                await share(made, forKey: key)
+                await results.store(made, forKey: key)
                 return made
             }
             image = made
@@ -139,76 +121,11 @@ public final class ImageProcessor: Sendable {
     public func resultInMemory(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) throws(ProcessingError)
         -> ProcessedImage? {
         if let expires = url.options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
-        guard var image = memory.value(forKey: key) else { return nil }
+        guard var image = results.inMemory(forKey: key) else { return nil }
         image.source = .memory
         image.sourceOrigin = nil
         metrics.countResult(from: .memory)
         return image
-    }
-
-    /// Keeps `image` in memory and on disk, with its creation time and entity tag.
-    private func store(_ image: ProcessedImage, forKey key: String) {
-        keepInMemory(image, forKey: key)
-        keepOnDisk(image, forKey: key)
-    }
-
-    /// Keeps `image` in the memory cache, costing its bytes.
-    private func keepInMemory(_ image: ProcessedImage, forKey key: String) {
-        memory.setValue(image, forKey: key, cost: image.body.readableBytes)
-    }
-
-    /// Keeps `image` on disk with its creation time as the entry's extended data: the one path
-    /// by which results made here and results written back from the shared cache reach the disk.
-    private func keepOnDisk(_ image: ProcessedImage, forKey key: String) {
-        guard let disk else { return }
-        do {
-            try disk.store(image.data, forKey: key)
-            try disk.setExtendedData(StoredResultValidators(of: image).extendedData, forKey: key)
-        } catch {
-            // The result is served from memory all the same; the disk only saves remaking it later.
-        }
-    }
-
-    /// The result the disk holds for `key`, when its bytes are whole: their entity tag is the
-    /// one stored beside them when they were written. A copy that does not match — cut short by
-    /// a power loss, since writes are not synced — is removed and taken for a miss, so that it
-    /// is made again rather than served with a strong `ETag`; one with no tag to check it by is
-    /// a miss too.
-    private func resultOnDisk(forKey key: String) -> ProcessedImage? {
-        guard let disk, let data = disk.data(forKey: key) else { return nil }
-        // No tag yet: written a moment ago (the tag follows the bytes) or by a version that kept
-        // none; a miss, made again and stored over it, but not damage to remove.
-        guard let stored = disk.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:)),
-              let etag = stored.etag
-        else { return nil }
-        guard etag == ProcessedImage.etag(of: data) else {
-            disk.removeData(forKey: key)
-            metrics.damagedResults.increment()
-            return nil
-        }
-        return ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk, created: stored.created, etag: etag)
-    }
-
-    /// Keeps `image` made here in the shared cache, awaited: the next instance asked finds it,
-    /// and a slow shared tier slows the makers (within its timeouts) rather than piling up writes.
-    /// Its creation time goes first, as the validators' `Last-Modified`, so that an instance
-    /// finding the bytes finds when they were made too.
-    private func share(_ image: ProcessedImage, forKey key: String) async {
-        guard let sharedCache else { return }
-        await sharedCache.setValidators(HTTPValidators(etag: nil, lastModified: HTTPDate.string(from: image.created)),
-                                        forKey: key)
-        try? await sharedCache.store(nil, data: image.data, forKey: key, to: .disk, serializer: nil)
-    }
-
-    /// The result the shared cache holds for `key`, when its bytes are of a known image format
-    /// (anything else is taken for a miss and made again), created when its validators'
-    /// `Last-Modified` says (`now` when the shared cache keeps none).
-    private func sharedResult(forKey key: String, now: Date) async -> ProcessedImage? {
-        guard let (data, validators) = await sharedCache?.diskImageDataAndValidators(forKey: key) else { return nil }
-        let format = ImageFormat(detecting: data)
-        guard format != .undefined else { return nil }
-        let created = validators?.lastModified.flatMap(HTTPDate.date(from:))
-        return ProcessedImage(data: data, format: format, source: .shared, created: created ?? now)
     }
 
     /// The image `url` describes, made now from its `source` bytes: decoded, checked against
