@@ -31,7 +31,7 @@ struct CacheCleanCommand: AsyncParsableCommand {
                 }
                 let freed = removed.reduce(0) { $0 + $1.value }
                 print("removed \(CacheCommand.entries(removed.count, "expired")), \(ByteCount.describe(freed));",
-                      "\(CacheCommand.entries(cache.count)), \(ByteCount.describe(cache.totalSize)) remain in \(folder.path)")
+                      "\(CacheCommand.entries(cache.count)), \(ByteCount.describe(cache.totalAllocatedSize)) remain in \(folder.path)")
             }
         }
     }

@@ -20,7 +20,7 @@ struct CacheClearCommand: AsyncParsableCommand {
         try await CommandFailure.reporting {
             for folder in options.cacheFolders {
                 let cache = try options.openCache(folder, configuration: .keepingEverything, writing: true)
-                let count = cache.count, size = cache.totalSize
+                let count = cache.count, size = cache.totalAllocatedSize
                 cache.removeAll()
                 print("removed \(CacheCommand.entries(count)), \(ByteCount.describe(size)) from \(cache.directory.path)")
             }

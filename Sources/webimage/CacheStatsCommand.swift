@@ -24,7 +24,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
                 let cache = try options.openCache(folder, configuration: .keepingEverything, writing: false)
                 print("folder: \(cache.directory.path)")
                 print("entries: \(cache.count)")
-                print("size: \(ByteCount.describe(cache.totalSize))")
+                print("size: \(ByteCount.describe(cache.totalAllocatedSize))")
             }
         }
     }

@@ -38,8 +38,8 @@ final class DiskCacheConcurrencyTests: XCTestCase {
         let names = TemporaryFolder.cacheFileNames(in: folder)
         XCTAssertEqual(names.count, expected, "no temporary file is left behind")
         let onDisk = names.compactMap { FileStat(folder.appendingPathComponent($0))?.allocatedSize }.reduce(0, +)
-        XCTAssertEqual(cache.totalSize, onDisk)
-        XCTAssertEqual(try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)).totalSize, onDisk)
+        XCTAssertEqual(cache.totalAllocatedSize, onDisk)
+        XCTAssertEqual(try DiskCache(directory: folder, configuration: .init(autoTrimInterval: 0)).totalAllocatedSize, onDisk)
     }
 
     /// Stores from many tasks race with the background trims they start: in the end the
@@ -48,7 +48,7 @@ final class DiskCacheConcurrencyTests: XCTestCase {
         let temp = try TemporaryFolder(self)
         let probe = try DiskCache(directory: temp.appending("probe"), configuration: .init(autoTrimInterval: 0))
         try probe.store(Data(count: 10_000), forKey: "probe")
-        let maxSize = probe.totalSize * 20
+        let maxSize = probe.totalAllocatedSize * 20
         let folder = temp.appending("cache")
         let cache = try DiskCache(directory: folder, configuration: .init(maxSize: maxSize, autoTrimInterval: 0))
         await withThrowingTaskGroup(of: Void.self) { group in
@@ -68,7 +68,7 @@ final class DiskCacheConcurrencyTests: XCTestCase {
         // Once the last trim is done, the index and the folder agree and are within the limit.
         waitUntil {
             let disk = onDisk()
-            return cache.totalSize <= maxSize && cache.count == disk.count && cache.totalSize == disk.size
+            return cache.totalAllocatedSize <= maxSize && cache.count == disk.count && cache.totalAllocatedSize == disk.size
         }
         XCTAssertGreaterThan(cache.count, 0)
     }

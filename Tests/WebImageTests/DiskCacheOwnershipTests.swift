@@ -115,14 +115,14 @@ final class DiskCacheOwnershipTests: XCTestCase {
             XCTAssertEqual(FileManager.default.fileExists(atPath: folder.appendingPathComponent("CACHEDIR.TAG").path), tagged,
                            "an adopted folder is not tagged: a tag would hide the user's files from backups")
             XCTAssertEqual(cache.count, 0, "user files are not entries")
-            XCTAssertEqual(cache.totalSize, 0)
+            XCTAssertEqual(cache.totalAllocatedSize, 0)
 
             try cache.store(Data("first".utf8), forKey: "https://example.com/first.jpg")
             try cache.setExtendedData(Data("etag".utf8), forKey: "https://example.com/first.jpg")
             XCTAssertEqual(cache.extendedData(forKey: "https://example.com/first.jpg"), Data("etag".utf8), "in a sidecar")
             for i in 0..<20 { try cache.store(Data(repeating: UInt8(i), count: 4000), forKey: "https://example.com/\(i).jpg") }
             try assertUnchanged(files, in: folder, "stores and reads")
-            waitUntil { cache.totalSize <= 10_000 }
+            waitUntil { cache.totalAllocatedSize <= 10_000 }
             try assertUnchanged(files, in: folder, "a size trim")
             clock.advance(by: 2)
             cache.removeExpired()

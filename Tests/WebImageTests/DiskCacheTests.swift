@@ -25,15 +25,29 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertEqual(cache.data(forKey: key), data)
         XCTAssertTrue(cache.containsData(forKey: key))
         XCTAssertEqual(cache.count, 1)
-        XCTAssertEqual(cache.totalSize, FileStat(cache.cachePath(forKey: key))?.allocatedSize)
-        XCTAssertGreaterThanOrEqual(cache.totalSize, 70_000)
+        XCTAssertEqual(cache.totalAllocatedSize, FileStat(cache.cachePath(forKey: key))?.allocatedSize)
+        XCTAssertGreaterThanOrEqual(cache.totalAllocatedSize, 70_000)
 
         let replacement = randomData(10)
         try cache.store(replacement, forKey: key)
         XCTAssertEqual(cache.data(forKey: key), replacement)
         XCTAssertEqual(cache.count, 1)
-        XCTAssertEqual(cache.totalSize, FileStat(cache.cachePath(forKey: key))?.allocatedSize)
+        XCTAssertEqual(cache.totalAllocatedSize, FileStat(cache.cachePath(forKey: key))?.allocatedSize)
         XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder).count, 1, "no temporary file is left behind")
+    }
+
+    /// SDWebImage's `totalSize` sums the files' lengths: a 20-byte entry is 20 bytes, though it
+    /// occupies a block on disk, which ``DiskCache/totalAllocatedSize`` counts for trimming.
+    func testTotalSizeSumsTheEntriesBytesAndTheAllocatedSizeTheirBlocks() throws {
+        let cache = try makeCache(try TemporaryFolder(self).appending("cache"))
+        try cache.store(randomData(20), forKey: "https://example.com/small.png")
+        try cache.store(randomData(5_000), forKey: "https://example.com/larger.png")
+        XCTAssertEqual(cache.totalSize, 5_020)
+        let allocated = [FileStat(cache.cachePath(forKey: "https://example.com/small.png"))?.allocatedSize,
+                         FileStat(cache.cachePath(forKey: "https://example.com/larger.png"))?.allocatedSize].compactMap { $0 }
+        XCTAssertEqual(cache.totalAllocatedSize, allocated.reduce(0, +))
+        cache.removeData(forKey: "https://example.com/larger.png")
+        XCTAssertEqual(cache.totalSize, 20)
     }
 
     func testReadsAFolderPreparedByHandAndFallsBackToTheNameWithoutExtension() throws {
@@ -135,7 +149,7 @@ final class DiskCacheTests: XCTestCase {
         let cache = try makeCache(folder, .init(autoTrimInterval: 0, usesExtendedAttributes: false))
         let key = "https://example.com/sidecar.png"
         try cache.store(Data("image".utf8), forKey: key)
-        let entrySize = cache.totalSize
+        let entrySize = cache.totalAllocatedSize
         let meta = Data("Last-Modified: Tue, 01 Jul 2025 00:00:00 GMT".utf8)
         try cache.setExtendedData(meta, forKey: key)
         XCTAssertEqual(cache.extendedData(forKey: key), meta)
@@ -143,10 +157,10 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), ["." + name + ".meta", name])
         XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("." + name + ".meta")), meta)
         XCTAssertEqual(cache.count, 1, "a sidecar is not an entry")
-        XCTAssertEqual(cache.totalSize, entrySize, "nor does it count toward the size")
+        XCTAssertEqual(cache.totalAllocatedSize, entrySize, "nor does it count toward the size")
         let fresh = try makeCache(folder, .init(autoTrimInterval: 0, usesExtendedAttributes: false))
         XCTAssertEqual(fresh.count, 1, "a scan does not count it either")
-        XCTAssertEqual(fresh.totalSize, entrySize)
+        XCTAssertEqual(fresh.totalAllocatedSize, entrySize)
 
         try cache.store(Data("image 2".utf8), forKey: key)
         XCTAssertNil(cache.extendedData(forKey: key), "a new store starts without extended data")
@@ -168,7 +182,7 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertEqual(cache.count, 5)
         cache.removeAll()
         XCTAssertEqual(cache.count, 0)
-        XCTAssertEqual(cache.totalSize, 0)
+        XCTAssertEqual(cache.totalAllocatedSize, 0)
         XCTAssertEqual(TemporaryFolder.cacheFileNames(in: folder), [])
         XCTAssertFalse(cache.containsData(forKey: "key1"))
         try cache.store(Data("again".utf8), forKey: "key1")

@@ -26,8 +26,8 @@ final class DiskCacheTrimTests: XCTestCase {
             clock.advance(by: 10)
             try writer.store(payload(), forKey: key)
         }
-        let entrySize = writer.totalSize / keys.count
-        XCTAssertEqual(writer.totalSize, entrySize * keys.count, "equal payloads take equal space")
+        let entrySize = writer.totalAllocatedSize / keys.count
+        XCTAssertEqual(writer.totalAllocatedSize, entrySize * keys.count, "equal payloads take equal space")
         var stamps: [String: Date] = [:]
         for i in [5, 1, 3] {
             clock.advance(by: 100)
@@ -45,7 +45,7 @@ final class DiskCacheTrimTests: XCTestCase {
             configuration: .init(maxSize: entrySize * 6, autoTrimInterval: 0, clock: { clock.date }))
         waitUntil { restarted.count <= 3 }
         XCTAssertEqual(keys.filter(restarted.containsData), [keys[1], keys[3], keys[5]])
-        XCTAssertEqual(restarted.totalSize, entrySize * 3)
+        XCTAssertEqual(restarted.totalAllocatedSize, entrySize * 3)
     }
 
     /// A store that passes `maxSize` trims in the background to `maxSize × trimRatio`,
@@ -56,7 +56,7 @@ final class DiskCacheTrimTests: XCTestCase {
         let clock = ManualClock(start: Date(timeIntervalSinceReferenceDate: 0))
         let probe = try DiskCache(directory: temp.appending("probe"), configuration: .init(autoTrimInterval: 0))
         try probe.store(payload(), forKey: "probe")
-        let entrySize = probe.totalSize
+        let entrySize = probe.totalAllocatedSize
         let cache = try DiskCache(
             directory: folder,
             configuration: .init(maxSize: entrySize * 6, autoTrimInterval: 0, clock: { clock.date }))
@@ -71,13 +71,13 @@ final class DiskCacheTrimTests: XCTestCase {
         }
         clock.advance(by: 10)
         try cache.store(payload(), forKey: keys[6])
-        waitUntil { cache.totalSize <= entrySize * 3 }
+        waitUntil { cache.totalAllocatedSize <= entrySize * 3 }
         XCTAssertEqual(keys.filter(cache.containsData), [keys[0], keys[4], keys[6]])
         XCTAssertEqual(cache.count, 3)
         let onDisk = TemporaryFolder.cacheFileNames(in: folder)
         XCTAssertEqual(onDisk.count, 3)
         XCTAssertEqual(
-            cache.totalSize,
+            cache.totalAllocatedSize,
             onDisk.compactMap { FileStat(folder.appendingPathComponent($0))?.allocatedSize }.reduce(0, +),
             "the running total matches the folder")
     }
@@ -204,7 +204,7 @@ final class DiskCacheTrimTests: XCTestCase {
             try writer.store(payload(), forKey: key)
         }
         try writer.setExtendedData(Data("first".utf8), forKey: keys[0])
-        let entrySize = writer.totalSize / (keys.count - 1)
+        let entrySize = writer.totalAllocatedSize / (keys.count - 1)
         // A cache at its limit, whose start-up scan finds the first sidecar; it writes the second.
         var limited = configuration
         limited.maxSize = entrySize * (keys.count - 1)

@@ -12,8 +12,10 @@ import Foundation
 enum CacheFile {
     /// What the cache needs to know of one file.
     struct Status {
-        /// Bytes allocated on disk (`st_blocks × 512`), what SDWebImage counts.
+        /// Bytes allocated on disk (`st_blocks × 512`), what SDWebImage's trimming counts.
         var allocatedSize: Int
+        /// The file's length in bytes (`st_size`), what SDWebImage's `totalSize` sums.
+        var byteSize: Int
         var accessDate: Date
         var modificationDate: Date
 
@@ -21,6 +23,7 @@ enum CacheFile {
         init?(_ info: stat) {
             guard CacheFile.isRegular(info) else { return nil }
             allocatedSize = CacheFile.allocatedSize(info)
+            byteSize = Int(info.st_size)
             accessDate = Date(info.st_atim)
             modificationDate = Date(info.st_mtim)
         }

@@ -170,8 +170,18 @@ public final class DiskCache: Sendable {
         withLoadedIndex { $0.entries?.count ?? 0 }
     }
 
-    /// The bytes the entries occupy on disk: the sum of their allocated sizes.
+    /// The entries' lengths in bytes, summed (SDWebImage's `totalSize`): what the cache holds,
+    /// read from each entry file. ``totalAllocatedSize`` is what it occupies on disk.
     public var totalSize: Int {
+        let names = withLoadedIndex { $0.entries.map { Array($0.keys) } ?? [] }
+        let folder = OpenCacheFolder(path)
+        return names.reduce(0) { $0 + (folder.status($1)?.byteSize ?? 0) }
+    }
+
+    /// The space the entries occupy on disk: the sum of their allocated blocks, kept up to date
+    /// as entries come and go, without reading the folder. What ``Configuration/maxSize`` bounds
+    /// and trimming measures, as SDWebImage trims.
+    public var totalAllocatedSize: Int {
         withLoadedIndex { $0.totalSize }
     }
 

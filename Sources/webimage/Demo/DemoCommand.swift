@@ -77,7 +77,7 @@ struct DemoCommand: AsyncParsableCommand {
         print()
         print(DemoTable(phases: phases).render())
         let disk = try DiskCache(directory: cacheFolder, configuration: .init(autoTrimInterval: 0))
-        print("cache:         \(cacheFolder.path) (\(disk.count) files, \(ByteCount.human(disk.totalSize)))")
+        print("cache:         \(cacheFolder.path) (\(disk.count) files, \(ByteCount.human(disk.totalAllocatedSize)))")
         print("thumbnails:    \(written.thumbnails.path)")
         print("contact sheet: \(written.contactSheet.path)")
         let failures = phases.flatMap(\.failures)
