@@ -154,6 +154,32 @@ final class TargetBindingTests: LoadingTestCase {
         XCTAssertEqual(target.shown.all, [nil], "only the (empty) placeholder was set")
     }
 
+    /// As SDWebImage's view category: the options processor sees the binding's load without the
+    /// custom manager in its context and with the operation key it runs under.
+    func testTheOptionsProcessorSeesTheOperationKeyAndNoManager() async throws {
+        server.route("/ok.png", .bytes(try png(width: 40)))
+        let seen = Recorder<(key: String?, hasManager: Bool)>()
+        let processing = ImageManager(
+            imageCache: ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.url.appendingPathComponent("processed")),
+                                   coders: Self.coders),
+            imageLoader: makeDownloader(),
+            coders: Self.coders, optionsProcessor: { _, options, context in
+                seen.append((context.operationKey, context.manager != nil))
+                return (options, context)
+            })
+        var custom = ImageContext()
+        custom.manager = processing
+        for key in [nil, "avatar"] {
+            var context = custom
+            context.operationKey = key
+            let (done, completion) = completions()
+            RecordingTarget().webImage.setImage(with: server.url("/ok.png"), context: context, completed: completion)
+            _ = await done.wait(for: 1)
+        }
+        XCTAssertEqual(seen.all.map(\.key), [String(describing: RecordingTarget.self), "avatar"])
+        XCTAssertEqual(seen.all.map(\.hasManager), [false, false])
+    }
+
     func testIndicatorAndTransitionHooks() async throws {
         server.route("/big.png", .slow(try png(width: 500), chunkSize: 500, delay: .milliseconds(5)))
         let target = RecordingTarget()

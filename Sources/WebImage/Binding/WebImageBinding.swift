@@ -40,8 +40,12 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
         let keepPrevious = options.contains(.avoidAutoCancelImage)
         let generation = state.begin(url, key: key, keepPrevious: keepPrevious)
         let manager = context.manager ?? .shared
+        // As SDWebImage's view category passes it on: the manager that loads is not in the
+        // context (it names itself), and the operation key is the one the load runs under.
         var loadContext = context
         loadContext.callbackQueue = nil
+        loadContext.manager = nil
+        loadContext.operationKey = key
         let delivery = TargetDelivery(target: target, state: state, key: key, generation: generation, options: options,
                                       placeholder: placeholder, completed: completed)
         delivery.start()
