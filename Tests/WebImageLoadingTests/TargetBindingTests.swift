@@ -143,6 +143,43 @@ final class TargetBindingTests: LoadingTestCase {
         guard case .failure(.badStatusCode(404)) = delayedDone.all.first else { return XCTFail("\(delayedDone.all)") }
     }
 
+    /// Called on the target's queue, as SDWebImage is on the main thread: the placeholder is on
+    /// the target when the call returns, and so is a memory hit.
+    func testOnTheTargetsQueueThePlaceholderAndAMemoryHitAreSetBeforeTheCallReturns() async throws {
+        server.route("/ok.png", .bytes(try png(width: 40)))
+        let url = server.url("/ok.png")
+        _ = try await manager.image(for: url)
+        let placeholder = Image(pixels: PixelBuffer(width: 7, height: 7))
+        let target = RecordingTarget()
+        let context = context
+        let shownWhenReturned = target.webImageState.queue.sync { () -> [Int?] in
+            target.webImage.setImage(with: url, placeholder: placeholder, context: context)
+            return target.shown.all
+        }
+        XCTAssertEqual(shownWhenReturned, [7, 40], "the placeholder, then the memory hit, before setImage returned")
+        let missing = RecordingTarget()
+        server.route("/slow.png", .bytes(try png(width: 50), delay: .milliseconds(200)))
+        let placeholderOnly = missing.webImageState.queue.sync { () -> [Int?] in
+            missing.webImage.setImage(with: server.url("/slow.png"), placeholder: placeholder, context: context)
+            return missing.shown.all
+        }
+        XCTAssertEqual(placeholderOnly, [7], "a miss: the placeholder at once")
+    }
+
+    /// SDWebImage sets each call's placeholder once, before its load: a load replaced at once
+    /// under the same key has shown its placeholder all the same.
+    func testEveryCallSetsItsPlaceholderEvenWhenReplacedAtOnce() async throws {
+        server.route("/a.png", .bytes(try png(width: 40), delay: .milliseconds(100)))
+        server.route("/b.png", .bytes(try png(width: 50), delay: .milliseconds(100)))
+        let target = RecordingTarget()
+        let (done, completion) = completions()
+        let first = Image(pixels: PixelBuffer(width: 7, height: 7)), second = Image(pixels: PixelBuffer(width: 8, height: 8))
+        target.webImage.setImage(with: server.url("/a.png"), placeholder: first, context: context, completed: completion)
+        target.webImage.setImage(with: server.url("/b.png"), placeholder: second, context: context, completed: completion)
+        _ = await done.wait(for: 2)
+        XCTAssertEqual(target.shown.all, [7, 8, 50])
+    }
+
     func testAvoidAutoSetImageLeavesTheTargetToTheCompletion() async throws {
         server.route("/ok.png", .bytes(try png(width: 40)))
         let target = RecordingTarget()

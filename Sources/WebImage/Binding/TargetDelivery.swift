@@ -24,24 +24,32 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
         self.completed = completed
     }
 
+    /// Runs `body` on the target's queue, at once when already there.
+    private func perform(_ body: @escaping @Sendable () -> Void) {
+        WebImageTargetState.perform(on: queue, body)
+    }
+
     /// The target and its state, when the load is still the target's current one.
     private var current: (target: Target, state: WebImageTargetState)? {
         guard let target, let state, state.isCurrent(generation, key: key) else { return nil }
         return (target, state)
     }
 
-    /// Shows the placeholder (unless `delayPlaceholder`) and starts the indicator.
+    /// Shows the placeholder (unless `delayPlaceholder`) and starts the indicator. The
+    /// placeholder is set once for every set-image call, as SDWebImage sets it, even when a
+    /// later call has replaced this load by the time the queue gets to it; the indicator only
+    /// for the current load.
     func start() {
-        queue.async {
-            guard let (target, state) = current else { return }
+        perform {
+            guard let target else { return }
             if !options.contains(.delayPlaceholder) { target.setImage(placeholder) }
-            state.indicator?.startAnimating()
+            current?.state.indicator?.startAnimating()
         }
     }
 
     /// Reports download progress.
     func progress(_ value: ImageLoadingProgress, then report: (@Sendable (ImageLoadingProgress) -> Void)?) {
-        queue.async {
+        perform {
             guard let (_, state) = current else { return }
             if let fraction = value.fractionCompleted { state.indicator?.updateProgress(fraction) }
             report?(value)
@@ -50,7 +58,7 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
 
     /// Shows a partial image, or under `refreshCached` the cached one, and passes it on.
     func partial(_ result: Result<ImageResult, WebImageError>) {
-        queue.async {
+        perform {
             guard let (target, state) = current else { return }
             if case .success(let loaded) = result { show(loaded, finished: false, on: target, state: state) }
             completed?(result, false)
@@ -62,7 +70,7 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
     /// unless `avoidAutoCancelImage` let it run on: then it completes with its own result,
     /// but the target is left alone.
     func finish(_ result: Result<ImageResult, WebImageError>) {
-        queue.async {
+        perform {
             defer { state?.end(generation, key: key) }
             guard let (target, state) = current else {
                 let keptRunning = state?.finishKeptRunning(generation) == true && target != nil
@@ -99,7 +107,7 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
         let player = AnimatedImagePlayer(image: animation, configuration: configuration)
         let delivery = self
         player.onFrame = { frame in
-            delivery.queue.async {
+            delivery.perform {
                 guard let (target, _) = delivery.current else { return }
                 target.setImage(Image(pixels: frame.pixels, scale: image.scale, format: image.format, orientation: image.orientation))
             }

@@ -37,6 +37,21 @@ public final class WebImageTargetState: Sendable {
     /// A state whose target is updated on `queue` (a new serial queue by default).
     public init(queue: DispatchQueue = DispatchQueue(label: "WebImage.target")) {
         self.queue = queue
+        queue.setSpecific(key: Self.queueIdentity, value: ObjectIdentifier(queue))
+    }
+
+    /// Marks each target queue with its own identity, so that work asked for on it runs at once.
+    private static let queueIdentity = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Runs `body` on `queue`, a target queue: at once when called on it (SDWebImage's
+    /// `dispatch_main_async_safe`: a placeholder or a memory hit is on the target when the
+    /// set-image call returns), else after what is queued there already.
+    static func perform(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+        if DispatchQueue.getSpecific(key: queueIdentity) == ObjectIdentifier(queue) {
+            body()
+        } else {
+            queue.async(execute: body)
+        }
     }
 
     deinit {
@@ -135,6 +150,6 @@ public final class WebImageTargetState: Sendable {
         load.player?.stop()
         load.operation?.cancel()
         let indicator = indicator
-        queue.async { indicator?.stopAnimating() }
+        Self.perform(on: queue) { indicator?.stopAnimating() }
     }
 }
