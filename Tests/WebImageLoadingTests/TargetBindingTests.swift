@@ -166,6 +166,26 @@ final class TargetBindingTests: LoadingTestCase {
         XCTAssertEqual(placeholderOnly, [7], "a miss: the placeholder at once")
     }
 
+    /// With `queryDiskDataSync`, a disk hit is read on the calling thread: on the target's
+    /// queue, it is on the target when setImage returns, as SDWebImage's synchronous disk query.
+    func testASynchronousDiskHitIsSetBeforeTheCallReturns() async throws {
+        server.route("/ok.png", .bytes(try png(width: 40)))
+        let url = server.url("/ok.png")
+        _ = try await manager.image(for: url, options: .waitStoreCache)
+        await manager.imageCache.clear(.memory)
+        let target = RecordingTarget()
+        let context = context
+        let (shown, result) = target.webImageState.queue.sync { () -> ([Int?], Result<ImageResult, WebImageError>?) in
+            let outcome = Recorder<Result<ImageResult, WebImageError>>()
+            target.webImage.setImage(with: url, options: .queryDiskDataSync, context: context,
+                                     completed: { result, _ in outcome.append(result) })
+            return (target.shown.all, outcome.all.first)
+        }
+        XCTAssertEqual(shown, [nil, 40], "the (empty) placeholder, then the disk hit")
+        XCTAssertEqual(try XCTUnwrap(result).get().source, .disk)
+        XCTAssertEqual(server.requestCount("/ok.png"), 1)
+    }
+
     /// SDWebImage sets each call's placeholder once, before its load: a load replaced at once
     /// under the same key has shown its placeholder all the same.
     func testEveryCallSetsItsPlaceholderEvenWhenReplacedAtOnce() async throws {

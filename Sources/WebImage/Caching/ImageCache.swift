@@ -48,25 +48,36 @@ public final class ImageCache: ImageCaching {
     /// decoded small. With `firstFrameOnly`, an animation from memory comes back as its first frame.
     public func query(forKey key: String, options: ImageCacheQueryOptions) async throws -> ImageCacheQueryResult {
         let decode = options.decodeOptions
-        let memoryKey = decode.thumbnailPixelSize.map {
-            CacheKey.thumbnailed(key, $0, preserveAspectRatio: decode.preserveAspectRatio)
-        } ?? key
+        let memoryKey = Self.memoryKey(key, decode)
         if options.cacheType.includesMemory, let image = memory.value(forKey: memoryKey) {
             let wantsData = options.queryMemoryData && options.cacheType.includesDisk
             let data = wantsData ? try await readDisk(sync: options.queryDiskDataSync) { $0.disk.data(forKey: key) } : nil
             return ImageCacheQueryResult(image: decode.firstFrameOnly ? image.firstFrame : image, data: data, cacheType: .memory)
         }
         guard options.cacheType.includesDisk else { return .miss }
-        let found = try await readDisk(sync: options.queryDiskDataSync) { cache -> (Image, Data)? in
-            guard let data = cache.disk.data(forKey: key),
-                  let image = cache.decodeStored(data, forKey: key, options: options.decodeOptions) else { return nil }
-            return (image, data)
-        }
-        guard let (image, data) = found else { return .miss }
+        return try await readDisk(sync: options.queryDiskDataSync) { $0.diskHit(forKey: key, memoryKey: memoryKey, options: options) }
+            ?? .miss
+    }
+
+    public func imageFromDisk(forKey key: String, options: ImageCacheQueryOptions) -> ImageCacheQueryResult? {
+        guard options.cacheType.includesDisk else { return nil }
+        return diskHit(forKey: key, memoryKey: Self.memoryKey(key, options.decodeOptions), options: options)
+    }
+
+    /// The image for `key` read from disk and decoded as `options` say, on the calling thread,
+    /// and kept in memory under `memoryKey` when they store disk hits there.
+    private func diskHit(forKey key: String, memoryKey: String, options: ImageCacheQueryOptions) -> ImageCacheQueryResult? {
+        guard let data = disk.data(forKey: key), let image = decodeStored(data, forKey: key, options: options.decodeOptions)
+        else { return nil }
         if options.cacheType.includesMemory && options.storesDiskHitsInMemory {
             memory.setValue(image, forKey: memoryKey, cost: image.memoryCost)
         }
         return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
+    }
+
+    /// The key a decode of `key` with `decode` is kept under in memory: a thumbnail's own.
+    private static func memoryKey(_ key: String, _ decode: ImageDecodeOptions) -> String {
+        decode.thumbnailPixelSize.map { CacheKey.thumbnailed(key, $0, preserveAspectRatio: decode.preserveAspectRatio) } ?? key
     }
 
     /// The bytes on disk for `key`, read on the cache's I/O executor, not decoded.

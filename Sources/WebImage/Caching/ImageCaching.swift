@@ -34,6 +34,19 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// tier can (a Redis tier asks for both with one `MGET`): for a server answering a cached
     /// result with the time it was made. Nil on a miss.
     func diskImageDataAndValidators(forKey key: String) async -> (data: Data, validators: HTTPValidators?)?
+    /// The image for `key` from the disk tier, read and decoded on the calling thread
+    /// (SDWebImage's `imageFromDiskCacheForKey:`), kept in memory as `options` say; nil on a
+    /// miss, or from a cache that cannot read synchronously. What `queryDiskDataSync` loads
+    /// from the callback API are answered with, before the call returns.
+    func imageFromDisk(forKey key: String, options: ImageCacheQueryOptions) -> ImageCacheQueryResult?
+}
+
+extension ImageCaching {
+    /// Nil: a cache of yours (or a chain of caches, whose hits are written back to the tiers
+    /// above asynchronously) answers through ``query(forKey:options:)``.
+    public func imageFromDisk(forKey key: String, options: ImageCacheQueryOptions) -> ImageCacheQueryResult? {
+        nil
+    }
 }
 
 /// Decides the bytes a cache writes to disk for an image (SDWebImage's `cacheSerializer`):

@@ -10,7 +10,9 @@ extension ImageManager {
     /// `completed` runs exactly once with `finished == true`; before that it may run with
     /// partial images or, under `refreshCached`, the cached image. Callbacks run on the
     /// context's ``ImageContext/Settings/callbackQueue`` when set, otherwise on the loading task; a
-    /// memory hit without a callback queue completes before this method returns.
+    /// memory hit without a callback queue completes before this method returns, and so does a
+    /// disk hit with `queryDiskDataSync` from a cache that reads synchronously
+    /// (``ImageCaching/imageFromDisk(forKey:options:)``, which ``ImageCache`` does).
     @discardableResult
     public func loadImage(
         with url: URL?, options: WebImageOptions = [], context: ImageContext = ImageContext(),
@@ -55,8 +57,13 @@ extension ImageManager {
     private func loadAfterMemoryMiss(
         _ request: ImageRequest, progress: (@Sendable (ImageLoadingProgress) -> Void)?, completed: @escaping ImageLoadCompletion
     ) -> WebImageOperation {
-        let operation = WebImageOperation()
         let context = request.context
+        // With `queryDiskDataSync`, a disk hit completes before this returns, as SDWebImage's.
+        if !isRefused(request.url, options: request.options), let hit = request.diskHitNow() {
+            context.complete(completed, with: .success(hit), finished: true)
+            return .finished
+        }
+        let operation = WebImageOperation()
         // Known to the manager before this returns, as SDWebImage's operation is: `isRunning`
         // says so and `cancelAll()` reaches it, even before its task starts.
         callbackLoads.add(operation)

@@ -7,13 +7,27 @@ extension ImageRequest {
     /// The cached image, or nil on a miss (or when the options skip the cache).
     func queryCache() async throws -> ImageResult? {
         guard queryCacheType != .none else { return nil }
-        let query = ImageCacheQueryOptions(
+        let found = try await cache.query(forKey: keys.image, options: cacheQuery)
+        guard let image = found.image else { return nil }
+        return ImageResult(image: image, data: found.data, source: found.cacheType == .memory ? .memory : .disk, url: url)
+    }
+
+    /// The disk hit, read and decoded on the calling thread, for a load with `queryDiskDataSync`
+    /// whose cache can answer so (SDWebImage's synchronous disk query): nil otherwise, or on a
+    /// miss, and the load goes on as usual. Not under `refreshCached`, which revalidates a hit.
+    func diskHitNow() -> ImageResult? {
+        guard hasURL, options.contains(.queryDiskDataSync), !options.contains(.refreshCached), queryCacheType.includesDisk,
+              let found = cache.imageFromDisk(forKey: keys.image, options: cacheQuery), let image = found.image
+        else { return nil }
+        return ImageResult(image: image, data: found.data, source: .disk, url: url)
+    }
+
+    /// How the cache is asked for the image.
+    private var cacheQuery: ImageCacheQueryOptions {
+        ImageCacheQueryOptions(
             cacheType: queryCacheType, decodeOptions: decodeOptions,
             queryMemoryData: options.contains(.queryMemoryData), queryDiskDataSync: options.contains(.queryDiskDataSync),
             storesDiskHitsInMemory: storeCacheType.includesMemory)
-        let found = try await cache.query(forKey: keys.image, options: query)
-        guard let image = found.image else { return nil }
-        return ImageResult(image: image, data: found.data, source: found.cacheType == .memory ? .memory : .disk, url: url)
     }
 
     /// The image made from the original in the cache, when the delivered image's own key
