@@ -6,6 +6,7 @@ import WebImageTestSupport
 
 /// The GIF cases of issue 18 on the files `scripts/make-conformance-fixtures.py` writes: frames
 /// reaching past the logical screen, and data that giflib refuses after the first frame.
+/// (Issue 35's cases, a pasted second header and wide LZW codes, are ``GIFPillowParityTests``.)
 final class GIFConformanceTests: XCTestCase {
     private let coder = GIFCoder()
 
@@ -34,15 +35,19 @@ final class GIFConformanceTests: XCTestCase {
         try assertHeaderMatches("gif_wide_first.gif", image)
     }
 
-    func testLaterFramesPastTheCanvasAreClipped() throws {
-        // Frame 1 (3x3 at 2,2) reaches one pixel past the 4x4 screen: kept 4x4, as browsers
-        // show it (Pillow grows its later frames to 5x5; its first 4x4 pixels are the same).
+    func testLaterFramesPastTheCanvasGrowIt() throws {
+        // Frame 1 (3x3 at 2,2) reaches one pixel past the 4x4 screen: the canvas is 5x5, the
+        // size Pillow grows its later frames to. The 4 pixels no frame covers are transparent,
+        // as the canvas starts (Pillow fills them with palette entry 0); the rest is Pillow's.
         let image = try decode("gif_wide_later.gif")
         XCTAssertEqual(image.frames.count, 2)
-        XCTAssertEqual(PixelSize(width: image.pixelWidth, height: image.pixelHeight), PixelSize(width: 4, height: 4))
-        let pillow = try Pillow.frame(1, of: Fixtures.generated("gif_wide_later.gif"))
-        for y in 0..<4 {
-            for x in 0..<4 { XCTAssertEqual(image.frames[1].pixels[x, y], pillow[x, y], "(\(x), \(y))") }
+        XCTAssertEqual(PixelSize(width: image.pixelWidth, height: image.pixelHeight), PixelSize(width: 5, height: 5))
+        let last = image.frames[1].pixels, pillow = try Pillow.frame(1, of: Fixtures.generated("gif_wide_later.gif"))
+        XCTAssertEqual(PixelSize(width: pillow.width, height: pillow.height), PixelSize(width: 5, height: 5))
+        XCTAssertEqual(last[4, 4], RGBA(r: 0, g: 255, b: 0), "frame 1's corner past the screen")
+        XCTAssertEqual(last.bytes.enumerated().filter { $0.offset % 4 == 3 && $0.element == 0 }.count, 4)
+        for y in 0..<5 {
+            for x in 0..<5 where last[x, y].a != 0 { XCTAssertEqual(last[x, y], pillow[x, y], "(\(x), \(y))") }
         }
         try assertHeaderMatches("gif_wide_later.gif", image)
     }

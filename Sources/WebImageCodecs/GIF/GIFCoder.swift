@@ -3,11 +3,12 @@ import WebImage
 
 /// Decodes GIF (87a and 89a, still and animated) with giflib.
 ///
-/// Frames are composited onto the logical screen, grown to take in the first frame where it
-/// reaches past the screen (as browsers and Pillow do): local palettes over the global one,
-/// transparency, and disposal modes 0–3 applied, later frames clipped to the canvas. Data that
-/// breaks off after the first frame (no trailer, junk, a cut or broken block or LZW stream)
-/// ends the animation there, with the last frame as far as it decodes. The loop count
+/// Frames are composited onto the logical screen, grown to take in every frame that reaches
+/// past it (Pillow grows its canvas so too): local palettes over the global one, transparency,
+/// and disposal modes 0–3 applied. Bytes between blocks that start none are skipped, as Pillow
+/// skips them; LZW minimum code sizes up to 11, which giflib refuses above 8, are read as
+/// Pillow reads them. Data that breaks off after the first frame (no trailer, a cut or broken
+/// block or LZW stream) ends the animation there, with the last frame as far as it decodes. The loop count
 /// is the NETSCAPE2.0 value as stored (0 = forever); a GIF without one plays once. Delays are
 /// reported as stored (hundredths of a second); the under-11 ms rule applies at decode.
 /// Progressive decoding is not offered. Encoding writes GIF89a with a median-cut palette per

@@ -19,6 +19,15 @@ final class GIFDataSource {
     /// Whether every byte has been read: a read error at this point means the file is truncated.
     var isAtEnd: Bool { offset >= data.count }
 
+    /// How many bytes have been read.
+    var position: Int { offset }
+
+    /// The byte `distance` bytes past the next one to be read, without reading it; nil past the end.
+    func peek(_ distance: Int) -> UInt8? {
+        guard distance >= 0, distance < data.count - offset else { return nil }
+        return data[data.startIndex + offset + distance]
+    }
+
     /// Copies up to `count` bytes into `buffer`; returns how many were copied (fewer at the end).
     func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
         let length = min(max(count, 0), data.count - offset)

@@ -24,6 +24,8 @@ final class GIFFile {
     private var pendingControl: GIFGraphicsControl?
     /// Whether the LZW data of the last frame returned has not been read to its end yet.
     private var pixelsPending = false
+    /// The decoder of the last frame returned when giflib refuses its minimum code size.
+    private var wideCodeDecoder: GIFLZWDecoder?
 
     /// Opens `data` and reads its header, logical screen and global colour table.
     init(_ data: Data) throws(ImageCodingError) {
@@ -47,17 +49,23 @@ final class GIFFile {
     /// Reads up to the next image descriptor and returns that frame; `nil` at the end of the
     /// stream. Whatever is left of the previous frame's pixel data is skipped first.
     ///
-    /// The stream ends at the trailer. Once a frame has been read, it also ends wherever the
-    /// data stops making sense — a missing trailer, a byte that starts no record, a block cut
-    /// off or broken — since browsers and Pillow show such files too: the frames before it are
-    /// kept (the last one partial if its data is cut). Before the first frame, such data
-    /// throws: truncated when the bytes ran out, corrupt otherwise.
+    /// The stream ends at the trailer. A byte between records that starts none is skipped, as
+    /// Pillow skips it (a second GIF header pasted after a frame hides the frames that follow
+    /// it from giflib otherwise). Once a frame has been read, the stream also ends wherever the
+    /// data stops making sense — a missing trailer, a block cut off or broken — since browsers
+    /// and Pillow show such files too: the frames before it are kept (the last one partial if
+    /// its data is cut). Before the first frame, such data throws: truncated when the bytes
+    /// ran out, corrupt otherwise.
     func nextFrame() throws(ImageCodingError) -> GIFFrameInfo? {
         do throws(ImageCodingError) {
             try skipPixels()
             while true {
                 var type = UNDEFINED_RECORD_TYPE
-                guard DGifGetRecordType(file, &type) == GIF_OK else { throw failure() }
+                guard DGifGetRecordType(file, &type) == GIF_OK else {
+                    // giflib has read the byte: go on with the next one.
+                    if file.pointee.Error == D_GIF_ERR_WRONG_RECORD { continue }
+                    throw failure()
+                }
                 switch type {
                 case IMAGE_DESC_RECORD_TYPE:
                     return try readImageDescriptor()
@@ -83,6 +91,17 @@ final class GIFFile {
     func readRows(of frame: GIFFrameInfo, visibleRows: Int,
                   _ draw: (_ row: Int, _ indices: UnsafeBufferPointer<UInt8>) -> Void) {
         guard pixelsPending, visibleRows > 0, frame.width > 0 else { return }
+        if var decoder = wideCodeDecoder.take() {
+            let indices = decoder.decode(count: frame.width * frame.height) { nextDataBlock() }
+            indices.withUnsafeBufferPointer { indices in
+                for (position, row) in frame.storedRowOrder.enumerated() where row < visibleRows {
+                    let start = position * frame.width
+                    guard start + frame.width <= indices.count else { return }
+                    draw(row, UnsafeBufferPointer(rebasing: indices[start..<start + frame.width]))
+                }
+            }
+            return
+        }
         var line = [UInt8](repeating: 0, count: frame.width)
         var remaining = min(visibleRows, frame.height)
         let order = frame.storedRowOrder
@@ -103,8 +122,23 @@ final class GIFFile {
         pixelsPending = false
     }
 
+    /// Reads an image descriptor and the minimum code size of its data. giflib reads both but
+    /// refuses a code size over 8 once it has read it; from 9 to ``GIFLZWDecoder/largestCodeSize``
+    /// the frame is decoded by ``GIFLZWDecoder`` instead, as Pillow decodes it.
     private func readImageDescriptor() throws(ImageCodingError) -> GIFFrameInfo {
-        guard DGifGetImageDesc(file) == GIF_OK else { throw failure() }
+        // The descriptor's 9 bytes, the local colour table its flags announce, the code size.
+        let flags = source.peek(8) ?? 0
+        let codeSizeAt = 9 + (flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0)
+        let codeSize = source.peek(codeSizeAt).map(Int.init) ?? 0
+        let dataStart = source.position + codeSizeAt + 1
+        let read = DGifGetImageDesc(file) == GIF_OK
+        if !read && source.isAtEnd { throw failure() }
+        if codeSize > GIFLZWDecoder.largestCodeSize {
+            throw .corrupt(.gif, "the LZW minimum code size \(codeSize) leaves no room for codes")
+        }
+        let wide = codeSize > 8
+        guard read || (wide && source.position == dataStart) else { throw failure() }
+        wideCodeDecoder = wide ? GIFLZWDecoder(minimumCodeSize: codeSize) : nil
         let descriptor = file.pointee.Image
         let frame = GIFFrameInfo(
             left: Int(descriptor.Left), top: Int(descriptor.Top),
@@ -145,6 +179,18 @@ final class GIFFile {
             index += 1
             guard DGifGetExtensionNext(file, &block) == GIF_OK else { throw failure() }
         }
+    }
+
+    /// The next sub-block of the current frame's LZW data, without its length byte; nil at the
+    /// block terminator (the data is then read to its end) or when the bytes are cut or broken.
+    private func nextDataBlock() -> UnsafeBufferPointer<UInt8>? {
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetCodeNext(file, &block) == GIF_OK else { return nil }
+        guard let block else {
+            pixelsPending = false
+            return nil
+        }
+        return UnsafeBufferPointer(start: block + 1, count: Int(block[0]))
     }
 
     /// Reads past the rest of the current frame's LZW data without decoding it.

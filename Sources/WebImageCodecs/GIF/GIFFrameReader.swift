@@ -32,9 +32,10 @@ final class GIFFrameReader: AnimatedFrameReader {
     /// Scans `data`; throws for a GIF without pixels, one whose canvas or any frame exceeds
     /// `options.maxPixels`, or structure damaged or truncated before the first frame.
     ///
-    /// The canvas is the logical screen, grown to take in the first frame where that frame
-    /// reaches past it (a screen stored as 0 × 0 too), as browsers and Pillow size it; later
-    /// frames are clipped to that canvas, as browsers clip them.
+    /// The canvas is the logical screen, grown to take in every frame that reaches past it (a
+    /// screen stored as 0 × 0 too), so that no frame loses pixels: Pillow grows its canvas the
+    /// same way, frame by frame, so its last frame has this size. Every frame has this size,
+    /// and the pixel limit applies to it before any pixel is decoded.
     init(data: Data, options: ImageDecodeOptions) throws(ImageCodingError) {
         let file = try GIFFile(data)
         let screen = file.screenSize
@@ -46,9 +47,10 @@ final class GIFFrameReader: AnimatedFrameReader {
             }
             frames.append(frame)
         }
-        guard let first = frames.first else { throw .corrupt(.gif, "the file has no image") }
-        let canvas = PixelSize(width: max(screen.width, first.left + first.width),
-                               height: max(screen.height, first.top + first.height))
+        guard !frames.isEmpty else { throw .corrupt(.gif, "the file has no image") }
+        let canvas = frames.reduce(screen) { size, frame in
+            PixelSize(width: max(size.width, frame.left + frame.width), height: max(size.height, frame.top + frame.height))
+        }
         guard canvas.width > 0, canvas.height > 0 else {
             throw .corrupt(.gif, "the canvas is \(canvas) pixels")
         }
