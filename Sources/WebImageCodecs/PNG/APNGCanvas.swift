@@ -70,8 +70,11 @@ struct APNGCanvas {
         return copy
     }
 
-    /// Porter-Duff "over" on non-premultiplied RGBA, rounded to the nearest value. Over an
-    /// opaque pixel this is `(src * a + dst * (255 - a)) / 255`, exactly what Pillow computes.
+    /// Porter-Duff "over" on non-premultiplied RGBA, rounded to the nearest value, as the APNG
+    /// spec and browsers composite. Over an opaque pixel the colour is
+    /// `(src * a + dst * (255 - a)) / 255`, what Pillow computes too; Pillow's alpha differs:
+    /// it pastes the frame through its alpha as a mask, every channel alpha included, so a
+    /// frame at alpha 128 over an opaque canvas leaves alpha 191 there, where this gives 255.
     private mutating func composite(_ frame: PixelBuffer, onto region: PixelRect) {
         frame.bytes.withUnsafeBufferPointer { source in
             forEachRow(of: region) { row, offset in
