@@ -138,6 +138,26 @@ public final class ImageCachesManager: ImageCaching {
         return nil
     }
 
+    /// The bytes and validators of the first queried cache holding `key`, highest priority
+    /// first; copied, validators with them, into the higher caches that missed before they
+    /// return (a result found in object storage lands in Redis with the time it was made).
+    public func diskImageDataAndValidators(forKey key: String) async -> (data: Data, validators: HTTPValidators?)? {
+        let caches = queried
+        for (rank, cache) in caches.enumerated() {
+            guard let found = await cache.diskImageDataAndValidators(forKey: key) else { continue }
+            for higher in caches.prefix(rank) {
+                await higher.storeData(found.data, validators: found.validators, forKey: key)
+            }
+            return found
+        }
+        return nil
+    }
+
+    /// Stores `data` and `validators` in every cache ``storePolicy`` names.
+    public func storeData(_ data: Data, validators: HTTPValidators?, forKey key: String) async {
+        for cache in stored { await cache.storeData(data, validators: validators, forKey: key) }
+    }
+
     public func store(_ image: Image?, data: Data?, forKey key: String, to cacheType: ImageCacheType,
                       serializer: ImageCacheSerializer?) async throws {
         for cache in stored {

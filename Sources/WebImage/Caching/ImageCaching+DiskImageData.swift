@@ -14,4 +14,11 @@ extension ImageCaching {
         guard let data = await diskImageData(forKey: key) else { return nil }
         return (data, await validators)
     }
+
+    /// The validators first, then the bytes: a tier reading both finds the validators of the
+    /// bytes it finds.
+    public func storeData(_ data: Data, validators: HTTPValidators?, forKey key: String) async {
+        await setValidators(validators, forKey: key)
+        try? await store(nil, data: data, forKey: key, to: .disk, serializer: nil)
+    }
 }

@@ -39,6 +39,10 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// miss, or from a cache that cannot read synchronously. What `queryDiskDataSync` loads
     /// from the callback API are answered with, before the call returns.
     func imageFromDisk(forKey key: String, options: ImageCacheQueryOptions) -> ImageCacheQueryResult?
+    /// Stores encoded `data` in the disk tier (or a tier standing for it) with `validators`, as
+    /// one entry where the tier can (an object store writes both in one `PUT`): for a server
+    /// sharing a result with the time it was made. Failures are the tier's to swallow.
+    func storeData(_ data: Data, validators: HTTPValidators?, forKey key: String) async
 }
 
 extension ImageCaching {
