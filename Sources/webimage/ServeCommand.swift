@@ -21,7 +21,10 @@ struct ServeCommand: AsyncParsableCommand {
             Every option also comes from its environment variable (imgproxy's names where imgproxy \
             has the setting; lists comma-separated); a flag wins over its variable. With --redis, \
             instances share source bytes and results through Redis (memory → local disk → Redis → \
-            origin); when Redis is down or slow, requests go on from the local caches and the origin.
+            origin); when Redis is down or slow, requests go on from the local caches and the origin. \
+            With --use-s3, s3://BUCKET/KEY sources are read from S3-compatible object storage \
+            (--s3-endpoint for MinIO, Ceph RGW, R2, GCS); with --result-storage s3://BUCKET/PREFIX, \
+            results are shared through a bucket too, below Redis, written in the background.
             thumbor's URLs are answered too (--url-format both, the default): /unsafe/[AxB:CxD/]\
             [fit-in/][-]Wx[-]H/[halign/][valign/][smart/][filters:…/]IMAGE-URL, signed with \
             --thumbor-key (or THUMBOR_SECURITY_KEY) in place of unsafe. A path is thumbor's when \
@@ -64,6 +67,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("cache-size")) var cacheSize: String?
     @Option(help: .setting("redis")) var redis: String?
     @Option(help: .setting("redis-ttl")) var redisTtl: String?
+    @Flag(help: .setting("use-s3")) var useS3 = false
+    @Option(help: .setting("s3-endpoint")) var s3Endpoint: String?
+    @Option(help: .setting("s3-region")) var s3Region: String?
+    @Option(help: .setting("s3-path-style")) var s3PathStyle: String?
+    @Option(help: .setting("s3-access-key-id")) var s3AccessKeyId: String?
+    @Option(help: .setting("s3-secret-access-key")) var s3SecretAccessKey: String?
+    @Option(help: .setting("s3-session-token")) var s3SessionToken: String?
+    @Option(help: .setting("result-storage")) var resultStorage: String?
     @Option(help: .setting("log-interval")) var logInterval: String?
 
     /// The flags given, by setting: a repeated option's values joined as its variable lists
@@ -81,7 +92,10 @@ struct ServeCommand: AsyncParsableCommand {
             ("max-animation-frame-resolution", maxAnimationFrameResolution),
             ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
-            ("cache-dir", cacheDir), ("cache-size", cacheSize), ("redis", redis), ("redis-ttl", redisTtl), ("log-interval", logInterval),
+            ("cache-dir", cacheDir), ("cache-size", cacheSize), ("redis", redis), ("redis-ttl", redisTtl),
+            ("use-s3", on(useS3)), ("s3-endpoint", s3Endpoint), ("s3-region", s3Region), ("s3-path-style", s3PathStyle),
+            ("s3-access-key-id", s3AccessKeyId), ("s3-secret-access-key", s3SecretAccessKey), ("s3-session-token", s3SessionToken),
+            ("result-storage", resultStorage), ("log-interval", logInterval),
         ]
     }
 
@@ -111,8 +125,9 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
+        let storage = try await CommandFailure.reporting { try ObjectStorageTier(configuration) }
         let (server, downloader) = try await CommandFailure.reporting {
-            try makeServer(configuration, tier: tier, metrics: registry)
+            try makeServer(configuration, tier: tier, storage: storage, metrics: registry)
         }
         do {
             try await server.run { port in
@@ -124,17 +139,19 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             try? await downloader.shutdown()
+            await storage?.shutdown()
             await tier?.client.close()
             throw error
         }
         try await downloader.shutdown()
+        await storage?.shutdown()
         await tier?.client.close()
     }
 
-    /// The server `configuration` describes, its caches over `tier` when there is one, its
-    /// metrics in `metrics`, and the downloader to shut down once it has stopped.
-    private func makeServer(_ configuration: ImageServer.Configuration, tier: SharedTier?, metrics: PrometheusCollectorRegistry)
-        throws -> (ImageServer, HTTPImageDownloader) {
+    /// The server `configuration` describes, its caches over `tier` and `storage` when there
+    /// are, its metrics in `metrics`, and the downloader to shut down once it has stopped.
+    private func makeServer(_ configuration: ImageServer.Configuration, tier: SharedTier?, storage: ObjectStorageTier?,
+                            metrics: PrometheusCollectorRegistry) throws -> (ImageServer, HTTPImageDownloader) {
         let signer = try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts,
                                    signatureSize: configuration.signatureSize)
         let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets))
@@ -161,11 +178,17 @@ struct ServeCommand: AsyncParsableCommand {
         // once: Swift's cooperative pool stays free for requests, /health and cache hits.
         let codecs = CodecExecutor(threads: configuration.concurrency, name: "webimage-serve-codec")
         // The manager fetches source bytes only (`data(for:)`); the processor decodes them on `codecs`.
-        let manager = ImageManager(imageCache: sourceCache, imageLoader: ImageLoaders.standard(downloader: downloader))
+        let loaders = ImageLoaders.standard(downloader: downloader)
+        if let objects = storage?.loader { loaders.add(objects) }
+        let manager = ImageManager(imageCache: sourceCache, imageLoader: loaders)
+        // Results: Redis first, then object storage (the cache added last is asked first).
+        let sharedResults = [storage?.results as (any ImageCaching)?, tier?.results].compactMap { $0 }
+        let sharedCache: (any ImageCaching)? = sharedResults.count > 1
+            ? ImageCachesManager(caches: sharedResults, storePolicy: .all) : sharedResults.first
         let processor = ImageProcessor(
             manager: manager, configuration: configuration,
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent(folders.results), configuration: bounded) },
-            sharedCache: tier?.results, executor: codecs)
+            sharedCache: sharedCache, executor: codecs)
         let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,

@@ -172,7 +172,7 @@ final class ProcessingURLParserTests: XCTestCase {
             ("/sig/exp:99999999999999999999/plain/http://h/x", .invalidArgument(option: "expires", reason: "\"99999999999999999999\" is not an integer")),
             ("/sig/f:bmp/plain/http://h/x", .unsupportedFormat("bmp")),
             ("/sig/plain/http://h/x@tiff", .unsupportedFormat("tiff")),
-            ("/sig/plain/ftp://h/x", .invalidSource("scheme must be http, https or local")),
+            ("/sig/plain/ftp://h/x", .invalidSource("scheme must be http, https, local or s3")),
             ("/sig/plain/http%ZZ", .invalidSource("bad percent-encoding")),
             ("/sig/plain/notaurl", .invalidSource("not an absolute URL")),
             ("/sig/a+b/c", .invalidSource("not URL-safe base64")),

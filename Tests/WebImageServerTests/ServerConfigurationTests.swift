@@ -51,6 +51,25 @@ final class ServerConfigurationTests: XCTestCase {
         }
     }
 
+    func testObjectStorageCredentialsAreReadButNeverShown() throws {
+        var configuration = try ImageServer.Configuration(environment: [
+            "IMGPROXY_USE_S3": "true", "IMGPROXY_S3_ENDPOINT": "http://127.0.0.1:9000", "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false",
+            "AWS_ACCESS_KEY_ID": "KEYIDSHOWN", "AWS_SECRET_ACCESS_KEY": "SECRETSHOWN", "AWS_SESSION_TOKEN": "TOKENSHOWN",
+        ])
+        try configuration.set(flag: "result-storage", to: "s3://results/webimage")
+        XCTAssertTrue(configuration.useS3)
+        XCTAssertFalse(configuration.s3PathStyle)
+        XCTAssertEqual(configuration.s3Endpoint, "http://127.0.0.1:9000")
+        XCTAssertEqual([configuration.s3AccessKeyID?.text, configuration.s3SecretAccessKey?.text, configuration.s3SessionToken?.text],
+                       ["KEYIDSHOWN", "SECRETSHOWN", "TOKENSHOWN"])
+        XCTAssertEqual(configuration.resultStorage, "s3://results/webimage")
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        for text in ["\(configuration)", String(reflecting: configuration), dumped] {
+            XCTAssertFalse(text.contains("SHOWN"), "a credential was shown")
+        }
+    }
+
     func testEverySettingHasOneFlagAndOneVariable() {
         let settings = ImageServer.Configuration.settings
         XCTAssertEqual(Set(settings.map(\.flag)).count, settings.count)

@@ -84,6 +84,28 @@ extension ServerConfiguration {
                 default: "none: local caches only") { text, configuration throws(SettingValueError) in configuration.redisURL = text },
         integer("redis-ttl", "WEBIMAGE_REDIS_TTL", "SECONDS", "Seconds an entry lives in Redis", 1...Int(Int32.max), \.redisTTL,
                 default: "604800, 7 days"),
+        // Object storage
+        boolean("use-s3", "IMGPROXY_USE_S3", "Load s3://BUCKET/KEY sources from S3-compatible object storage", \.useS3),
+        setting("s3-endpoint", "IMGPROXY_S3_ENDPOINT", "URL",
+                "The object storage endpoint, for MinIO, Ceph RGW, R2 or Google Cloud Storage's interoperability",
+                default: "AWS's, s3.REGION.amazonaws.com") { text, configuration throws(SettingValueError) in
+            configuration.s3Endpoint = text
+        },
+        setting("s3-region", "IMGPROXY_S3_REGION", "REGION", "The region object storage requests are signed for",
+                default: defaults.s3Region) { text, configuration throws(SettingValueError) in configuration.s3Region = text },
+        setting("s3-path-style", "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", "true|false",
+                "Name the bucket in the path (ENDPOINT/BUCKET/KEY); false names it in the host (BUCKET.ENDPOINT/KEY)",
+                default: String(defaults.s3PathStyle)) { text, configuration throws(SettingValueError) in
+            configuration.s3PathStyle = try SettingText.boolean(text)
+        },
+        secret("s3-access-key-id", "AWS_ACCESS_KEY_ID", "ID", "The access key ID object storage requests are signed with",
+               \.s3AccessKeyID),
+        secret("s3-secret-access-key", "AWS_SECRET_ACCESS_KEY", "SECRET",
+               "Its secret access key; prefer the variable, since a flag shows in the process list", \.s3SecretAccessKey),
+        secret("s3-session-token", "AWS_SESSION_TOKEN", "TOKEN", "The session token of temporary credentials", \.s3SessionToken),
+        setting("result-storage", "WEBIMAGE_RESULT_STORAGE", "s3://BUCKET[/PREFIX]",
+                "Object storage shared by instances for results, the tier below Redis (or the local disk), written in the background",
+                default: "none") { text, configuration throws(SettingValueError) in configuration.resultStorage = text },
         // Logs
         decimal("log-interval", "WEBIMAGE_LOG_INTERVAL", "SECONDS",
                 "Seconds a log line may wait in memory to be written with others; 0 writes each at once", 0...60, \.logInterval),
@@ -120,6 +142,14 @@ extension ServerConfiguration {
                                 _ keyPath: WritableKeyPath<ServerConfiguration, Bool> & Sendable) -> ServerSetting {
         setting(flag, variable, nil, summary, default: String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = try SettingText.boolean(text)
+        }
+    }
+
+    /// A credential: kept as a ``SecretSetting``, which never shows its text.
+    private static func secret(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
+                               _ keyPath: WritableKeyPath<ServerConfiguration, SecretSetting?> & Sendable) -> ServerSetting {
+        setting(flag, variable, valueName, summary, default: "none") { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = SecretSetting(text)
         }
     }
 

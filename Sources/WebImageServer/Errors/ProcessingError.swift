@@ -1,3 +1,4 @@
+import Foundation
 import WebImage
 
 /// Why a request produced no image, with the HTTP status a server answers it with. The
@@ -65,6 +66,16 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .busy: "too many requests: try again later"
         case .cancelled: "the request was cancelled"
         }
+    }
+
+    /// The processing error for a manager's load failure of `source`: object storage's 403 is
+    /// the server's too (the credentials may not read the object), an origin's is a failure.
+    init(loading error: WebImageError, of source: URL) {
+        if case .badStatusCode(403) = error, source.scheme?.lowercased() == "s3" {
+            self = .forbidden("the object storage denied access to the source")
+            return
+        }
+        self.init(loading: error)
     }
 
     /// The processing error for a manager's load failure.

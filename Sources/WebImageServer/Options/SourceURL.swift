@@ -5,7 +5,7 @@ import WebImage
 /// part): which schemes are taken, and the checks every source passes before it is loaded.
 enum SourceURL {
     /// The source URL schemes accepted.
-    static let schemes: Set<String> = ["http", "https", "local"]
+    static let schemes: Set<String> = ["http", "https", "local", "s3"]
 
     /// `http:/host/a.jpg` as `http://host/a.jpg` (and `https:`, and `local:/a.jpg` as
     /// `local:///a.jpg`): proxies and path normalisers merge the slashes of a plain source, and
@@ -20,7 +20,8 @@ enum SourceURL {
         return text
     }
 
-    /// `text` as an absolute `http` or `https` URL with a host, or a `local` one, without control
+    /// `text` as an absolute `http` or `https` URL with a host, a `local` one, or an `s3` one
+    /// with a bucket and a key (checked further by the object storage loader), without control
     /// characters.
     static func parse(_ text: String) throws(ProcessingURLError) -> URL {
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
@@ -29,7 +30,11 @@ enum SourceURL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw .invalidSource("not an absolute URL")
         }
-        guard schemes.contains(scheme) else { throw .invalidSource("scheme must be http, https or local") }
+        guard schemes.contains(scheme) else { throw .invalidSource("scheme must be http, https, local or s3") }
+        if scheme == "s3" {
+            guard !(url.host ?? "").isEmpty, url.path.count > 1 else { throw .invalidSource("an s3 source is s3://BUCKET/KEY") }
+            return url
+        }
         if scheme != "local", let problem = HTTPRequestURL.problem(with: url) { throw .invalidSource("it \(problem)") }
         return url
     }

@@ -39,8 +39,9 @@ public final class ImageProcessor: Sendable {
     private let slots: ProcessingSlots
     /// Encoded results by canonical key: memory, local disk, shared tier.
     private let results: ResultCache
-    /// Encoded results by canonical key, shared with other instances (a Redis tier, say): asked
-    /// after the local disk, written after a result is made.
+    /// Encoded results by canonical key, shared with other instances (a Redis tier, object
+    /// storage, or a chain of both, Redis asked first): asked after the local disk, written after
+    /// a result is made.
     public var sharedCache: (any ImageCaching)? { results.shared }
     /// The results being made now, by canonical key: identical requests arriving together make
     /// their result once, in one processing slot. The manager already shares the source's
@@ -180,7 +181,7 @@ public final class ImageProcessor: Sendable {
                 if case .progress(let progress) = event { received.withLock { $0 = (progress.receivedBytes, .now) } }
             }
         } catch {
-            throw ProcessingError(loading: error)
+            throw ProcessingError(loading: error, of: source)
         }
         if result.source == .network, let received = received.withLock({ $0 }) {
             metrics.downloadDuration.record(duration: started.duration(to: received.at))

@@ -99,12 +99,12 @@ final class ResultCache: Sendable {
         return ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk, created: stored.created, etag: etag)
     }
 
-    /// Keeps `image` in the shared cache, its creation time first, as the validators'
-    /// `Last-Modified`, so that an instance finding the bytes finds when they were made too.
+    /// Keeps `image` in the shared cache with its creation time, as the validators'
+    /// `Last-Modified`, so that an instance finding the bytes finds when they were made too (an
+    /// object storage tier writes both in one request, in the background).
     private func share(_ image: ProcessedImage, forKey key: String) async {
-        guard let shared else { return }
-        await shared.setValidators(HTTPValidators(etag: nil, lastModified: HTTPDate.string(from: image.created)), forKey: key)
-        try? await shared.store(nil, data: image.data, forKey: key, to: .disk, serializer: nil)
+        await shared?.storeData(image.data, validators: HTTPValidators(etag: nil, lastModified: HTTPDate.string(from: image.created)),
+                                forKey: key)
     }
 
     /// The result the shared cache holds for `key`, when its bytes are of a known image format

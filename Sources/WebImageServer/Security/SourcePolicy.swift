@@ -9,20 +9,29 @@ public struct SourcePolicy: Sendable {
     public let allowedSources: [String]
     /// The folder `local:///path` sources are read from, its links resolved, or nil to refuse them.
     public let localRoot: URL?
+    /// Whether `s3://bucket/key` sources are loaded (by the object storage loader the server's
+    /// manager was given).
+    public let allowsObjectStorage: Bool
 
     /// The policy of `configuration`: its allowed sources and local root.
     public init(_ configuration: ServerConfiguration) {
         allowedSources = configuration.allowedSources
         localRoot = configuration.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).resolvingSymlinksInPath() }
+        allowsObjectStorage = configuration.useS3
     }
 
     /// The URL to load for `source`, once it starts with one of ``allowedSources`` (when there
-    /// are any): an `http(s)` source as it is, a `local:///path` source as the file below
+    /// are any): an `http(s)` source as it is, an `s3://` one as it is when ``allowsObjectStorage``,
+    /// a `local:///path` source as the file below
     /// ``localRoot``. The file is judged by its real path, every link resolved, so neither `..`
     /// nor a link inside the folder reaches a file outside it.
     public func resolve(_ source: URL) throws(ProcessingError) -> URL {
         guard allowedSources.isEmpty || allowedSources.contains(where: source.absoluteString.hasPrefix) else {
             throw .forbidden("the source is not among the allowed sources")
+        }
+        if source.scheme?.lowercased() == "s3" {
+            guard allowsObjectStorage else { throw .forbidden("s3 sources are not enabled") }
+            return source
         }
         guard source.scheme?.lowercased() == "local" else { return source }
         guard let localRoot else { throw .forbidden("local sources are not enabled") }

@@ -1,0 +1,58 @@
+import Foundation
+import WebImage
+import WebImageObjectStorage
+import WebImageServer
+
+/// The object storage of `webimage serve`: the loader of `s3://bucket/key` sources (through a
+/// downloader of its own, with the server's download limits but no source address policy,
+/// since the endpoint is the operator's) and the result tier in `--result-storage`.
+struct ObjectStorageTier {
+    /// Loads `s3://` sources, when `--use-s3` is on.
+    let loader: ObjectStorageImageLoader?
+    /// Results shared through a bucket, when `--result-storage` names one.
+    let results: ObjectStorageImageCache?
+
+    /// The tier `configuration` describes, or nil when it uses no object storage. Throws a
+    /// ``CommandFailure`` naming the setting that is wrong (never a credential).
+    init?(_ configuration: ImageServer.Configuration) throws {
+        guard configuration.useS3 || configuration.resultStorage != nil else { return nil }
+        guard let keyID = configuration.s3AccessKeyID?.text, let secret = configuration.s3SecretAccessKey?.text,
+              !keyID.isEmpty, !secret.isEmpty else {
+            throw CommandFailure("object storage needs credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY "
+                + "(or --s3-access-key-id and --s3-secret-access-key)")
+        }
+        let credentials = ObjectStorageCredentials(accessKeyID: keyID, secretAccessKey: secret,
+                                                   sessionToken: configuration.s3SessionToken?.text)
+        let endpoint: ObjectStorageEndpoint
+        do {
+            endpoint = try ObjectStorageEndpoint(url: configuration.s3Endpoint, region: configuration.s3Region,
+                                                 usesPathStyle: configuration.s3PathStyle)
+        } catch {
+            throw CommandFailure("--s3-endpoint: \(error)")
+        }
+        loader = configuration.useS3 ? ObjectStorageImageLoader(
+            downloader: HTTPImageDownloader(configuration: HTTPImageDownloader.Configuration(
+                downloadTimeout: configuration.downloadTimeout, wholeDownloadTimeout: configuration.downloadTimeout,
+                maxBytes: configuration.maxSrcFileSize, maxRedirects: 0)),
+            endpoint: endpoint, credentials: credentials) : nil
+        guard let storage = configuration.resultStorage else {
+            results = nil
+            return
+        }
+        let prefix: ObjectLocation
+        do {
+            guard let url = URL(string: storage) else { throw ObjectStorageError.invalidLocation("it is not a URL") }
+            prefix = try ObjectLocation(url: url)
+        } catch {
+            throw CommandFailure("--result-storage: \(error)")
+        }
+        results = ObjectStorageImageCache(client: ObjectStorageClient(endpoint: endpoint, credentials: credentials), prefix: prefix)
+    }
+
+    /// Lets the queued result writes end, then closes the connections.
+    func shutdown() async {
+        try? await loader?.downloader.shutdown()
+        await results?.waitForWrites()
+        await results?.client.shutdown()
+    }
+}
