@@ -1,10 +1,7 @@
 import CoreMetrics
 import Locking
-import Logging
 
-/// What the object storage tier counts (by ``Event``, readable and as swift-metrics counters)
-/// and whether the store is answering: a run of failures logs one warning, the first success
-/// after it one notice.
+/// What the object storage tier counts, by ``Event``: readable, and as swift-metrics counters.
 final class ObjectStorageCounters: Sendable {
     /// What is counted.
     enum Event: String, CaseIterable, Sendable {
@@ -12,7 +9,6 @@ final class ObjectStorageCounters: Sendable {
     }
 
     private let counts = Mutex([Event: Int]())
-    private let failing = Mutex(false)
     private let metrics: [Event: Counter]
 
     /// Counters made by `factory`, named `webimage_object_storage_EVENT_total`.
@@ -31,27 +27,5 @@ final class ObjectStorageCounters: Sendable {
     func increment(_ event: Event) {
         counts.withLock { $0[event, default: 0] += 1 }
         metrics[event]?.increment()
-    }
-
-    /// Counts a failure; logs a warning when it starts an outage.
-    func failed(_ error: any Error, operation: String, logger: Logger) {
-        increment(.error)
-        let starts = failing.withLock { failing in
-            defer { failing = true }
-            return !failing
-        }
-        if starts {
-            logger.warning("the object storage tier is failing; requests go on from the other caches and the origin",
-                           metadata: ["operation": "\(operation)", "error": "\(error)"])
-        }
-    }
-
-    /// Notes a success; logs a notice when it ends an outage.
-    func succeeded(logger: Logger) {
-        let ends = failing.withLock { failing in
-            defer { failing = false }
-            return failing
-        }
-        if ends { logger.notice("the object storage tier answers again") }
     }
 }

@@ -17,7 +17,8 @@ import WebImage
 /// Writes go in the background: a store returns at once, and at most ``maxPendingBytes`` of
 /// writes wait (more are dropped and counted). Fail-open: when the store is down, slow or
 /// refuses, a read misses and a write is lost; nothing is thrown, one warning is logged per
-/// outage, and the counters ``hits``, ``misses``, ``writes``, ``errors`` and ``dropped`` say what
+/// outage, the store is left alone for a retry interval after each failure (so that requests
+/// do not each wait out a deadline), and the counters ``hits``, ``misses``, ``writes``, ``errors`` and ``dropped`` say what
 /// happened (also as the swift-metrics counters `webimage_object_storage_hits_total`,
 /// `…_misses_total`, `…_writes_total`, `…_errors_total` and `…_dropped_writes_total`).
 public final class ObjectStorageImageCache: ImageCaching {
@@ -32,11 +33,13 @@ public final class ObjectStorageImageCache: ImageCaching {
     /// Receives one warning per outage and one notice when the store answers again.
     public let logger: Logger
     private let counters: ObjectStorageCounters
+    private let health: ObjectStorageHealth
     private let pendingWrites = ObjectStorageWrites()
 
-    /// A tier in `prefix` (`s3://bucket/prefix`) through `client`.
+    /// A tier in `prefix` (`s3://bucket/prefix`) through `client`, leaving the store alone for
+    /// `retryInterval` after a failure (its requests miss at once meanwhile).
     public init(client: ObjectStorageClient, prefix: ObjectLocation, maxPendingBytes: Int = 64 << 20,
-                coders: ImageCoders = .shared, logger: Logger = Logger(label: "WebImage.ObjectStorageImageCache"),
+                retryInterval: Duration = .seconds(1), coders: ImageCoders = .shared, logger: Logger = Logger(label: "WebImage.ObjectStorageImageCache"),
                 metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.client = client
         self.prefix = prefix
@@ -44,6 +47,7 @@ public final class ObjectStorageImageCache: ImageCaching {
         self.coders = coders
         self.logger = logger
         counters = ObjectStorageCounters(factory: metricsFactory)
+        health = ObjectStorageHealth(retryInterval: retryInterval)
     }
 
     /// Reads that found an entry.
@@ -153,15 +157,18 @@ public final class ObjectStorageImageCache: ImageCaching {
     /// The metadata field holding the time the result was made, an HTTP date.
     static let createdField = "created"
 
-    /// The result of `work`, or nil when the store failed it (counted, and logged once per outage).
+    /// The result of `work`, or nil when the store failed it (counted, and logged once per
+    /// outage) or is being left alone after a failure.
     @discardableResult
     private func attempt<T: Sendable>(_ operation: String, _ work: (ObjectStorageImageCache) async throws -> T) async -> T? {
+        guard health.permitsRequest() else { return nil }
         do {
             let result = try await work(self)
-            counters.succeeded(logger: logger)
+            health.succeeded(logger: logger)
             return result
         } catch {
-            counters.failed(error, operation: operation, logger: logger)
+            counters.increment(.error)
+            health.failed(error, operation: operation, logger: logger)
             return nil
         }
     }

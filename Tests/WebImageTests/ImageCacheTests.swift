@@ -237,6 +237,32 @@ final class ImageCacheTests: XCTestCase {
         XCTAssertEqual(fromUpper, notAnImage)
     }
 
+    func testBytesAndValidatorsComeFromTheFirstCacheHoldingThemAndGoUpTogether() async throws {
+        let folder = try TemporaryFolder(self)
+        let lower = try makeCache(folder.appending("lower"))
+        let upper = try makeCache(folder.appending("upper"))
+        let chain = ImageCachesManager(caches: [lower, upper], storePolicy: .all)
+        let stamp = try XCTUnwrap(HTTPValidators(etag: nil, lastModified: "Sat, 28 Nov 2026 03:00:00 GMT"))
+        let bytes = Data("a result made elsewhere".utf8)
+        await lower.storeData(bytes, validators: stamp, forKey: key)
+        let missingAbove = await upper.diskImageDataAndValidators(forKey: key)
+        XCTAssertNil(missingAbove)
+
+        let found = await chain.diskImageDataAndValidators(forKey: key)
+        XCTAssertEqual(found?.data, bytes)
+        XCTAssertEqual(found?.validators, stamp)
+        let above = await upper.diskImageDataAndValidators(forKey: key)
+        XCTAssertEqual(above?.data, bytes, "written back to the higher cache")
+        XCTAssertEqual(above?.validators, stamp, "with the validators of the bytes")
+
+        let other = Data("stored through the chain".utf8)
+        await chain.storeData(other, validators: stamp, forKey: "other")
+        let inLower = await lower.diskImageDataAndValidators(forKey: "other")
+        let inUpper = await upper.diskImageDataAndValidators(forKey: "other")
+        XCTAssertEqual([inLower?.data, inUpper?.data], [other, other], "stored in every cache the policy names")
+        XCTAssertEqual(inLower?.validators, stamp)
+    }
+
     /// A write-back lands in the tiers the query asked: a disk-only query fills no memory.
     func testADiskOnlyQueryWritesBackToDiskOnly() async throws {
         let folder = try TemporaryFolder(self)

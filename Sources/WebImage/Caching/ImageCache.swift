@@ -156,4 +156,10 @@ extension ImageCache {
         let data = validators.flatMap { try? JSONEncoder().encode($0) }
         _ = try? await io.run { [disk] in try disk.setExtendedData(data, forKey: key) }
     }
+
+    /// The bytes first, then the validators as their extended data (which needs the entry).
+    public func storeData(_ data: Data, validators: HTTPValidators?, forKey key: String) async {
+        try? await store(nil, data: data, forKey: key, to: .disk, serializer: nil)
+        await setValidators(validators, forKey: key)
+    }
 }

@@ -15,8 +15,9 @@ extension ImageCaching {
         return (data, await validators)
     }
 
-    /// The validators first, then the bytes: a tier reading both finds the validators of the
-    /// bytes it finds.
+    /// The validators first, then the bytes: a tier reading both (Redis) finds the validators of
+    /// the bytes it finds. A tier whose validators need the entry (``ImageCache``) stores the
+    /// bytes first.
     public func storeData(_ data: Data, validators: HTTPValidators?, forKey key: String) async {
         await setValidators(validators, forKey: key)
         try? await store(nil, data: data, forKey: key, to: .disk, serializer: nil)
