@@ -6,7 +6,8 @@ public struct ObjectLocation: Sendable, Hashable {
     /// The bucket: 3–63 lowercase letters, digits, dots and hyphens, starting and ending with a
     /// letter or digit (S3's rules for names usable in both addressing styles).
     public let bucket: String
-    /// The key, decoded, without its leading slash; empty for a whole bucket.
+    /// The key, decoded, without its leading slash; empty for a whole bucket. At most
+    /// ``maxKeyBytes``, without control characters or `.` and `..` segments.
     public let key: String
 
     /// The longest key S3 takes, in UTF-8 bytes.
@@ -31,6 +32,11 @@ public struct ObjectLocation: Sendable, Hashable {
         guard key.utf8.count <= Self.maxKeyBytes else { throw .invalidLocation("the key is over \(Self.maxKeyBytes) bytes") }
         guard !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .invalidLocation("the key holds control characters")
+        }
+        // A path normaliser on the way (a proxy, the store) would take `a/../b` for `b`, and
+        // `../other-bucket/b` for another bucket's object.
+        guard !key.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) else {
+            throw .invalidLocation("the key has a . or .. segment")
         }
         self.bucket = bucket
         self.key = key

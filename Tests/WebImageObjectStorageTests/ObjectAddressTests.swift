@@ -43,7 +43,8 @@ final class ObjectAddressTests: XCTestCase {
         let long = String(repeating: "k", count: ObjectLocation.maxKeyBytes + 1)
         for text in ["http://photos/cat.jpg", "s3://Photos/cat.jpg", "s3://ab/cat.jpg", "s3://photos_1/cat.jpg", "s3://-photos/cat.jpg",
                      "s3://pho..tos/cat.jpg", "s3://user@photos/cat.jpg", "s3://photos:9000/cat.jpg", "s3://photos/cat.jpg?v=1",
-                     "s3://photos/a%0Ab.jpg", "s3://photos/\(long)"] {
+                     "s3://photos/a%0Ab.jpg", "s3://photos/\(long)", "s3://photos/../secrets/key.jpg", "s3://photos/a/%2E%2E/b.jpg",
+                     "s3://photos/a/./b.jpg"] {
             XCTAssertThrowsError(try location(text), text) { error in
                 guard case ObjectStorageError.invalidLocation = error else { return XCTFail("\(text): \(error)") }
             }
