@@ -97,6 +97,40 @@ final class ObjectStorageServeTests: XCTestCase {
         XCTAssertEqual(b.cacheSources(forPathsContaining: "/rs:fit:200:200/"), ["shared", "memory"], "kept locally")
     }
 
+    func testRedisIsAskedBeforeTheBucketAndAResultFoundInTheBucketIsWrittenBackToRedis() async throws {
+        try moto.makeBucket("images", objects: ["cat.jpg": Fixtures.bench("testjfif_256.jpg")])
+        try moto.makeBucket("results")
+        let first = try await RedisProcess(), second = try await RedisProcess()
+        let shared = ["--use-s3", "--result-storage", "s3://results/webimage"]
+        let a = try startInstance(shared + ["--redis", first.url]), b = try startInstance(shared + ["--redis", second.url])
+        let path = "/insecure/w:100/plain/s3://images/cat.jpg@png"
+
+        let madeByA = try await get(a.baseURL + path)
+        XCTAssertEqual(madeByA.status, 200)
+        let written = try await eventually { try await self.metric("webimage_object_storage_writes_total", of: a) >= 1 }
+        XCTAssertTrue(written, "A wrote its result to the bucket")
+        // B's Redis has never seen it: B finds it in the bucket, and writes it back to its Redis.
+        let fromBucket = try await get(b.baseURL + path)
+        XCTAssertEqual(fromBucket.body, madeByA.body)
+        XCTAssertEqual(b.cacheSources(forPathsContaining: "/w:100/"), ["shared"])
+        let bucketHitsOfB = try await metric("webimage_object_storage_hits_total", of: b)
+        XCTAssertEqual(bucketHitsOfB, 1)
+
+        // C shares only B's Redis (no bucket): it finds the result there, with the time A made it.
+        let c = try startInstance(["--redis", second.url])
+        let fromRedis = try await get(c.baseURL + path)
+        XCTAssertEqual(fromRedis.body, madeByA.body)
+        XCTAssertEqual(c.cacheSources(forPathsContaining: "/w:100/"), ["shared"], "written back to Redis by B")
+        XCTAssertEqual(fromRedis.headers.first(name: "Last-Modified"), madeByA.headers.first(name: "Last-Modified"))
+
+        // A asks its own Redis first: a result made by A is answered from there, never from the bucket.
+        let aAgain = try startInstance(shared + ["--redis", first.url])
+        _ = try await get(aAgain.baseURL + path)
+        XCTAssertEqual(aAgain.cacheSources(forPathsContaining: "/w:100/"), ["shared"])
+        let bucketHitsOfA = try await metric("webimage_object_storage_hits_total", of: aAgain)
+        XCTAssertEqual(bucketHitsOfA, 0, "Redis answered before the bucket was asked")
+    }
+
     func testEveryRequestIsAnsweredWhenTheBucketServerDiesUnderLoad() async throws {
         try moto.makeBucket("results")
         let root = folder.appending("root")
