@@ -35,18 +35,35 @@ public struct ObjectStorageImageLoader: ImageLoader {
         url.scheme?.lowercased() == "s3"
     }
 
-    /// Loads the object `url` names; an address that is not a valid `s3://bucket/key` fails
-    /// with ``WebImageError/invalidURL(_:)``.
+    /// Loads and decodes the object `url` names; an address that is not a valid
+    /// `s3://bucket/key` fails with ``WebImageError/invalidURL(_:)``.
     public func requestImage(
         for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
     ) async throws -> ImageLoadResult {
+        let (target, signed) = try signedRequest(for: url, options: options)
+        return try await downloader.image(for: target, options: signed, events: events)
+    }
+
+    /// Loads the bytes of the object `url` names without decoding them (a server decodes them
+    /// later, in a processing slot), through the same signed request and download.
+    public func requestData(
+        for url: URL, options: ImageLoaderOptions, events: ImageLoadingEventHandler?
+    ) async throws -> ImageDataLoadResult {
+        let (target, signed) = try signedRequest(for: url, options: options)
+        return try await downloader.data(for: target, options: signed, events: events)
+    }
+
+    /// The endpoint URL of the object `url` names, and `options` with a request modifier that
+    /// signs the request as it is sent.
+    private func signedRequest(for url: URL, options: ImageLoaderOptions) throws(WebImageError)
+        -> (url: URL, options: ImageLoaderOptions) {
         let target: (url: URL, host: String, path: String)
         do throws(ObjectStorageError) {
             let location = try ObjectLocation(url: url)
             guard !location.key.isEmpty else { throw .invalidLocation("it names no object") }
             target = try endpoint.target(for: location)
         } catch {
-            throw WebImageError.invalidURL(error.description)
+            throw .invalidURL(error.description)
         }
         var options = options
         let signer = signer, now = now
@@ -59,7 +76,7 @@ public struct ObjectStorageImageLoader: ImageLoader {
             for (name, value) in headers { signed.headers.replaceOrAdd(name: name, value: value) }
             return signed
         }
-        return try await downloader.image(for: target.url, options: options, events: events)
+        return (target.url, options)
     }
 
     /// Blocks nothing: an object missing now may be uploaded a moment later.

@@ -48,6 +48,8 @@ final class ObjectStorageClientTests: XCTestCase {
         let result = try await loader.requestImage(for: url, options: ImageLoaderOptions(coders: coders), events: nil)
         XCTAssertEqual([result.image.pixels.width, result.image.pixels.height], [256, 192])
         XCTAssertEqual(result.data, try Fixtures.benchData("testjfif_256.jpg"))
+        let bytes = try await loader.requestData(for: url, options: ImageLoaderOptions(coders: coders), events: nil)
+        XCTAssertEqual(bytes.data, try Fixtures.benchData("testjfif_256.jpg"), "the same object, undecoded")
 
         do {
             _ = try await loader.requestImage(for: try XCTUnwrap(URL(string: "s3://images/missing.jpg")), options: ImageLoaderOptions(coders: coders),
