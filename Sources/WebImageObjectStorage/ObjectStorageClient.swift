@@ -97,13 +97,12 @@ public final class ObjectStorageClient: Sendable {
         let target = try endpoint.target(for: location)
         var request = HTTPClientRequest(url: target.url.absoluteString)
         request.method = method
-        let fields = [("Host", target.host)] + headers
         let payloadHash = body.map(SigV4Signer.payloadHash(of:)) ?? SigV4Signer.emptyPayloadHash
-        let signing = signer.signingHeaders(
-            for: SigV4Request(method: method.rawValue, path: target.path, headers: fields.map { (name: $0.0, value: $0.1) },
-                              payloadHash: payloadHash),
-            at: now())
-        for (name, value) in fields + signing.map({ ($0.name, $0.value) }) { request.headers.replaceOrAdd(name: name, value: value) }
+        let signing = target.signingRequest(method: method.rawValue, headers: headers.map { (name: $0.0, value: $0.1) },
+                                            payloadHash: payloadHash)
+        for (name, value) in signing.headers + signer.signingHeaders(for: signing, at: now()) {
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
         if let body { request.body = .bytes(ByteBuffer(data: body)) }
         do {
             return try await http.execute(request, timeout: .nanoseconds(timeout.nanoseconds))

@@ -42,16 +42,18 @@ public struct ObjectStorageEndpoint: Sendable, Hashable {
         port = parsed.port
     }
 
-    /// The request for the object at `location`: its URL, the `Host` field it is sent (and
-    /// signed) with, and its path, decoded, as the signer takes it.
-    public func target(for location: ObjectLocation) throws(ObjectStorageError) -> (url: URL, host: String, path: String) {
+    /// The request target of the object at `location`: its URL, the `Host` field it is sent (and
+    /// signed) with, its path and its query (the version, when there is one).
+    public func target(for location: ObjectLocation) throws(ObjectStorageError) -> ObjectRequestTarget {
         let literal = host.contains(":") ? "[\(host)]" : host
         let hostName = usesPathStyle ? literal : "\(location.bucket).\(literal)"
         let hostField = port.map { "\(hostName):\($0)" } ?? hostName
         let path = usesPathStyle ? "/\(location.bucket)/\(location.key)" : "/\(location.key)"
-        guard let url = URL(string: "\(scheme)://\(hostField)\(SigV4Encoding.encodePath(path))") else {
+        let query = location.version.map { [(name: "versionId", value: $0)] } ?? []
+        let queryText = query.isEmpty ? "" : "?" + query.map { "\($0.name)=\(SigV4Encoding.encode($0.value))" }.joined(separator: "&")
+        guard let url = URL(string: "\(scheme)://\(hostField)\(SigV4Encoding.encodePath(path))\(queryText)") else {
             throw .invalidLocation("it makes no URL with this endpoint")
         }
-        return (url, hostField, path)
+        return ObjectRequestTarget(url: url, host: hostField, path: path, query: query)
     }
 }

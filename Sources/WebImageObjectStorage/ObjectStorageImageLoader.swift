@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import WebImage
 
-/// Loads `s3://bucket/key` sources: each is asked of the endpoint as a signed `GET` through an
+/// Loads `s3://bucket/key` sources (`s3://bucket/key?VERSION` for a version of the object): each is asked of the endpoint as a signed `GET` through an
 /// ``HTTPImageDownloader``, so that object reads share its coalescing, size limit, timeouts and
 /// queue with every other download, and decode as any download does.
 ///
@@ -57,7 +57,7 @@ public struct ObjectStorageImageLoader: ImageLoader {
     /// signs the request as it is sent.
     private func signedRequest(for url: URL, options: ImageLoaderOptions) throws(WebImageError)
         -> (url: URL, options: ImageLoaderOptions) {
-        let target: (url: URL, host: String, path: String)
+        let target: ObjectRequestTarget
         do throws(ObjectStorageError) {
             let location = try ObjectLocation(url: url)
             guard !location.key.isEmpty else { throw .invalidLocation("it names no object") }
@@ -70,9 +70,7 @@ public struct ObjectStorageImageLoader: ImageLoader {
         options.requestModifier = { request in
             var signed = request
             signed.headers.replaceOrAdd(name: "Host", value: target.host)
-            let headers = signer.signingHeaders(
-                for: SigV4Request(method: request.method.rawValue, path: target.path, headers: [("Host", target.host)]),
-                at: now())
+            let headers = signer.signingHeaders(for: target.signingRequest(method: request.method.rawValue), at: now())
             for (name, value) in headers { signed.headers.replaceOrAdd(name: name, value: value) }
             return signed
         }

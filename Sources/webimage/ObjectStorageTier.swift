@@ -43,6 +43,7 @@ struct ObjectStorageTier {
         do {
             guard let url = URL(string: storage) else { throw ObjectStorageError.invalidLocation("it is not a URL") }
             prefix = try ObjectLocation(url: url)
+            guard prefix.version == nil else { throw ObjectStorageError.invalidLocation("a result storage prefix has no version") }
         } catch {
             throw CommandFailure("--result-storage: \(error)")
         }

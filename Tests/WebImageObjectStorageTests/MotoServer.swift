@@ -57,6 +57,13 @@ final class MotoServer {
         _ = try run(Self.putObjects, [bucket] + objects.map { "\($0.key)=\($0.value.path)" })
     }
 
+    /// Makes the versioned `bucket` and puts `files` under `key` one after the other, with boto3
+    /// as ``reader``; the version ID of each, in order.
+    func putVersions(in bucket: String, key: String, files: [URL]) throws -> [String] {
+        let output = try run(Self.putVersionsScript, [bucket, key] + files.map(\.path))
+        return try JSONDecoder().decode([String].self, from: Data(output.utf8))
+    }
+
     /// Kills the server with SIGKILL, as a crash would.
     func kill() {
         process?.killAndReap()
@@ -105,6 +112,20 @@ final class MotoServer {
         iam.put_user_policy(UserName="reader", PolicyName="s3", PolicyDocument=json.dumps(
             {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
         print(json.dumps(keys))
+        """
+
+    /// Makes a versioned bucket and puts files under one key in it, as the reader; prints the version IDs.
+    private static let putVersionsScript = """
+        import json, sys, boto3
+        s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
+                          aws_access_key_id=sys.argv[2], aws_secret_access_key=sys.argv[3])
+        s3.create_bucket(Bucket=sys.argv[4])
+        s3.put_bucket_versioning(Bucket=sys.argv[4], VersioningConfiguration={"Status": "Enabled"})
+        versions = []
+        for path in sys.argv[6:]:
+            with open(path, "rb") as f:
+                versions.append(s3.put_object(Bucket=sys.argv[4], Key=sys.argv[5], Body=f.read())["VersionId"])
+        print(json.dumps(versions))
         """
 
     /// Makes a bucket and puts files in it, as the reader.

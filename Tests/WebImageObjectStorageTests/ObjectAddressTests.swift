@@ -42,13 +42,25 @@ final class ObjectAddressTests: XCTestCase {
     func testAddressesThatNameNoValidObjectAreRefused() {
         let long = String(repeating: "k", count: ObjectLocation.maxKeyBytes + 1)
         for text in ["http://photos/cat.jpg", "s3://Photos/cat.jpg", "s3://ab/cat.jpg", "s3://photos_1/cat.jpg", "s3://-photos/cat.jpg",
-                     "s3://pho..tos/cat.jpg", "s3://user@photos/cat.jpg", "s3://photos:9000/cat.jpg", "s3://photos/cat.jpg?v=1",
+                     "s3://pho..tos/cat.jpg", "s3://user@photos/cat.jpg", "s3://photos:9000/cat.jpg", "s3://photos/cat.jpg#v1",
                      "s3://photos/a%0Ab.jpg", "s3://photos/\(long)", "s3://photos/../secrets/key.jpg", "s3://photos/a/%2E%2E/b.jpg",
                      "s3://photos/a/./b.jpg"] {
             XCTAssertThrowsError(try location(text), text) { error in
                 guard case ObjectStorageError.invalidLocation = error else { return XCTFail("\(text): \(error)") }
             }
         }
+    }
+
+    func testAVersionIsAskedForAsASignedVersionIdQuery() throws {
+        let endpoint = try ObjectStorageEndpoint(url: "http://127.0.0.1:9000", region: "auto", usesPathStyle: true)
+        let versioned = try location("s3://photos/cat.jpg?3/L4kqtJl%2B0")
+        XCTAssertEqual(versioned.version, "3/L4kqtJl+0")
+        let target = try endpoint.target(for: versioned)
+        XCTAssertEqual(target.url.absoluteString, "http://127.0.0.1:9000/photos/cat.jpg?versionId=3%2FL4kqtJl%2B0")
+        XCTAssertEqual(target.signingRequest(method: "GET").query.map(\.value), ["3/L4kqtJl+0"])
+        XCTAssertNil(try location("s3://photos/cat.jpg").version)
+        XCTAssertThrowsError(try location("s3://photos/cat.jpg?a%0Ab"))
+        XCTAssertNil(try versioned.appending("x").version, "a name under a prefix is of no version")
     }
 
     func testAPrefixGainsItsObjectNamesAfterOneSlash() throws {

@@ -68,6 +68,20 @@ final class ObjectStorageServeTests: XCTestCase {
         }
     }
 
+    func testAVersionOfAnObjectIsServedAsImgproxyAsksForIt() async throws {
+        let versions = try moto.putVersions(in: "history", key: "cat", files: [Fixtures.bench("testjfif_256.jpg"),
+                                                                               Fixtures.bench("testjfif_256.png")])
+        let reader = try startInstance(["--use-s3"])
+        let current = try await get(reader.baseURL + "/insecure/w:64/plain/s3://history/cat@png")
+        let first = try await get(reader.baseURL + "/insecure/w:64/plain/s3://history/cat%3F\(versions[0])@png")
+        let second = try await get(reader.baseURL + "/insecure/w:64/plain/s3://history/cat%3F\(versions[1])@png")
+        XCTAssertEqual([current.status, first.status, second.status], [200, 200, 200])
+        XCTAssertEqual(current.body, second.body, "the current version is the last one put")
+        XCTAssertNotEqual(first.body, second.body, "the first version is another image")
+        let missing = try await get(reader.baseURL + "/insecure/w:64/plain/s3://history/cat%3Fno-such-version@png")
+        XCTAssertGreaterThanOrEqual(missing.status, 400)
+    }
+
     func testTwoInstancesShareResultsThroughTheBucketAndTheSecondMakesNothing() async throws {
         try moto.makeBucket("images", objects: ["cat.jpg": Fixtures.bench("testjfif_1024.jpg")])
         try moto.makeBucket("results")
