@@ -48,14 +48,16 @@ final class ProcessingTransformerTests: XCTestCase {
 
     func testExtendPlacesTheImageByGravityOnTheBackground() throws {
         let white = RGBA(r: 255, g: 255, b: 255, a: 255)
-        let extended = try transform(redThenBlue, "rs:fit:4:3:0:1/g:nowe/bg:ffffff")
+        // extend takes a gravity of its own (imgproxy's rs:…:extend:gravity); the main one is the fill crop's.
+        let extended = try transform(redThenBlue, "rs:fit:4:3:0:1:nowe/g:soea/bg:ffffff")
         XCTAssertEqual([extended.pixelWidth, extended.pixelHeight], [4, 3])
         XCTAssertEqual(extended.pixels[0, 0], red)
         XCTAssertEqual(extended.pixels[1, 0], blue)
         XCTAssertEqual(extended.pixels[3, 2], white)
         let transparent = try transform(redThenBlue, "rs:fit:4:3:0:1")
         XCTAssertEqual(transparent.pixels[0, 0], .clear)
-        XCTAssertEqual(transparent.pixels[1, 1], red)
+        // Centred as imgproxy centres: the spare space plus one, halved, rounded half to even.
+        XCTAssertEqual(transparent.pixels[2, 2], red)
     }
 
     func testFlatteningBlendsByAlpha() throws {

@@ -155,7 +155,7 @@ final class ProcessingURLParserTests: XCTestCase {
             ("/", .missingPart("signature segment")),
             ("/sig", .missingPart("signature segment")),
             ("/sig/w:10", .missingPart("source URL")),
-            ("/sig/zoom:2/plain/http://h/x", .unknownOption("zoom")),
+            ("/sig/vignette:2/plain/http://h/x", .unknownOption("vignette")),
             ("/sig/w:abc/plain/http://h/x", .invalidArgument(option: "width", reason: "\"abc\" is not an integer")),
             ("/sig/w:99999999/plain/http://h/x", .invalidArgument(option: "width", reason: "99999999 is outside 0…16384")),
             ("/sig/w:1:2/plain/http://h/x", .invalidArgument(option: "width", reason: "takes at most 1 argument(s)")),

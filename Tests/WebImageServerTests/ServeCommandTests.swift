@@ -55,7 +55,7 @@ final class ServeCommandTests: ServeTestCase {
         let cases: [(String, Int)] = [
             ("/insecure/w:10/plain/\(source)", 403),
             (try signed("/w:10/plain/\(source)").replacingOccurrences(of: "/w:10", with: "/w:11"), 403),
-            (try signed("/zoom:2/plain/\(source)"), 400),
+            (try signed("/vignette:2/plain/\(source)"), 400),
             (try signed("/w:10/plain/\(origin.url("/gone.jpg").absoluteString)"), 404),
             (try signed("/w:10/plain/\(origin.url("/broken.jpg").absoluteString)"), 502),
             (try signed("/rs:force:16000:16000:1/plain/\(source)"), 422),

@@ -18,12 +18,48 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether a source smaller than the request may be scaled up.
     public var enlarge = false
     /// Whether an output smaller than the request is padded to the requested size (with
-    /// ``background``, transparent without one), placed by ``gravity``.
+    /// ``background``, transparent without one), placed by ``extendGravity``.
     public var extend = false
-    /// Where ``ResizingType/fill`` crops and ``extend`` places the image.
+    /// Where ``extend`` places the image on its canvas (never smart); nil centres it with the
+    /// spare space halved and floored, as thumbor's `fill` does (imgproxy URLs always say one).
+    public var extendGravity: Gravity?
+    /// Whether an output of another aspect ratio than the request is padded to that ratio,
+    /// without growing past the output, placed by ``extendAspectRatioGravity``.
+    public var extendAspectRatio = false
+    /// Where ``extendAspectRatio`` places the image (never smart).
+    public var extendAspectRatioGravity = Gravity.centre
+    /// Where ``ResizingType/fill`` crops the image.
     public var gravity = Gravity.centre
-    /// The encoder quality 1…100, or 0 for the server's default.
+    /// The smallest output width (before ``dpr``), reached by scaling up past ``width`` if need be; 0 for none.
+    public var minWidth = 0
+    /// The smallest output height (before ``dpr``), reached by scaling up past ``height`` if need be; 0 for none.
+    public var minHeight = 0
+    /// Factors the horizontal and vertical scales are multiplied by, after the fit.
+    public var zoomX = 1.0, zoomY = 1.0
+    /// The largest side the result may have, the padding and canvas included, or 0 for no limit.
+    public var maxResultDimension = 0
+    /// The space added around the result (times ``dpr``).
+    public var padding = ProcessingPadding()
+    /// Whether the image is mirrored left to right after the rotation.
+    public var flipHorizontal = false
+    /// Whether the image is mirrored top to bottom after the rotation.
+    public var flipVertical = false
+    /// The border removed before cropping, or nil for none.
+    public var trim: ProcessingTrim?
+    /// The unsharp mask's standard deviation in pixels; 0 is no sharpening.
+    public var sharpenSigma: Double = 0
+    /// The side of the blocks the result is pixelated into; 0 and 1 leave it alone.
+    public var pixelateSize = 0
+    /// The encoder quality 1…100, or 0 for ``formatQuality``'s or the server's default.
     public var quality = 0
+    /// The encoder quality by output format, for a URL without ``quality``.
+    public var formatQuality: [ImageFormat: Int] = [:]
+    /// The largest result in bytes: the quality is lowered until it fits (or reaches 10); 0 for no limit.
+    public var maxBytes = 0
+    /// Source formats answered with the source's bytes as they are, when no other output format is asked.
+    public var skipProcessing: Set<ImageFormat> = []
+    /// Whether the file extension of the source URL is ignored rather than taken for ``format``.
+    public var raw = false
     /// The output format, or nil for the source's format (or one of ``acceptedFormats``).
     public var format: ImageFormat?
     /// When ``format`` is nil, the formats the client accepts (from `Accept`, in the server's
@@ -42,6 +78,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var autoRotate = true
     /// Whether metadata is removed from the output.
     public var stripMetadata = true
+    /// Whether the pixels are converted to sRGB and written without a profile (true, the
+    /// default) or keep the source's ICC profile, which the encoder writes again.
+    public var stripColorProfile = true
     /// A string that changes the URL, and so the cache key, without changing the image.
     public var cacheBuster: String?
     /// The Unix time after which the URL is refused, or nil for never.
@@ -91,6 +130,8 @@ public struct ProcessingOptions: Sendable, Hashable {
         if grayscale {
             parts.append("gs:1")
         }
+        parts.append(contentsOf: geometryKeyParts)
+        parts.append(contentsOf: outputKeyParts)
         return parts.joined(separator: "/")
     }
 }

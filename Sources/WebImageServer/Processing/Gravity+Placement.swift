@@ -2,43 +2,47 @@ import WebImage
 
 extension Gravity {
     /// Where an `inner` area of `pixels` is cut out: for smart gravity, the most interesting
-    /// area as ``SmartCrop`` finds it; for the others, ``origin(of:in:)`` of the sizes.
-    func origin(of inner: PixelSize, in pixels: PixelBuffer) -> (x: Int, y: Int) {
-        guard kind == .smart else { return origin(of: inner, in: PixelSize(width: pixels.width, height: pixels.height)) }
+    /// area as ``SmartCrop`` finds it; for the others, ``origin(of:in:dpr:)`` of the sizes.
+    func origin(of inner: PixelSize, in pixels: PixelBuffer, dpr: Double) -> (x: Int, y: Int) {
+        guard kind == .smart else { return origin(of: inner, in: PixelSize(width: pixels.width, height: pixels.height), dpr: dpr) }
         let region = SmartCrop.region(of: inner, in: pixels)
         return (region.x, region.y)
     }
 
     /// Where an `inner` area goes inside `outer`, as imgproxy places crops and extended images:
-    /// at the gravity's edge or corner moved inwards by the offsets, at the centre moved by the
-    /// offsets, or centred on the focus point; always clamped so that it stays inside when it fits.
-    /// Smart gravity, which needs the pixels it cuts from (the method above), centres here:
-    /// where an image is placed on a larger canvas, as imgproxy's `extend` does.
-    func origin(of inner: PixelSize, in outer: PixelSize) -> (x: Int, y: Int) {
-        let spareWidth = Double(outer.width - inner.width), spareHeight = Double(outer.height - inner.height)
-        let left: Double, top: Double
-        switch kind {
-        case .focusPoint:
-            left = Double(outer.width) * x - Double(inner.width) / 2
-            top = Double(outer.height) * y - Double(inner.height) / 2
-        case .centre, .smart:
-            left = spareWidth / 2 + x
-            top = spareHeight / 2 + y
-        default:
-            left = isWest ? x : isEast ? spareWidth - x : spareWidth / 2 + x
-            top = isNorth ? y : isSouth ? spareHeight - y : spareHeight / 2 + y
+    /// centred with the spare space plus one halved and rounded half to even (a 50-pixel crop
+    /// of 200 starts at 76), at the gravity's edge or corner, or centred on the focus point.
+    /// Offsets of 1 or more are pixels times `dpr`, rounded half to even; smaller ones are
+    /// fractions of `outer`'s side; edge offsets move inwards. The area always stays inside
+    /// `outer` when it fits (at 0 when it does not). Smart gravity, which needs the pixels it
+    /// cuts from (the method above), centres here.
+    func origin(of inner: PixelSize, in outer: PixelSize, dpr: Double = 1) -> (x: Int, y: Int) {
+        var left: Int, top: Int
+        if kind == .focusPoint {
+            left = Self.even(Double(outer.width) * x) - inner.width / 2
+            top = Self.even(Double(outer.height) * y) - inner.height / 2
+        } else {
+            let offsetX = Self.offset(x, side: outer.width, dpr: dpr), offsetY = Self.offset(y, side: outer.height, dpr: dpr)
+            left = Self.even(Double(outer.width - inner.width + 1) / 2) + offsetX
+            top = Self.even(Double(outer.height - inner.height + 1) / 2) + offsetY
+            if isWest { left = offsetX }
+            if isEast { left = outer.width - inner.width - offsetX }
+            if isNorth { top = offsetY }
+            if isSouth { top = outer.height - inner.height - offsetY }
         }
-        return (Self.clamp(left, spareWidth), Self.clamp(top, spareHeight))
+        return (max(0, min(left, outer.width - inner.width)), max(0, min(top, outer.height - inner.height)))
     }
+
+    /// An offset in pixels: `value` × `dpr` from 1 up (either sign), else a fraction of `side`.
+    private static func offset(_ value: Double, side: Int, dpr: Double) -> Int {
+        abs(value) >= 1 ? even(value * dpr) : even(Double(side) * value)
+    }
+
+    /// `value` rounded half to even, as Go's `math.RoundToEven`.
+    private static func even(_ value: Double) -> Int { Int(value.rounded(.toNearestOrEven)) }
 
     private var isWest: Bool { [.west, .northWest, .southWest].contains(kind) }
     private var isEast: Bool { [.east, .northEast, .southEast].contains(kind) }
     private var isNorth: Bool { [.north, .northEast, .northWest].contains(kind) }
     private var isSouth: Bool { [.south, .southEast, .southWest].contains(kind) }
-
-    /// `value` rounded and kept within 0…`spare` (or 0…`spare` reversed when the area does not fit).
-    private static func clamp(_ value: Double, _ spare: Double) -> Int {
-        let low = min(0, spare), high = max(0, spare)
-        return Int(min(max(value, low), high).rounded())
-    }
 }

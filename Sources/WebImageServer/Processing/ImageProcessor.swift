@@ -143,6 +143,12 @@ public final class ImageProcessor: Sendable {
             if error.isUnusableData { await manager.removeData(for: source.url) }
             throw ProcessingError(loading: .badImageData(error))
         }
+        // Decoded first all the same: the source's size is checked against the limits.
+        if let untouched = Self.skipped(source.data, format: decoded.format, options: options) {
+            var result = untouched
+            result.sourceOrigin = source.source
+            return result
+        }
         let transformer = ProcessingTransformer(options: options)
         let size = transformer.outputSize(for: decoded)
         let total = size.area.multipliedReportingOverflow(by: decoded.frames.count)
@@ -209,21 +215,33 @@ public final class ImageProcessor: Sendable {
     }
 
     /// Decode options that shrink the source on load when the whole output is known to fit a
-    /// box no larger than the source: `fit`, or one side given. Not with a crop, whose pixel
+    /// box no larger than the source: `fit`, or one side given (but not `force`). Not with a crop, whose pixel
     /// sizes refer to the full-size source, nor with `enlarge`.
     static func decodeOptions(for options: ProcessingOptions) -> ImageDecodeOptions {
         var decode = ImageDecodeOptions()
-        guard options.crop == nil, !options.enlarge, options.width > 0 || options.height > 0 else { return decode }
+        if !options.stripColorProfile { decode.colorManagement = .preserve }
+        // Trim, zoom and the smallest sizes measure the full-size source.
+        guard options.crop == nil, options.trim == nil, !options.enlarge, options.width > 0 || options.height > 0,
+              options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0 else { return decode }
         let width = Int((Double(options.width) * options.dpr).rounded())
         let height = Int((Double(options.height) * options.dpr).rounded())
         let oneSide = width == 0 || height == 0
-        guard oneSide || options.resizingType == .fit else { return decode }
+        // A force with one side keeps the other side of the source: no box bounds it.
+        guard (oneSide && options.resizingType != .force) || options.resizingType == .fit else { return decode }
         var box = PixelSize(width: width == 0 ? Int(Int32.max) : width, height: height == 0 ? Int(Int32.max) : height)
         if options.rotation % 180 == 90 {
             box = PixelSize(width: box.height, height: box.width)
         }
         decode.thumbnailPixelSize = box
         return decode
+    }
+
+    /// The source's bytes `data` (of `format`) as they are, when the options ask for them: `raw`,
+    /// or a format in `skip_processing` with no other output format asked; nil otherwise.
+    static func skipped(_ data: Data, format: ImageFormat, options: ProcessingOptions) -> ProcessedImage? {
+        let skips = options.raw || (options.skipProcessing.contains(format) && (options.format == nil || options.format == format))
+        guard skips, format != .undefined else { return nil }
+        return ProcessedImage(data: data, format: format)
     }
 
     /// The largest blur radius allowed on a result at the pixel limit; a smaller result may
@@ -252,9 +270,10 @@ public final class ImageProcessor: Sendable {
             guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
             format = image.pixels.hasTransparency ? .png : .jpeg
         }
-        let quality = Double(options.quality > 0 ? options.quality : configuration.quality) / 100
+        let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
+            ?? configuration.quality
         do {
-            let data = try coders.encode(image, as: format, options: ImageEncodeOptions(quality: quality))
+            let data = try FittingEncoder(coders: coders, format: format, maxBytes: options.maxBytes).encode(image, quality: quality)
             return ProcessedImage(data: data, format: format)
         } catch {
             throw .encodingFailed(String(describing: error))

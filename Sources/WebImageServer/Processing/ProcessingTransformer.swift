@@ -1,9 +1,10 @@
 import WebImage
 
 /// Applies a request's options to a decoded image, in imgproxy's order: orientation (undone
-/// for `auto_rotate:0`), rotation, crop, resize (with the fill crop), grey, the `extend`
-/// canvas, thumbor's flips and turns, blur, then flattening onto the background. Grey comes
-/// before the canvas so that thumbor's `fill` colour stays a colour. Every frame of an
+/// for `auto_rotate:0`), rotation, flips, trim, crop, resize (with the fill crop), grey, blur,
+/// sharpening and pixelation, the `extend` and `extend_aspect_ratio` canvases, the padding,
+/// thumbor's flips and turns, then flattening onto the background. Grey comes before the
+/// canvases so that thumbor's `fill` colour stays a colour. The sizes are ``ResizePlan``'s. Every frame of an
 /// animation goes the same way: smart gravity judges the first frame and cuts the others
 /// where it cut that one, so that the animation does not jump about.
 struct ProcessingTransformer: ImageTransformer {
@@ -18,7 +19,9 @@ struct ProcessingTransformer: ImageTransformer {
         guard image.pixelWidth > 0, image.pixelHeight > 0 else { return nil }
         let orientation = image.orientation
         var smartOrigins = SmartOrigins()
-        return image.mappingFrames { process($0, orientation: orientation, smartOrigins: &smartOrigins) }
+        // As imgproxy, an animation is not trimmed: its frames could lose different borders.
+        let trims = image.frames.count == 1
+        return image.mappingFrames { process($0, orientation: orientation, trims: trims, smartOrigins: &smartOrigins) }
     }
 
     /// The size of the output for `image`, computed without touching a pixel, so that a
@@ -42,7 +45,8 @@ struct ProcessingTransformer: ImageTransformer {
         var fill: (x: Int, y: Int)?
     }
 
-    private func process(_ frame: PixelBuffer, orientation: ImageOrientation, smartOrigins: inout SmartOrigins) -> PixelBuffer {
+    private func process(_ frame: PixelBuffer, orientation: ImageOrientation, trims: Bool,
+                         smartOrigins: inout SmartOrigins) -> PixelBuffer {
         var pixels = frame
         if !options.autoRotate && orientation != .up {
             pixels = pixels.applying(orientation.undoing)
@@ -53,6 +57,11 @@ struct ProcessingTransformer: ImageTransformer {
         case 270: pixels = pixels.applying(.left)
         default: break
         }
+        pixels = Self.applying(FlippingTransformer(horizontal: options.flipHorizontal, vertical: options.flipVertical), to: pixels)
+        if trims, let trim = options.trim {
+            pixels = Self.applying(TrimmingTransformer(threshold: trim.threshold, colour: trim.colour,
+                                                       equalHorizontal: trim.equalHorizontal, equalVertical: trim.equalVertical), to: pixels)
+        }
         if let crop = options.crop {
             pixels = cropped(pixels, to: crop, smartOrigin: &smartOrigins.crop)
         }
@@ -61,26 +70,41 @@ struct ProcessingTransformer: ImageTransformer {
             pixels = Resampler.resize(pixels, to: plan.scaled)
         }
         if plan.cropped != plan.scaled {
-            let origin = smartOrigins.fill ?? options.gravity.origin(of: plan.cropped, in: pixels)
+            let origin = smartOrigins.fill ?? options.gravity.origin(of: plan.cropped, in: pixels, dpr: plan.dprScale)
             if options.gravity.kind == .smart { smartOrigins.fill = origin }
             pixels = pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: plan.cropped.width, height: plan.cropped.height))
         }
-        if options.grayscale, let grey = GrayscaleTransformer().transform(Image(pixels: pixels), forKey: "") {
-            pixels = grey.pixels
-        }
-        if plan.canvas != plan.cropped {
-            let origin = options.gravity.origin(of: plan.cropped, in: plan.canvas)
-            pixels = pixels.placed(on: plan.canvas, at: origin, fill: options.background ?? .clear)
-        }
+        if options.grayscale { pixels = Self.applying(GrayscaleTransformer(), to: pixels) }
+        pixels = Self.applying(GaussianBlurTransformer(radius: options.blurSigma), to: pixels)
+        pixels = Self.applying(SharpeningTransformer(sigma: options.sharpenSigma), to: pixels)
+        pixels = Self.applying(PixelatingTransformer(size: options.pixelateSize), to: pixels)
+        let fill = options.background ?? .clear
+        pixels = placed(pixels, on: plan.extended, by: options.extendGravity, dpr: plan.dprScale, fill: fill)
+        pixels = placed(pixels, on: plan.aspectExtended, by: options.extendAspectRatioGravity, dpr: plan.dprScale, fill: fill)
+        let padding = plan.padding
+        pixels = Self.applying(PaddingTransformer(top: padding.top, right: padding.right, bottom: padding.bottom,
+                                                  left: padding.left, fill: fill), to: pixels)
         pixels = pixels.applying(options.postResizeOrientation)
-        if options.blurSigma > 0, let blurred = GaussianBlurTransformer(radius: options.blurSigma)
-            .transform(Image(pixels: pixels), forKey: "") {
-            pixels = blurred.pixels
-        }
         if let background = options.background {
             pixels = pixels.flattened(onto: background)
         }
         return pixels
+    }
+
+    /// `pixels` transformed by `transformer`, or as they are when it does not apply.
+    private static func applying(_ transformer: some ImageTransformer, to pixels: PixelBuffer) -> PixelBuffer {
+        transformer.transform(Image(pixels: pixels), forKey: "")?.pixels ?? pixels
+    }
+
+    /// `pixels` placed by `gravity` on a canvas of `size` filled with `fill`, or as they are
+    /// when the canvas is their size.
+    /// A nil `gravity` centres with the spare space halved and floored (thumbor's `fill`).
+    private func placed(_ pixels: PixelBuffer, on size: PixelSize, by gravity: Gravity?, dpr: Double, fill: RGBA) -> PixelBuffer {
+        let inner = PixelSize(width: pixels.width, height: pixels.height)
+        guard size != inner else { return pixels }
+        let origin = gravity?.origin(of: inner, in: size, dpr: dpr)
+            ?? ((size.width - inner.width) / 2, (size.height - inner.height) / 2)
+        return pixels.placed(on: size, at: origin, fill: fill)
     }
 
     /// The size `crop` keeps of an image of `size`: sides of 0 keep the whole side, sides under
@@ -98,7 +122,8 @@ struct ProcessingTransformer: ImageTransformer {
     private func cropped(_ pixels: PixelBuffer, to crop: ProcessingCrop, smartOrigin: inout (x: Int, y: Int)?) -> PixelBuffer {
         let size = cropSize(crop, of: PixelSize(width: pixels.width, height: pixels.height))
         let gravity = crop.gravity ?? options.gravity
-        let origin = smartOrigin ?? gravity.origin(of: size, in: pixels)
+        // The crop comes before the resize: its pixel offsets are not multiplied by the ratio.
+        let origin = smartOrigin ?? gravity.origin(of: size, in: pixels, dpr: 1)
         if gravity.kind == .smart { smartOrigin = origin }
         return pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: size.width, height: size.height))
     }

@@ -1,61 +1,62 @@
 import WebImage
 
-/// The sizes one request's resize goes through for a source of a given size, following
-/// imgproxy's rules: the scaled size, the size a fill crops it to, and the canvas `extend` pads
-/// it to. Width and height are the requested ones times the device pixel ratio.
+/// The sizes one request's resize goes through for a source of a given size (after rotation,
+/// trim and crop), following imgproxy's rules: the shrink a fit, fill or force asks for, never
+/// past the source without `enlarge`; the device pixel ratio, capped so that it never enlarges
+/// without `enlarge` either; the smallest size, the zoom, then the fill crop, the `extend` and
+/// `extend_aspect_ratio` canvases and the padding, all scaled down together to keep the largest
+/// side within `max_result_dimension`.
 struct ResizePlan: Hashable {
+    /// The device pixel ratio actually applied: the requested one, capped (see above); offsets
+    /// in pixels and the padding are multiplied by it.
+    var dprScale: Double
     /// The size the whole image is scaled to.
     var scaled: PixelSize
     /// The size the scaled image is cropped to (by the gravity); equal to ``scaled`` when nothing is cropped.
     var cropped: PixelSize
-    /// The size of the final canvas (the cropped image placed on it by the gravity).
-    var canvas: PixelSize
+    /// The canvas `extend` places the cropped image on; equal to ``cropped`` without it.
+    var extended: PixelSize
+    /// The canvas `extend_aspect_ratio` places that on; equal to ``extended`` without it.
+    var aspectExtended: PixelSize
+    /// The padding in pixels, the device pixel ratio applied.
+    var padding: ProcessingPadding
+    /// The size of the result.
+    var canvas: PixelSize {
+        PixelSize(width: aspectExtended.width + padding.left + padding.right,
+                  height: aspectExtended.height + padding.top + padding.bottom)
+    }
 
-    /// The plan for `options` applied to a `source` (after rotation and crop).
+    /// The plan for `options` applied to a `source` (after rotation, trim and crop).
     init(options: ProcessingOptions, source: PixelSize) {
-        let width = Int((Double(options.width) * options.dpr).rounded())
-        let height = Int((Double(options.height) * options.dpr).rounded())
-        let sw = Double(max(source.width, 1)), sh = Double(max(source.height, 1))
-        let wantsWidth = width > 0, wantsHeight = height > 0
-        var type = options.resizingType
-        if type == .auto {
-            type = wantsWidth && wantsHeight && (source.width >= source.height) == (width >= height) ? .fill : .fit
-        }
-        var scaleX: Double, scaleY: Double
-        switch (wantsWidth, wantsHeight) {
-        case (false, false):
-            (scaleX, scaleY) = (1, 1)
-        case (true, false):
-            (scaleX, scaleY) = (Double(width) / sw, Double(width) / sw)
-        case (false, true):
-            (scaleX, scaleY) = (Double(height) / sh, Double(height) / sh)
-        case (true, true):
-            let wx = Double(width) / sw, wy = Double(height) / sh
-            switch type {
-            case .force: (scaleX, scaleY) = (wx, wy)
-            case .fill, .fillDown: (scaleX, scaleY) = (max(wx, wy), max(wx, wy))
-            default: (scaleX, scaleY) = (min(wx, wy), min(wx, wy))
+        let source = PixelSize(width: max(source.width, 1), height: max(source.height, 1))
+        var scales = ResizeScales(options: options, source: source)
+        var targets = ResizeTargets(options: options, source: source, scales: scales)
+        let limit = options.maxResultDimension
+        if limit > 0 {
+            let outer = targets.outerSize(options: options, dprScale: scales.dprScale)
+            if outer.width > limit || outer.height > limit {
+                scales.limit(by: Double(limit) / Double(max(outer.width, outer.height)), source: source)
+                targets = ResizeTargets(options: options, source: source, scales: scales)
             }
         }
-        if !options.enlarge {
-            scaleX = min(scaleX, 1)
-            scaleY = min(scaleY, 1)
+        dprScale = scales.dprScale
+        scaled = targets.scaled
+        let crop = targets.resultCrop
+        cropped = crop.width == 0 && crop.height == 0 ? scaled
+            : PixelSize(width: Self.minNonZero(crop.width, scaled.width), height: Self.minNonZero(crop.height, scaled.height))
+        extended = cropped
+        if options.extend, targets.target.width > cropped.width || targets.target.height > cropped.height {
+            extended = PixelSize(width: max(targets.target.width, cropped.width), height: max(targets.target.height, cropped.height))
         }
-        scaled = PixelSize(width: max(1, Int((sw * scaleX).rounded())), height: max(1, Int((sh * scaleY).rounded())))
-        cropped = scaled
-        if wantsWidth && wantsHeight && (type == .fill || type == .fillDown) {
-            var box = PixelSize(width: width, height: height)
-            if type == .fillDown && (box.width > scaled.width || box.height > scaled.height) {
-                // Shrink the box, keeping its aspect ratio, until it fits the scaled image.
-                let shrink = min(Double(scaled.width) / Double(width), Double(scaled.height) / Double(height))
-                box = PixelSize(width: max(1, Int((Double(width) * shrink).rounded())),
-                                height: max(1, Int((Double(height) * shrink).rounded())))
-            }
-            cropped = PixelSize(width: min(box.width, scaled.width), height: min(box.height, scaled.height))
+        aspectExtended = extended
+        if let ratio = targets.aspectExtended(of: cropped), ratio.width > extended.width || ratio.height > extended.height {
+            aspectExtended = PixelSize(width: max(ratio.width, extended.width), height: max(ratio.height, extended.height))
         }
-        canvas = cropped
-        if options.extend {
-            canvas = PixelSize(width: max(cropped.width, width), height: max(cropped.height, height))
-        }
+        padding = ResizeTargets.scaledPadding(options.padding, dprScale: scales.dprScale)
+    }
+
+    /// The smaller of two sizes, a 0 standing for "not given".
+    static func minNonZero(_ a: Int, _ b: Int) -> Int {
+        a == 0 ? b : b == 0 ? a : min(a, b)
     }
 }

@@ -1,39 +1,68 @@
-/// The processing options this server understands, by imgproxy's long name; ``init(spelling:)``
-/// also takes the short forms.
+/// The processing options this server understands, by imgproxy's long name. The one table of
+/// imgproxy options: ``init(spelling:)`` reads it, and README's option table is checked against
+/// ``documentation`` row for row, so an option added here without its row fails a test.
 enum ProcessingOptionName: String, CaseIterable {
-    case resize, size, resizingType = "resizing_type", width, height, dpr, enlarge, gravity, quality, format
-    case blur, rotate, background, crop, autoRotate = "auto_rotate", stripMetadata = "strip_metadata"
-    case cacheBuster = "cachebuster", expires, filename, returnAttachment = "return_attachment", preset
+    case resize, size, resizingType = "resizing_type", width, height, minWidth = "min-width", minHeight = "min-height"
+    case zoom, dpr, enlarge, extend, extendAspectRatio = "extend_aspect_ratio", gravity, crop, trim, padding
+    case autoRotate = "auto_rotate", rotate, flip, background, blur, sharpen, pixelate
+    case stripMetadata = "strip_metadata", keepCopyright = "keep_copyright", stripColorProfile = "strip_color_profile"
+    case preserveHDR = "preserve_hdr", enforceThumbnail = "enforce_thumbnail", dpi
+    case quality, formatQuality = "format_quality", maxBytes = "max_bytes", format
+    case skipProcessing = "skip_processing", raw, cacheBuster = "cachebuster", expires, filename
+    case returnAttachment = "return_attachment", preset, maxResultDimension = "max_result_dimension"
 
-    /// The option called `spelling`, long or short (`rs`, `s`, `rt`, `w`, `h`, `el`, `g`, `q`,
-    /// `f` and `ext`, `bl`, `rot`, `bg`, `c`, `ar`, `sm`, `cb`, `exp`, `fn`, `att`, `pr`); nil for any other.
+    /// The other spellings imgproxy takes for the option, shortest first.
+    var shortNames: [String] {
+        switch self {
+        case .resize: ["rs"]
+        case .size: ["s"]
+        case .resizingType: ["rt"]
+        case .width: ["w"]
+        case .height: ["h"]
+        case .minWidth: ["mw"]
+        case .minHeight: ["mh"]
+        case .zoom: ["z"]
+        case .enlarge: ["el"]
+        case .extend: ["ex"]
+        case .extendAspectRatio: ["exar", "extend_ar"]
+        case .gravity: ["g"]
+        case .crop: ["c"]
+        case .trim: ["t"]
+        case .padding: ["pd"]
+        case .autoRotate: ["ar"]
+        case .rotate: ["rot"]
+        case .flip: ["fl"]
+        case .background: ["bg"]
+        case .blur: ["bl"]
+        case .sharpen: ["sh"]
+        case .pixelate: ["pix"]
+        case .stripMetadata: ["sm"]
+        case .keepCopyright: ["kcr"]
+        case .stripColorProfile: ["scp"]
+        case .preserveHDR: ["ph"]
+        case .enforceThumbnail: ["eth"]
+        case .quality: ["q"]
+        case .formatQuality: ["fq"]
+        case .maxBytes: ["mb"]
+        case .format: ["f", "ext"]
+        case .skipProcessing: ["skp"]
+        case .cacheBuster: ["cb"]
+        case .expires: ["exp"]
+        case .filename: ["fn"]
+        case .returnAttachment: ["att"]
+        case .preset: ["pr"]
+        case .maxResultDimension: ["mrd"]
+        case .dpr, .dpi, .raw: []
+        }
+    }
+
+    /// The option called `spelling`, long or short; nil for any other.
     init?(spelling: Substring) {
         if let long = ProcessingOptionName(rawValue: String(spelling)) {
             self = long
             return
         }
-        switch spelling {
-        case "rs": self = .resize
-        case "s": self = .size
-        case "rt": self = .resizingType
-        case "w": self = .width
-        case "h": self = .height
-        case "el": self = .enlarge
-        case "g": self = .gravity
-        case "q": self = .quality
-        case "f", "ext": self = .format
-        case "bl": self = .blur
-        case "rot": self = .rotate
-        case "bg": self = .background
-        case "c": self = .crop
-        case "ar": self = .autoRotate
-        case "sm": self = .stripMetadata
-        case "cb": self = .cacheBuster
-        case "exp": self = .expires
-        case "fn": self = .filename
-        case "att": self = .returnAttachment
-        case "pr": self = .preset
-        default: return nil
-        }
+        guard let named = Self.allCases.first(where: { $0.shortNames.contains(String(spelling)) }) else { return nil }
+        self = named
     }
 }

@@ -9,11 +9,11 @@ extension ProcessingOptions {
         let dimension = 0...limits.maxDimension
         switch name {
         case .resize:
-            try arguments.expectCount(1, 5)
+            try arguments.expectCount(1, 8)
             if arguments.has(0) { resizingType = try Self.resizingType(arguments, 0) }
             try applySize(arguments, from: 1, dimension: dimension)
         case .size:
-            try arguments.expectCount(1, 4)
+            try arguments.expectCount(1, 7)
             try applySize(arguments, from: 0, dimension: dimension)
         case .resizingType:
             try arguments.expectCount(1, 1)
@@ -33,6 +33,10 @@ extension ProcessingOptions {
             enlarge = try arguments.boolean(0)
         case .gravity:
             gravity = try Self.gravity(arguments, from: 0)
+        case .extend:
+            (extend, extendGravity) = try Self.extend(arguments, from: 0)
+        case .extendAspectRatio:
+            (extendAspectRatio, extendAspectRatioGravity) = try Self.extend(arguments, from: 0)
         case .quality:
             try arguments.expectCount(1, 1)
             quality = try arguments.integer(0, in: 0...100)
@@ -61,6 +65,18 @@ extension ProcessingOptions {
         case .stripMetadata:
             try arguments.expectCount(1, 1)
             stripMetadata = try arguments.boolean(0)
+        case .stripColorProfile:
+            try arguments.expectCount(1, 1)
+            stripColorProfile = try arguments.boolean(0)
+        case .keepCopyright, .preserveHDR, .enforceThumbnail:
+            // Accepted for compatibility: outputs carry no metadata, pixels are 8-bit, and a
+            // decode that can shrink already reads the smallest image that covers the result.
+            try arguments.expectCount(1, 1)
+            _ = try arguments.boolean(0)
+        case .dpi:
+            // Accepted for compatibility: outputs carry no density.
+            try arguments.expectCount(1, 1)
+            _ = try arguments.integer(0, in: 0...100_000)
         case .cacheBuster:
             try arguments.expectCount(1, 1)
             let text = try arguments.text(0)
@@ -78,97 +94,8 @@ extension ProcessingOptions {
             returnAttachment = try arguments.boolean(0)
         case .preset:
             throw arguments.fail("presets are expanded by the parser")
-        }
-    }
-
-    /// `width:height:enlarge:extend` starting at argument `first`; empty arguments keep their values.
-    private mutating func applySize(_ arguments: OptionArguments, from first: Int,
-                                    dimension: ClosedRange<Int>) throws(ProcessingURLError) {
-        if arguments.has(first) { width = try arguments.integer(first, in: dimension) }
-        if arguments.has(first + 1) { height = try arguments.integer(first + 1, in: dimension) }
-        if arguments.has(first + 2) { enlarge = try arguments.boolean(first + 2) }
-        if arguments.has(first + 3) { extend = try arguments.boolean(first + 3) }
-    }
-
-    private static func resizingType(_ arguments: OptionArguments, _ index: Int) throws(ProcessingURLError) -> ResizingType {
-        guard let type = ResizingType(rawValue: String(arguments.values[index])) else {
-            throw arguments.fail("\"\(ProcessingURLError.quoting(arguments.values[index]))\" is not fit, fill, fill-down, force or auto")
-        }
-        return type
-    }
-
-    /// `type[:x:y]` starting at argument `first`: offsets in pixels, or a focus point's fractions for `fp`.
-    private static func gravity(_ arguments: OptionArguments, from first: Int) throws(ProcessingURLError) -> Gravity {
-        guard arguments.values.count > first, arguments.values.count <= first + 3 else {
-            throw arguments.fail("gravity takes a type and at most two offsets")
-        }
-        guard let kind = GravityKind(rawValue: String(arguments.values[first])) else {
-            throw arguments.fail("\"\(ProcessingURLError.quoting(arguments.values[first]))\" is not a gravity type")
-        }
-        let range: ClosedRange<Double> = kind == .focusPoint ? 0...1 : -1_000_000...1_000_000
-        if kind == .focusPoint, arguments.values.count != first + 3 {
-            throw arguments.fail("the focus point needs x and y")
-        }
-        if kind == .smart, arguments.values.count > first + 1 {
-            throw arguments.fail("smart gravity takes no offsets")
-        }
-        let x = arguments.has(first + 1) ? try arguments.decimal(first + 1, in: range) : 0
-        let y = arguments.has(first + 2) ? try arguments.decimal(first + 2, in: range) : 0
-        return Gravity(kind: kind, x: x, y: y)
-    }
-
-    /// The format an extension names: `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif`.
-    static func format(named name: Substring) throws(ProcessingURLError) -> ImageFormat {
-        switch name.lowercased() {
-        case "jpg", "jpeg": return .jpeg
-        case "png": return .png
-        case "webp": return .webp
-        case "avif": return .avif
-        case "gif": return .gif
-        default: throw .unsupportedFormat(ProcessingURLError.quoting(name))
-        }
-    }
-
-    /// `R:G:B` (0…255 each), `RRGGBB` or `RGB` in hexadecimal, or nothing (no background).
-    private static func background(_ arguments: OptionArguments) throws(ProcessingURLError) -> RGBA? {
-        switch arguments.values.count {
-        case 0:
-            return nil
-        case 1 where arguments.values[0].isEmpty:
-            return nil
-        case 1:
-            let hex = arguments.values[0]
-            // `fff` is `ffffff`, as CSS and imgproxy read three digits: each one doubled.
-            let digits = hex.utf8.count == 3 ? String(hex.flatMap { [$0, $0] }) : String(hex)
-            guard digits.utf8.count == 6, digits.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }),
-                  let value = UInt32(digits, radix: 16) else {
-                throw arguments.fail("\"\(ProcessingURLError.quoting(hex))\" is not RRGGBB or RGB")
-            }
-            return RGBA(r: UInt8(value >> 16 & 0xFF), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF), a: 255)
-        case 3:
-            return RGBA(r: UInt8(try arguments.integer(0, in: 0...255)), g: UInt8(try arguments.integer(1, in: 0...255)),
-                        b: UInt8(try arguments.integer(2, in: 0...255)), a: 255)
         default:
-            throw arguments.fail("takes R:G:B or RRGGBB")
+            try applyExtra(name, arguments, limits: limits)
         }
-    }
-
-    /// The file name, percent-decoded, or URL-safe base64 decoded when `encoded`; no `/`, `\`,
-    /// quote or control character, so it is safe in a `Content-Disposition` header.
-    private static func filename(_ arguments: OptionArguments, encoded: Bool) throws(ProcessingURLError) -> String {
-        let name: String
-        if encoded {
-            guard let bytes = URLSafeBase64.decode(arguments.values[0]), bytes.count <= 255,
-                  let text = String(validating: bytes, as: UTF8.self) else {
-                throw arguments.fail("not URL-safe base64 of UTF-8 text")
-            }
-            name = text
-        } else {
-            name = try arguments.text(0)
-        }
-        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "/" || $0 == "\\" || $0 == "\"" || $0.value == 0x7F }) else {
-            throw arguments.fail("a file name must be non-empty without /, \\, quotes or control characters")
-        }
-        return name
     }
 }

@@ -48,7 +48,8 @@ public struct ProcessingURLParser: Sendable {
         default:
             (source, fileExtension) = try encodedSource(segments[index...].joined())
         }
-        if let fileExtension {
+        // With `raw`, imgproxy ignores the extension; so does this parser.
+        if let fileExtension, !options.raw {
             options.format = try ProcessingOptions.format(named: fileExtension)
         }
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path), options: options, source: source)

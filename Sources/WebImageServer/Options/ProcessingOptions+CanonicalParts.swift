@@ -1,0 +1,38 @@
+import WebImage
+
+extension ProcessingOptions {
+    /// The canonical key's parts for the geometry and filter options that are off by default,
+    /// each present only when it is on, so that keys of URLs without them stay as they were.
+    var geometryKeyParts: [String] {
+        var parts: [String] = []
+        if extend || extendGravity != nil { parts.append("ex:\(extend ? 1 : 0):\(extendGravity?.canonical ?? "floor")") }
+        if extendAspectRatio || extendAspectRatioGravity != .centre {
+            parts.append("exar:\(extendAspectRatio ? 1 : 0):\(extendAspectRatioGravity.canonical)")
+        }
+        if minWidth > 0 || minHeight > 0 { parts.append("min:\(minWidth):\(minHeight)") }
+        if zoomX != 1 || zoomY != 1 { parts.append("z:\(CanonicalNumber.spell(zoomX)):\(CanonicalNumber.spell(zoomY))") }
+        if maxResultDimension > 0 { parts.append("mrd:\(maxResultDimension)") }
+        if !padding.isEmpty { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
+        if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal ? 1 : 0):\(flipVertical ? 1 : 0)") }
+        if let trim {
+            let colour = trim.colour.map { "\($0.r).\($0.g).\($0.b)" } ?? "corner"
+            parts.append("t:\(CanonicalNumber.spell(trim.threshold)):\(colour):\(trim.equalHorizontal ? 1 : 0):\(trim.equalVertical ? 1 : 0)")
+        }
+        if sharpenSigma > 0 { parts.append("sh:\(CanonicalNumber.spell(sharpenSigma))") }
+        if pixelateSize > 1 { parts.append("pix:\(pixelateSize)") }
+        return parts
+    }
+
+    /// The canonical key's parts for the output options that are off by default.
+    var outputKeyParts: [String] {
+        var parts: [String] = []
+        if !formatQuality.isEmpty {
+            parts.append("fq:" + formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue).\($0.value)" }.joined(separator: ","))
+        }
+        if maxBytes > 0 { parts.append("mb:\(maxBytes)") }
+        if !skipProcessing.isEmpty { parts.append("skp:" + skipProcessing.map(\.rawValue).sorted().joined(separator: ",")) }
+        if !stripColorProfile { parts.append("scp:0") }
+        return parts
+    }
+}

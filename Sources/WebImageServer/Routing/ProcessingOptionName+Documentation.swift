@@ -1,0 +1,90 @@
+extension ProcessingOptionName {
+    /// The option's arguments as README's option table writes them.
+    var arguments: String {
+        switch self {
+        case .resize: "type:width:height:enlarge:extend:gravity:x:y"
+        case .size: "width:height:enlarge:extend:gravity:x:y"
+        case .resizingType: "fit, fill, fill-down, force or auto"
+        case .width, .height, .minWidth, .minHeight, .maxResultDimension: "pixels"
+        case .zoom: "factor[:y factor]"
+        case .dpr: "ratio"
+        case .enlarge, .autoRotate, .stripMetadata, .keepCopyright, .stripColorProfile, .preserveHDR, .enforceThumbnail,
+             .raw, .returnAttachment: "boolean"
+        case .extend, .extendAspectRatio: "enabled:gravity:x:y"
+        case .gravity: "type:x:y"
+        case .crop: "width:height:gravity:x:y"
+        case .trim: "threshold:colour:equal_hor:equal_ver"
+        case .padding: "top:right:bottom:left"
+        case .rotate: "degrees"
+        case .flip: "horizontal:vertical"
+        case .background: "R:G:B, RRGGBB or RGB"
+        case .blur, .sharpen: "sigma"
+        case .pixelate: "size"
+        case .dpi: "dots per inch"
+        case .quality: "1…100"
+        case .formatQuality: "format:quality:…"
+        case .maxBytes: "bytes"
+        case .format: "jpg, png, webp, avif or gif"
+        case .skipProcessing: "format:…"
+        case .cacheBuster: "text"
+        case .expires: "Unix time"
+        case .filename: "name:encoded"
+        case .preset: "name:…"
+        }
+    }
+
+    /// What the option does here, in one sentence for README's option table.
+    var summary: String {
+        switch self {
+        case .resize: "Resizing type, size, enlarge and extend at once; empty arguments keep their values"
+        case .size: "Size, enlarge and extend at once"
+        case .resizingType: "How the image fits the size: inside, covering then cropped, covering without enlarging, stretched, or fill when both are landscape or portrait"
+        case .width, .height: "The requested side; 0 follows the other side and the aspect ratio"
+        case .minWidth, .minHeight: "The smallest side, reached by scaling past the requested size (which then crops)"
+        case .zoom: "Multiplies the scales after the fit"
+        case .dpr: "Multiplies the size, offsets and padding; capped so that it never enlarges without enlarge, and applied without a size too"
+        case .enlarge: "Lets a source smaller than the size grow"
+        case .extend: "Pads a smaller result to the requested size, placed by its own gravity (no smart), transparent without a background"
+        case .extendAspectRatio: "Pads a result to the requested aspect ratio without growing it (also extend_ar)"
+        case .gravity: "Where the fill crop lands: ce, no, so, ea, we, noea, nowe, soea, sowe with offsets (pixels times dpr, or fractions below 1), fp:x:y, or sm (smart, no offsets)"
+        case .crop: "Crops the source before resizing: pixels, or fractions below 1, placed by its gravity or the main one"
+        case .trim: "Removes a border within threshold of the colour (the top left pixel's when empty), optionally equal on both sides; not on animations"
+        case .padding: "Adds space around the result, in CSS's order (missing sides as in CSS), times dpr, with the background or transparent"
+        case .autoRotate: "Applies the orientation from the metadata"
+        case .rotate: "Turns clockwise by a multiple of 90"
+        case .flip: "Mirrors after the rotation"
+        case .background: "Flattens transparency and fills extend and padding"
+        case .blur: "Gaussian blur"
+        case .sharpen: "Unsharp mask"
+        case .pixelate: "Blocks of that many pixels"
+        case .stripMetadata: "Accepted: outputs never carry metadata"
+        case .keepCopyright: "Accepted without effect: outputs carry no metadata"
+        case .stripColorProfile: "0 keeps the source's ICC profile (written again) instead of converting to sRGB"
+        case .preserveHDR: "Accepted without effect: pixels are 8-bit"
+        case .enforceThumbnail: "Accepted without effect: a shrinking decode already reads the smallest image that covers the result"
+        case .dpi: "Accepted without effect: outputs carry no density"
+        case .quality: "Encoder quality; 0 is the default"
+        case .formatQuality: "Quality by output format, when quality is not given"
+        case .maxBytes: "Lowers the quality (down to 10) until the result fits"
+        case .format: "The output format; the source URL's extension says it too"
+        case .skipProcessing: "Answers sources of these formats with their own bytes, unless another format is asked"
+        case .raw: "Answers the source's own bytes, whatever the other options; the extension is ignored"
+        case .cacheBuster: "Changes the URL and cache key, not the image"
+        case .expires: "404 once past"
+        case .filename: "The Content-Disposition file name, plain or URL-safe base64"
+        case .returnAttachment: "Content-Disposition: attachment"
+        case .preset: "Applies presets (--preset); default applies to every URL"
+        case .maxResultDimension: "Scales the whole result, canvases and padding included, so that no side is longer"
+        }
+    }
+
+    /// README's row for the option: `| `long`, `short` | `arguments` | summary |`.
+    var markdownRow: String {
+        "| " + ([rawValue] + shortNames).map { "`\($0)`" }.joined(separator: ", ") + " | `\(arguments)` | \(summary) |"
+    }
+
+    /// README's option table, header and rows.
+    static var markdownTable: [String] {
+        ["| option | arguments | what it does |", "|---|---|---|"] + allCases.map(\.markdownRow)
+    }
+}

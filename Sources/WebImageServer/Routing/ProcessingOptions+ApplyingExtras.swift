@@ -1,0 +1,102 @@
+import WebImage
+
+extension ProcessingOptions {
+    /// Applies one of imgproxy's options beyond the resize and its gravity: the smallest size,
+    /// zoom, trim, padding, flips, filters, per-format quality, the byte limit, skipping, `raw`
+    /// and the result's largest side, checking its arguments against `limits`.
+    mutating func applyExtra(_ name: ProcessingOptionName, _ arguments: OptionArguments,
+                             limits: ProcessingURLLimits) throws(ProcessingURLError) {
+        let dimension = 0...limits.maxDimension
+        switch name {
+        case .minWidth:
+            try arguments.expectCount(1, 1)
+            minWidth = try arguments.integer(0, in: dimension)
+        case .minHeight:
+            try arguments.expectCount(1, 1)
+            minHeight = try arguments.integer(0, in: dimension)
+        case .zoom:
+            try arguments.expectCount(1, 2)
+            let range = 0...limits.maxDPR
+            zoomX = try arguments.decimal(0, in: range)
+            zoomY = arguments.values.count > 1 ? try arguments.decimal(1, in: range) : zoomX
+            guard zoomX > 0, zoomY > 0 else { throw arguments.fail("must be above 0") }
+        case .maxResultDimension:
+            try arguments.expectCount(1, 1)
+            maxResultDimension = try arguments.integer(0, in: dimension)
+        case .padding:
+            try applyPadding(arguments, dimension: dimension)
+        case .flip:
+            try arguments.expectCount(1, 2)
+            if arguments.has(0) { flipHorizontal = try arguments.boolean(0) }
+            if arguments.has(1) { flipVertical = try arguments.boolean(1) }
+        case .trim:
+            try applyTrim(arguments)
+        case .sharpen:
+            try arguments.expectCount(1, 1)
+            sharpenSigma = try arguments.decimal(0, in: 0...limits.maxBlurSigma)
+        case .pixelate:
+            try arguments.expectCount(1, 1)
+            pixelateSize = try arguments.integer(0, in: dimension)
+        case .formatQuality:
+            try applyFormatQuality(arguments)
+        case .maxBytes:
+            try arguments.expectCount(1, 1)
+            maxBytes = try arguments.integer(0, in: 0...Int(Int32.max))
+        case .skipProcessing:
+            try arguments.expectCount(1, 16)
+            for name in arguments.values { skipProcessing.insert(try Self.anyFormat(named: name)) }
+        case .raw:
+            try arguments.expectCount(1, 1)
+            raw = try arguments.boolean(0)
+        default:
+            throw arguments.fail("not an option of its own")
+        }
+    }
+
+    /// `top[:right[:bottom[:left]]]` in CSS's order: a missing right is the top, a missing
+    /// bottom the top, a missing left the right.
+    private mutating func applyPadding(_ arguments: OptionArguments, dimension: ClosedRange<Int>) throws(ProcessingURLError) {
+        try arguments.expectCount(1, 4)
+        var sides = padding
+        if arguments.has(0) { sides.top = try arguments.integer(0, in: dimension) }
+        sides.right = arguments.has(1) ? try arguments.integer(1, in: dimension) : sides.top
+        sides.bottom = arguments.has(2) ? try arguments.integer(2, in: dimension) : sides.top
+        sides.left = arguments.has(3) ? try arguments.integer(3, in: dimension) : sides.right
+        padding = sides
+    }
+
+    /// `threshold[:colour[:equal_hor[:equal_ver]]]`; an empty threshold turns the trim off.
+    private mutating func applyTrim(_ arguments: OptionArguments) throws(ProcessingURLError) {
+        try arguments.expectCount(1, 4)
+        guard arguments.has(0) else {
+            trim = nil
+            return
+        }
+        var value = ProcessingTrim(threshold: try arguments.decimal(0, in: 0...255))
+        if arguments.has(1) { value.colour = try Self.hexColour(arguments, 1) }
+        if arguments.has(2) { value.equalHorizontal = try arguments.boolean(2) }
+        if arguments.has(3) { value.equalVertical = try arguments.boolean(3) }
+        trim = value
+    }
+
+    /// `format:quality[:format:quality…]`, each quality 0…100.
+    private mutating func applyFormatQuality(_ arguments: OptionArguments) throws(ProcessingURLError) {
+        guard !arguments.values.isEmpty, arguments.values.count % 2 == 0 else {
+            throw arguments.fail("takes pairs of format and quality")
+        }
+        for index in stride(from: 0, to: arguments.values.count, by: 2) {
+            formatQuality[try Self.anyFormat(named: arguments.values[index])] = try arguments.integer(index + 1, in: 0...100)
+        }
+    }
+
+    /// The format any of imgproxy's format names names (`jpg`, `jpeg`, `png`, `webp`, `avif`,
+    /// `gif`, `heic`, `heif`, `jxl`, `tiff`, `bmp`, `ico`, `svg`, `pdf`), written or not.
+    static func anyFormat(named name: Substring) throws(ProcessingURLError) -> ImageFormat {
+        let lower = name.lowercased()
+        if lower == "jpg" { return .jpeg }
+        guard let format = ImageFormat(rawValue: lower), format != .undefined else {
+            throw .unsupportedFormat(ProcessingURLError.quoting(name))
+        }
+        return format
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+
+/// Images with the shapes of imgproxy's test images, drawn here, so that imgproxy's test tables
+/// apply to them: a 200 × 100 picture whose every pixel says where it is, and three images with
+/// borders to trim.
+enum ImgproxyTestImages {
+    /// 200 × 100, opaque, red = x and green = 2y: a pixel's colour names its place in the source.
+    static var geometry: PixelBuffer {
+        var pixels = PixelBuffer(width: 200, height: 100)
+        for y in 0..<100 {
+            for x in 0..<200 { pixels[x, y] = RGBA(r: UInt8(x), g: UInt8(2 * y), b: 128) }
+        }
+        return pixels
+    }
+
+    /// 350 × 250: a black 200 × 100 core inside five grey frames (51, 102, 153, 204, then white
+    /// 255 outermost), each 10 pixels wide on the left and top and 20 on the right and bottom.
+    static var frames: PixelBuffer {
+        var pixels = PixelBuffer(width: 350, height: 250)
+        for y in 0..<250 {
+            for x in 0..<350 {
+                // The frame a pixel is in: 0 the outermost, 5 the core.
+                let fromLeft = x / 10, fromTop = y / 10, fromRight = (349 - x) / 20, fromBottom = (249 - y) / 20
+                let depth = min(5, fromLeft, fromTop, fromRight, fromBottom)
+                let grey = UInt8(255 - 51 * depth)
+                pixels[x, y] = RGBA(r: grey, g: grey, b: grey)
+            }
+        }
+        return pixels
+    }
+
+    /// 200 × 200 in three bands from the top: 30 rows of red, 100 of green, then 70 of
+    /// `bottom` (blue, or transparent).
+    static func bands(bottom: RGBA) -> PixelBuffer {
+        var pixels = PixelBuffer(width: 200, height: 200)
+        for y in 0..<200 {
+            let colour = y < 30 ? RGBA(r: 255, g: 0, b: 0) : y < 130 ? RGBA(r: 0, g: 255, b: 0) : bottom
+            for x in 0..<200 { pixels[x, y] = colour }
+        }
+        return pixels
+    }
+
+    /// `pixels` as PNG bytes.
+    static func png(_ pixels: PixelBuffer) throws -> Data {
+        try ImageCoders(WebImageCodecs.defaultCoders).encode(Image(pixels: pixels), as: .png)
+    }
+}

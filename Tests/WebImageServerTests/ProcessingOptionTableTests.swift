@@ -1,0 +1,29 @@
+@testable import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// The one table of imgproxy options: every spelling reads back as its option, no spelling is
+/// taken twice, and README's option table is the table, row for row.
+final class ProcessingOptionTableTests: XCTestCase {
+    func testEverySpellingNamesItsOptionOnce() {
+        var seen: Set<String> = []
+        for option in ProcessingOptionName.allCases {
+            for spelling in [option.rawValue] + option.shortNames {
+                XCTAssertEqual(ProcessingOptionName(spelling: Substring(spelling)), option, spelling)
+                XCTAssertTrue(seen.insert(spelling).inserted, "\(spelling) names two options")
+            }
+        }
+        XCTAssertNil(ProcessingOptionName(spelling: "wm"), "watermarks are not options yet")
+    }
+
+    /// README's table of imgproxy options is the one ``ProcessingOptionName`` makes: an option
+    /// added, removed or changed in code without the README fails here.
+    func testTheReadmeTableIsTheOptionTable() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let expected = ProcessingOptionName.markdownTable
+        let start = try XCTUnwrap(lines.firstIndex(of: expected[0]), "README has no option table")
+        let rows = lines[start...].prefix { $0.hasPrefix("|") }
+        XCTAssertEqual(Array(rows), expected, "README's option table should be:\n" + expected.joined(separator: "\n"))
+    }
+}

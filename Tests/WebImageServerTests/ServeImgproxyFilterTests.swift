@@ -1,0 +1,113 @@
+import Foundation
+import WebImage
+import NIOHTTP1
+import WebImageCodecs
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// imgproxy's trim, sharpen and pixelate, and its output options (`format_quality`,
+/// `max_bytes`, `skip_processing`, `raw`, and those accepted without effect), through a real
+/// `webimage serve` on loopback.
+final class ServeImgproxyFilterTests: ServeTestCase {
+    private var base = ""
+
+    override func setUp() async throws {
+        try await super.setUp()
+        origin.route("/frames.png", .bytes(try ImgproxyTestImages.png(ImgproxyTestImages.frames), contentType: "image/png"))
+        origin.route("/bands.png", .bytes(try ImgproxyTestImages.png(ImgproxyTestImages.bands(bottom: RGBA(r: 0, g: 0, b: 255))),
+                                          contentType: "image/png"))
+        origin.route("/clear.png", .bytes(try ImgproxyTestImages.png(ImgproxyTestImages.bands(bottom: .clear)), contentType: "image/png"))
+        origin.route("/geometry.png", .bytes(try ImgproxyTestImages.png(ImgproxyTestImages.geometry), contentType: "image/png"))
+        base = try serve(["--allow-loopback-sources"])
+    }
+
+    private func response(_ options: String, _ file: String, suffix: String = "@png") async throws
+        -> (status: Int, headers: HTTPHeaders, body: Data) {
+        try await get(base + "/insecure/\(options)/plain/\(origin.url("/\(file)").absoluteString)\(suffix)")
+    }
+
+    private func served(_ options: String, _ file: String, line: UInt = #line) async throws -> PixelBuffer {
+        let answer = try await response(options, file)
+        XCTAssertEqual(answer.status, 200, "\(options): " + String(decoding: answer.body, as: UTF8.self), line: line)
+        return try ImageCoders.shared.decode(answer.body).pixels
+    }
+
+    /// imgproxy's trim_test.go TestThreshold, TestColor and TestAlpha.
+    func testTrimTables() async throws {
+        let table: [(String, String, Int, Int)] = [
+            ("t:5", "frames.png", 320, 220), ("t:100", "frames.png", 290, 190), ("t:150", "frames.png", 260, 160),
+            ("t:200", "frames.png", 230, 130), ("t:220", "frames.png", 200, 100), ("t:0:ff0000", "frames.png", 350, 250),
+            ("t:5::1", "frames.png", 330, 220), ("t:5:::1", "frames.png", 320, 230), ("trim:5::1:1", "frames.png", 330, 230),
+            ("t:1", "bands.png", 200, 170), ("t:1:ff0000", "bands.png", 200, 170), ("t:1:0000ff", "bands.png", 200, 130),
+            ("t:1:ffffff", "bands.png", 200, 200), ("t:1:ff00ff", "clear.png", 200, 130),
+        ]
+        for (options, file, width, height) in table {
+            let pixels = try await served(options, file)
+            XCTAssertEqual("\(pixels.width)x\(pixels.height)", "\(width)x\(height)", "\(options) of \(file)")
+        }
+        // The trim comes before the resize: the trimmed core is what fills the box.
+        let resized = try await served("t:220/rs:fit:100:100", "frames.png")
+        XCTAssertEqual([resized.width, resized.height], [100, 50])
+        XCTAssertEqual(resized[50, 25], RGBA(r: 0, g: 0, b: 0))
+    }
+
+    func testSharpenRaisesEdgeContrastAndPixelateMakesBlocks() async throws {
+        let plain = try await served("w:200", "bands.png")
+        let sharp = try await served("sh:2", "bands.png")
+        // Just above the red-green edge (row 30), red gains and green loses.
+        XCTAssertEqual(plain[100, 28], RGBA(r: 255, g: 0, b: 0))
+        XCTAssertEqual(sharp[100, 28].r, 255)
+        XCTAssertEqual(sharp[100, 28].g, 0, "sharpening pushes green below 0 there, clamped")
+        XCTAssertLessThan(sharp[100, 31].r, 1)
+        XCTAssertEqual(sharp[100, 100], RGBA(r: 0, g: 255, b: 0), "flat areas stay")
+        let blocks = try await served("pix:8", "geometry.png")
+        XCTAssertEqual([blocks.width, blocks.height], [200, 100])
+        XCTAssertEqual(blocks[0, 0], blocks[7, 7])
+        XCTAssertNotEqual(blocks[7, 7], blocks[8, 8])
+        XCTAssertEqual(blocks[0, 0].r, 4, "the mean of 0…7")
+    }
+
+    func testSkipProcessingAndRawAnswerTheSourceBytes() async throws {
+        let source = try ImgproxyTestImages.png(ImgproxyTestImages.geometry)
+        let skipped = try await response("rs:fit:50:50/skp:png", "geometry.png", suffix: "")
+        XCTAssertEqual(skipped.status, 200)
+        XCTAssertEqual(skipped.body, source)
+        let converted = try await response("rs:fit:50:50/skp:jpg", "geometry.png", suffix: "")
+        XCTAssertEqual(try ImageCoders.shared.decode(converted.body).pixelWidth, 50, "a format not listed is processed")
+        let raw = try await response("rs:fit:50:50/raw:1", "geometry.png", suffix: "@webp")
+        XCTAssertEqual(raw.body, source, "raw answers the source as it is, and ignores the extension")
+        XCTAssertEqual(raw.headers.first(name: "Content-Type"), "image/png")
+    }
+
+    func testMaxBytesLowersTheQualityUntilTheResultFits() async throws {
+        let full = try await response("q:95", "frames.png", suffix: "@jpg")
+        let limited = try await response("q:95/mb:6000", "frames.png", suffix: "@jpg")
+        XCTAssertEqual(limited.status, 200)
+        XCTAssertGreaterThan(full.body.count, 6000, "the limit must bite for the test to mean anything")
+        XCTAssertLessThanOrEqual(limited.body.count, 6000)
+        let byFormat = try await response("fq:jpg:10:webp:90", "frames.png", suffix: "@jpg")
+        let defaultQuality = try await response("w:350", "frames.png", suffix: "@jpg")
+        XCTAssertLessThan(byFormat.body.count, defaultQuality.body.count, "fq:jpg:10 writes a smaller JPEG than the default 80")
+        let quality = try await response("fq:jpg:10/q:95", "frames.png", suffix: "@jpg")
+        XCTAssertEqual(quality.body, full.body, "quality overrides format_quality")
+    }
+
+    func testCompatibilityOptionsAreAccepted() async throws {
+        let plain = try await response("w:100", "geometry.png")
+        for options in ["ph:1", "preserve_hdr:0", "kcr:0", "eth:1", "enforce_thumbnail:0", "dpi:300", "scp:1",
+                        "keep_copyright:1", "strip_color_profile:0", "mw:10", "z:1"] {
+            let answer = try await response("w:100/\(options)", "geometry.png")
+            XCTAssertEqual(answer.status, 200, options)
+            XCTAssertEqual(try ImageCoders.shared.decode(answer.body).pixels, try ImageCoders.shared.decode(plain.body).pixels, options)
+        }
+        let zoomed = try await served("w:100/z:0.5", "geometry.png")
+        XCTAssertEqual([zoomed.width, zoomed.height], [50, 25])
+        let tall = try await served("w:100/mh:80", "geometry.png")
+        XCTAssertEqual([tall.width, tall.height], [100, 80], "min-height scales to 160 × 80, then the width is cropped to 100")
+        for bad in ["pd:-1", "fl:x", "t:300", "fq:jpg", "fq:bmpx:10", "mb:-5", "z:0", "ex:1:sm", "pix:x", "sh:-1", "skp:nope"] {
+            let answer = try await response(bad, "geometry.png")
+            XCTAssertEqual(answer.status, 400, bad)
+        }
+    }
+}
