@@ -209,4 +209,77 @@ final class ProcessingURLParserTests: XCTestCase {
             XCTAssertLessThan(text.count, 80)
         }
     }
+
+    /// imgproxy's processing_options_test.go TestParsePathExtend, …ExtendSmartGravity and
+    /// …ExtendReplicateGravity; extend_aspect_ratio and rs's extend arguments read the same way.
+    func testExtendTakesAGravityOfItsOwn() throws {
+        let o = try parser.parse("/x/extend:1:so:10:20/plain/http://h/x").options
+        XCTAssertTrue(o.extend)
+        XCTAssertEqual(o.extendGravity, Gravity(kind: .south, x: 10, y: 20))
+        XCTAssertEqual(o.gravity, .centre, "the main gravity is the fill crop's, untouched")
+        let resize = try parser.parse("/x/rs:fit:10:20:0:1:no:0:0.5/exar:1:ea/plain/http://h/x").options
+        XCTAssertEqual(resize.extendGravity, Gravity(kind: .north, x: 0, y: 0.5))
+        XCTAssertTrue(resize.extendAspectRatio)
+        XCTAssertEqual(resize.extendAspectRatioGravity, Gravity(kind: .east))
+        XCTAssertEqual(try parser.parse("/x/extend_ar:1/plain/http://h/x").options.extendAspectRatio, true)
+        XCTAssertEqual(try parser.parse("/x/ex:1/plain/http://h/x").options.extendGravity, .centre)
+        for path in ["/x/extend:1:sm/plain/http://h/x", "/x/extend:1:re/plain/http://h/x", "/x/exar:1:no:1:2:3/plain/http://h/x"] {
+            XCTAssertThrowsError(try parser.parse(path), path)
+        }
+    }
+
+    /// imgproxy's apply.go defaults: padding fills missing sides in CSS's order; flip takes each
+    /// axis; trim's empty threshold turns it off; zoom's one factor is both.
+    func testPaddingFlipTrimZoomAndLimits() throws {
+        func options(_ path: String) throws -> ProcessingOptions { try parser.parse("/x/\(path)/plain/http://h/x").options }
+        XCTAssertEqual(try options("pd:10").padding, ProcessingPadding(top: 10, right: 10, bottom: 10, left: 10))
+        XCTAssertEqual(try options("pd:10:20").padding, ProcessingPadding(top: 10, right: 20, bottom: 10, left: 20))
+        XCTAssertEqual(try options("padding:10:20:30").padding, ProcessingPadding(top: 10, right: 20, bottom: 30, left: 20))
+        XCTAssertEqual(try options("pd:1:2:3:4").padding, ProcessingPadding(top: 1, right: 2, bottom: 3, left: 4))
+        XCTAssertEqual([try options("fl:1").flipHorizontal, try options("fl:1").flipVertical], [true, false])
+        XCTAssertEqual([try options("flip:0:t").flipHorizontal, try options("flip:0:t").flipVertical], [false, true])
+        XCTAssertEqual(try options("t:10:fff:1:0").trim,
+                       ProcessingTrim(threshold: 10, colour: RGBA(r: 255, g: 255, b: 255), equalHorizontal: true))
+        XCTAssertNil(try options("t:10/trim:").trim)
+        let zoom = try options("z:1.5")
+        XCTAssertEqual([zoom.zoomX, zoom.zoomY], [1.5, 1.5])
+        let zoom2 = try options("zoom:2:0.5")
+        XCTAssertEqual([zoom2.zoomX, zoom2.zoomY], [2, 0.5])
+        XCTAssertEqual([try options("mw:30").minWidth, try options("min-height:40").minHeight], [30, 40])
+        XCTAssertEqual(try options("mrd:640").maxResultDimension, 640)
+        XCTAssertEqual(try options("sh:0.7").sharpenSigma, 0.7)
+        XCTAssertEqual(try options("pix:6").pixelateSize, 6)
+    }
+
+    /// imgproxy's TestParseSkipProcessing and …Invalid, format_quality pairs, max_bytes, and
+    /// raw, which makes the extension no format.
+    func testOutputOptions() throws {
+        func options(_ path: String) throws -> ProcessingOptions { try parser.parse("/x/\(path)/plain/http://h/x.jpg").options }
+        XCTAssertEqual(try options("skp:jpg:png").skipProcessing, [.jpeg, .png])
+        XCTAssertThrowsError(try options("skp:jpg:png:bad_format"))
+        XCTAssertEqual(try options("fq:jpeg:70:webp:60").formatQuality, [.jpeg: 70, .webp: 60])
+        XCTAssertThrowsError(try options("fq:jpeg:70:webp"))
+        XCTAssertThrowsError(try options("fq:jpeg:101"))
+        XCTAssertEqual(try options("mb:10000").maxBytes, 10_000)
+        XCTAssertFalse(try options("scp:0").stripColorProfile)
+        XCTAssertEqual(try parser.parse("/x/raw:1/plain/http://h/x.jpg@webp").options.format, nil)
+        XCTAssertEqual(try parser.parse("/x/raw:0/plain/http://h/x.jpg@webp").options.format, .webp)
+        for accepted in ["ph:1", "kcr:0", "eth:1", "dpi:72", "preserve_hdr:f", "keep_copyright:t", "enforce_thumbnail:0"] {
+            XCTAssertNoThrow(try options(accepted), accepted)
+        }
+    }
+
+    /// Every option that changes the bytes changes the cache key; spelling does not.
+    func testNewOptionsAreInTheCanonicalKey() throws {
+        func key(_ path: String) throws -> String { try parser.parse("/x/\(path)/plain/http://h/x").cacheKey }
+        let plain = try key("w:100")
+        var keys: Set<String> = [plain]
+        for path in ["w:100/ex:1", "w:100/ex:1:no", "w:100/exar:1", "w:100/pd:1", "w:100/fl:1", "w:100/t:10", "w:100/mrd:50",
+                     "w:100/sh:1", "w:100/pix:4", "w:100/z:2", "w:100/mw:200", "w:100/mh:200", "w:100/fq:jpg:50",
+                     "w:100/mb:1000", "w:100/skp:png", "w:100/scp:0"] {
+            XCTAssertTrue(keys.insert(try key(path)).inserted, path)
+        }
+        XCTAssertEqual(try key("w:100/pd:5"), try key("padding:5:5:5:5/width:100"))
+        XCTAssertEqual(try key("w:100/ph:1/kcr:0/dpi:300/eth:1"), plain, "options without effect share the key")
+    }
 }

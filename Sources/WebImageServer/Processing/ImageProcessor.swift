@@ -158,9 +158,11 @@ public final class ImageProcessor: Sendable {
         // A blur costs its pixels times its radius (a separable kernel of about six sigmas a
         // pass): bounded before it starts, so that a 10-pixel source enlarged to the result
         // limit and blurred by 100 is refused rather than kept busy for half a minute.
-        let blurWork = Double(total.partialValue) * options.blurSigma
+        // Sharpening blurs once too, at its own sigma.
+        let sigmas = options.blurSigma + options.sharpenSigma
+        let blurWork = Double(total.partialValue) * sigmas
         guard blurWork <= Double(maxResultPixels) * Self.blurSigmaAtResultLimit else {
-            throw .unprocessable("a blur of \(options.blurSigma.plainText) over \(total.partialValue) pixels is more work than allowed: "
+            throw .unprocessable("a blur of \(sigmas.plainText) over \(total.partialValue) pixels is more work than allowed: "
                 + "at most \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
         }
         let image = transformer.transform(decoded, forKey: transformer.key) ?? decoded
