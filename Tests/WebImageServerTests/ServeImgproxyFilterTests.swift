@@ -110,4 +110,16 @@ final class ServeImgproxyFilterTests: ServeTestCase {
             XCTAssertEqual(answer.status, 400, bad)
         }
     }
+
+    /// imgproxy's strip_color_profile: by default the pixels become sRGB with no profile;
+    /// `scp:0` keeps the source's ICC profile, written into the result again.
+    func testStripColorProfileZeroKeepsTheProfile() async throws {
+        origin.route("/profiled.jpg", .bytes(try Fixtures.colorData("swapped.jpg"), contentType: "image/jpeg"))
+        let keep = ImageDecodeOptions(colorManagement: .preserve)
+        let stripped = try await response("w:40", "profiled.jpg", suffix: "@png")
+        XCTAssertNil(try ImageCoders.shared.decode(stripped.body, options: keep).colorProfile)
+        let kept = try await response("w:40/scp:0", "profiled.jpg", suffix: "@png")
+        XCTAssertEqual(kept.status, 200)
+        XCTAssertNotNil(try ImageCoders.shared.decode(kept.body, options: keep).colorProfile)
+    }
 }

@@ -48,11 +48,12 @@ struct TrimMask {
 
     /// 1 where more than half of the 3 × 3 neighbourhood (inside the frame) is 1.
     private static func median(_ mask: [UInt8], width: Int, height: Int) -> [UInt8] {
-        var columns = [Int](repeating: 0, count: width * height)
+        // Each pixel's column of three (0…3), a byte a pixel: the mask of a large image stays small.
+        var columns = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
-                var sum = 0
-                for row in max(0, y - 1)...min(height - 1, y + 1) { sum += Int(mask[row * width + x]) }
+                var sum: UInt8 = 0
+                for row in max(0, y - 1)...min(height - 1, y + 1) { sum += mask[row * width + x] }
                 columns[y * width + x] = sum
             }
         }
@@ -62,7 +63,7 @@ struct TrimMask {
             for x in 0..<width {
                 let first = max(0, x - 1), last = min(width - 1, x + 1)
                 var sum = 0
-                for column in first...last { sum += columns[y * width + column] }
+                for column in first...last { sum += Int(columns[y * width + column]) }
                 if sum * 2 > rows * (last - first + 1) { out[y * width + x] = 1 }
             }
         }
