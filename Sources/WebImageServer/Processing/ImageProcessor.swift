@@ -225,16 +225,14 @@ public final class ImageProcessor: Sendable {
         // Trim, zoom and the smallest sizes measure the full-size source.
         guard options.crop == nil, options.trim == nil, !options.enlarge, options.width > 0 || options.height > 0,
               options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0 else { return decode }
-        let width = Int((Double(options.width) * options.dpr).rounded())
-        let height = Int((Double(options.height) * options.dpr).rounded())
-        let oneSide = width == 0 || height == 0
+        let requested = options.requestedDevicePixels
+        let oneSide = requested.width == 0 || requested.height == 0
         // A force with one side keeps the other side of the source: no box bounds it.
         guard (oneSide && options.resizingType != .force) || options.resizingType == .fit else { return decode }
-        var box = PixelSize(width: width == 0 ? Int(Int32.max) : width, height: height == 0 ? Int(Int32.max) : height)
-        if options.rotation % 180 == 90 {
-            box = PixelSize(width: box.height, height: box.width)
-        }
-        decode.thumbnailPixelSize = box
+        let box = PixelSize(width: requested.width == 0 ? Int(Int32.max) : requested.width,
+                            height: requested.height == 0 ? Int(Int32.max) : requested.height)
+        // The box is the output's; the decoder measures the source before the rotation.
+        decode.thumbnailPixelSize = options.rotatesOnSide ? PixelSize(width: box.height, height: box.width) : box
         return decode
     }
 

@@ -27,10 +27,7 @@ struct ProcessingTransformer: ImageTransformer {
     /// The size of the output for `image`, computed without touching a pixel, so that a
     /// too-large result is refused before it is allocated.
     func outputSize(for image: Image) -> PixelSize {
-        var width = image.pixelWidth, height = image.pixelHeight
-        if !options.autoRotate && image.orientation.swapsDimensions { swap(&width, &height) }
-        if options.rotation % 180 == 90 { swap(&width, &height) }
-        var size = PixelSize(width: width, height: height)
+        var size = options.turned(PixelSize(width: image.pixelWidth, height: image.pixelHeight), orientation: image.orientation)
         if let crop = options.crop {
             size = cropSize(crop, of: size)
         }
