@@ -178,6 +178,10 @@ let package = Package(
             name: "WebImageCodecsTests",
             dependencies: ["WebImage", "WebImageCodecs", "CCodecShims", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage"],
             exclude: ["References"]),
+        // The `webimage` command line run as a binary: decode, info, get, cache commands.
+        .testTarget(
+            name: "WebImageCLITests",
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage"]),
         // The loaders against the loopback server, decoding real fixtures with the codecs.
         .testTarget(
             name: "WebImageLoadingTests",
