@@ -220,6 +220,7 @@ let package = Package(
             name: "WebImageServerTests",
             dependencies: [
                 "WebImageServer", "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

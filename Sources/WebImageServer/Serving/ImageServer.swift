@@ -22,6 +22,13 @@ public struct ImageServer: Sendable {
 
     /// Serves until a shutdown signal; `onListening` gets the bound port once requests are accepted.
     public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
+        try await application(onListening: onListening).runService()
+    }
+
+    /// The Hummingbird application ``run(onListening:)`` runs: also what HummingbirdTesting
+    /// drives in process (its `.router` setup answers through ``responder`` without a port).
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> Application<ImageServerResponder> {
         var logger = Logger(label: "webimage.serve")
         logger.logLevel = .warning
         let serverName = "webimage"
@@ -33,7 +40,7 @@ public struct ImageServer: Sendable {
         // head deadline (which also closes idle connections: Hummingbird's idle timeout would not
         // see the memory hits answered before it), the client's departure, and memory hits
         // answered before Hummingbird's tasks.
-        let application = Application(
+        return Application(
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [
                 ConnectionLimitHandler(connections: connections),
@@ -44,7 +51,6 @@ public struct ImageServer: Sendable {
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
-        try await application.runService()
     }
 }
 
