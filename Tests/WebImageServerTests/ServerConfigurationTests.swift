@@ -4,7 +4,8 @@ import WebImageTestSupport
 import XCTest
 
 /// ``ImageServer/Configuration``: one place for every setting and its default, read the same
-/// from the environment and the command line, and the README's table made from it.
+/// from the environment and the command line, and the settings table of the Configuration article
+/// (Sources/WebImageServer/WebImageServer.docc/Configuration.md) made from it.
 final class ServerConfigurationTests: XCTestCase {
     func testTheEnvironmentIsLaidOverTheDefaultsAndFlagsOverTheEnvironment() throws {
         var configuration = try ImageServer.Configuration(environment: [
@@ -81,12 +82,17 @@ final class ServerConfigurationTests: XCTestCase {
         }
     }
 
-    /// The README's table of settings is the one ``ImageServer/Configuration/settings`` makes,
-    /// row for row: a setting added, removed or changed in code without the README fails here.
-    func testTheReadmeTableIsTheSettingsTable() throws {
-        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The Configuration article's table of settings is the one ``ImageServer/Configuration/settings``
+    /// makes, row for row: a setting added, removed or changed in code without the article fails here.
+    func testTheConfigurationArticleTableIsTheSettingsTable() throws {
+        let article = try String(contentsOf: Self.configurationArticle, encoding: .utf8)
         let expected = ImageServer.Configuration.settings.map(\.markdownRow)
-        let rows = readme.split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `--") }
-        XCTAssertEqual(rows, expected, "README's settings table should be:\n" + expected.joined(separator: "\n"))
+        let rows = article.split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `--") }
+        XCTAssertEqual(rows, expected, "Configuration.md's settings table should be:\n" + expected.joined(separator: "\n"))
+    }
+
+    /// Where the settings table lives: the server's DocC catalog.
+    private static var configurationArticle: URL {
+        Fixtures.packageRoot.appendingPathComponent("Sources/WebImageServer/WebImageServer.docc/Configuration.md")
     }
 }

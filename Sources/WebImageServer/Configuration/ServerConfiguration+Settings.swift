@@ -1,7 +1,7 @@
 import Foundation
 
 extension ServerConfiguration {
-    /// Every setting, in the order `serve --help` and the README list them.
+    /// Every setting, in the order `serve --help` and the Configuration article (WebImageServer.docc) list them.
     public static let settings: [ServerSetting] = [
         // Listening
         setting("bind", "IMGPROXY_BIND", "HOST:PORT", "The address to listen on; port 0 picks a free one",

@@ -8,7 +8,7 @@ import WebImage
 /// environment over them (imgproxy's `IMGPROXY_*` names where imgproxy has the setting,
 /// `WEBIMAGE_*` otherwise), and `webimage serve` lays its flags over that. Each setting is
 /// described once, in ``settings``, which reads its text from either place with the same
-/// checks and gives `serve --help` and the README their words and defaults.
+/// checks and gives `serve --help` and the Configuration article's table (WebImageServer.docc) their words and defaults.
 public struct ServerConfiguration: Sendable, Equatable {
     // MARK: Listening
 

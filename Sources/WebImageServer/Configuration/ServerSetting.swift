@@ -35,7 +35,7 @@ public struct ServerSetting: Sendable {
         return "\(summary) (default: \(variableText)\(defaultText))."
     }
 
-    /// The setting's row in the README's table: flag, variable, default, summary (a `|` in a
+    /// The setting's row in the settings table of WebImageServer.docc/Configuration.md: flag, variable, default, summary (a `|` in a
     /// cell escaped, as GitHub's tables need even inside code).
     public var markdownRow: String {
         let flagText = "`--\(flag)" + (valueName.map { " \($0)" } ?? "") + "`"
