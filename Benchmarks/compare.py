@@ -51,7 +51,7 @@ def ours(case, env=None):
 
 
 # glibc settings under which a freed 48 MB decode is reused from the heap instead of being
-# unmapped and faulted in again (README, "Large decodes and glibc's malloc").
+# unmapped and faulted in again (Sources/WebImage/WebImage.docc/FormatsAndColour.md, "Large decodes and glibc's malloc").
 WARM_HEAP = {"MALLOC_MMAP_THRESHOLD_": str(256 << 20), "MALLOC_TRIM_THRESHOLD_": str(512 << 20)}
 
 
