@@ -91,6 +91,12 @@ final class ServerConfigurationTests: XCTestCase {
         XCTAssertEqual(rows, expected, "Configuration.md's settings table should be:\n" + expected.joined(separator: "\n"))
     }
 
+    /// The README no longer holds a settings table: one table, in the Configuration article.
+    func testTheReadmeHoldsNoSettingsTable() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertFalse(readme.split(separator: "\n").contains { $0.hasPrefix("| `--") }, "settings rows belong in Configuration.md")
+    }
+
     /// Where the settings table lives: the server's DocC catalog.
     private static var configurationArticle: URL {
         Fixtures.packageRoot.appendingPathComponent("Sources/WebImageServer/WebImageServer.docc/Configuration.md")
