@@ -19,6 +19,7 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
     /// Loads `url` and shows it on the target.
     ///
     /// - Parameters:
+    ///   - url: the image to load; a nil URL fails at once with `WebImageError.invalidURL`.
     ///   - placeholder: shown at once (or, with `delayPlaceholder`, only if the load fails).
     ///   - options: the manager's options; `avoidAutoSetImage` leaves showing the image to
     ///     `completed`, `avoidAutoCancelImage` lets the previous load run on. With the state's

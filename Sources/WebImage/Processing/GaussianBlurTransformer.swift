@@ -1,6 +1,6 @@
 /// Blurs every frame with a Gaussian kernel (SDWebImage's `SDImageBlurTransformer`).
 ///
-/// The blur is separable (a horizontal then a vertical pass of the same ``FilterTable``
+/// The blur is separable (a horizontal then a vertical pass of the same `FilterTable`
 /// convolution the resampler uses) and works on premultiplied colour, so transparent pixels
 /// do not darken their neighbours. Near the edges only the pixels inside weigh in.
 public struct GaussianBlurTransformer: ImageTransformer {

@@ -4,10 +4,10 @@ import Locking
 import Metrics
 import WebImage
 
-/// Turns parsed imgproxy URLs into encoded images through an ``ImageManager``: the source's
+/// Turns parsed imgproxy URLs into encoded images through an `ImageManager`: the source's
 /// bytes are fetched (and cached) by the manager before a processing slot is taken, so that a
 /// slow origin holds none; in the slot they are decoded, at a reduced size when the output is
-/// smaller, transformed by a ``ProcessingTransformer`` once its output size is known to be within
+/// smaller, transformed by a `ProcessingTransformer` once its output size is known to be within
 /// the limit, and encoded; the result is cached under the URL's canonical key, in memory and,
 /// when given, on disk and in a cache shared with other instances. Identical requests arriving
 /// together make their result once.
@@ -15,7 +15,7 @@ import WebImage
 /// Results are looked up memory → local disk → shared cache, and a hit below memory is written
 /// back to the tiers above (to the disk in the background, with the creation time the shared
 /// cache kept: every instance answers one `Last-Modified`); only when all miss is the result
-/// made. Sources are the manager's: give it an ``ImageCachesManager`` that chains a shared tier
+/// made. Sources are the manager's: give it an `ImageCachesManager` that chains a shared tier
 /// below its local cache, and the instances fetch each source once between them too. Which
 /// addresses `http(s)` sources may come from is the manager's downloader's business: give it a
 /// ``SourceAddressPolicy`` (as `webimage serve` does), which it applies when it connects.
@@ -61,7 +61,7 @@ public final class ImageProcessor: Sendable {
     /// results at once with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding
     /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
     /// `sharedCache` (its disk tier) when given, measuring into `metrics`, decoding (with the
-    /// manager's coders), transforming and encoding on `executor` (a ``CodecExecutor``) when given.
+    /// manager's coders), transforming and encoding on `executor` (a `CodecExecutor`) when given.
     public init(manager: ImageManager, configuration: ServerConfiguration = ServerConfiguration(),
                 coders: ImageCoders = .shared, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
                 sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics(),

@@ -9,9 +9,9 @@ import WebImage
 /// Which source hosts the server may fetch from: by default only those whose every address is
 /// public, so a URL cannot make the server reach itself or the private network behind it.
 ///
-/// As the downloader's ``ConnectionAddressPolicy``, it is asked for the host of every request
+/// As the downloader's `ConnectionAddressPolicy`, it is asked for the host of every request
 /// and every redirect just before connecting: it resolves the name, judges every address it
-/// resolves to (see ``SourceAddressKind``), and hands back the one to connect to, which the
+/// resolves to (see `SourceAddressKind`), and hands back the one to connect to, which the
 /// downloader then uses without resolving again. A name that answers a public address to the
 /// check and a private one to the connection (DNS rebinding) gains nothing.
 public struct SourceAddressPolicy: ConnectionAddressPolicy, Hashable {
@@ -28,8 +28,8 @@ public struct SourceAddressPolicy: ConnectionAddressPolicy, Hashable {
 
     /// The address to connect to for `host` once every address it resolves to is allowed: its
     /// first IPv4 address, else its first IPv6 one. Throws
-    /// ``NetworkFailure/Reason/refusedAddress(host:why:)`` for a refused address and
-    /// ``NetworkFailure/Reason/hostNotFound(_:)`` when the name does not resolve.
+    /// `NetworkFailure.Reason.refusedAddress(host:why:)` for a refused address and
+    /// `NetworkFailure.Reason.hostNotFound(_:)` when the name does not resolve.
     public func address(connectingTo host: String) async throws(NetworkFailure) -> String {
         let addresses = await Task.detached { Self.resolve(host) }.value
         guard !addresses.isEmpty else { throw NetworkFailure(.hostNotFound(host)) }

@@ -4,7 +4,7 @@ import NIOCore
 
 /// An HTTP server (Hummingbird 2) answering with an ``ImageServerResponder``, until SIGTERM or
 /// SIGINT, after which it finishes the requests under way and returns. Results in memory are
-/// answered on the event loop that read the request (``MemoryHitHandler``), the rest in tasks.
+/// answered on the event loop that read the request (`MemoryHitHandler`), the rest in tasks.
 public struct ImageServer: Sendable {
     /// What answers requests.
     public let responder: ImageServerResponder

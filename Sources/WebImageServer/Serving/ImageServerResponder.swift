@@ -108,7 +108,7 @@ public struct ImageServerResponder: HTTPResponder {
     /// or `HEAD` of a path routed before whose result the memory cache holds (counted and logged
     /// as ``respond(to:context:)`` does); nil for any other request, which
     /// ``respond(to:context:)`` must answer. It neither waits nor does I/O: the
-    /// ``MemoryHitHandler`` calls it on the thread that read the request, so a liveness probe is
+    /// `MemoryHitHandler` calls it on the thread that read the request, so a liveness probe is
     /// answered however busy the tasks are. Such a request is never in flight, so
     /// `webimage_requests_in_flight` does not count it.
     public func immediateAnswer(to request: HTTPRequest) -> PreparedResponse? {

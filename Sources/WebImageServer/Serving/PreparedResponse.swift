@@ -4,7 +4,7 @@ import NIOCore
 /// A response worked out in full before it is written: its status line and fields, and its
 /// body's bytes. The responder's answers take this form, so that the same answer reaches the
 /// client whether Hummingbird writes it (``ImageServerResponder/respond(to:context:)``) or the
-/// ``MemoryHitHandler`` does, on the connection's event loop.
+/// `MemoryHitHandler` does, on the connection's event loop.
 public struct PreparedResponse: Sendable {
     /// The status and header fields.
     public var head: HTTPResponse

@@ -23,7 +23,7 @@ import WebImage
 /// - `AxB:CxD`: a crop of the (upright) source from left A, top B to right C, bottom D, before
 ///   the resize; an empty rectangle is no crop. A rectangle reaching outside the source keeps its
 ///   size and is moved inside (imgproxy's crop), where thumbor would cut it at the edge.
-/// - `smart`: the crop keeps the most interesting area, found by ``SmartCrop`` (imgproxy's
+/// - `smart`: the crop keeps the most interesting area, found by `SmartCrop` (imgproxy's
 ///   `g:sm`) in place of the alignment. thumbor finds faces and features with OpenCV detectors;
 ///   this server scores attention instead (edges, skin tones, saturation), which needs no
 ///   detector and often lands on the same subject, but not always on the same pixels.

@@ -6,7 +6,7 @@ extension HTTPImageDownloader {
     public struct Configuration: Sendable, Hashable {
         /// The most requests running at once; more wait in the queue. 6 by default.
         public var maxConcurrentDownloads: Int
-        /// Seconds without any data before a download fails with ``WebImageError/timedOut``:
+        /// Seconds without any data before a download fails with ``WebImageError/timedOut(seconds:)``:
         /// an idle timeout, as `NSURLRequest.timeoutInterval` is, applied to connecting, to the wait
         /// for the response head and between two reads of the body. A body that keeps trickling is
         /// bounded by ``maxBytes`` instead. 15 by default; 0 or less means 15.

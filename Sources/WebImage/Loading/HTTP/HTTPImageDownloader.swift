@@ -10,7 +10,7 @@ import Tracing
 /// - One HTTP request per URL at a time: callers of a URL that is already being fetched join
 ///   that request. Each caller has its own ``DownloadToken``, events, completion and decode
 ///   options; the bytes are decoded once per distinct decode options.
-/// - A queue: at most ``HTTPImageDownloader.Configuration/maxConcurrentDownloads`` requests run;
+/// - A queue: at most ``HTTPImageDownloader/Configuration/maxConcurrentDownloads`` requests run;
 ///   queued ones start by priority, then FIFO or LIFO. A queued request moves up when a more
 ///   urgent caller joins it. ``suspend()`` holds the queue; running requests go on.
 /// - Ownership: the downloader creates one `HTTPClient` of its own on the process-wide event
