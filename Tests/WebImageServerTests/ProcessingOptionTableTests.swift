@@ -3,7 +3,7 @@ import WebImageTestSupport
 import XCTest
 
 /// The one table of imgproxy options: every spelling reads back as its option, no spelling is
-/// taken twice, and README's option table is the table, row for row.
+/// taken twice, and the URLOptions article's table is the table, row for row.
 final class ProcessingOptionTableTests: XCTestCase {
     func testEverySpellingNamesItsOptionOnce() {
         var seen: Set<String> = []
@@ -16,14 +16,15 @@ final class ProcessingOptionTableTests: XCTestCase {
         XCTAssertNil(ProcessingOptionName(spelling: "wm"), "watermarks are not options yet")
     }
 
-    /// README's table of imgproxy options is the one ``ProcessingOptionName`` makes: an option
-    /// added, removed or changed in code without the README fails here.
+    /// The URLOptions article's table of imgproxy options is the one ``ProcessingOptionName`` makes: an option
+    /// added, removed or changed in code without the article fails here.
     func testTheReadmeTableIsTheOptionTable() throws {
-        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(
+            "Sources/WebImageServer/WebImageServer.docc/URLOptions.md"), encoding: .utf8)
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let expected = ProcessingOptionName.markdownTable
-        let start = try XCTUnwrap(lines.firstIndex(of: expected[0]), "README has no option table")
+        let start = try XCTUnwrap(lines.firstIndex(of: expected[0]), "URLOptions.md has no option table")
         let rows = lines[start...].prefix { $0.hasPrefix("|") }
-        XCTAssertEqual(Array(rows), expected, "README's option table should be:\n" + expected.joined(separator: "\n"))
+        XCTAssertEqual(Array(rows), expected, "the URLOptions article's table should be:\n" + expected.joined(separator: "\n"))
     }
 }

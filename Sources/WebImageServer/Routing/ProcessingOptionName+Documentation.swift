@@ -1,5 +1,5 @@
 extension ProcessingOptionName {
-    /// The option's arguments as README's option table writes them.
+    /// The option's arguments as the URLOptions article's option table (WebImageServer.docc) writes them.
     var arguments: String {
         switch self {
         case .resize: "type:width:height:enlarge:extend:gravity:x:y"
@@ -33,7 +33,7 @@ extension ProcessingOptionName {
         }
     }
 
-    /// What the option does here, in one sentence for README's option table.
+    /// What the option does here, in one sentence for the URLOptions article's option table (WebImageServer.docc).
     var summary: String {
         switch self {
         case .resize: "Resizing type, size, enlarge and extend at once; empty arguments keep their values"
@@ -78,12 +78,12 @@ extension ProcessingOptionName {
         }
     }
 
-    /// README's row for the option: `| `long`, `short` | `arguments` | summary |`.
+    /// The URLOptions article's row for the option: `| `long`, `short` | `arguments` | summary |`.
     var markdownRow: String {
         "| " + ([rawValue] + shortNames).map { "`\($0)`" }.joined(separator: ", ") + " | `\(arguments)` | \(summary) |"
     }
 
-    /// README's option table, header and rows.
+    /// The URLOptions article's option table (WebImageServer.docc), header and rows.
     static var markdownTable: [String] {
         ["| option | arguments | what it does |", "|---|---|---|"] + allCases.map(\.markdownRow)
     }

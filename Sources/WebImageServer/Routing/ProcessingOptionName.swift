@@ -1,5 +1,5 @@
 /// The processing options this server understands, by imgproxy's long name. The one table of
-/// imgproxy options: ``init(spelling:)`` reads it, and README's option table is checked against
+/// imgproxy options: ``init(spelling:)`` reads it, and the URLOptions article's option table (WebImageServer.docc) is checked against
 /// ``documentation`` row for row, so an option added here without its row fails a test.
 enum ProcessingOptionName: String, CaseIterable {
     case resize, size, resizingType = "resizing_type", width, height, minWidth = "min-width", minHeight = "min-height"
