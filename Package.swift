@@ -65,6 +65,8 @@ let package = Package(
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         // Little CMS 2: ICC profiles and the conversion of decoded pixels to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // librsvg (over cairo) draws SVG sources at the size asked for.
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift;
         // zlib for the compressed ICC profiles of PNG's iCCP chunks and for WebImage's own reader
@@ -76,7 +78,7 @@ let package = Package(
         // Coders over the system libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL", "CLCMS2"]),
+            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CRSVG"]),
 
         // A cache tier shared between processes, in Redis, over a small RESP client on SwiftNIO:
         // a module of its own so that the core gains no dependency.

@@ -1,0 +1,100 @@
+import Foundation
+import WebImage
+
+/// Draws SVG documents with librsvg at the size they are asked for, on a transparent canvas.
+///
+/// A vector source has no pixels of its own, so it is drawn at the target size rather than
+/// drawn small and enlarged: with ``ImageDecodeOptions/thumbnailPixelSize`` it is drawn to fit
+/// that box (or fill it exactly, without ``ImageDecodeOptions/preserveAspectRatio``), larger
+/// than its intrinsic size when the box is larger, as SDWebImageSVGCoder does; without a box, at
+/// its intrinsic size (`width`/`height` at 96 dpi, else the `viewBox`). A size over
+/// ``ImageDecodeOptions/maxPixels`` (or 32 767 pixels a side, cairo's limit) is drawn at the
+/// largest size within it, keeping the aspect ratio, as imgproxy shrinks a vector to its
+/// resolution limit; ``ImageDecodeOptions/maxSourcePixels`` does not apply, since the source
+/// declares no pixels. ``ImageDecodeOptions/scaleDownLimitBytes`` applies as to any image.
+///
+/// The bytes are hostile input: ``SVGSanitizer`` (``SVGSanitizer/Policy-swift.enum/rendering``)
+/// reads them first, under ``limits``, and librsvg only ever sees its rewrite, which refers to
+/// nothing outside itself. Decoding only: ``canEncode(_:)`` is false (a server that answers SVG
+/// with SVG sends the sanitized source, see ``SVGSanitizer/Policy-swift.enum/serving``).
+public struct SVGCoder: ImageCoder, ImageHeaderReading {
+    /// The bounds documents are held to before they are parsed.
+    public let limits: SVGLimits
+
+    /// A coder holding documents to `limits`.
+    public init(limits: SVGLimits = SVGLimits()) {
+        self.limits = limits
+    }
+
+    /// Whether `data` looks like an SVG document (`<svg`, or an XML prolog before one).
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat(detecting: data) == .svg
+    }
+
+    /// Draws `data` at ``renderSize(intrinsic:options:)``.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        let document = try load(data)
+        let size = try Self.renderSize(intrinsic: document.intrinsicSize, options: options)
+        return Image(pixels: try document.render(at: size), scale: options.scaleFactor, format: .svg)
+    }
+
+    /// The intrinsic size, rounded up to whole pixels, and one frame.
+    public func readHeader(_ data: Data) throws -> ImageHeader {
+        let document = try load(data)
+        return ImageHeader(format: .svg, pixelSize: try Self.renderSize(intrinsic: document.intrinsicSize,
+                                                                        options: ImageDecodeOptions(maxPixels: 0)))
+    }
+
+    /// Always false: this coder does not encode.
+    public func canEncode(_ format: ImageFormat) -> Bool { false }
+
+    /// Always throws ``ImageCodingError/noEncoder(_:)``.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        throw ImageCodingError.noEncoder(format)
+    }
+
+    /// The size `options` asks for a document of `intrinsic` size (in CSS pixels), in whole
+    /// pixels: fitted to (or, without preserving the aspect ratio, filling) the thumbnail box,
+    /// shrunk to the byte limit, then to ``ImageDecodeOptions/maxPixels`` and cairo's side limit.
+    public static func renderSize(intrinsic: (width: Double, height: Double), options: ImageDecodeOptions)
+        throws(ImageCodingError) -> PixelSize {
+        guard intrinsic.width.isFinite, intrinsic.height.isFinite, intrinsic.width > 0, intrinsic.height > 0 else {
+            throw .corrupt(.svg, "the document has no area (\(intrinsic.width) × \(intrinsic.height))")
+        }
+        var (width, height) = intrinsic
+        if let box = options.thumbnailPixelSize, box.width > 0, box.height > 0 {
+            let (sx, sy) = (Double(box.width) / width, Double(box.height) / height)
+            if options.preserveAspectRatio {
+                (width, height) = (width * min(sx, sy), height * min(sx, sy))
+            } else {
+                (width, height) = (Double(box.width), Double(box.height))
+            }
+        }
+        var shrink = 1.0
+        if let limit = options.scaleDownLimitBytes, limit > 0 {
+            shrink = min(shrink, (Double(limit) / (width * height * 4)).squareRoot())
+        }
+        if options.maxPixels > 0 {
+            shrink = min(shrink, (Double(options.maxPixels) / (width * height)).squareRoot())
+        }
+        shrink = min(shrink, maxSide / width, maxSide / height)
+        return PixelSize(width: Int(max(1, min(maxSide, (width * shrink).rounded(.up) - slack(width * shrink)))),
+                         height: Int(max(1, min(maxSide, (height * shrink).rounded(.up) - slack(height * shrink)))))
+    }
+
+    /// cairo's largest image surface side.
+    private static let maxSide = 32_767.0
+
+    /// 1 when `side` is within a rounding error above a whole number (a scale that should land
+    /// on 400 landing on 400.0000001 must not make 401), else 0.
+    private static func slack(_ side: Double) -> Double {
+        let fraction = side - side.rounded(.down)
+        return fraction > 0 && fraction < 1e-6 ? 1 : 0
+    }
+
+    private func load(_ data: Data) throws(ImageCodingError) -> SVGDocument {
+        if data.isEmpty { throw .empty }
+        guard canDecode(data) else { throw .corrupt(.svg, "not an SVG document (no <svg root)") }
+        return try SVGDocument(sanitized: SVGSanitizer(policy: .rendering, limits: limits).sanitize(data))
+    }
+}

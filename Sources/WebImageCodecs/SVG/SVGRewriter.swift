@@ -1,0 +1,212 @@
+import WebImage
+
+/// The one pass of ``SVGSanitizer``: reads the document token by token (text, CDATA, comments,
+/// processing instructions, the document type, tags) and writes what the policy keeps,
+/// counting elements and depth as it goes.
+struct SVGRewriter {
+    private var scanner: SVGByteScanner
+    private let policy: SVGSanitizer.Policy
+    private let limits: SVGLimits
+    private var entities: SVGEntities
+    private var out: [UInt8] = []
+    /// The open elements' names, outermost first.
+    private var open: [ArraySlice<UInt8>] = []
+    private var elementCount = 0
+    /// While inside a removed element (`<script>`): the depth at which it was opened.
+    private var removedAt: Int?
+    /// While inside a `<style>` element drawn here: its text so far, references resolved.
+    private var styleText: [UInt8]?
+
+    /// A rewriter of `bytes`.
+    init(bytes: [UInt8], policy: SVGSanitizer.Policy, limits: SVGLimits) {
+        scanner = SVGByteScanner(bytes: bytes)
+        self.policy = policy
+        self.limits = limits
+        entities = SVGEntities(limits: limits)
+        out.reserveCapacity(bytes.count)
+    }
+
+    /// The rewritten document.
+    mutating func run() throws(ImageCodingError) -> [UInt8] {
+        _ = scanner.skip("\u{FEFF}")
+        if scanner.starts(with: "<?xml") {
+            let start = scanner.position
+            _ = try scanner.read(until: "?>")
+            out += scanner.bytes[start..<scanner.position]
+        }
+        while !scanner.atEnd {
+            if scanner.current != UInt8(ascii: "<") {
+                try text()
+            } else if scanner.skip("<!--") {
+                _ = try scanner.read(until: "-->")
+            } else if scanner.skip("<![CDATA[") {
+                try characterData(try scanner.read(until: "]]>"))
+            } else if scanner.skip("<!DOCTYPE") {
+                guard elementCount == 0 else { throw .corrupt(.svg, "a document type after the root element") }
+                try SVGDoctype.read(&scanner, into: &entities)
+            } else if scanner.skip("<?") {
+                _ = try scanner.read(until: "?>")
+            } else if scanner.skip("</") {
+                try endTag()
+            } else if scanner.starts(with: "<!") {
+                throw .corrupt(.svg, "an unknown declaration at byte \(scanner.position)")
+            } else {
+                scanner.position += 1
+                try startTag()
+            }
+        }
+        guard elementCount > 0 else { throw .corrupt(.svg, "no root element") }
+        guard open.isEmpty else { throw .truncated(.svg) }
+        return out
+    }
+
+    /// Character data up to the next `<`.
+    private mutating func text() throws(ImageCodingError) {
+        let start = scanner.position
+        while !scanner.atEnd, scanner.current != UInt8(ascii: "<") { scanner.position += 1 }
+        let raw = scanner.bytes[start..<scanner.position]
+        guard removedAt == nil else { return }
+        if styleText != nil {
+            styleText! += try entities.resolve(raw, resolvingAll: true)
+        } else {
+            out += try entities.resolve(raw, resolvingAll: false)
+        }
+    }
+
+    /// The contents of a CDATA section.
+    private mutating func characterData(_ raw: ArraySlice<UInt8>) throws(ImageCodingError) {
+        guard removedAt == nil else { return }
+        if styleText != nil {
+            styleText! += raw
+        } else {
+            out += Array("<![CDATA[".utf8) + raw + Array("]]>".utf8)
+        }
+    }
+
+    /// A start tag after its `<`: name, attributes, `>` or `/>`.
+    private mutating func startTag() throws(ImageCodingError) {
+        let name = try scanner.readName()
+        var attributes: [(name: ArraySlice<UInt8>, value: [UInt8])] = []
+        var selfClosing = false
+        while true {
+            scanner.skipWhitespace()
+            if scanner.skip("/>") { selfClosing = true; break }
+            if scanner.skip(">") { break }
+            if scanner.atEnd { throw .truncated(.svg) }
+            let attribute = try scanner.readName()
+            scanner.skipWhitespace()
+            guard scanner.skip("=") else {
+                if scanner.atEnd { throw .truncated(.svg) }
+                throw .corrupt(.svg, "an attribute without a value at byte \(scanner.position)")
+            }
+            scanner.skipWhitespace()
+            let raw = try scanner.readQuoted()
+            attributes.append((attribute, try entities.resolve(raw, resolvingAll: true, normalisingSpace: true)))
+        }
+        elementCount += 1
+        guard elementCount <= limits.maxElements else {
+            throw .unsupportedFeature(.svg, "more than \(limits.maxElements) elements")
+        }
+        guard open.count < limits.maxDepth else {
+            throw .unsupportedFeature(.svg, "elements nested more than \(limits.maxDepth) deep")
+        }
+        let local = Self.localName(name)
+        if removedAt == nil, local == Array("script".utf8) {
+            if !selfClosing { removedAt = open.count }
+        } else if removedAt == nil {
+            write(name, attributes: attributes, element: local, selfClosing: selfClosing)
+            if !selfClosing, policy == .rendering, local == Array("style".utf8) { styleText = [] }
+        }
+        if !selfClosing { open.append(name) }
+    }
+
+    /// An end tag after its `</`; it must close the innermost open element.
+    private mutating func endTag() throws(ImageCodingError) {
+        let name = try scanner.readName()
+        scanner.skipWhitespace()
+        guard scanner.skip(">") else {
+            if scanner.atEnd { throw .truncated(.svg) }
+            throw .corrupt(.svg, "an end tag not closed by > at byte \(scanner.position)")
+        }
+        guard let innermost = open.popLast(), innermost.elementsEqual(name) else {
+            throw .corrupt(.svg, "an end tag that closes no open element")
+        }
+        if let depth = removedAt {
+            if open.count == depth { removedAt = nil }
+            return
+        }
+        if let css = styleText {
+            styleText = nil
+            out += Self.escaped(SVGStyleText.neutralised(css) ?? [], inAttribute: false)
+        }
+        out += Array("</".utf8) + name + [UInt8(ascii: ">")]
+    }
+
+    /// Writes a start tag with the attributes the policy keeps.
+    private mutating func write(_ name: ArraySlice<UInt8>, attributes: [(name: ArraySlice<UInt8>, value: [UInt8])],
+                                element: [UInt8], selfClosing: Bool) {
+        out.append(UInt8(ascii: "<"))
+        out += name
+        for (attribute, value) in attributes {
+            guard let kept = keptValue(of: attribute, value: value, element: element) else { continue }
+            out.append(0x20)
+            out += attribute
+            out += Array("=\"".utf8)
+            out += Self.escaped(kept, inAttribute: true)
+            out.append(UInt8(ascii: "\""))
+        }
+        out += Array((selfClosing ? "/>" : ">").utf8)
+    }
+
+    /// The value to write for `attribute` of `element`, nil to drop it.
+    private func keptValue(of attribute: ArraySlice<UInt8>, value: [UInt8], element: [UInt8]) -> [UInt8]? {
+        let local = Self.localName(attribute).map(SVGByteScanner.lowercased)
+        if local.starts(with: Array("on".utf8)) { return nil }
+        let url = value.filter { $0 > 0x20 }.map(SVGByteScanner.lowercased)
+        if url.starts(with: Array("javascript:".utf8)) || url.starts(with: Array("vbscript:".utf8)) { return nil }
+        let isHref = local == Array("href".utf8)
+        let fragment = url.first == UInt8(ascii: "#")
+        switch policy {
+        case .serving:
+            return isHref && element == Array("use".utf8) && !fragment && !url.isEmpty ? nil : value
+        case .rendering:
+            if isHref { return fragment ? value : nil }
+            let lower = value.map(SVGByteScanner.lowercased)
+            let styled = local == Array("style".utf8) || lower.contains(UInt8(ascii: "\\"))
+                || Self.contains(lower, "url(") || Self.contains(lower, "@import")
+            return styled ? SVGStyleText.neutralised(value) : value
+        }
+    }
+
+    /// The part of a qualified name after its prefix (`href` of `xlink:href`).
+    private static func localName(_ name: ArraySlice<UInt8>) -> [UInt8] {
+        guard let colon = name.lastIndex(of: UInt8(ascii: ":")) else { return Array(name) }
+        return Array(name[(colon + 1)...])
+    }
+
+    /// `text` escaped for XML: `&` and `<` always, `>` in text, `"` and the characters an
+    /// attribute would turn into spaces in an attribute.
+    private static func escaped(_ text: [UInt8], inAttribute: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+            case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+            case UInt8(ascii: ">") where !inAttribute: out += Array("&gt;".utf8)
+            case UInt8(ascii: "\"") where inAttribute: out += Array("&quot;".utf8)
+            case 0x09 where inAttribute: out += Array("&#9;".utf8)
+            case 0x0A where inAttribute: out += Array("&#10;".utf8)
+            case 0x0D where inAttribute: out += Array("&#13;".utf8)
+            default: out.append(byte)
+            }
+        }
+        return out
+    }
+
+    private static func contains(_ text: [UInt8], _ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard text.count >= pattern.count else { return false }
+        return (0...(text.count - pattern.count)).contains { text[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import WebImage
+
+/// Rewrites an SVG document so that what it may do is draw, reading it once with a small
+/// hand-written scanner held to ``SVGLimits`` before any XML parser sees it.
+///
+/// Either way the result has no document type (its plain-text entities expanded in place, see
+/// ``SVGLimits``), no comments and no processing instructions beyond the XML declaration, no
+/// `<script>` elements, no event-handler attributes (`onload`, `onclick`…) and no attribute
+/// whose value is a `javascript:` or `vbscript:` URL (however its characters are written).
+/// ``Policy-swift.enum`` says what else goes. A document that breaks a limit, or is not
+/// well-formed enough to scan, fails with an ``ImageCodingError``.
+public struct SVGSanitizer: Sendable {
+    /// What the rewritten document is for.
+    public var policy: Policy
+    /// The bounds the document is held to.
+    public var limits: SVGLimits
+
+    /// A sanitizer for `policy` under `limits`.
+    public init(policy: Policy, limits: SVGLimits = SVGLimits()) {
+        self.policy = policy
+        self.limits = limits
+    }
+
+    /// `data` rewritten; throws when it breaks a limit or cannot be scanned.
+    public func sanitize(_ data: Data) throws(ImageCodingError) -> Data {
+        if data.isEmpty { throw .empty }
+        guard data.count <= limits.maxBytes else {
+            throw .unsupportedFeature(.svg, "a document of \(data.count) bytes, over the limit of \(limits.maxBytes)")
+        }
+        var rewriter = SVGRewriter(bytes: [UInt8](data), policy: policy, limits: limits)
+        return Data(try rewriter.run())
+    }
+}
