@@ -24,6 +24,9 @@ enum FuzzTarget: String, CaseIterable {
     case heic
     /// ``JXLCoder``: JPEG XL stills and animations over libjxl, whole and frame by frame.
     case jxl
+    /// ``SVGCoder``: the sanitizer's scan under its limits, then librsvg drawing the rewrite,
+    /// whole and as a thumbnail; and the sanitizer's rewrite for serving.
+    case svg
     /// ``EXIF/orientation(fromTIFF:)``: the TIFF-structured EXIF block every format carries.
     case exif
     /// ``ColorProfile/init(iccData:)`` and ``ColorConversion``: an embedded ICC profile read,
@@ -48,6 +51,7 @@ enum FuzzTarget: String, CaseIterable {
             // One coder for both brands' formats: an image must report the one its bytes show.
             FuzzedDecoding(coder: HEIFCoder(), format: ImageFormat(detecting: data) == .heif ? .heif : .heic, data: data).run()
         case .jxl: FuzzedDecoding(coder: JXLCoder(), format: .jxl, data: data).run()
+        case .svg: FuzzedSVG(data: data).run()
         case .exif: "orientation \(EXIF.orientation(fromTIFF: data))"
         case .icc: FuzzedColorProfile(data: data).run()
         case .url: FuzzedURL(data: data).run()

@@ -34,6 +34,11 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         }
     }
 
+    /// Whether the format describes shapes rather than pixels (SVG, PDF): an image of it has no
+    /// size of its own in pixels and is drawn at the size asked for, so a limit on the pixels a
+    /// source declares does not apply to it.
+    public var isVector: Bool { self == .svg || self == .pdf }
+
     /// Detects the format from the leading bytes of `data`.
     public init(detecting data: Data) {
         self = data.withUnsafeBytes { ImageFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(512))) }
@@ -99,11 +104,13 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         return compatible.contains(where: avif.contains) ? .avif : .heif
     }
 
-    /// SVG is text: `<svg`, or an XML prolog (and perhaps a doctype or comments) before an `<svg` root.
+    /// SVG is text: `<svg`, or a prolog (an XML declaration, a doctype or a comment first)
+    /// before an `<svg` root.
     private static func isSVG(_ b: UnsafeRawBufferPointer) -> Bool {
         let text = String(decoding: b, as: UTF8.self)
         let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if trimmed.hasPrefix("<svg") { return true }
-        return trimmed.hasPrefix("<?xml") && trimmed.contains("<svg")
+        return (trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<!DOCTYPE") || trimmed.hasPrefix("<!--"))
+            && trimmed.contains("<svg")
     }
 }

@@ -40,9 +40,10 @@ public struct SVGCoder: ImageCoder, ImageHeaderReading {
 
     /// The intrinsic size, rounded up to whole pixels, and one frame.
     public func readHeader(_ data: Data) throws -> ImageHeader {
-        let document = try load(data)
-        return ImageHeader(format: .svg, pixelSize: try Self.renderSize(intrinsic: document.intrinsicSize,
-                                                                        options: ImageDecodeOptions(maxPixels: 0)))
+        let (width, height) = try load(data).intrinsicSize
+        try Self.checkArea(width, height)
+        return ImageHeader(format: .svg, pixelSize: PixelSize(width: Self.wholePixels(width, limit: Double(Int32.max)),
+                                                              height: Self.wholePixels(height, limit: Double(Int32.max))))
     }
 
     /// Always false: this coder does not encode.
@@ -58,9 +59,7 @@ public struct SVGCoder: ImageCoder, ImageHeaderReading {
     /// shrunk to the byte limit, then to ``ImageDecodeOptions/maxPixels`` and cairo's side limit.
     public static func renderSize(intrinsic: (width: Double, height: Double), options: ImageDecodeOptions)
         throws(ImageCodingError) -> PixelSize {
-        guard intrinsic.width.isFinite, intrinsic.height.isFinite, intrinsic.width > 0, intrinsic.height > 0 else {
-            throw .corrupt(.svg, "the document has no area (\(intrinsic.width) × \(intrinsic.height))")
-        }
+        try checkArea(intrinsic.width, intrinsic.height)
         var (width, height) = intrinsic
         if let box = options.thumbnailPixelSize, box.width > 0, box.height > 0 {
             let (sx, sy) = (Double(box.width) / width, Double(box.height) / height)
@@ -78,8 +77,19 @@ public struct SVGCoder: ImageCoder, ImageHeaderReading {
             shrink = min(shrink, (Double(options.maxPixels) / (width * height)).squareRoot())
         }
         shrink = min(shrink, maxSide / width, maxSide / height)
-        return PixelSize(width: Int(max(1, min(maxSide, (width * shrink).rounded(.up) - slack(width * shrink)))),
-                         height: Int(max(1, min(maxSide, (height * shrink).rounded(.up) - slack(height * shrink)))))
+        return PixelSize(width: wholePixels(width * shrink, limit: maxSide), height: wholePixels(height * shrink, limit: maxSide))
+    }
+
+    private static func checkArea(_ width: Double, _ height: Double) throws(ImageCodingError) {
+        guard width.isFinite, height.isFinite, width > 0, height > 0 else {
+            throw .corrupt(.svg, "the document has no area (\(width) × \(height))")
+        }
+    }
+
+    /// `side` rounded up to whole pixels (as librsvg advises, so that no partly covered pixel
+    /// is cut off), at least 1 and at most `limit`.
+    private static func wholePixels(_ side: Double, limit: Double) -> Int {
+        Int(max(1, min(limit, side.rounded(.up) - slack(side))))
     }
 
     /// cairo's largest image surface side.
