@@ -48,8 +48,9 @@ public final class ImageCoders: ImageCoder {
         }
         // The source's own size, from its header, before any pixel: a thumbnail of a huge or
         // many-framed source would otherwise decode every full-size frame to shrink it. A source
-        // whose size cannot be read is refused under such a limit, never decoded unchecked.
-        if options.maxSourcePixels != nil {
+        // whose size cannot be read is refused under such a limit, never decoded unchecked. A
+        // vector declares no pixels: its coder draws it within ``ImageDecodeOptions/maxPixels``.
+        if options.maxSourcePixels != nil, !ImageFormat(detecting: data).isVector {
             let header: ImageHeader
             do {
                 header = try self.header(of: data)

@@ -133,6 +133,10 @@ public final class ImageProcessor: Sendable {
     /// the limits, transformed, encoded.
     private func make(_ url: ProcessingURL, from source: ImageDataResult) async throws(ProcessingError) -> ProcessedImage {
         let options = url.options
+        if var svg = try Self.sanitizedSVG(source.data, options: options) {
+            svg.sourceOrigin = source.source
+            return svg
+        }
         let started = ContinuousClock.now
         let decoded: Image
         do {
@@ -213,6 +217,7 @@ public final class ImageProcessor: Sendable {
         let maxAnimationFrames = configuration.maxAnimationFrames
         decodeOptions.maxFrameCount = maxAnimationFrames
         decodeOptions.firstFrameOnly = !(maxAnimationFrames > 1 && options.format.map(Self.animatedFormats.contains) ?? true)
+        drawVector(data, at: options, decodeOptions: &decodeOptions)
         return try manager.coders.decode(data, options: decodeOptions)
     }
 

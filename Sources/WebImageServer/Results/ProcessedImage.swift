@@ -42,8 +42,9 @@ public struct ProcessedImage: Sendable, Hashable {
     /// The encoded image (the bytes of ``body``, not copied).
     public var data: Data { Data(buffer: body, byteTransferStrategy: .noCopy) }
 
-    /// The `Content-Type` for ``format``: `image/jpeg`, `image/png`, `image/webp`, `image/avif`, `image/gif`.
-    public var mediaType: String { "image/\(format.rawValue)" }
+    /// The `Content-Type` for ``format``: `image/jpeg`, `image/png`, `image/webp`, `image/avif`,
+    /// `image/gif`, `image/svg+xml`.
+    public var mediaType: String { format == .svg ? "image/svg+xml" : "image/\(format.rawValue)" }
 
     /// The strong entity tag of `data`, quoted.
     static func etag(of data: Data) -> String {

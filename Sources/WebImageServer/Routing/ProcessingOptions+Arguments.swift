@@ -53,7 +53,8 @@ extension ProcessingOptions {
         return (enabled, gravity)
     }
 
-    /// The format an extension names: `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif`.
+    /// The format an extension names: `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif`, `svg` (an SVG
+    /// source answered as sanitized SVG; any other source cannot be written as SVG).
     static func format(named name: Substring) throws(ProcessingURLError) -> ImageFormat {
         switch name.lowercased() {
         case "jpg", "jpeg": return .jpeg
@@ -61,6 +62,7 @@ extension ProcessingOptions {
         case "webp": return .webp
         case "avif": return .avif
         case "gif": return .gif
+        case "svg": return .svg
         default: throw .unsupportedFormat(ProcessingURLError.quoting(name))
         }
     }
