@@ -15,7 +15,8 @@ import WebImage
 ///
 /// The bytes are hostile input: ``SVGSanitizer`` (``SVGSanitizer/Policy-swift.enum/rendering``)
 /// reads them first, under ``limits``, and librsvg only ever sees its rewrite, which refers to
-/// nothing outside itself. Decoding only: ``canEncode(_:)`` is false (a server that answers SVG
+/// nothing outside itself; filters are refused when their work at the drawing's size exceeds
+/// ``SVGLimits/maxFilterWork``. Decoding only: ``canEncode(_:)`` is false (a server that answers SVG
 /// with SVG sends the sanitized source, see ``SVGSanitizer/Policy-swift.enum/serving``).
 public struct SVGCoder: ImageCoder, ImageHeaderReading {
     /// The bounds documents are held to before they are parsed.
@@ -33,14 +34,19 @@ public struct SVGCoder: ImageCoder, ImageHeaderReading {
 
     /// Draws `data` at ``renderSize(intrinsic:options:)``.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        let document = try load(data)
+        let (document, filterRuns) = try load(data)
         let size = try Self.renderSize(intrinsic: document.intrinsicSize, options: options)
+        let work = filterRuns.multipliedReportingOverflow(by: size.area)
+        guard !work.overflow, work.partialValue <= limits.maxFilterWork else {
+            throw ImageCodingError.unsupportedFeature(.svg, "filters that would run \(filterRuns) times over \(size) pixels, "
+                + "more work than the limit of \(limits.maxFilterWork) primitive-pixels")
+        }
         return Image(pixels: try document.render(at: size), scale: options.scaleFactor, format: .svg)
     }
 
     /// The intrinsic size, rounded up to whole pixels, and one frame.
     public func readHeader(_ data: Data) throws -> ImageHeader {
-        let (width, height) = try load(data).intrinsicSize
+        let (width, height) = try load(data).document.intrinsicSize
         try Self.checkArea(width, height)
         return ImageHeader(format: .svg, pixelSize: PixelSize(width: Self.wholePixels(width, limit: Double(Int32.max)),
                                                               height: Self.wholePixels(height, limit: Double(Int32.max))))
@@ -102,9 +108,12 @@ public struct SVGCoder: ImageCoder, ImageHeaderReading {
         return fraction > 0 && fraction < 1e-6 ? 1 : 0
     }
 
-    private func load(_ data: Data) throws(ImageCodingError) -> SVGDocument {
+    /// The document librsvg reads from the rewrite of `data`, and how many times a filter
+    /// primitive may run over its drawing.
+    private func load(_ data: Data) throws(ImageCodingError) -> (document: SVGDocument, filterRuns: Int) {
         if data.isEmpty { throw .empty }
         guard canDecode(data) else { throw .corrupt(.svg, "not an SVG document (no <svg root)") }
-        return try SVGDocument(sanitized: SVGSanitizer(policy: .rendering, limits: limits).sanitize(data))
+        let (rewritten, filterRuns) = try SVGSanitizer(policy: .rendering, limits: limits).rewrite(data)
+        return (try SVGDocument(sanitized: rewritten), filterRuns)
     }
 }

@@ -12,6 +12,7 @@ struct SVGRewriter {
     /// The open elements' names, outermost first.
     private var open: [ArraySlice<UInt8>] = []
     private var elementCount = 0
+    private var cost = SVGDrawingCost()
     /// While inside a removed element (`<script>`): the depth at which it was opened.
     private var removedAt: Int?
     /// While inside a `<style>` element drawn here: its text so far, references resolved.
@@ -26,8 +27,9 @@ struct SVGRewriter {
         out.reserveCapacity(bytes.count)
     }
 
-    /// The rewritten document.
-    mutating func run() throws(ImageCodingError) -> [UInt8] {
+    /// The rewritten document, and how many times a filter primitive may run over its drawing
+    /// (``SVGDrawingCost/filterRuns``).
+    mutating func run() throws(ImageCodingError) -> (document: [UInt8], filterRuns: Int) {
         _ = scanner.skip("\u{FEFF}")
         if scanner.starts(with: "<?xml") {
             let start = scanner.position
@@ -57,7 +59,8 @@ struct SVGRewriter {
         }
         guard elementCount > 0 else { throw .corrupt(.svg, "no root element") }
         guard open.isEmpty else { throw .truncated(.svg) }
-        return out
+        try cost.check(limits)
+        return (out, cost.filterRuns)
     }
 
     /// Character data up to the next `<`.
@@ -111,6 +114,15 @@ struct SVGRewriter {
             throw .unsupportedFeature(.svg, "elements nested more than \(limits.maxDepth) deep")
         }
         let local = Self.localName(name)
+        cost.open(id: attributes.first { Self.localName($0.name) == Array("id".utf8) }?.value,
+                  useTarget: local == Array("use".utf8) ? Self.fragment(of: attributes) : nil,
+                  filterPrimitive: local.starts(with: Array("fe".utf8)),
+                  hasFilter: attributes.contains { attribute in
+                      let key = Self.localName(attribute.name)
+                      return key == Array("filter".utf8)
+                          || key == Array("style".utf8) && Self.contains(attribute.value.map(SVGByteScanner.lowercased), "filter")
+                  },
+                  selfClosing: selfClosing)
         if removedAt == nil, local == Array("script".utf8) {
             if !selfClosing { removedAt = open.count }
         } else if removedAt == nil {
@@ -131,6 +143,7 @@ struct SVGRewriter {
         guard let innermost = open.popLast(), innermost.elementsEqual(name) else {
             throw .corrupt(.svg, "an end tag that closes no open element")
         }
+        cost.close()
         if let depth = removedAt {
             if open.count == depth { removedAt = nil }
             return
@@ -176,6 +189,13 @@ struct SVGRewriter {
                 || Self.contains(lower, "url(") || Self.contains(lower, "@import")
             return styled ? SVGStyleText.neutralised(value) : value
         }
+    }
+
+    /// The id a `<use>` refers to: its `href` (or `xlink:href`) without the `#`; nil for another document.
+    private static func fragment(of attributes: [(name: ArraySlice<UInt8>, value: [UInt8])]) -> [UInt8]? {
+        guard let href = attributes.last(where: { localName($0.name) == Array("href".utf8) })?.value,
+              href.first == UInt8(ascii: "#") else { return nil }
+        return Array(href.dropFirst())
     }
 
     /// The part of a qualified name after its prefix (`href` of `xlink:href`).

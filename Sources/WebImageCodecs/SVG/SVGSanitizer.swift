@@ -24,11 +24,17 @@ public struct SVGSanitizer: Sendable {
 
     /// `data` rewritten; throws when it breaks a limit or cannot be scanned.
     public func sanitize(_ data: Data) throws(ImageCodingError) -> Data {
+        try rewrite(data).document
+    }
+
+    /// `data` rewritten, with how many times a filter primitive may run over its drawing.
+    func rewrite(_ data: Data) throws(ImageCodingError) -> (document: Data, filterRuns: Int) {
         if data.isEmpty { throw .empty }
         guard data.count <= limits.maxBytes else {
             throw .unsupportedFeature(.svg, "a document of \(data.count) bytes, over the limit of \(limits.maxBytes)")
         }
         var rewriter = SVGRewriter(bytes: [UInt8](data), policy: policy, limits: limits)
-        return Data(try rewriter.run())
+        let (document, filterRuns) = try rewriter.run()
+        return (Data(document), filterRuns)
     }
 }

@@ -1,0 +1,84 @@
+import WebImage
+
+/// What drawing a document will cost librsvg, counted while it is scanned, so that a document
+/// cheap to read but ruinous to draw is refused before it is drawn.
+///
+/// `<use>` draws its target again, and targets may use others: 30 groups each using the one
+/// before twice draw 2³⁰ copies from 90 elements. Each element with an `id` records how many
+/// elements its subtree holds and which `<use>` targets it names; the elements drawn count every
+/// use's target, recursively, memoised, up to ``SVGLimits/maxDrawnElements``, through chains of
+/// at most ``SVGLimits/maxUseDepth`` uses. Filters cost their primitives on every element they
+/// apply to, over the drawing's pixels: ``filterRuns`` (primitives, the `fe…` elements, times
+/// filtered elements) is what the coder holds to ``SVGLimits/maxFilterWork`` once it knows the size.
+struct SVGDrawingCost {
+    private struct Frame {
+        var id: [UInt8]?
+        var elementsAtOpen: Int
+        var usesAtOpen: Int
+    }
+
+    /// The `#fragment` targets of every `<use>`, in document order.
+    private var uses: [[UInt8]] = []
+    /// Per `id`: the elements its subtree holds and the range of ``uses`` inside it.
+    private var definitions: [[UInt8]: (elements: Int, uses: Range<Int>)] = [:]
+    private var frames: [Frame] = []
+    private var elements = 0
+    private var filterPrimitives = 0
+    private var filtered = 0
+
+    /// An element opens (and closes at once when `selfClosing`): its `id`, the target of a
+    /// `<use>`, whether it is a filter primitive and whether a filter applies to it.
+    mutating func open(id: [UInt8]?, useTarget: [UInt8]?, filterPrimitive: Bool, hasFilter: Bool, selfClosing: Bool) {
+        frames.append(Frame(id: id, elementsAtOpen: elements, usesAtOpen: uses.count))
+        elements += 1
+        if let useTarget { uses.append(useTarget) }
+        if filterPrimitive { filterPrimitives += 1 }
+        if hasFilter { filtered += 1 }
+        if selfClosing { close() }
+    }
+
+    /// The innermost open element closes.
+    mutating func close() {
+        guard let frame = frames.popLast(), let id = frame.id, definitions[id] == nil else { return }
+        definitions[id] = (elements - frame.elementsAtOpen, frame.usesAtOpen..<uses.count)
+    }
+
+    /// Filter primitives times filtered elements: how many times a primitive may run over the
+    /// drawing (saturating).
+    var filterRuns: Int {
+        let runs = filterPrimitives.multipliedReportingOverflow(by: filtered)
+        return runs.overflow ? Int.max : runs.partialValue
+    }
+
+    /// Throws when the whole document breaks ``SVGLimits/maxDrawnElements`` or ``SVGLimits/maxUseDepth``.
+    func check(_ limits: SVGLimits) throws(ImageCodingError) {
+        var memo: [[UInt8]: Int] = [:]
+        var total = elements
+        for target in uses {
+            total += try cost(of: target, depth: 1, limits: limits, memo: &memo)
+            if total > limits.maxDrawnElements { throw tooMany(limits) }
+        }
+    }
+
+    /// The elements drawing `id` draws (0 for an unknown id, or one being counted: a cycle,
+    /// which librsvg refuses itself).
+    private func cost(of id: [UInt8], depth: Int, limits: SVGLimits, memo: inout [[UInt8]: Int]) throws(ImageCodingError) -> Int {
+        if let known = memo[id] { return known }
+        guard let definition = definitions[id] else { return 0 }
+        guard depth <= limits.maxUseDepth else {
+            throw .unsupportedFeature(.svg, "<use> references nested more than \(limits.maxUseDepth) deep")
+        }
+        memo[id] = 0
+        var total = definition.elements
+        for index in definition.uses {
+            total += try cost(of: uses[index], depth: depth + 1, limits: limits, memo: &memo)
+            if total > limits.maxDrawnElements { throw tooMany(limits) }
+        }
+        memo[id] = total
+        return total
+    }
+
+    private func tooMany(_ limits: SVGLimits) -> ImageCodingError {
+        .unsupportedFeature(.svg, "more than \(limits.maxDrawnElements) elements drawn through <use>")
+    }
+}
