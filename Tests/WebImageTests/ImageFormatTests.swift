@@ -27,6 +27,10 @@ final class ImageFormatTests: XCTestCase {
         XCTAssertEqual(ImageFormat(detecting: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A]), .jxl)
         XCTAssertEqual(ImageFormat(detecting: Array("\u{FEFF}  <svg xmlns='http://www.w3.org/2000/svg'/>".utf8)), .svg)
         XCTAssertEqual(ImageFormat(detecting: Array("<?xml version='1.0'?>\n<!DOCTYPE svg><svg/>".utf8)), .svg)
+        XCTAssertEqual(ImageFormat(detecting: Array("<!-- Generator: Adobe Illustrator -->\n<svg/>".utf8)), .svg)
+        XCTAssertEqual(ImageFormat(detecting: Array("<!DOCTYPE html><!-- page --><html><body><svg/></body></html>".utf8)), .undefined,
+                       "an HTML page with an inline <svg> is not SVG")
+        XCTAssertEqual(ImageFormat(detecting: Array("<?xml version='1.0'?><html><svg/></html>".utf8)), .undefined)
         XCTAssertEqual(ImageFormat(detecting: Array("\0\0\0\u{18}ftypavis".utf8)), .avif)
         XCTAssertEqual(ImageFormat(detecting: Array("\0\0\0\u{18}ftypmsf1".utf8)), .heif)
         XCTAssertEqual(ImageFormat(detecting: Array("\0\0\0\u{18}ftypmp42".utf8)), .undefined)

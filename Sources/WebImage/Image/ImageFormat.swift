@@ -104,13 +104,16 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         return compatible.contains(where: avif.contains) ? .avif : .heif
     }
 
-    /// SVG is text: `<svg`, or a prolog (an XML declaration, a doctype or a comment first)
-    /// before an `<svg` root.
+    /// SVG is text: an `<svg` root, perhaps after a prolog of XML declaration, comments and an
+    /// `svg` doctype (an HTML page with an inline `<svg>` is not SVG).
     private static func isSVG(_ b: UnsafeRawBufferPointer) -> Bool {
-        let text = String(decoding: b, as: UTF8.self)
-        let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        if trimmed.hasPrefix("<svg") { return true }
-        return (trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<!DOCTYPE") || trimmed.hasPrefix("<!--"))
-            && trimmed.contains("<svg")
+        var rest = Substring(String(decoding: b, as: UTF8.self))
+        while true {
+            rest = rest.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            if rest.hasPrefix("<svg") || rest.hasPrefix("<!DOCTYPE svg") { return true }
+            guard rest.hasPrefix("<?xml") || rest.hasPrefix("<!--"),
+                  let end = rest.range(of: rest.hasPrefix("<?xml") ? "?>" : "-->") else { return false }
+            rest = rest[end.upperBound...]
+        }
     }
 }
