@@ -20,6 +20,14 @@ extension ProcessingOptions {
         }
         if sharpenSigma > 0 { parts.append("sh:\(CanonicalNumber.spell(sharpenSigma))") }
         if pixelateSize > 1 { parts.append("pix:\(pixelateSize)") }
+        if widthFromSource || heightFromSource || adaptsToOrientation || !cropsFill {
+            parts.append("tsz:\(widthFromSource ? 1 : 0):\(heightFromSource ? 1 : 0):\(adaptsToOrientation ? 1 : 0):\(cropsFill ? 1 : 0)")
+        }
+        if backgroundIsAverage { parts.append("bg:auto") }
+        if cornerRadius > 0 {
+            parts.append("rc:\(cornerRadius):" + (cornerFill.map { "\($0.r).\($0.g).\($0.b)" } ?? "clear"))
+        }
+        if !colorAdjustments.isEmpty { parts.append("ca:" + colorAdjustments.map(\.key).joined(separator: ",")) }
         return parts
     }
 

@@ -94,6 +94,28 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var postResizeOrientation = ImageOrientation.up
     /// Whether the output is turned grey (thumbor's `grayscale` filter), keeping alpha.
     public var grayscale = false
+    /// Whether ``width`` is the source's width (after crop and trim): thumbor's `orig` side.
+    public var widthFromSource = false
+    /// Whether ``height`` is the source's height (after crop and trim): thumbor's `orig` side.
+    public var heightFromSource = false
+    /// Whether the requested width and height swap when one is portrait and the source
+    /// landscape or the other way round (thumbor's `adaptive-fit-in`).
+    public var adaptsToOrientation = false
+    /// Whether ``ResizingType/fill`` crops what overflows the box (true, the default) or keeps
+    /// the whole scaled image, covering the box (thumbor's `full-fit-in`).
+    public var cropsFill = true
+    /// The `Cache-Control` max-age in seconds for this URL's answer (thumbor's `max_age`), or
+    /// nil for the server's; 0 answers `no-cache`. Not part of ``canonicalKey``: the bytes are the same.
+    public var maxAge: Int?
+    /// Whether ``background`` is replaced by the mean colour of the resized image (thumbor's `fill(auto)`).
+    public var backgroundIsAverage = false
+    /// The radius in pixels of the result's rounded corners (thumbor's `round_corner`), 0 for square.
+    public var cornerRadius = 0
+    /// The colour outside the rounded corners, or nil to leave them transparent.
+    public var cornerFill: RGBA?
+    /// The colour adjustments applied after the resize, in order (thumbor's `brightness`,
+    /// `contrast`, `rgb`, `saturation`, `noise` and `equalize` filters).
+    public var colorAdjustments: [ColorAdjustment] = []
 
     /// Options with every default.
     public init() {}

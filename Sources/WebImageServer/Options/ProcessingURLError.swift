@@ -22,7 +22,7 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
     /// A thumbor filter this server does not apply. thumbor skips such filters silently; this
     /// server refuses them rather than answer with an image other than the one asked for.
     case unsupportedFilter(String)
-    /// A part of a thumbor URL this server does not implement (`trim`, `meta`, `full-fit-in`, `orig`…).
+    /// A part of a thumbor URL this server does not implement (`meta`, `debug`, `trim:bottom-right`).
     case unsupportedPart(String)
 
     /// One line saying what was wrong.

@@ -229,7 +229,8 @@ public final class ImageProcessor: Sendable {
         if !options.stripColorProfile { decode.colorManagement = .preserve }
         // Trim, zoom and the smallest sizes measure the full-size source.
         guard options.crop == nil, options.trim == nil, !options.enlarge, options.width > 0 || options.height > 0,
-              options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0 else { return decode }
+              options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0,
+              !options.widthFromSource, !options.heightFromSource, !options.adaptsToOrientation else { return decode }
         let requested = options.requestedDevicePixels
         let oneSide = requested.width == 0 || requested.height == 0
         // A force with one side keeps the other side of the source: no box bounds it.

@@ -19,4 +19,19 @@ extension PixelBuffer {
         }
         return out
     }
+
+    /// The mean red, green and blue of every pixel (alpha ignored, each rounded down), opaque:
+    /// thumbor's `fill(auto)` colour.
+    var averageColour: RGBA {
+        var sums = [0, 0, 0]
+        bytes.withUnsafeBufferPointer { bytes in
+            for i in stride(from: 0, to: bytes.count - 3, by: 4) {
+                sums[0] += Int(bytes[i])
+                sums[1] += Int(bytes[i + 1])
+                sums[2] += Int(bytes[i + 2])
+            }
+        }
+        let count = max(width * height, 1)
+        return RGBA(r: UInt8(sums[0] / count), g: UInt8(sums[1] / count), b: UInt8(sums[2] / count))
+    }
 }

@@ -2,7 +2,7 @@ import WebImage
 
 /// Applies a request's options to a decoded image, in imgproxy's order: orientation (undone
 /// for `auto_rotate:0`), rotation, flips, trim, crop, resize (with the fill crop), grey, blur,
-/// sharpening and pixelation, the `extend` and `extend_aspect_ratio` canvases, the padding,
+/// sharpening, pixelation, colour adjustments and rounded corners, the `extend` and `extend_aspect_ratio` canvases, the padding,
 /// thumbor's flips and turns, then flattening onto the background. Grey comes before the
 /// canvases so that thumbor's `fill` colour stays a colour. The sizes are ``ResizePlan``'s. Every frame of an
 /// animation goes the same way: smart gravity judges the first frame and cuts the others
@@ -75,14 +75,20 @@ struct ProcessingTransformer: ImageTransformer {
         pixels = Self.applying(GaussianBlurTransformer(radius: options.blurSigma), to: pixels)
         pixels = Self.applying(SharpeningTransformer(sigma: options.sharpenSigma), to: pixels)
         pixels = Self.applying(PixelatingTransformer(size: options.pixelateSize), to: pixels)
-        let fill = options.background ?? .clear
+        pixels = Self.applying(ColorAdjustingTransformer(options.colorAdjustments), to: pixels)
+        if options.cornerRadius > 0 {
+            pixels = Self.applying(RoundCornerTransformer(radius: Double(options.cornerRadius)), to: pixels)
+            if let fill = options.cornerFill { pixels = pixels.flattened(onto: fill) }
+        }
+        let background = options.backgroundIsAverage ? pixels.averageColour : options.background
+        let fill = background ?? .clear
         pixels = placed(pixels, on: plan.extended, by: options.extendGravity, dpr: plan.dprScale, fill: fill)
         pixels = placed(pixels, on: plan.aspectExtended, by: options.extendAspectRatioGravity, dpr: plan.dprScale, fill: fill)
         let padding = plan.padding
         pixels = Self.applying(PaddingTransformer(top: padding.top, right: padding.right, bottom: padding.bottom,
                                                   left: padding.left, fill: fill), to: pixels)
         pixels = pixels.applying(options.postResizeOrientation)
-        if let background = options.background {
+        if let background {
             pixels = pixels.flattened(onto: background)
         }
         return pixels

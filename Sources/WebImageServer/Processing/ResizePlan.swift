@@ -27,8 +27,9 @@ struct ResizePlan: Hashable {
     }
 
     /// The plan for `options` applied to a `source` (after rotation, trim and crop).
-    init(options: ProcessingOptions, source: PixelSize) {
+    init(options requested: ProcessingOptions, source: PixelSize) {
         let source = PixelSize(width: max(source.width, 1), height: max(source.height, 1))
+        let options = requested.resolvingSourceSides(for: source)
         var scales = ResizeScales(options: options, source: source)
         var targets = ResizeTargets(options: options, source: source, scales: scales)
         let limit = options.maxResultDimension

@@ -19,7 +19,7 @@ struct ResizeTargets: Hashable {
         target = PixelSize(width: Self.scale(options.width, scales.dprScale * options.zoomX),
                            height: Self.scale(options.height, scales.dprScale * options.zoomY))
         scaled = PixelSize(width: Self.scale(source.width, scales.x), height: Self.scale(source.height, scales.y))
-        resultCrop = target
+        resultCrop = options.cropsFill ? target : PixelSize(width: 0, height: 0)
         if options.resizingType == .fillDown && !options.enlarge, target.width > 0, target.height > 0 {
             let dw = Double(target.width) / Double(scaled.width), dh = Double(target.height) / Double(scaled.height)
             if dw > dh && dw > 1 {

@@ -203,7 +203,8 @@ public struct ImageServerResponder: HTTPResponder {
         }
         headers.append(Field(name: .eTag, value: image.etag))
         headers.append(Field(name: .lastModified, value: image.lastModified))
-        headers.append(Field(name: .cacheControl, value: cacheControl))
+        let maxAge = route.url.options.maxAge.map { $0 > 0 ? "max-age=\($0),public" : "no-cache" }
+        headers.append(Field(name: .cacheControl, value: maxAge ?? cacheControl))
         if isNotModified(image, request: request) {
             return PreparedResponse(status: .notModified, headerFields: headers)
         }

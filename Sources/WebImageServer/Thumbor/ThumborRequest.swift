@@ -12,11 +12,18 @@ struct ThumborRequest {
     /// The clockwise quarter turns after the flip.
     var quarterTurns: Int
 
-    /// A request for the size part `size`, cropped where `gravity` says when it is not `fitIn`.
-    init(fitIn: Bool, size: ThumborSize, gravity: Gravity) {
-        self.fitIn = fitIn
-        if fitIn {
-            options.resizingType = .fit
+    /// A request for the size part `size` in the fit-in `mode` (`fit-in`, `full-fit-in`,
+    /// `adaptive-fit-in`, `adaptive-full-fit-in`; nil for none), cropped where `gravity` says
+    /// without one. `full` covers the box, enlarging if need be, and crops nothing; `adaptive`
+    /// swaps the box's sides when its orientation is not the source's.
+    init(mode: Substring?, size: ThumborSize, gravity: Gravity) {
+        fitIn = mode != nil
+        if let mode {
+            let full = mode.hasSuffix("full-fit-in")
+            options.resizingType = full ? .fill : .fit
+            options.enlarge = full
+            options.cropsFill = !full
+            options.adaptsToOrientation = mode.hasPrefix("adaptive-")
         } else {
             options.resizingType = .fill
             options.enlarge = true
@@ -24,6 +31,8 @@ struct ThumborRequest {
         }
         options.width = size.pixelWidth
         options.height = size.pixelHeight
+        options.widthFromSource = size.widthIsOriginal
+        options.heightFromSource = size.heightIsOriginal
         // A vertical flip is a horizontal one turned half round; both flips are the half turn alone.
         mirrored = size.flipsHorizontally != size.flipsVertically
         quarterTurns = size.flipsVertically ? 2 : 0
@@ -53,13 +62,11 @@ struct ThumborRequest {
         case "quality":
             try arguments.expectCount(1, 1)
             options.quality = try arguments.integer(0, in: 0...100)
-        case "format":
-            try arguments.expectCount(1, 1)
-            options.format = try ProcessingOptions.format(named: arguments.values[0])
         case "fill":
             try arguments.expectCount(1, 2)
             if arguments.values.count == 2 { _ = try arguments.boolean(1) }
-            options.background = try ThumborColor.rgba(arguments)
+            options.backgroundIsAverage = arguments.values[0].lowercased() == "auto"
+            options.background = options.backgroundIsAverage ? nil : try ThumborColor.rgba(arguments)
             options.extend = fitIn
         case "background_color":
             try arguments.expectCount(1, 1)
@@ -78,6 +85,7 @@ struct ThumborRequest {
             guard angle % 90 == 0 else { throw arguments.fail("\(angle) is not a multiple of 90") }
             quarterTurns -= angle / 90  // thumbor turns counter-clockwise
         default:
+            if try applyPixelOrOutputFilter(filter, arguments, limits: limits) { return }
             try applyFlag(filter, arguments)
         }
     }

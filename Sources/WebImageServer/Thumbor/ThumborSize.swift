@@ -32,17 +32,22 @@ struct ThumborSize: Hashable {
     /// This size once both sides are known to be pixel counts within `limits`.
     func checked(_ limits: ProcessingURLLimits) throws(ProcessingURLError) -> ThumborSize {
         for side in [width, height] {
-            guard side != "orig" else { throw .unsupportedPart("orig") }
-            guard side.utf8.count <= 9, (Int(side) ?? 0) <= limits.maxDimension else {
+            guard side == "orig" || side.utf8.count <= 9, (Int(side) ?? 0) <= limits.maxDimension else {
                 throw .invalidArgument(option: "size", reason: "a side is over \(limits.maxDimension) pixels")
             }
         }
         return self
     }
 
-    /// The width in pixels, 0 when not given.
+    /// Whether the width is `orig`: the source's.
+    var widthIsOriginal: Bool { width == "orig" }
+
+    /// Whether the height is `orig`: the source's.
+    var heightIsOriginal: Bool { height == "orig" }
+
+    /// The width in pixels, 0 when not given or `orig`.
     var pixelWidth: Int { Int(width) ?? 0 }
 
-    /// The height in pixels, 0 when not given.
+    /// The height in pixels, 0 when not given or `orig`.
     var pixelHeight: Int { Int(height) ?? 0 }
 }

@@ -6,7 +6,7 @@ import WebImage
 /// URLs) work against this server as they do against imagor:
 ///
 /// ```
-/// /{unsafe|signature}/[AxB:CxD/][fit-in/][-]W x[-]H/[halign/][valign/][smart/][filters:f(a):g()/]IMAGE
+/// /{unsafe|signature}/[trim[:top-left][:tolerance]/][AxB:CxD/][[adaptive-][full-]fit-in/][-]W x[-]H/[halign/][valign/][smart/][filters:f(a):g()/]IMAGE
 /// ```
 ///
 /// Each part is read in that order and only as a whole segment followed by `/`, as libthumbor's
@@ -18,7 +18,12 @@ import WebImage
 ///   (`left`, `center`, `right`) and `valign` (`top`, `middle`, `bottom`) say, then scaled to
 ///   exactly W × H, enlarging if need be — imgproxy's `fill` with `enlarge`. A side of 0 follows
 ///   from the other side's aspect; `0x0` or no size keeps the size.
-/// - `fit-in/WxH`: fits inside the box without enlarging — imgproxy's `fit`.
+/// - `fit-in/WxH`: fits inside the box without enlarging — imgproxy's `fit`. `full-fit-in`
+///   covers the box instead, enlarging if need be and cropping nothing; `adaptive-` before
+///   either swaps W and H when the box is landscape and the source portrait, or the reverse.
+/// - `orig` for a side: the source's (after trim and crop), so `origx300` keeps the width.
+/// - `trim`: removes the border of the top left pixel's colour first, up to `tolerance` away
+///   (per channel, where thumbor measures a colour distance); `trim:bottom-right` is refused.
 /// - `-W`, `-H`: flip left to right, top to bottom, after the resize.
 /// - `AxB:CxD`: a crop of the (upright) source from left A, top B to right C, bottom D, before
 ///   the resize; an empty rectangle is no crop. A rectangle reaching outside the source keeps its
@@ -27,16 +32,20 @@ import WebImage
 ///   `g:sm`) in place of the alignment. thumbor finds faces and features with OpenCV detectors;
 ///   this server scores attention instead (edges, skin tones, saturation), which needs no
 ///   detector and often lands on the same subject, but not always on the same pixels.
-/// - Filters: `quality(q)`, `format(webp|jpeg|jpg|png|gif|avif)`, `fill(colour[,bool])` (with
+/// - Filters: `quality(q)`, `format(webp|jpeg|jpg|png|gif|avif)` (a name thumbor does not know
+///   is ignored), `brightness(n)`, `contrast(n)`, `rgb(r,g,b)`, `saturation(x)`, `noise(n[,seed])`,
+///   `equalize()` (``ColorAdjustment``, thumbor's arithmetic, after the resize), `sharpen(amount,
+///   radius,luminance_only)` (an unsharp mask of sigma `radius`; amount and luminance_only are
+///   read, not honoured), `strip_icc()`, `round_corner(a,r,g,b[,transparent])`, `max_bytes(n)`, `max_age(seconds)` (`Cache-Control: max-age=N,public`;
+///   0 is `no-cache` where thumbor sends none), `fill(colour|auto[,bool])` (`auto`: the resized image's mean colour; with
 ///   `fit-in`, pads to the box, centred; transparent pixels are flattened onto the colour either
 ///   way), `background_color(colour)`, `blur(radius[,sigma])`, `rotate(multiple of 90)`
 ///   (counter-clockwise, after the resize), `grayscale()`, `upscale()`, `no_upscale()`,
 ///   `stretch()`, `strip_exif()`. The orientation from the metadata is applied (thumbor's
 ///   `RESPECT_ORIENTATION`).
 ///
-/// Any other filter is a ``ProcessingURLError/unsupportedFilter(_:)``, and `trim`, `meta`,
-/// `debug`, `full-fit-in`, `adaptive-fit-in` and `orig` sizes are
-/// ``ProcessingURLError/unsupportedPart(_:)``: thumbor would skip an unknown filter silently,
+/// Any other filter is a ``ProcessingURLError/unsupportedFilter(_:)``, and `meta`, `debug` and
+/// `trim:bottom-right` are ``ProcessingURLError/unsupportedPart(_:)``: thumbor would skip an unknown filter silently,
 /// this server says so rather than answer with another image than the one asked for.
 public struct ThumborURLParser: Sendable {
     /// The bounds on path length, filter count and values.
@@ -56,18 +65,15 @@ public struct ThumborURLParser: Sendable {
         for part in ["debug", "meta"] where rest.hasPrefix(part + "/") {
             throw .unsupportedPart(part)
         }
-        if Self.take(&rest, { $0 == "trim" || $0.hasPrefix("trim:") ? $0 : nil }) != nil {
-            throw .unsupportedPart("trim")
+        var trim: ProcessingTrim?
+        if let segment = Self.take(&rest, { $0 == "trim" || $0.hasPrefix("trim:") ? $0 : nil }) {
+            trim = try Self.trim(segment)
         }
         var crop: ProcessingCrop?
         if let corners = Self.take(&rest, Self.corners) {
             crop = try Self.crop(corners: corners, limits: limits)
         }
-        var fitIn = false
-        if let mode = Self.take(&rest, Self.one(of: ["fit-in", "adaptive-fit-in", "full-fit-in", "adaptive-full-fit-in"])) {
-            guard mode == "fit-in" else { throw .unsupportedPart(String(mode)) }
-            fitIn = true
-        }
+        let mode = Self.take(&rest, Self.one(of: ["fit-in", "adaptive-fit-in", "full-fit-in", "adaptive-full-fit-in"]))
         var size = ThumborSize()
         if let parsed = Self.take(&rest, ThumborSize.init(segment:)) {
             size = try parsed.checked(limits)
@@ -77,8 +83,9 @@ public struct ThumborURLParser: Sendable {
         let smart = Self.take(&rest, Self.one(of: ["smart"])) != nil
 
         let gravity = smart ? Gravity(kind: .smart) : Self.gravity(halign: halign, valign: valign)
-        var request = ThumborRequest(fitIn: fitIn, size: size, gravity: gravity)
+        var request = ThumborRequest(mode: mode, size: size, gravity: gravity)
         request.options.crop = crop
+        request.options.trim = trim
         if rest.hasPrefix("filters:") {
             let body = rest.dropFirst("filters:".count)
             guard let end = body.dropFirst().range(of: ")/") else {
@@ -125,6 +132,19 @@ public struct ThumborURLParser: Sendable {
         }
         return ProcessingCrop(width: Double(corners[2] - corners[0]), height: Double(corners[3] - corners[1]),
                               gravity: Gravity(kind: .northWest, x: Double(corners[0]), y: Double(corners[1])))
+    }
+
+    /// The trim `trim[:top-left][:tolerance]` asks for: the border of the top left pixel's
+    /// colour, up to `tolerance` (0…442, thumbor's largest colour distance, capped at 255 per
+    /// channel) away. `bottom-right` is refused: the trim measures from the top left pixel.
+    private static func trim(_ segment: Substring) throws(ProcessingURLError) -> ProcessingTrim {
+        var parts = segment.split(separator: ":", omittingEmptySubsequences: false).dropFirst()
+        if parts.first == "bottom-right" { throw .unsupportedPart("trim:bottom-right") }
+        if parts.first == "top-left" { parts = parts.dropFirst() }
+        guard parts.count <= 1 else { throw .invalidArgument(option: "trim", reason: "trim[:top-left][:tolerance]") }
+        let arguments = OptionArguments(option: "trim", values: Array(parts))
+        let tolerance = arguments.has(0) ? try arguments.integer(0, in: 0...442) : 0
+        return ProcessingTrim(threshold: Double(min(tolerance, 255)))
     }
 
     /// The gravity for thumbor's alignments.

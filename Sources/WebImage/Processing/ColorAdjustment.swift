@@ -1,0 +1,30 @@
+/// One change to the colour of every pixel, with thumbor's arithmetic (its `brightness`,
+/// `contrast`, `rgb`, `saturation`, `noise` and `equalize` filters). Alpha is never changed.
+public enum ColorAdjustment: Sendable, Hashable {
+    /// Adds `percent` of 255 (−100…100, truncated towards zero) to red, green and blue.
+    case brightness(percent: Int)
+    /// Scales each channel's distance from 128 by ((100 + `percent`) ÷ 100)², `percent` in −100…100.
+    case contrast(percent: Int)
+    /// Adds the given percents of 255 to red, green and blue respectively.
+    case channels(red: Int, green: Int, blue: Int)
+    /// Moves each channel away from the pixel's perceived brightness
+    /// (√(0.299 R² + 0.587 G² + 0.114 B²)) by `factor`: 0 is grey, 1 unchanged, 2 twice as vivid.
+    case saturation(factor: Double)
+    /// Adds to each pixel's channels one value drawn evenly from −amount/2 ..< amount/2, from a
+    /// generator seeded with `seed`, so that the same request always gives the same bytes.
+    case noise(amount: Int, seed: UInt64)
+    /// Spreads each channel's histogram over 0…255 (histogram equalisation, per channel).
+    case equalize
+
+    /// A short spelling for cache keys: `brightness(20)`, `rgb(10,0,-5)`.
+    public var key: String {
+        switch self {
+        case .brightness(let percent): "brightness(\(percent))"
+        case .contrast(let percent): "contrast(\(percent))"
+        case .channels(let red, let green, let blue): "rgb(\(red),\(green),\(blue))"
+        case .saturation(let factor): "saturation(\(factor))"
+        case .noise(let amount, let seed): "noise(\(amount),\(seed))"
+        case .equalize: "equalize"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import WebImage
+
+extension ThumborRequest {
+    /// The formats thumbor's `format` filter knows; any other name is ignored, as thumbor ignores it.
+    private static let knownFormats: Set<String> = ["png", "jpeg", "jpg", "gif", "webp", "avif", "heic", "heif"]
+
+    /// Applies the colour, sharpening and output filters; false for a filter that is none of them.
+    mutating func applyPixelOrOutputFilter(_ filter: ThumborFilter, _ arguments: OptionArguments,
+                                           limits: ProcessingURLLimits) throws(ProcessingURLError) -> Bool {
+        switch filter.name {
+        case "brightness":
+            try arguments.expectCount(1, 1)
+            options.colorAdjustments.append(.brightness(percent: try arguments.integer(0, in: -1000...1000)))
+        case "contrast":
+            try arguments.expectCount(1, 1)
+            options.colorAdjustments.append(.contrast(percent: try arguments.integer(0, in: -1000...1000)))
+        case "rgb":
+            try arguments.expectCount(3, 3)
+            options.colorAdjustments.append(.channels(red: try arguments.integer(0, in: -1000...1000),
+                                                      green: try arguments.integer(1, in: -1000...1000),
+                                                      blue: try arguments.integer(2, in: -1000...1000)))
+        case "saturation":
+            try arguments.expectCount(1, 1)
+            options.colorAdjustments.append(.saturation(factor: try arguments.decimal(0, in: -100...100)))
+        case "noise":
+            try arguments.expectCount(1, 2)
+            let amount = try arguments.integer(0, in: 0...1000)
+            let seed = arguments.has(1) ? try arguments.integer(1, in: 0...Int(UInt32.max)) : 0
+            options.colorAdjustments.append(.noise(amount: amount, seed: UInt64(seed)))
+        case "equalize":
+            try arguments.expectCount(0, 0)
+            options.colorAdjustments.append(.equalize)
+        case "sharpen":
+            // thumbor's amount and luminance_only are read but the unsharp mask has one strength.
+            try arguments.expectCount(3, 3)
+            _ = try arguments.decimal(0, in: 0...100)
+            options.sharpenSigma = try arguments.decimal(1, in: 0...limits.maxBlurSigma)
+            _ = try arguments.boolean(2)
+        case "round_corner":
+            // round_corner(a|b,r,g,b[,transparent]): corners of radius a (b, if given, must equal a).
+            try arguments.expectCount(4, 5)
+            let radii = arguments.values[0].split(separator: "|", omittingEmptySubsequences: false)
+            let radius = try OptionArguments(option: filter.name, values: radii).integer(0, in: 0...limits.maxDimension)
+            guard radii.count <= 2, radii.last == radii.first else {
+                throw arguments.fail("elliptical corners (a|b with b not a) are not supported")
+            }
+            let colour = RGBA(r: UInt8(try arguments.integer(1, in: 0...255)), g: UInt8(try arguments.integer(2, in: 0...255)),
+                              b: UInt8(try arguments.integer(3, in: 0...255)))
+            options.cornerRadius = radius
+            let transparent = arguments.has(4) ? try arguments.boolean(4) : false
+            options.cornerFill = transparent ? nil : colour
+        case "strip_icc":
+            try arguments.expectCount(0, 0)
+            options.stripColorProfile = true
+        case "max_age":
+            try arguments.expectCount(1, 1)
+            options.maxAge = try arguments.integer(0, in: 0...Int(Int32.max))
+        case "max_bytes":
+            try arguments.expectCount(1, 1)
+            options.maxBytes = try arguments.integer(0, in: 0...Int(Int32.max))
+        case "format":
+            try arguments.expectCount(1, 1)
+            let name = arguments.values[0]
+            options.format = Self.knownFormats.contains(name.lowercased()) ? try ProcessingOptions.format(named: name) : nil
+        default:
+            return false
+        }
+        return true
+    }
+}

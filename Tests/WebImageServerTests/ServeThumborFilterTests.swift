@@ -1,0 +1,135 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// thumbor's fit-in variants, `orig` sides, `trim` and the pixel and output filters through a
+/// real `webimage serve` on loopback, with numbers from thumbor's own tests where they give some.
+final class ServeThumborFilterTests: ServeTestCase {
+    /// What `path` on `base` answers: `Cache-Control`, the body's size, the image, after checking it is a 200 of `format`.
+    private func fetched(_ base: String, _ path: String, format: ImageFormat, file: StaticString = #filePath,
+                         line: UInt = #line) async throws -> (answer: (cacheControl: String?, bytes: Int), image: Image) {
+        let response = try await get(base + path)
+        XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self), file: file, line: line)
+        XCTAssertEqual(response.headers.first(name: "Content-Type"), "image/\(format.rawValue)", path, file: file, line: line)
+        return ((response.headers.first(name: "Cache-Control"), response.body.count), try ImageCoders.shared.decode(response.body))
+    }
+
+    /// Whether every channel of `a` is within 12 of `b`'s (JPEG's error).
+    private func near(_ a: RGBA, _ b: RGBA) -> Bool {
+        [(a.r, b.r), (a.g, b.g), (a.b, b.b), (a.a, b.a)].allSatisfy { abs(Int($0.0) - Int($0.1)) <= 12 }
+    }
+
+    /// A PNG of `width` × `height` in `fill`, with `inner` drawn in `colour`, served at `/name`;
+    /// the URL to ask for it.
+    private func servePNG(_ name: String, width: Int, height: Int, fill: RGBA,
+                          inner: PixelRect? = nil, colour: RGBA = .clear) throws -> String {
+        var pixels = PixelBuffer(width: width, height: height, fill: fill)
+        if let inner {
+            for y in inner.y..<(inner.y + inner.height) {
+                for x in inner.x..<(inner.x + inner.width) {
+                    let i = (y * width + x) * 4
+                    pixels.bytes.replaceSubrange(i..<(i + 4), with: [colour.r, colour.g, colour.b, colour.a])
+                }
+            }
+        }
+        let png = try ImageCoders(WebImageCodecs.defaultCoders).encode(Image(pixels: pixels), as: .png)
+        origin.route("/\(name)", .bytes(png, contentType: "image/png"))
+        return origin.url("/\(name)").absoluteString
+    }
+
+    /// test_transformer.py `test_can_fit_in` (FIT_IN_CROP_DATA) rules on the 1024 × 768 photo.
+    func testFitInVariantsAndOrigSides() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let cases: [(String, [Int])] = [
+            ("full-fit-in/200x100", [200, 150]),         // covers the box: 1024 × 768 × 200/1024
+            ("adaptive-fit-in/100x200", [133, 100]),     // a portrait box for a landscape photo swaps to 200 × 100
+            ("adaptive-full-fit-in/100x200", [200, 150]),
+            ("fit-in/origx300", [400, 300]),
+            ("origx100", [1024, 100]),
+            ("300xorig", [300, 768]),
+        ]
+        for (path, size) in cases {
+            let (_, image) = try await fetched(base, "/unsafe/\(path)/\(source)", format: .jpeg)
+            XCTAssertEqual([image.pixelWidth, image.pixelHeight], size, path)
+        }
+    }
+
+    /// The arithmetic of thumbor/ext/filters/_brightness.c, _contrast.c, _rgb.c and _saturation.c
+    /// on a flat colour, with tests/filters' arguments (brightness(20), contrast(20), rgb(10,2,4)).
+    func testColourFiltersChangeEveryPixelAsThumborDoes() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let source = try servePNG("flat.png", width: 8, height: 8, fill: RGBA(r: 100, g: 150, b: 200))
+        let cases: [(String, RGBA)] = [
+            ("brightness(20)", RGBA(r: 151, g: 201, b: 251)),
+            ("contrast(20)", RGBA(r: 88, g: 159, b: 231)),  // 144 × (v − 128) / 100 + 128
+            ("rgb(10,2,4)", RGBA(r: 125, g: 155, b: 210)),
+            ("saturation(0)", RGBA(r: 144, g: 144, b: 144)),  // √(0.299 × 100² + 0.587 × 150² + 0.114 × 200²)
+            ("brightness(20):rgb(-20,0,0)", RGBA(r: 100, g: 201, b: 251)),
+        ]
+        for (filters, expected) in cases {
+            let (_, image) = try await fetched(base, "/unsafe/filters:\(filters):format(png)/\(source)", format: .png)
+            XCTAssertEqual(image.pixels[3, 5], expected, filters)
+        }
+        let (_, noisy) = try await fetched(base, "/unsafe/filters:noise(40,123):format(png)/\(source)", format: .png)
+        XCTAssertGreaterThan(Set((0..<8).map { noisy.pixels[$0, 2] }).count, 2, "noise(40) varies the pixels")
+        let (_, again) = try await fetched(base, "/unsafe/filters:noise(40,124):format(png)/\(source)", format: .png)
+        XCTAssertNotEqual(again.pixels.bytes, noisy.pixels.bytes)
+    }
+
+    func testEqualizeSpreadsAndTrimRemovesTheBorder() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let framed = try servePNG("framed.png", width: 40, height: 30, fill: RGBA(r: 250, g: 250, b: 250),
+                                  inner: PixelRect(x: 10, y: 5, width: 20, height: 15), colour: RGBA(r: 200, g: 0, b: 0))
+        let (_, trimmed) = try await fetched(base, "/unsafe/trim/filters:format(png)/\(framed)", format: .png)
+        XCTAssertEqual([trimmed.pixelWidth, trimmed.pixelHeight], [20, 15])
+        XCTAssertEqual(trimmed.pixels[0, 0], RGBA(r: 200, g: 0, b: 0))
+        let (_, fitted) = try await fetched(base, "/unsafe/trim:top-left:10/fit-in/10x10/filters:format(png)/\(framed)", format: .png)
+        XCTAssertEqual([fitted.pixelWidth, fitted.pixelHeight], [10, 8])
+        let refused = try await get(base + "/unsafe/trim:bottom-right/\(framed)")
+        XCTAssertEqual(refused.status, 400)
+
+        // tests/filters/test_fill.py `test_fill_filter_with_average`: fill(auto) pads with the mean
+        // colour, (900 × 250 + 300 × 200) / 1200 = 237 red, 900 × 250 / 1200 = 187 green and blue.
+        let (_, padded) = try await fetched(base, "/unsafe/fit-in/80x80/filters:fill(auto):format(png)/\(framed)", format: .png)
+        XCTAssertEqual([padded.pixelWidth, padded.pixelHeight], [80, 80])
+        XCTAssertEqual(padded.pixels[0, 0], RGBA(r: 237, g: 187, b: 187))
+        XCTAssertEqual(padded.pixels[79, 79], RGBA(r: 237, g: 187, b: 187))
+
+        // 900 border pixels at 250 and 300 inner ones at 200 (red): equalized, 200 is the lowest red, 250 the highest.
+        let (_, equalized) = try await fetched(base, "/unsafe/filters:equalize():format(png)/\(framed)", format: .png)
+        XCTAssertEqual(equalized.pixels[0, 0], RGBA(r: 255, g: 255, b: 255))
+        XCTAssertEqual(equalized.pixels[15, 10], RGBA(r: 0, g: 0, b: 0))
+    }
+
+    /// tests/filters/test_max_age.py `test_max_age_url` (`max-age=30,public`) and test_format.py
+    /// `test_invalid_format_should_be_null` (the source's format).
+    func testOutputFilters() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let (aged, _) = try await fetched(base, "/unsafe/fit-in/50x50/filters:max_age(30)/\(source)", format: .jpeg)
+        XCTAssertEqual(aged.cacheControl, "max-age=30,public")
+        let (plain, plainImage) = try await fetched(base, "/unsafe/fit-in/200x200/\(source)", format: .jpeg)
+        XCTAssertNotEqual(plain.cacheControl, "max-age=30,public")
+        let (_, invalid) = try await fetched(base, "/unsafe/fit-in/200x200/filters:format(invalid)/\(source)", format: .jpeg)
+        XCTAssertEqual(invalid.pixelWidth, 200)
+        let (small, _) = try await fetched(base, "/unsafe/fit-in/200x200/filters:max_bytes(4000)/\(source)", format: .jpeg)
+        XCTAssertLessThanOrEqual(small.bytes, 4000)
+        XCTAssertGreaterThan(plain.bytes, 4000)
+        let (_, sharpened) = try await fetched(base, "/unsafe/fit-in/200x200/filters:sharpen(2,1.5,true)/\(source)", format: .jpeg)
+        XCTAssertNotEqual(sharpened.pixels.bytes, plainImage.pixels.bytes)
+        let (_, rounded) = try await fetched(base, "/unsafe/fit-in/200x200/filters:round_corner(30,255,0,0)/\(source)", format: .jpeg)
+        XCTAssertTrue(near(rounded.pixels[0, 0], RGBA(r: 255, g: 0, b: 0)), "\(rounded.pixels[0, 0])")
+        XCTAssertTrue(near(rounded.pixels[100, 75], plainImage.pixels[100, 75]), "the middle is the photo")
+        XCTAssertFalse(near(plainImage.pixels[0, 0], RGBA(r: 255, g: 0, b: 0)), "the photo's corner is not red")
+        let (_, clear) = try await fetched(base, "/unsafe/fit-in/200x200/filters:round_corner(30,255,0,0,true):format(png)/\(source)",
+                                           format: .png)
+        XCTAssertEqual(clear.pixels[199, 149].a, 0)
+        XCTAssertEqual(clear.pixels[100, 75].a, 255)
+        let (_, stripped) = try await fetched(base, "/unsafe/fit-in/200x200/filters:strip_icc()/\(source)", format: .jpeg)
+        XCTAssertEqual(stripped.pixelWidth, 200)
+    }
+}
