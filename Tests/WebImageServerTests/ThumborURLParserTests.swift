@@ -132,10 +132,10 @@ final class ThumborURLParserTests: XCTestCase {
     }
 
     func testTrimReadsThumborsForms() throws {
-        XCTAssertEqual(try parser.parse("/unsafe/trim/h/x.jpg").options.trim, ProcessingTrim(threshold: 0))
-        XCTAssertEqual(try parser.parse("/unsafe/trim:top-left/h/x.jpg").options.trim, ProcessingTrim(threshold: 0))
-        XCTAssertEqual(try parser.parse("/unsafe/trim:top-left:50/fit-in/10x10/h/x.jpg").options.trim, ProcessingTrim(threshold: 50))
-        XCTAssertEqual(try parser.parse("/unsafe/trim:20/h/x.jpg").options.trim, ProcessingTrim(threshold: 20))
+        XCTAssertEqual(try parser.parse("/unsafe/trim/h/x.jpg").options.trim, ProcessingTrim(threshold: 1))
+        XCTAssertEqual(try parser.parse("/unsafe/trim:top-left/h/x.jpg").options.trim, ProcessingTrim(threshold: 1))
+        XCTAssertEqual(try parser.parse("/unsafe/trim:top-left:50/fit-in/10x10/h/x.jpg").options.trim, ProcessingTrim(threshold: 51))
+        XCTAssertEqual(try parser.parse("/unsafe/trim:20/h/x.jpg").options.trim, ProcessingTrim(threshold: 21))
         XCTAssertNil(try parser.parse("/unsafe/10x10/h/x.jpg").options.trim)
     }
 

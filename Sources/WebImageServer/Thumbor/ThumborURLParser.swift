@@ -135,7 +135,7 @@ public struct ThumborURLParser: Sendable {
     }
 
     /// The trim `trim[:top-left][:tolerance]` asks for: the border of the top left pixel's
-    /// colour, up to `tolerance` (0…442, thumbor's largest colour distance, capped at 255 per
+    /// colour, up to `tolerance` (0…442, thumbor's largest colour distance, capped at 254 per
     /// channel) away. `bottom-right` is refused: the trim measures from the top left pixel.
     private static func trim(_ segment: Substring) throws(ProcessingURLError) -> ProcessingTrim {
         var parts = segment.split(separator: ":", omittingEmptySubsequences: false).dropFirst()
@@ -144,7 +144,8 @@ public struct ThumborURLParser: Sendable {
         guard parts.count <= 1 else { throw .invalidArgument(option: "trim", reason: "trim[:top-left][:tolerance]") }
         let arguments = OptionArguments(option: "trim", values: Array(parts))
         let tolerance = arguments.has(0) ? try arguments.integer(0, in: 0...442) : 0
-        return ProcessingTrim(threshold: Double(min(tolerance, 255)))
+        // A pixel up to `tolerance` away is border; the trim's threshold is the first distance that is not.
+        return ProcessingTrim(threshold: Double(min(tolerance, 254) + 1))
     }
 
     /// The gravity for thumbor's alignments.
