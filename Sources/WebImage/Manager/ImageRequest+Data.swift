@@ -27,11 +27,7 @@ extension ImageRequest {
                 logger.warning("could not store the bytes on disk", metadata: ["key": "\(key)", "error": "\(error)"])
             }
         }
-        if options.contains(.waitStoreCache) {
-            await writeDisk()
-        } else {
-            Task.detached { await writeDisk() }
-        }
+        await writeToDisk(writeDisk)
         return ImageDataResult(data: loaded.data, source: loadedSource, url: url)
     }
 }

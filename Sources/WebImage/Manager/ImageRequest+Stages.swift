@@ -122,10 +122,16 @@ extension ImageRequest {
                 logger.warning("could not store the image on disk", metadata: ["key": "\(keys.image)", "error": "\(error)"])
             }
         }
+        await writeToDisk(writeDisk)
+    }
+
+    /// Runs `write`, a disk store: awaited with `waitStoreCache`, else in the background, so
+    /// that the load does not wait for the disk.
+    func writeToDisk(_ write: @escaping @Sendable () async -> Void) async {
         if options.contains(.waitStoreCache) {
-            await writeDisk()
+            await write()
         } else {
-            Task.detached { await writeDisk() }
+            Task.detached { await write() }
         }
     }
 }
