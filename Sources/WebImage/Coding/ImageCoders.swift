@@ -111,11 +111,12 @@ public final class ImageCoders: ImageCoder {
     }
 
     /// Encodes with the first coder that writes `format`, or throws ``ImageCodingError/noEncoder(_:)``.
+    /// The size and background options of ``ImageEncodeOptions`` are applied here, for every coder.
     public func encode(_ image: Image, as format: ImageFormat,
                        options: ImageEncodeOptions = ImageEncodeOptions()) throws -> Data {
         guard let coder = all.first(where: { $0.canEncode(format) }) else {
             throw ImageCodingError.noEncoder(format)
         }
-        return try coder.encode(image, as: format, options: options)
+        return try encode(image, with: coder, as: format, options: options)
     }
 }

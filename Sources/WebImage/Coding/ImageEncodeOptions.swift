@@ -1,4 +1,8 @@
-/// How a coder turns an ``Image`` into bytes.
+/// How a coder turns an ``Image`` into bytes, with SDWebImage's `SDImageCoderEncode*` options.
+///
+/// ``ImageCoders/encode(_:as:options:)`` applies the size options for every coder: the image is
+/// first shrunk to ``maxPixelSize``, flattened onto ``backgroundColor`` when the format has no
+/// alpha, then encoded, and encoded again smaller while over ``maxFileSize``.
 public struct ImageEncodeOptions: Sendable, Hashable {
     /// Quality from 0 (smallest) to 1 (best) for lossy formats (JPEG, lossy WebP). 0.9 by default.
     public var quality: Double
@@ -6,11 +10,33 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     public var lossless: Bool
     /// Encode only the first frame of an animated image.
     public var firstFrameOnly: Bool
+    /// The colour translucent pixels are composited over when the format stores no alpha
+    /// (JPEG): white by default, as SDWebImage's `SDImageCoderEncodeBackgroundColor`. Its own
+    /// alpha is ignored: the background is opaque.
+    public var backgroundColor: RGBA
+    /// The largest output in bytes, or nil for no limit (SDWebImage's
+    /// `SDImageCoderEncodeMaxFileSize`): the quality is lowered step by step down to 0.1, then,
+    /// if ``shrinksToFitFileSize``, the pixel size, until the output fits. The smallest attempt
+    /// is returned when nothing fits.
+    public var maxFileSize: Int?
+    /// Whether ``maxFileSize`` may lower the pixel size once the lowest quality is still too
+    /// large. True by default; imgproxy's `max_bytes` lowers only the quality.
+    public var shrinksToFitFileSize: Bool
+    /// The largest width and height of the output, or nil for no limit (SDWebImage's
+    /// `SDImageCoderEncodeMaxPixelSize`): a larger image is scaled down to fit inside both,
+    /// keeping its aspect ratio (5250×3450 under 4000×4000 becomes 4000×2629). Never scales up.
+    public var maxPixelSize: PixelSize?
 
     /// Options with the given values.
-    public init(quality: Double = 0.9, lossless: Bool = false, firstFrameOnly: Bool = false) {
+    public init(quality: Double = 0.9, lossless: Bool = false, firstFrameOnly: Bool = false,
+                backgroundColor: RGBA = .white, maxFileSize: Int? = nil, shrinksToFitFileSize: Bool = true,
+                maxPixelSize: PixelSize? = nil) {
         self.quality = quality
         self.lossless = lossless
         self.firstFrameOnly = firstFrameOnly
+        self.backgroundColor = backgroundColor
+        self.maxFileSize = maxFileSize
+        self.shrinksToFitFileSize = shrinksToFitFileSize
+        self.maxPixelSize = maxPixelSize
     }
 }

@@ -39,6 +39,10 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// source declares does not apply to it.
     public var isVector: Bool { self == .svg || self == .pdf }
 
+    /// Whether the format can store transparency; an image written in one that cannot is
+    /// flattened onto ``ImageEncodeOptions/backgroundColor`` first. Only JPEG has no alpha.
+    public var storesAlpha: Bool { self != .jpeg }
+
     /// Detects the format from the leading bytes of `data`.
     public init(detecting data: Data) {
         self = data.withUnsafeBytes { ImageFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(512))) }

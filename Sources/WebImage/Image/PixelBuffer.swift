@@ -75,4 +75,6 @@ public struct RGBA: Sendable, Hashable {
 
     /// Fully transparent black.
     public static let clear = RGBA(r: 0, g: 0, b: 0, a: 0)
+    /// Opaque white: the background a format without alpha gets by default.
+    public static let white = RGBA(r: 255, g: 255, b: 255)
 }

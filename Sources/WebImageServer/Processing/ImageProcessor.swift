@@ -279,7 +279,10 @@ public final class ImageProcessor: Sendable {
         let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
             ?? configuration.quality
         do {
-            let data = try FittingEncoder(coders: coders, format: format, maxBytes: options.maxBytes).encode(image, quality: quality)
+            // imgproxy's max_bytes lowers only the quality (down to 10), never the size.
+            let encoding = ImageEncodeOptions(quality: Double(quality) / 100, maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
+                                              shrinksToFitFileSize: false)
+            let data = try coders.encode(image, as: format, options: encoding)
             return ProcessedImage(data: data, format: format)
         } catch {
             throw .encodingFailed(String(describing: error))

@@ -1,9 +1,8 @@
-import WebImage
-
 extension PixelBuffer {
     /// These pixels composited over an opaque `background`: every pixel becomes opaque, a
-    /// transparent one takes the background's colour.
-    func flattened(onto background: RGBA) -> PixelBuffer {
+    /// transparent one takes the background's colour. Used to write a format without alpha
+    /// (``ImageEncodeOptions/backgroundColor``) and by the server's background options.
+    public func flattened(onto background: RGBA) -> PixelBuffer {
         var out = self
         let back = [UInt32(background.r), UInt32(background.g), UInt32(background.b)]
         out.bytes.withUnsafeMutableBufferPointer { pixels in
