@@ -27,6 +27,8 @@ enum FuzzTarget: String, CaseIterable {
     /// ``SVGCoder``: the sanitizer's scan under its limits, then librsvg drawing the rewrite,
     /// whole and as a thumbnail; and the sanitizer's rewrite for serving.
     case svg
+    /// ``BMPCoder``: bitmaps of every depth, RLE4/RLE8 and bit fields, whole and as a thumbnail.
+    case bmp
     /// ``EXIF/orientation(fromTIFF:)``: the TIFF-structured EXIF block every format carries.
     case exif
     /// ``ColorProfile/init(iccData:)`` and ``ColorConversion``: an embedded ICC profile read,
@@ -52,6 +54,7 @@ enum FuzzTarget: String, CaseIterable {
             FuzzedDecoding(coder: HEIFCoder(), format: ImageFormat(detecting: data) == .heif ? .heif : .heic, data: data).run()
         case .jxl: FuzzedDecoding(coder: JXLCoder(), format: .jxl, data: data).run()
         case .svg: FuzzedSVG(data: data).run()
+        case .bmp: FuzzedDecoding(coder: BMPCoder(), format: .bmp, data: data).run()
         case .exif: "orientation \(EXIF.orientation(fromTIFF: data))"
         case .icc: FuzzedColorProfile(data: data).run()
         case .url: FuzzedURL(data: data).run()

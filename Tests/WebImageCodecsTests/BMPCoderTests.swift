@@ -1,0 +1,82 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+import XCTest
+
+/// ``BMPCoder`` on hostile input: typed errors, sizes refused before allocation, no trap on
+/// any prefix of a valid file.
+final class BMPCoderTests: XCTestCase {
+    private let coder = BMPCoder()
+
+    /// A 24-bit bitmap of `width` × `height` (negative: top-down) with its pixel rows, if any.
+    private func bitmap(width: Int32, height: Int32, bits: UInt16 = 24, compression: UInt32 = 0, pixels: [UInt8]) -> Data {
+        var data = Data("BM".utf8)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        u32(UInt32(54 + pixels.count)); u32(0); u32(54)
+        u32(40); u32(UInt32(bitPattern: width)); u32(UInt32(bitPattern: height)); u16(1); u16(bits)
+        u32(compression); u32(0); u32(2835); u32(2835); u32(0); u32(0)
+        data.append(contentsOf: pixels)
+        return data
+    }
+
+    func testTwoByTwoBottomUp() throws {
+        // Bottom row first: blue, green; then the top row: red, white; rows padded to 8 bytes.
+        let data = bitmap(width: 2, height: 2, pixels: [255, 0, 0, 0, 255, 0, 0, 0, 0, 0, 255, 255, 255, 255, 0, 0])
+        let image = try coder.decode(data, options: ImageDecodeOptions())
+        XCTAssertEqual(image.pixels[0, 0], RGBA(r: 255, g: 0, b: 0))
+        XCTAssertEqual(image.pixels[1, 0], RGBA(r: 255, g: 255, b: 255))
+        XCTAssertEqual(image.pixels[0, 1], RGBA(r: 0, g: 0, b: 255))
+        XCTAssertEqual(image.pixels[1, 1], RGBA(r: 0, g: 255, b: 0))
+    }
+
+    /// A header claiming 60000 × 60000 in a 54-byte file: refused by the pixel limit, and
+    /// within the limit still refused as truncated before any row is read.
+    func testHugeSizeIsRefusedBeforeAllocation() {
+        let data = bitmap(width: 60_000, height: 60_000, pixels: [])
+        XCTAssertThrowsError(try coder.decode(data, options: ImageDecodeOptions())) { error in
+            guard case ImageCodingError.tooManyPixels = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try coder.decode(bitmap(width: 100, height: -100, pixels: [1, 2, 3]), options: ImageDecodeOptions())) { error in
+            XCTAssertEqual(error as? ImageCodingError, .truncated(.bmp))
+        }
+        XCTAssertThrowsError(try coder.decode(bitmap(width: Int32.min, height: 1, pixels: []), options: ImageDecodeOptions())) { error in
+            guard case ImageCodingError.corrupt(.bmp, _) = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testUnsupportedLayoutsAreTypedErrors() {
+        for (bits, compression) in [(UInt16(24), UInt32(4)), (7, 0), (8, 2), (24, 3)] {
+            XCTAssertThrowsError(try coder.decode(bitmap(width: 1, height: 1, bits: bits, compression: compression, pixels: [0, 0, 0, 0]),
+                                                  options: ImageDecodeOptions())) { error in
+                XCTAssertTrue(error is ImageCodingError, "\(bits) bits, compression \(compression): \(error)")
+            }
+        }
+    }
+
+    /// Every prefix of a valid bitmap fails with a typed error or decodes; none traps.
+    func testEveryPrefixIsSafe() {
+        let data = bitmap(width: 3, height: 2, pixels: [UInt8](repeating: 7, count: 24))
+        for length in 0..<data.count {
+            do {
+                _ = try coder.decode(data.prefix(length), options: ImageDecodeOptions())
+                XCTFail("a \(length)-byte prefix decoded")
+            } catch {
+                XCTAssertTrue(error is ImageCodingError, "\(length): \(error)")
+            }
+        }
+    }
+
+    /// A run-length file whose codes run past rows and columns is clipped, not written out of bounds.
+    func testRunLengthPastTheEdgesIsClipped() throws {
+        var palette = [UInt8]()
+        for index in 0..<256 { palette += [UInt8(index), 0, 0, 0] }
+        let codes: [UInt8] = [255, 1, 0, 2, 255, 255, 255, 2, 0, 0, 0, 0, 0, 0, 0, 200] + [UInt8](repeating: 9, count: 200)
+        var data = bitmap(width: 2, height: 2, bits: 8, compression: 1, pixels: [])
+        data.replaceSubrange(10..<14, with: [0x36, 0x04, 0, 0])
+        data += palette + codes
+        let image = try coder.decode(data, options: ImageDecodeOptions())
+        XCTAssertEqual(image.pixels[0, 1], RGBA(r: 0, g: 0, b: 1))
+        XCTAssertEqual(image.pixels[1, 1], RGBA(r: 0, g: 0, b: 1))
+    }
+}
