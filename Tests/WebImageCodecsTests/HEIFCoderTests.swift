@@ -108,6 +108,7 @@ final class HEIFCoderTests: XCTestCase {
 
     func testAVIFIsLeftToTheAVIFCoder() throws {
         XCTAssertFalse(coder.canDecode(try Fixtures.formatData("avif/quadrants.avif")))
-        XCTAssertFalse(coder.canEncode(.heic))
+        XCTAssertFalse(coder.canEncode(.avif))
+        XCTAssertFalse(coder.canEncode(.heif))
     }
 }

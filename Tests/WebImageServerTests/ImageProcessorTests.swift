@@ -179,7 +179,8 @@ final class ImageProcessorTests: XCTestCase {
         XCTAssertEqual([image.pixelWidth, image.pixelHeight], [24, 32])
         assertClose(image.pixels[6, 8], RGBA(r: 30, g: 40, b: 220), tolerance: 16, "blue quadrant top left: turned once")
         let (fallback, _) = try await process("/x/w:24/plain/local:///phone.heic")
-        XCTAssertEqual(fallback.format, .jpeg, "no HEIC encoder: an opaque source falls back to JPEG")
+        XCTAssertEqual(fallback.format, .heic, "libheif's x265 encoder writes HEIC: the source's format is kept, as imgproxy keeps it")
+        XCTAssertEqual(ImageFormat(detecting: fallback.data), .heic)
     }
 
     func testRefusalsAreTypedWithTheirStatus() async throws {

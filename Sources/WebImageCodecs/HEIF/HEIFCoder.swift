@@ -10,7 +10,8 @@ import WebImage
 /// 8. A thumbnail is decoded from the file's own thumbnail item when one is at least as large as
 /// the box, else from the full image, then resampled. Image sequences (`msf1`) decode their
 /// primary still. The `colr` ICC profile converts the pixels to sRGB (or is kept, see
-/// ``ColorManagement``). Decoding only: ``canEncode(_:)`` is false.
+/// ``ColorManagement``). Encoding writes HEIC through libheif's x265 encoder when this libheif
+/// has one (see ``encode(_:as:options:)``).
 public struct HEIFCoder: ImageCoder, ImageHeaderReading {
     /// A coder; it holds no state.
     public init() {}
@@ -43,12 +44,17 @@ public struct HEIFCoder: ImageCoder, ImageHeaderReading {
                            colorProfile: file.colorSpace.iccProfile.flatMap { try? ColorProfile(iccData: Data($0)) })
     }
 
-    /// Always false: this coder does not encode.
-    public func canEncode(_ format: ImageFormat) -> Bool { false }
+    /// HEIC, when libheif has an HEVC encoder (`heif_have_encoder_for_format`); never HEIF.
+    public func canEncode(_ format: ImageFormat) -> Bool {
+        format == .heic && HEIFEncoder.isAvailable
+    }
 
-    /// Always throws ``ImageCodingError/noEncoder(_:)``.
+    /// Encodes the first frame as HEIC with x265: ``ImageEncodeOptions/quality`` as libheif's
+    /// lossy quality (0.9 → 90), or lossless; alpha kept; an RGB ICC profile in `colr`.
+    /// Throws ``ImageCodingError/noEncoder(_:)`` for another format or without an HEVC encoder.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        throw ImageCodingError.noEncoder(format)
+        guard canEncode(format) else { throw ImageCodingError.noEncoder(format) }
+        return try HEIFEncoder().encode(image, options: options)
     }
 
     private static func format(of data: Data) -> ImageFormat? {
