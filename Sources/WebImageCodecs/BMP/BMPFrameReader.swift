@@ -9,9 +9,9 @@ final class BMPFrameReader: AnimatedFrameReader {
     private let header: BMPHeader
 
     /// A reader over `data`; throws ``ImageCodingError`` when its headers are not readable.
-    init(data: Data) throws(ImageCodingError) {
+    init(data: Data) throws {
         self.data = data
-        header = try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws(ImageCodingError) in try BMPHeader(bytes) }
+        header = try data.withUnsafeBytes { try BMPHeader($0) }
     }
 
     var canvasSize: PixelSize { PixelSize(width: header.width, height: header.height) }
@@ -22,8 +22,6 @@ final class BMPFrameReader: AnimatedFrameReader {
     /// The pixels, top row first.
     func frame(at index: Int) throws -> PixelBuffer {
         guard index == 0 else { throw ImageCodingError.corrupt(.bmp, "no frame \(index)") }
-        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws(ImageCodingError) in
-            try BMPPixels(header: header, file: BMPBytes(bytes)).decode()
-        }
+        return try data.withUnsafeBytes { try BMPPixels(header: header, file: BMPBytes($0)).decode() }
     }
 }

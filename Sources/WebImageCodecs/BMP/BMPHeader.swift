@@ -60,7 +60,7 @@ struct BMPHeader {
             throw .corrupt(.bmp, "run-length compression with \(bitCount) bits per pixel")
         case .bitfields where bitCount != 16 && bitCount != 32, .alphaBitfields where bitCount != 16 && bitCount != 32:
             throw .corrupt(.bmp, "bit fields with \(bitCount) bits per pixel")
-        case (.rle4 where rawHeight < 0), (.rle8 where rawHeight < 0):
+        case .rle4 where rawHeight < 0, .rle8 where rawHeight < 0:
             throw .corrupt(.bmp, "a top-down run-length bitmap")
         default: break
         }
@@ -72,8 +72,7 @@ struct BMPHeader {
         pixelOffset = Int(read.u32(10))
         guard pixelOffset <= file.count else { throw .truncated(.bmp) }
         masks = try Self.masks(read, infoSize: infoSize, bitCount: bitCount, compression: compression)
-        palette = try Self.palette(read, infoSize: infoSize, bitCount: bitCount, colorsUsed: colorsUsed,
-                                   masksSize: infoSize == 40 && compression != .rgb ? (compression == .alphaBitfields ? 16 : 12) : 0)
+        palette = try Self.palette(read, infoSize: infoSize, bitCount: bitCount, colorsUsed: colorsUsed)
     }
 
     /// The channel masks: stored in the V2+ header or right after a 40-byte one for bit fields,
@@ -92,13 +91,14 @@ struct BMPHeader {
     }
 
     /// The colour table after the headers: `colorsUsed` entries (all 2^bits when 0), of three
-    /// bytes after a core header and four otherwise, blue first.
-    private static func palette(_ read: BMPBytes, infoSize: Int, bitCount: Int, colorsUsed: Int,
-                                masksSize: Int) throws(ImageCodingError) -> [RGBA] {
+    /// bytes after a core header and four otherwise, blue first. (Bit-field masks, which may
+    /// also follow a 40-byte header, come only with 16 and 32 bits, which have no table.)
+    private static func palette(_ read: BMPBytes, infoSize: Int, bitCount: Int,
+                                colorsUsed: Int) throws(ImageCodingError) -> [RGBA] {
         guard bitCount <= 8 else { return [] }
         let entrySize = infoSize == 12 ? 3 : 4
         let count = colorsUsed > 0 && colorsUsed <= 1 << bitCount ? colorsUsed : 1 << bitCount
-        let start = 14 + infoSize + masksSize
+        let start = 14 + infoSize
         let available = max(0, (read.count - start) / entrySize)
         guard available > 0 else { throw .truncated(.bmp) }
         return (0..<min(count, available)).map { index in

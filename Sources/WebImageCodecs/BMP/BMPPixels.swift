@@ -15,7 +15,7 @@ struct BMPPixels {
         switch header.compression {
         case .rle8, .rle4:
             let indexes = BMPRunLength(header: header, file: file).indexes()
-            return paletted(header.height) { indexes[$0 * header.width + $1] }
+            return paletted { indexes[$0 * header.width + $1] }
         case .rgb, .bitfields, .alphaBitfields:
             return try uncompressed()
         }
@@ -29,7 +29,7 @@ struct BMPPixels {
         switch header.bitCount {
         case 1, 4, 8:
             let bits = header.bitCount, perByte = 8 / bits, mask = UInt8((1 << bits) - 1)
-            return paletted(header.height) { row, x in
+            return paletted { row, x in
                 let byte = file.u8(rowStart(row) + x / perByte)
                 return (byte >> UInt8(8 - bits - (x % perByte) * bits)) & mask
             }
@@ -39,7 +39,7 @@ struct BMPPixels {
                 return RGBA(r: file.u8(offset + 2), g: file.u8(offset + 1), b: file.u8(offset))
             }
         default:
-            let channels = header.masks.map(BMPChannel.init)
+            let channels = header.masks.map(BMPChannel.init(mask:))
             let wide = header.bitCount == 32
             return filled { row, x in
                 let offset = rowStart(row) + x * (wide ? 4 : 2)
@@ -51,7 +51,7 @@ struct BMPPixels {
     }
 
     /// Pixels looked up in the palette by `index(row, column)`; an index past the palette is black.
-    private func paletted(_ rows: Int, index: (Int, Int) -> UInt8) -> PixelBuffer {
+    private func paletted(_ index: (Int, Int) -> UInt8) -> PixelBuffer {
         let black = RGBA(r: 0, g: 0, b: 0)
         return filled { row, x in
             let entry = Int(index(row, x))

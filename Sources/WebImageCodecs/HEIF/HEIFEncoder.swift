@@ -86,12 +86,12 @@ struct HEIFEncoder {
     private static func write(_ context: OpaquePointer) throws -> Data {
         final class Sink { var data = Data() }
         let sink = Sink()
-        var writer = heif_writer(writer_api_version: 1) { _, bytes, size, userdata in
+        var writer = heif_writer(writer_api_version: 1, write: { _, bytes, size, userdata in
             if let bytes, let userdata {
                 Unmanaged<Sink>.fromOpaque(userdata).takeUnretainedValue().data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size)
             }
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
-        }
+        })
         try withExtendedLifetime(sink) {
             try check(heif_context_write(context, &writer, Unmanaged.passUnretained(sink).toOpaque()))
         }
