@@ -111,6 +111,23 @@ final class CommandLineImageTests: XCTestCase {
                        #"{"durationsMs":[120,120,120,120,120],"format":"gif","frames":5,"height":50,"loopCount":0,"orientation":1,"width":50}"#)
     }
 
+    /// A bitmap through `info` and `decode`: BMP is read (and not written).
+    func testInfoAndDecodeReadBMP() throws {
+        let file = folder.appendingPathComponent("two.bmp")
+        // 2 × 1, 24 bits: blue then red, the row padded to 8 bytes.
+        try BMPFile.make(width: 2, height: 1, pixels: [255, 0, 0, 0, 0, 255, 0, 0]).write(to: file)
+        let info = try WebImageCLI.run(["info", file.path])
+        XCTAssertEqual(info.status, 0, info.error)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any])
+        XCTAssertEqual(object["format"] as? String, "bmp")
+        XCTAssertEqual([object["width"] as? Int, object["height"] as? Int], [2, 1])
+        let png = folder.appendingPathComponent("two.png")
+        let decode = try WebImageCLI.run(["decode", file.path, "-o", png.path])
+        XCTAssertEqual(decode.status, 0, decode.error)
+        let pixels = try coders.decode(try Data(contentsOf: png)).pixels
+        XCTAssertEqual([pixels[0, 0], pixels[1, 0]], [RGBA(r: 0, g: 0, b: 255), RGBA(r: 255, g: 0, b: 0)])
+    }
+
     func testHelpVersionAndExamplesFitEightyColumns() throws {
         let version = try WebImageCLI.run(["--version"])
         XCTAssertEqual(version.status, 0)

@@ -8,16 +8,8 @@ import XCTest
 final class BMPCoderTests: XCTestCase {
     private let coder = BMPCoder()
 
-    /// A 24-bit bitmap of `width` × `height` (negative: top-down) with its pixel rows, if any.
     private func bitmap(width: Int32, height: Int32, bits: UInt16 = 24, compression: UInt32 = 0, pixels: [UInt8]) -> Data {
-        var data = Data("BM".utf8)
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        u32(UInt32(54 + pixels.count)); u32(0); u32(54)
-        u32(40); u32(UInt32(bitPattern: width)); u32(UInt32(bitPattern: height)); u16(1); u16(bits)
-        u32(compression); u32(0); u32(2835); u32(2835); u32(0); u32(0)
-        data.append(contentsOf: pixels)
-        return data
+        BMPFile.make(width: width, height: height, bits: bits, compression: compression, pixels: pixels)
     }
 
     func testTwoByTwoBottomUp() throws {
