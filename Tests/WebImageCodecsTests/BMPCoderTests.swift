@@ -1,6 +1,7 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageTestSupport
 import XCTest
 
 /// ``BMPCoder`` on hostile input: typed errors, sizes refused before allocation, no trap on
