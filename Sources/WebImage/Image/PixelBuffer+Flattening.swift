@@ -21,7 +21,7 @@ extension PixelBuffer {
 
     /// The mean red, green and blue of every pixel (alpha ignored, each rounded down), opaque:
     /// thumbor's `fill(auto)` colour.
-    var averageColour: RGBA {
+    public var averageColour: RGBA {
         var sums = [0, 0, 0]
         bytes.withUnsafeBufferPointer { bytes in
             for i in stride(from: 0, to: bytes.count - 3, by: 4) {
