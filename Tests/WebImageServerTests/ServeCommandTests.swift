@@ -164,9 +164,7 @@ final class ServeCommandTests: ServeTestCase {
         // The heavy request holds the only slot for seconds: the test is refused meanwhile.
         let heavyURL = heavyURL(base)
         let heavy = Task { try await client.execute(HTTPClientRequest(url: heavyURL), timeout: .seconds(120)).status.code }
-        let arrived = await origin.wait { $0.requestCount("/photo.jpg") == 1 }
-        XCTAssertTrue(arrived)
-        try await Task.sleep(for: .milliseconds(300))
+        try await waitUntilSourcesFetched(base)
         let refused = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(refused.status, 429)
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), "too many requests: try again later\n")

@@ -60,9 +60,7 @@ final class ServeDeadlineTests: ServeTestCase {
         // queue and gives up after 0.3 s; C, asked after B left, finds the queue free again.
         let http: HTTPClient = self.client
         async let answeredA = Self.giveUp(on: heavy, after: .milliseconds(1500), client: http)
-        let started = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/photo.jpg") == 1 }
-        XCTAssertTrue(started)
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntilSourcesFetched(base)
         let answeredB = try await Self.giveUp(on: photo, after: .milliseconds(300), client: http)
         XCTAssertFalse(answeredB, "B waits in the queue behind A")
         let c = try await get(base + "/insecure/w:12/plain/" + origin.url("/photo.jpg").absoluteString)

@@ -52,6 +52,15 @@ class ServeTestCase: XCTestCase {
         base + "/insecure/rs:fit:2400:2400/el:1/bl:\(blur)/plain/" + origin.url("/photo.jpg").absoluteString
     }
 
+    /// Waits until the server has fetched `count` sources from the network, the moment before
+    /// the request that fetched the last one takes its processing slot; then a moment more, so
+    /// that the slot is taken before the test goes on.
+    func waitUntilSourcesFetched(_ base: String, count: Double = 1) async throws {
+        let samples = try await metrics(base, once: #"webimage_cache_lookups_total{cache="source",tier="network"}"#, is: count)
+        XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="source",tier="network"}"#], count)
+        try await Task.sleep(for: .milliseconds(100))
+    }
+
     /// The server's metrics once `name` reads `value`, or as they are after `timeout`.
     func metrics(_ base: String, once name: String, is value: Double, timeout: Duration = .seconds(30)) async throws
         -> [String: Double] {
