@@ -51,7 +51,9 @@ final class RawHTTPConnection {
         while !isComplete(received) {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else {
-                isClosedByServer = count == 0
+                // An end of stream, or a reset: a byte sent after the server closed its side
+                // makes the kernel answer with a reset, which the next read reports.
+                isClosedByServer = count == 0 || errno == ECONNRESET
                 break
             }
             received.append(contentsOf: chunk[..<count])
