@@ -34,7 +34,7 @@ import WebImage
 ///   detector and often lands on the same subject, but not always on the same pixels.
 /// - Filters: `quality(q)`, `format(webp|jpeg|jpg|png|gif|avif)` (a name thumbor does not know
 ///   is ignored), `brightness(n)`, `contrast(n)`, `rgb(r,g,b)`, `saturation(x)`, `noise(n[,seed])`,
-///   `equalize()` (``ColorAdjustment``, thumbor's arithmetic, after the resize), `sharpen(amount,
+///   `equalize()` (`ColorAdjustment`, thumbor's arithmetic, after the resize), `sharpen(amount,
 ///   radius,luminance_only)` (an unsharp mask of sigma `radius`; amount and luminance_only are
 ///   read, not honoured), `strip_icc()`, `round_corner(a,r,g,b[,transparent])`, `max_bytes(n)`, `max_age(seconds)` (`Cache-Control: max-age=N,public`;
 ///   0 is `no-cache` where thumbor sends none), `fill(colour|auto[,bool])` (`auto`: the resized image's mean colour; with
