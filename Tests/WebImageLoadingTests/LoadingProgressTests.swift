@@ -79,6 +79,23 @@ final class LoadingProgressTests: LoadingTestCase {
         try await assertPartialImages("testjfif_1024.webp")
     }
 
+    func testAnAnimatedGIFDeliversTheFramesReceivedSoFar() async throws {
+        let gif = try Fixtures.imageData("gif/sd_1@2x.gif")
+        server.route("/animated.gif", .slow(gif, chunkSize: 64 << 10, delay: .milliseconds(40)))
+        let downloader = makeDownloader()
+        let partials = Recorder<Image>()
+        let result = try await downloader.image(for: server.url("/animated.gif"), options: options(progressive: true)) { event in
+            if case .partialImage(let image) = event { partials.append(image) }
+        }
+        let counts = partials.all.map(\.frames.count)
+        XCTAssertGreaterThanOrEqual(counts.count, 2)
+        XCTAssertEqual(counts, counts.sorted(), "frames only ever arrive")
+        XCTAssertGreaterThan(counts.last ?? 0, 1, "an animation, not its first frame alone")
+        XCTAssertTrue(partials.all.allSatisfy { $0.isIncomplete && $0.pixelWidth == result.image.pixelWidth })
+        XCTAssertFalse(result.image.isIncomplete)
+        XCTAssertEqual(result.image.frames.count, 44)
+    }
+
     func testNoPartialImagesWithoutTheProgressiveOption() async throws {
         let jpeg = try bench("testjfif_1024.progressive.jpg")
         server.route("/progressive.jpg", .slow(jpeg, chunkSize: 16 << 10, delay: .milliseconds(5)))

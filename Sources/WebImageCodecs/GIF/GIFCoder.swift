@@ -11,9 +11,10 @@ import WebImage
 /// block or LZW stream) ends the animation there, with the last frame as far as it decodes. The loop count
 /// is the NETSCAPE2.0 value as stored (0 = forever); a GIF without one plays once. Delays are
 /// reported as stored (hundredths of a second); the under-11 ms rule applies at decode.
-/// Progressive decoding is not offered. Encoding writes GIF89a with a median-cut palette per
-/// frame (see ``encode(_:as:options:)``).
-public struct GIFCoder: AnimatedImageCoder {
+/// A download in progress shows the frames received so far (see
+/// ``decodePartial(_:options:)``). Encoding writes GIF89a with a median-cut palette per frame
+/// (see ``encode(_:as:options:)``).
+public struct GIFCoder: AnimatedImageCoder, ProgressiveImageCoder {
     /// A GIF coder; it holds no state.
     public init() {}
 
@@ -33,6 +34,19 @@ public struct GIFCoder: AnimatedImageCoder {
         if data.isEmpty { throw ImageCodingError.empty }
         guard canDecode(data) else { throw ImageCodingError.unsupportedFormat(ImageFormat(detecting: data)) }
         return try GIFFrameReader(data: data, options: options)
+    }
+
+    /// The frames whose data has arrived whole, as an animation, as SDWebImage's progressive
+    /// animated coders show a GIF still downloading; before the first frame is whole, that
+    /// frame as far as its rows have arrived. Marked incomplete until the trailer arrives;
+    /// `nil` before the first image descriptor, or for bytes that are no GIF or exceed the
+    /// pixel limit.
+    public func decodePartial(_ data: Data, options: ImageDecodeOptions) -> Image? {
+        guard canDecode(data), let reader = try? GIFFrameReader(data: data, options: options, arrivedFramesOnly: true),
+              var image = try? reader.decodeImage(format: .gif, options: options)
+        else { return nil }
+        image.isIncomplete = !reader.isWhole
+        return image
     }
 
     /// GIF only.

@@ -17,6 +17,11 @@ final class GIFFile {
     let backgroundIndex: Int
     /// The loop count of the first NETSCAPE2.0 (or ANIMEXTS1.0) block read so far, as stored.
     private(set) var loopCount: Int?
+    /// How many frames' pixel data has been read or skipped to its block terminator: the
+    /// frames of a download in progress that have arrived whole.
+    private(set) var framesWithAllData = 0
+    /// Whether the stream has reached its trailer: the file is whole.
+    private(set) var reachedTrailer = false
 
     private let source: GIFDataSource
     private let file: UnsafeMutablePointer<GifFileType>
@@ -72,6 +77,7 @@ final class GIFFile {
                 case EXTENSION_RECORD_TYPE:
                     try readExtension()
                 case TERMINATE_RECORD_TYPE:
+                    reachedTrailer = true
                     return nil
                 default:
                     throw .corrupt(.gif, "unknown record type \(type.rawValue)")
@@ -115,11 +121,11 @@ final class GIFFile {
             remaining -= 1
             if remaining == 0 {
                 // giflib consumes the end of the data itself once the last row is read.
-                if position == order.count - 1 { pixelsPending = false }
+                if position == order.count - 1 { finishPixels() }
                 return
             }
         }
-        pixelsPending = false
+        finishPixels()
     }
 
     /// Reads an image descriptor and the minimum code size of its data. giflib reads both but
@@ -187,7 +193,7 @@ final class GIFFile {
         var block: UnsafeMutablePointer<GifByteType>?
         guard DGifGetCodeNext(file, &block) == GIF_OK else { return nil }
         guard let block else {
-            pixelsPending = false
+            finishPixels()
             return nil
         }
         return UnsafeBufferPointer(start: block + 1, count: Int(block[0]))
@@ -201,6 +207,13 @@ final class GIFFile {
         repeat {
             guard DGifGetCodeNext(file, &block) == GIF_OK else { throw failure() }
         } while block != nil
+        framesWithAllData += 1
+    }
+
+    /// Records that the current frame's pixel data has been read to its end.
+    private func finishPixels() {
+        pixelsPending = false
+        framesWithAllData += 1
     }
 
     private func failure() -> ImageCodingError {

@@ -12,6 +12,8 @@ final class GIFFrameReader: AnimatedFrameReader {
     let canvasSize: PixelSize
     let loopCount: Int
     var frameCount: Int { frames.count }
+    /// Whether the file reached its trailer: false for a download still arriving (or a cut file).
+    let isWhole: Bool
 
     private let data: Data
     private let frames: [GIFFrameInfo]
@@ -32,11 +34,15 @@ final class GIFFrameReader: AnimatedFrameReader {
     /// Scans `data`; throws for a GIF without pixels, one whose canvas or any frame exceeds
     /// `options.maxPixels`, or structure damaged or truncated before the first frame.
     ///
+    /// With `arrivedFramesOnly` (a download in progress), a frame whose pixel data is cut off
+    /// is left out unless it is the first, so that an animation shows the frames received so
+    /// far and never a half-drawn one; the first frame shows as far as its rows have arrived.
+    ///
     /// The canvas is the logical screen, grown to take in every frame that reaches past it (a
     /// screen stored as 0 × 0 too), so that no frame loses pixels: Pillow grows its canvas the
     /// same way, frame by frame, so its last frame has this size. Every frame has this size,
     /// and the pixel limit applies to it before any pixel is decoded.
-    init(data: Data, options: ImageDecodeOptions) throws(ImageCodingError) {
+    init(data: Data, options: ImageDecodeOptions, arrivedFramesOnly: Bool = false) throws(ImageCodingError) {
         let file = try GIFFile(data)
         let screen = file.screenSize
         var frames: [GIFFrameInfo] = []
@@ -55,8 +61,12 @@ final class GIFFrameReader: AnimatedFrameReader {
             throw .corrupt(.gif, "the canvas is \(canvas) pixels")
         }
         try options.checkPixelLimit(canvas)
+        if arrivedFramesOnly, !file.reachedTrailer {
+            frames.removeLast(frames.count - max(1, file.framesWithAllData))
+        }
         self.data = data
         self.frames = frames
+        isWhole = file.reachedTrailer
         canvasSize = canvas
         loopCount = file.loopCount ?? 1
         globalPalette = file.globalPalette

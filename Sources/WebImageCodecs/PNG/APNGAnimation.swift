@@ -20,23 +20,28 @@ struct APNGAnimation: Sendable {
     /// the file shows as its still default image, as the APNG spec asks and browsers do). An
     /// `fcTL` may come before the `acTL`.
     ///
-    /// Throws ``ImageCodingError/truncated(_:)`` for an animation whose bytes end before `IEND`.
-    static func read(_ chunks: PNGChunkList, header: PNGHeader,
-                     in bytes: UnsafeRawBufferPointer) throws(ImageCodingError) -> APNGAnimation? {
+    /// Throws ``ImageCodingError/truncated(_:)`` for an animation whose bytes end before `IEND`,
+    /// unless `arrivedFramesOnly` (a download in progress): then the animation holds the
+    /// frames whose data has arrived whole, those closed by the next frame's `fcTL` (`nil`
+    /// while there are none).
+    static func read(_ chunks: PNGChunkList, header: PNGHeader, in bytes: UnsafeRawBufferPointer,
+                     arrivedFramesOnly: Bool = false) throws(ImageCodingError) -> APNGAnimation? {
         var parser = Parser(canvas: header.size, bytes: bytes)
         for chunk in chunks.chunks {
             guard parser.read(chunk) else { return nil }
         }
         guard let declared = parser.declaredFrames, parser.sawImageData else { return nil }
         switch chunks.ending {
-        case .end: break
-        case .truncated: throw .truncated(.png)
-        case .malformed: throw .corrupt(.png, "a chunk states an impossible length")
+        case .end:
+            guard parser.finishFrame() else { return nil }
+        case .truncated:
+            guard arrivedFramesOnly else { throw .truncated(.png) }
+        case .malformed:
+            throw .corrupt(.png, "a chunk states an impossible length")
         }
-        guard parser.finishFrame() else { return nil }
         var animated = parser.frames
-        guard animated.count >= declared else { return nil }
-        animated.removeLast(animated.count - declared)
+        guard animated.count >= declared || (arrivedFramesOnly && !animated.isEmpty) else { return nil }
+        animated.removeLast(max(0, animated.count - declared))
         if case .frameData = animated[0].source {
             // Shown alone: its disposal clears the canvas, so the animation starts on a
             // transparent canvas as the APNG spec says.

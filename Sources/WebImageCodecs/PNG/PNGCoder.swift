@@ -33,10 +33,18 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return reader
     }
 
-    /// The rows (or interlace passes) of the default image that have arrived, over
-    /// transparent black, at the full image size; `nil` before the `IHDR` has arrived, when the
-    /// image is over the pixel limit, or when libpng rejects the bytes.
+    /// What a download in progress shows. An APNG with two or more frames whose data has
+    /// arrived whole shows those frames as an animation, as SDWebImage's progressive animated
+    /// coders do; otherwise the rows (or interlace passes) of the default image that have
+    /// arrived, over transparent black, at the full image size. `nil` before the `IHDR` has
+    /// arrived, when the image is over the pixel limit, or when libpng rejects the bytes.
     public func decodePartial(_ data: Data, options: ImageDecodeOptions) -> Image? {
+        if let reader = try? PNGFrameReader(data: data, options: options, arrivedFramesOnly: true),
+           reader.frameCount > 1, !options.firstFrameOnly,
+           var image = try? reader.decodeImage(format: .png, options: options, orientation: reader.orientation) {
+            image.isIncomplete = !reader.isWhole
+            return image
+        }
         let decoded = try? data.withUnsafeBytes { file -> (PixelBuffer, complete: Bool, ImageOrientation, EmbeddedColorProfile)? in
             let chunks = try PNGChunkList(file)
             let header = try PNGHeader(chunks, in: file)

@@ -12,6 +12,8 @@ final class PNGFrameReader: AnimatedFrameReader {
     private let header: PNGHeader
     /// The animation, or nil for a still image (or an APNG whose animation chunks are broken).
     private let animation: APNGAnimation?
+    /// Whether the file reached its `IEND`: false for a download still arriving (or a cut file).
+    let isWhole: Bool
     /// The orientation the file's `eXIf` chunk states.
     let orientation: ImageOrientation
     /// The `iCCP` profile and what to do with it; every decoded frame region goes through it.
@@ -21,18 +23,19 @@ final class PNGFrameReader: AnimatedFrameReader {
     private var shown = -1
 
     /// Reads the chunks of `data`; throws when it is not a PNG or its `IHDR` is bad. Frames
-    /// come out in sRGB, or as stored, as `options` say.
-    init(data: Data, options: ImageDecodeOptions) throws {
+    /// come out in sRGB, or as stored, as `options` say. With `arrivedFramesOnly` (a download
+    /// in progress) an APNG offers the frames whose data has arrived whole.
+    init(data: Data, options: ImageDecodeOptions, arrivedFramesOnly: Bool = false) throws {
         if data.isEmpty { throw ImageCodingError.empty }
         self.data = data
-        (header, animation, orientation, color) = try data.withUnsafeBytes { file in
+        (header, animation, orientation, color, isWhole) = try data.withUnsafeBytes { file in
             let chunks = try PNGChunkList(file)
             let header = try PNGHeader(chunks, in: file)
-            let animation = try APNGAnimation.read(chunks, header: header, in: file)
+            let animation = try APNGAnimation.read(chunks, header: header, in: file, arrivedFramesOnly: arrivedFramesOnly)
             let color = EmbeddedColorProfile(samples: header.samples, management: options.colorManagement) {
                 () throws(ColorProfileError) in try PNGColorProfile.read(chunks, in: file)
             }
-            return (header, animation, chunks.exifOrientation(in: file), color)
+            return (header, animation, chunks.exifOrientation(in: file), color, chunks.ending == .end)
         }
     }
 
