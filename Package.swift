@@ -62,6 +62,8 @@ let package = Package(
             providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libde265 directly, for the HEVC frames of HEIF image sequences (libheif 1.15 reads items only).
+        .systemLibrary(name: "CDE265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         // Little CMS 2: ICC profiles and the conversion of decoded pixels to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
@@ -78,7 +80,7 @@ let package = Package(
         // Coders over the system libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CRSVG"]),
+            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CDE265", "CJXL", "CLCMS2", "CRSVG"]),
 
         // A cache tier shared between processes, in Redis, over a small RESP client on SwiftNIO:
         // a module of its own so that the core gains no dependency.

@@ -19,6 +19,15 @@ Files:
   heic/gradient10.heic       10-bit (heix) from gradient16.png
   heic/irot_exif6.heic       make_heif: irot 90° clockwise + EXIF orientation 6, shown 48x64
   heic/thumbnail_differs.heic make_heif: a 16x12 thumbnail item that is flat magenta
+  heic/sequence.heic         an image sequence (msf1, ffmpeg + libx265, no still item):
+                             frames/f0..f2 at 120, 200 and 40 ms (timescale 1000: ffmpeg
+                             gives the last sample one tick of its 25 fps input)
+  heic/sequence_photo.heic   an image sequence of the first 6 frames of
+                             ../images/gif/sd_1@2x.gif at 100x100 (not a multiple of 8: the
+                             coded pictures are cropped), B-frames, 90 ms each
+  heic/sequence_photo_ref/   frames 0, 3 and 5 of it as ffmpeg's HEVC decoder shows them
+  heic/still_and_sequence.heic quadrants.heic with sequence.heic's track appended (its chunk
+                             offsets moved): a still item and a sequence in one file
   avif/quadrants.avif        8-bit 4:2:0, avifenc --min 10 --max 10
   avif/alpha.avif            alpha
   avif/gradient10.avif       10-bit 4:4:4 from gradient16.png
@@ -75,10 +84,50 @@ def run(*args):
         raise SystemExit(f"{' '.join(map(str, args))} failed:\n{result.stderr}")
 
 
+def heic_sequences(src, heic):
+    """The HEIF image sequences: ffmpeg writes an MP4 of HEVC (hvc1) with the msf1 brand."""
+    x265 = ["-c:v", "libx265", "-tag:v", "hvc1", "-brand", "msf1", "-video_track_timescale", "1000", "-an", "-f", "mp4"]
+    single = "pools=none:frame-threads=1:log-level=error"
+    with tempfile.TemporaryDirectory() as scratch:
+        listing = pathlib.Path(scratch) / "frames.txt"
+        listing.write_text("".join(f"file '{src / f'frames/f{i}.png'}'\nduration {d / 1000}\n"
+                                   for i, d in enumerate([120, 200, 280])))
+        run("ffmpeg", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listing, "-fps_mode", "vfr",
+            "-pix_fmt", "yuv420p", *x265, "-x265-params", f"crf=8:{single}", heic / "sequence.heic")
+    photo = heic / "sequence_photo.heic"
+    run("ffmpeg", "-loglevel", "error", "-y", "-i", root / "Tests/Fixtures/images/gif/sd_1@2x.gif", "-frames:v", "6",
+        "-vf", "scale=100:100,format=yuv420p", *x265, "-x265-params", f"crf=24:keyint=4:bframes=2:{single}", photo)
+    (heic / "sequence_photo_ref").mkdir()
+    run("ffmpeg", "-loglevel", "error", "-y", "-i", photo, "-vf", "select='eq(n\\,0)+eq(n\\,3)+eq(n\\,5)'",
+        "-fps_mode", "passthrough", "-pix_fmt", "rgb24", heic / "sequence_photo_ref/%d.png")
+    for index, frame in enumerate([0, 3, 5]):
+        (heic / f"sequence_photo_ref/{index + 1}.png").rename(heic / f"sequence_photo_ref/f{frame}.png")
+    (heic / "still_and_sequence.heic").write_bytes(appending_track((heic / "sequence.heic").read_bytes(),
+                                                                   to=(heic / "quadrants.heic").read_bytes()))
+
+
+def appending_track(sequence, to):
+    """`to` followed by the mdat and moov boxes of `sequence`, the moov's chunk offsets moved."""
+    boxes, offset = {}, 0
+    while offset < len(sequence):
+        size, kind = struct.unpack(">I4s", sequence[offset:offset + 8])
+        boxes[kind] = (offset, sequence[offset:offset + size])
+        offset += size
+    mdat_at, mdat = boxes[b"mdat"]
+    shift = len(to) - mdat_at
+    moov = bytearray(boxes[b"moov"][1])
+    at = moov.find(b"stco")
+    count = struct.unpack(">I", moov[at + 8:at + 12])[0]
+    for entry in range(count):
+        place = at + 12 + 4 * entry
+        moov[place:place + 4] = struct.pack(">I", struct.unpack(">I", moov[place:place + 4])[0] + shift)
+    return to + mdat + bytes(moov)
+
+
 def main():
-    for tool in ("heif-enc", "avifenc", "cjxl", "cc"):
+    for tool in ("heif-enc", "avifenc", "cjxl", "cc", "ffmpeg"):
         if shutil.which(tool) is None:
-            raise SystemExit(f"{tool} is missing: apt-get install libheif-examples libavif-bin libjxl-tools gcc")
+            raise SystemExit(f"{tool} is missing: apt-get install libheif-examples libavif-bin libjxl-tools gcc ffmpeg")
     shutil.rmtree(out, ignore_errors=True)
     for folder in ("heic", "avif", "jxl", "sources/frames"):
         (out / folder).mkdir(parents=True)
@@ -104,6 +153,8 @@ def main():
         run(tool, heic)
         (pathlib.Path(scratch) / "animated.png").write_bytes(apng(colours, delays, 32, 24))
         run("cjxl", "-d", "0", "-e", "7", "--num_threads=0", pathlib.Path(scratch) / "animated.png", jxl / "animated.jxl")
+
+    heic_sequences(src, heic)
 
     run("avifenc", "-j", "1", "--min", "10", "--max", "10", src / "quadrants.png", avif / "quadrants.avif")
     run("avifenc", "-j", "1", "--min", "10", "--max", "10", src / "alpha.png", avif / "alpha.avif")

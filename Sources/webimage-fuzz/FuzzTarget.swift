@@ -20,7 +20,8 @@ enum FuzzTarget: String, CaseIterable {
     case webp
     /// ``AVIFCoder``: AVIF stills and sequences over libavif.
     case avif
-    /// ``HEIFCoder``: HEIC/HEIF stills over libheif (grids, transforms, alpha, thumbnails).
+    /// ``HEIFCoder``: HEIC/HEIF stills over libheif (grids, transforms, alpha, thumbnails) and
+    /// image sequences (the `moov` reader and libde265).
     case heic
     /// ``JXLCoder``: JPEG XL stills and animations over libjxl, whole and frame by frame.
     case jxl

@@ -80,38 +80,9 @@ final class AVIFFrameReader: ColorConvertingFrameReader {
             throw ImageCodingError.corrupt(.avif, "frame \(index) is \(image.pointee.width)x\(image.pointee.height), "
                 + "the container says \(canvasSize)")
         }
-        var rgb = avifRGBImage()
-        avifRGBImageSetDefaults(&rgb, image)
-        rgb.format = AVIF_RGB_FORMAT_RGBA
-        // Deeper samples with full chroma are converted at 16 bits and rounded to 8: libavif's
-        // direct 8-bit output is up to 3 levels off the rounded references. Subsampled chroma
-        // keeps that direct path, through libyuv, whose chroma upsampling the references of
-        // 4:2:0 files (Pillow's) follow; libavif's own 16-bit upsampling is up to 5 off them.
-        let subsampled = image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV420 || image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV422
-        let deep = image.pointee.depth > 8 && !subsampled
-        rgb.depth = deep ? 16 : 8
-        let bytesPerPixel = deep ? 8 : 4
-        let (byteCount, overflow) = canvasSize.area.multipliedReportingOverflow(by: bytesPerPixel)
-        guard !overflow, let rowBytes = UInt32(exactly: canvasSize.width * bytesPerPixel) else {
-            throw ImageCodingError.tooManyPixels(width: canvasSize.width, height: canvasSize.height, limit: Int(UInt32.max))
+        return try YUVConversion.rgba(of: image, size: canvasSize) { result in
+            AVIFError.error(for: result, diagnostics: &decoder.pointee.diag, file: bytes)
         }
-        guard deep else {
-            var pixels = [UInt8](repeating: 0, count: byteCount)
-            let result = pixels.withUnsafeMutableBufferPointer { buffer in
-                rgb.pixels = buffer.baseAddress
-                rgb.rowBytes = rowBytes
-                return avifImageYUVToRGB(image, &rgb)
-            }
-            try Self.check(result, decoder, bytes)
-            return PixelBuffer(width: canvasSize.width, height: canvasSize.height, bytes: pixels)
-        }
-        let samples = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 2)
-        defer { samples.deallocate() }
-        rgb.pixels = samples.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        rgb.rowBytes = rowBytes
-        try Self.check(avifImageYUVToRGB(image, &rgb), decoder, bytes)
-        return RGBASamples.pixels(UnsafeRawPointer(samples.baseAddress!), stride: Int(rowBytes),
-                                  width: canvasSize.width, height: canvasSize.height, channels: 4, bitDepth: 16)
     }
 
     private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>,

@@ -8,11 +8,14 @@ import WebImage
 /// ``Image/orientation`` is `.up`. The EXIF orientation tag an iPhone also writes describes the
 /// same rotation and is not applied again (SPEC §14). Samples deeper than 8 bits are rounded to
 /// 8. A thumbnail is decoded from the file's own thumbnail item when one is at least as large as
-/// the box, else from the full image, then resampled. Image sequences (`msf1`) decode their
-/// primary still. The `colr` ICC profile converts the pixels to sRGB (or is kept, see
+/// the box, else from the full image, then resampled. An image sequence (`msf1`: an
+/// animated HEICS, a burst) decodes as an animation: its first track of HEVC pictures is read
+/// here and decoded by libde265 (libheif 1.15 reads items only), with the durations of its
+/// sample table; ``ImageDecodeOptions/firstFrameOnly`` decodes the primary still instead when
+/// the file has one. The `colr` ICC profile converts the pixels to sRGB (or is kept, see
 /// ``ColorManagement``). Encoding writes HEIC through libheif's x265 encoder when this libheif
 /// has one (see ``encode(_:as:options:)``).
-public struct HEIFCoder: ImageCoder, ImageHeaderReading {
+public struct HEIFCoder: ImageCoder, ImageHeaderReading, AnimatedImageCoder {
     /// A coder; it holds no state.
     public init() {}
 
@@ -22,10 +25,38 @@ public struct HEIFCoder: ImageCoder, ImageHeaderReading {
         Self.format(of: data) != nil
     }
 
-    /// Decodes the primary image of `data`, upright and resized to
+    /// Decodes the image sequence of `data` when it has one of two or more pictures (or no
+    /// still), else its primary image, upright and resized to
     /// ``ImageDecodeOptions/targetSize(for:frameCount:)``.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         let format = try Self.requireFormat(of: data)
+        if let sequence = try sequenceReader(for: data, format: format, options: options) {
+            return try sequence.decodeImage(format: format, options: options)
+        }
+        return try decodeStill(data, format: format, options: options)
+    }
+
+    /// A reader of the image sequence's pictures, or of the primary still as one frame.
+    public func makeFrameReader(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedFrameReader {
+        let format = try Self.requireFormat(of: data)
+        if let sequence = try sequenceReader(for: data, format: format, options: options) { return sequence }
+        return HEIFStillFrameReader(try decodeStill(data, format: format, options: options))
+    }
+
+    /// The reader of `data`'s image sequence, when that is what `data` shows: a sequence of
+    /// two or more pictures unless only the first frame is asked for, or any sequence of a
+    /// file without a still image.
+    private func sequenceReader(for data: Data, format: ImageFormat,
+                                options: ImageDecodeOptions) throws -> HEIFSequenceReader? {
+        let (found, hasStill) = try data.withUnsafeBytes { bytes in
+            (try HEIFSequence.read(bytes, format: format), HEIFSequence.fileHasItems(bytes))
+        }
+        guard let sequence = found, !hasStill || (sequence.samples.count > 1 && !options.firstFrameOnly) else { return nil }
+        return try HEIFSequenceReader(data: data, sequence: sequence, options: options)
+    }
+
+    /// The primary image of `data` through libheif.
+    private func decodeStill(_ data: Data, format: ImageFormat, options: ImageDecodeOptions) throws -> Image {
         let file = try HEIFFile(data: data, format: format, options: options)
         var pixels = try file.decodePrimary(size: options.targetSize(for: file.size))
         var color = EmbeddedColorProfile(iccDataOfRGBA: file.colorSpace.iccProfile, management: options.colorManagement)
@@ -35,10 +66,15 @@ public struct HEIFCoder: ImageCoder, ImageHeaderReading {
         return image
     }
 
-    /// The size after `irot`/`imir`/`clap` (as the image decodes) and one frame; the
-    /// orientation is `.up` because the transforms are part of decoding.
+    /// The size after `irot`/`imir`/`clap` (as the image decodes) and one frame, or the
+    /// frames and durations of the image sequence that decodes; the orientation is `.up`
+    /// because the transforms are part of decoding.
     public func readHeader(_ data: Data) throws -> ImageHeader {
         let format = try Self.requireFormat(of: data)
+        let unlimited = ImageDecodeOptions(maxPixels: 0, colorManagement: .preserve)
+        if let sequence = try sequenceReader(for: data, format: format, options: unlimited) {
+            return ImageHeader(format: format, reader: sequence)
+        }
         let file = try HEIFFile(data: data, format: format, options: ImageDecodeOptions(maxPixels: 0))
         return ImageHeader(format: format, pixelSize: file.size,
                            colorProfile: file.colorSpace.iccProfile.flatMap { try? ColorProfile(iccData: Data($0)) })

@@ -4,25 +4,21 @@ enum ISOBMFF {
     /// Whether `file` starts with an `ftyp` box header and one of its top-level boxes (or a
     /// box header) runs past the end of the bytes: a download cut short.
     static func endsInsideABox(_ file: UnsafeRawBufferPointer) -> Bool {
-        guard file.count >= 8, readBigEndian(file, at: 4, count: 4) == 0x6674_7970 else { return false }  // "ftyp"
+        guard file.count >= 8, file.bigEndianInteger(at: 4, count: 4) == 0x6674_7970 else { return false }  // "ftyp"
         var offset = 0
         while offset < file.count {
             let remaining = file.count - offset
             guard remaining >= 8 else { return true }
-            var boxSize = readBigEndian(file, at: offset, count: 4)
+            var boxSize = file.bigEndianInteger(at: offset, count: 4)
             if boxSize == 0 { return false }  // the last box, extending to the end of the file
             if boxSize == 1 {
                 guard remaining >= 16 else { return true }
-                boxSize = readBigEndian(file, at: offset + 8, count: 8)
+                boxSize = file.bigEndianInteger(at: offset + 8, count: 8)
             }
             guard boxSize >= 8 else { return false }  // malformed, not cut short
             if boxSize > UInt64(remaining) { return true }
             offset += Int(boxSize)
         }
         return false
-    }
-
-    private static func readBigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int) -> UInt64 {
-        bytes[offset..<offset + count].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }
