@@ -6,7 +6,7 @@ Pillow, tjbench, a requests + Pillow pipeline, or plain Swift doing the same job
 `ref.<name>` of our binary). Times are per operation; a cache operation is a batch (10,000
 memory hits, 1,000 disk hits, one trim of 100,000 files to half), a download or pipeline
 operation a whole set (2,000 downloads, a gallery of 300 images), a scale operation 200 HTTP
-requests to a fresh `webimage serve` (Benchmarks/redis_server.py starts its Redis). A memory case runs once per
+requests to a fresh `webimage serve` (Benchmarks/redis_server.py starts its Redis, s3_server.py its object storage). A memory case runs once per
 round in a fresh process and reports its peak resident memory (the largest of the rounds) as a
 `peak <name> <MiB>` line; `webimage serve`'s peak during serve.cold.thumbor is `serve.cold.rss`.
 
@@ -19,7 +19,7 @@ without a journal makes every file creation slower (see `temporary_files`).
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
-import bench_server, redis_server, serve_bench
+import bench_server, redis_server, s3_server, serve_bench
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 # Stand-ins from make_inputs.py instead of the corpus's photos: said before and after the table.
@@ -148,6 +148,9 @@ comparisons = [
     # source is fetched and every result made (the speed-up a second instance gets from the first).
     ("scale.redis.hit", "scale.redis.hit", "disk", lambda: swift_reference("scale.redis.hit")),
     ("scale.redis.speedup", lambda: measured_again("scale.redis.hit"), "cold", lambda: ours("scale.redis.cold")),
+    # The same results from object storage (moto's S3 server, Benchmarks/s3_server.py) as the
+    # tier below the local disk, without Redis, against the same warm local disk.
+    ("scale.s3.hit", "scale.s3.hit", "disk", lambda: swift_reference("scale.redis.hit")),
 ]
 
 # Each comparison's own timings, round by round, so that a later comparison with the same side
@@ -165,7 +168,9 @@ def measured_again(case):
 peaks = [("memory.thumbnails", 150)]
 # What needs the nginx server, and what needs Redis too.
 scale = {"scale.redis.hit", "scale.redis.speedup"}
-networked = {"download.2000", "download.2000.floor", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor", "serve.warm.nginx"} | scale
+stored = {"scale.s3.hit"}
+networked = {"download.2000", "download.2000.floor", "pipeline.gallery", "memory.thumbnails", "serve.cold.thumbor",
+             "serve.warm.nginx"} | scale | stored
 
 
 def rounds_of(name):
@@ -196,6 +201,12 @@ if any(c[0] in scale for c in comparisons):
     except (RuntimeError, OSError) as e:
         print(f"skip {', '.join(sorted(scale))}: {e}", file=sys.stderr)
         comparisons = [c for c in comparisons if c[0] not in scale]
+if any(c[0] in stored for c in comparisons):
+    try:
+        os.environ["WEBIMAGE_BENCH_S3_ENDPOINT"] = servers.enter_context(s3_server.serve())
+    except (RuntimeError, OSError) as e:
+        print(f"skip {', '.join(sorted(stored))}: {e}", file=sys.stderr)
+        comparisons = [c for c in comparisons if c[0] not in stored]
 def load_average():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 

@@ -16,6 +16,7 @@ import WebImageRedis
 ///   the benchmark server and every result made, as by the first instance.
 ///
 /// Redis is the server `Benchmarks/compare.py` starts, named in `WEBIMAGE_BENCH_REDIS_URL`.
+/// `scale.s3.hit` (ScaleCases+ObjectStorage.swift) reads the results from object storage instead.
 enum ScaleCases {
     static let imageCount = 200
     static let concurrency = 8
@@ -30,7 +31,7 @@ enum ScaleCases {
         var description: String { "WEBIMAGE_BENCH_REDIS_URL names no Redis (Benchmarks/compare.py starts one)" }
     }
 
-    static var all: [BenchmarkCase] { [redisHit, diskHit, cold] }
+    static var all: [BenchmarkCase] { [redisHit, diskHit, cold, objectStorageHit] }
 
     private static var redisHit: BenchmarkCase {
         BenchmarkCase(name: "scale.redis.hit", prepareOperation: {
@@ -70,16 +71,20 @@ enum ScaleCases {
     }
 
     /// The result paths, and the Redis URL the environment names.
-    private static func inputs() throws -> ([String], String) {
+    static func inputs() throws -> ([String], String) {
         guard let redis = ProcessInfo.processInfo.environment["WEBIMAGE_BENCH_REDIS_URL"] else { throw MissingRedis() }
-        let paths = try BenchServer.urls(in: "gallery").prefix(imageCount).map {
+        return (try resultPaths(), redis)
+    }
+
+    /// The paths of the 300 px WebP results of the first ``imageCount`` gallery images.
+    static func resultPaths() throws -> [String] {
+        try BenchServer.urls(in: "gallery").prefix(imageCount).map {
             "/insecure/rs:fit:300:300/plain/\($0.absoluteString)@webp"
         }
-        return (paths, redis)
     }
 
     /// Runs each asked of a new instance started with `arguments(folder)`, a new folder each.
-    private static func freshInstances(_ paths: [String], arguments: @escaping (URL) -> [String]) -> TimedOperation {
+    static func freshInstances(_ paths: [String], arguments: @escaping (URL) -> [String]) -> TimedOperation {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         var instance: ServeInstance?
         var folder: URL?
@@ -104,8 +109,10 @@ enum ScaleCases {
     }
 
     /// Asks a new instance started with `arguments` for every path once, so that its caches
-    /// (and Redis, when it has it) hold every result.
-    private static func fill(_ paths: [String], arguments: [String]) throws {
+    /// (and Redis, when it has it) hold every result; `settle`, when given, runs before the
+    /// instance stops (to wait for writes it makes in the background).
+    static func fill(_ paths: [String], arguments: [String],
+                     settle: ((ServeInstance, HTTPClient) throws -> Void)? = nil) throws {
         let folder = temporaryFolder()
         let maker = try ServeInstance(arguments.contains("--cache-dir") ? arguments : arguments + ["--cache-dir", folder.path])
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -115,11 +122,12 @@ enum ScaleCases {
             try? FileManager.default.removeItem(at: folder)
         }
         try request(paths, from: maker, client: client)
+        try settle?(maker, client)
     }
 
     /// GETs every path from `instance`, ``concurrency`` at a time; throws ``Failed`` unless
     /// every answer is a 200 with a body.
-    private static func request(_ paths: [String], from instance: ServeInstance, client: HTTPClient) throws {
+    static func request(_ paths: [String], from instance: ServeInstance, client: HTTPClient) throws {
         let base = instance.baseURL
         try Blocking.await {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -150,7 +158,7 @@ enum ScaleCases {
         }
     }
 
-    private static func temporaryFolder() -> URL {
+    static func temporaryFolder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("webimage-scale-\(UUID().uuidString)")
     }
 }
