@@ -21,8 +21,11 @@ struct GIFCompositor {
 
     private let backgroundIndex: Int
     private var pendingDisposal: Disposal?
-    /// The current frame's palette as 256 RGBA entries; the transparent index has alpha 0.
-    private var colorTable = [UInt8](repeating: 0, count: 256 * 4)
+    /// The current frame's palette as 256 RGBA pixels, each the four bytes in memory order as
+    /// one word; the transparent index is 0 (alpha 0).
+    private var colorTable = [UInt32](repeating: 0, count: 256)
+    /// The part of the canvas the current frame covers.
+    private var frameRect: Rect = (0..<0, 0..<0)
 
     /// A transparent canvas of `size`; `backgroundIndex` is the header's background colour.
     init(size: PixelSize, backgroundIndex: Int) {
@@ -34,6 +37,7 @@ struct GIFCompositor {
     mutating func begin(_ frame: GIFFrameInfo, palette: GIFPalette) {
         if let disposal = pendingDisposal { apply(disposal) }
         let rect = frame.visibleRect(in: PixelSize(width: canvas.width, height: canvas.height))
+        frameRect = rect
         switch frame.control.disposal {
         case .keep:
             pendingDisposal = nil
@@ -46,7 +50,7 @@ struct GIFCompositor {
         }
         for index in 0..<256 {
             let color = index == frame.control.transparentIndex ? RGBA.clear : palette.color(at: index)
-            colorTable.replaceSubrange(index * 4..<index * 4 + 4, with: [color.r, color.g, color.b, color.a])
+            colorTable[index] = withUnsafeBytes(of: (color.r, color.g, color.b, color.a)) { $0.loadUnaligned(as: UInt32.self) }
         }
     }
 
@@ -54,19 +58,18 @@ struct GIFCompositor {
     /// canvas.
     mutating func draw(row: Int, indices: UnsafeBufferPointer<UInt8>, of frame: GIFFrameInfo) {
         let y = frame.top + row
-        let rect = frame.visibleRect(in: PixelSize(width: canvas.width, height: canvas.height))
+        let rect = frameRect
         guard rect.y.contains(y), !rect.x.isEmpty, indices.count >= rect.x.upperBound - frame.left else { return }
         let rowStart = y * canvas.width
+        let columns = rect.x.lowerBound - frame.left..<rect.x.upperBound - frame.left
         colorTable.withUnsafeBufferPointer { table in
-            canvas.bytes.withUnsafeMutableBufferPointer { pixels in
-                for x in rect.x {
-                    let entry = Int(indices[x - frame.left]) * 4
-                    guard table[entry + 3] != 0 else { continue }
-                    let target = (rowStart + x) * 4
-                    pixels[target] = table[entry]
-                    pixels[target + 1] = table[entry + 1]
-                    pixels[target + 2] = table[entry + 2]
-                    pixels[target + 3] = table[entry + 3]
+            canvas.bytes.withUnsafeMutableBytes { pixels in
+                // A pixel at a time, as one 32-bit word: the canvas is RGBA8.
+                var target = (rowStart + rect.x.lowerBound) * 4
+                for column in columns {
+                    let color = table[Int(indices[column])]
+                    if color != 0 { pixels.storeBytes(of: color, toByteOffset: target, as: UInt32.self) }
+                    target += 4
                 }
             }
         }
