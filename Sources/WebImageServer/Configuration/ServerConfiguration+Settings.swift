@@ -70,6 +70,39 @@ extension ServerConfiguration {
         boolean("auto-webp", "IMGPROXY_AUTO_WEBP", "Answer URLs without a format in WebP when Accept lists image/webp", \.autoWebp),
         boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
                 "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP", \.autoAvif),
+        // Watermark and fallback
+        setting("watermark-path", "IMGPROXY_WATERMARK_PATH", "FILE", "The watermark image the watermark option lays over results, from a file",
+                default: "none: watermark does nothing") { text, configuration throws(SettingValueError) in
+            configuration.watermark = .path(text)
+        },
+        setting("watermark-url", "IMGPROXY_WATERMARK_URL", "URL", "The watermark image, fetched once at start like a source",
+                default: "none") { text, configuration throws(SettingValueError) in configuration.watermark = .url(text) },
+        setting("watermark-data", "IMGPROXY_WATERMARK_DATA", "BASE64", "The watermark image, base64-encoded",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.watermark = try AuxiliaryImageSource.decodingBase64(text)
+        },
+        decimal("watermark-opacity", "IMGPROXY_WATERMARK_OPACITY", "OPACITY",
+                "The watermark's base opacity, 0…1, multiplied by each URL's", 0...1, \.watermarkOpacity),
+        setting("fallback-image-path", "IMGPROXY_FALLBACK_IMAGE_PATH", "FILE",
+                "An image processed with the URL's options when its source is missing, fails, times out or is no image, from a file",
+                default: "none: the error is answered") { text, configuration throws(SettingValueError) in
+            configuration.fallbackImage = .path(text)
+        },
+        setting("fallback-image-url", "IMGPROXY_FALLBACK_IMAGE_URL", "URL", "The fallback image, fetched once at start like a source",
+                default: "none") { text, configuration throws(SettingValueError) in configuration.fallbackImage = .url(text) },
+        setting("fallback-image-data", "IMGPROXY_FALLBACK_IMAGE_DATA", "BASE64", "The fallback image, base64-encoded",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.fallbackImage = try AuxiliaryImageSource.decodingBase64(text)
+        },
+        setting("fallback-image-http-code", "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "STATUS",
+                "The status a fallback image is answered with, 200…599 but 204, 205 and 304 (which carry no body)",
+                default: "200") { text, configuration throws(SettingValueError) in
+            let code = try SettingText.integer(text, in: 200...599)
+            guard ![204, 205, 304].contains(code) else { throw SettingValueError(reason: "is a status that carries no body") }
+            configuration.fallbackImageHTTPCode = code
+        },
+        integer("fallback-image-ttl", "IMGPROXY_FALLBACK_IMAGE_TTL", "SECONDS", "Cache-Control max-age of a fallback image; 0 takes --ttl",
+                0...Int(Int32.max), \.fallbackImageTTL),
         // Caches
         setting("cache-dir", "WEBIMAGE_CACHE_DIR", "FOLDER",
                 "A folder for the source and result disk caches (its sources/ and results/ folders)",
