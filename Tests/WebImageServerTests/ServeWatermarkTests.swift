@@ -27,17 +27,8 @@ final class ServeWatermarkTests: ServeTestCase {
         return try ImageCoders.shared.decode(answer.body).pixels
     }
 
-    /// The red pixels of `pixels` as their bounding box `x,y,w,h`, and how many there are.
-    private func redBox(_ pixels: PixelBuffer) -> (box: String, count: Int) {
-        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, count = 0
-        for y in 0..<pixels.height {
-            for x in 0..<pixels.width where pixels[x, y] == Self.red {
-                minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
-                count += 1
-            }
-        }
-        return count == 0 ? ("none", 0) : ("\(minX),\(minY),\(maxX - minX + 1),\(maxY - minY + 1)", count)
-    }
+    /// The red pixels' bounding box `x,y,w,h` and their count.
+    private func redBox(_ pixels: PixelBuffer) -> (box: String, count: Int) { pixels.box(of: Self.red) }
 
     /// Every position of imgproxy's table, and offsets (moving inwards from an edge), in pixels.
     func testPositionsPlaceTheMark() async throws {

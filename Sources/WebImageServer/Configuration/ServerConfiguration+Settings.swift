@@ -71,29 +71,17 @@ extension ServerConfiguration {
         boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
                 "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP", \.autoAvif),
         // Watermark and fallback
-        setting("watermark-path", "IMGPROXY_WATERMARK_PATH", "FILE", "The watermark image the watermark option lays over results, from a file",
-                default: "none: watermark does nothing") { text, configuration throws(SettingValueError) in
-            configuration.watermark = .path(text)
-        },
-        setting("watermark-url", "IMGPROXY_WATERMARK_URL", "URL", "The watermark image, fetched once at start like a source",
-                default: "none") { text, configuration throws(SettingValueError) in configuration.watermark = .url(text) },
-        setting("watermark-data", "IMGPROXY_WATERMARK_DATA", "BASE64", "The watermark image, base64-encoded",
-                default: "none") { text, configuration throws(SettingValueError) in
-            configuration.watermark = try AuxiliaryImageSource.decodingBase64(text)
-        },
+        imageSource("watermark-path", "The watermark image the watermark option lays over results, from a file", \.watermark,
+                    default: "none: watermark does nothing"),
+        imageSource("watermark-url", "The watermark image, fetched once at start like a source", \.watermark),
+        imageSource("watermark-data", "The watermark image, base64-encoded", \.watermark),
         decimal("watermark-opacity", "IMGPROXY_WATERMARK_OPACITY", "OPACITY",
                 "The watermark's base opacity, 0…1, multiplied by each URL's", 0...1, \.watermarkOpacity),
-        setting("fallback-image-path", "IMGPROXY_FALLBACK_IMAGE_PATH", "FILE",
-                "An image processed with the URL's options when its source is missing, fails, times out or is no image, from a file",
-                default: "none: the error is answered") { text, configuration throws(SettingValueError) in
-            configuration.fallbackImage = .path(text)
-        },
-        setting("fallback-image-url", "IMGPROXY_FALLBACK_IMAGE_URL", "URL", "The fallback image, fetched once at start like a source",
-                default: "none") { text, configuration throws(SettingValueError) in configuration.fallbackImage = .url(text) },
-        setting("fallback-image-data", "IMGPROXY_FALLBACK_IMAGE_DATA", "BASE64", "The fallback image, base64-encoded",
-                default: "none") { text, configuration throws(SettingValueError) in
-            configuration.fallbackImage = try AuxiliaryImageSource.decodingBase64(text)
-        },
+        imageSource("fallback-image-path",
+                    "An image processed with the URL's options when its source is missing, fails, times out or is no image, from a file",
+                    \.fallbackImage, default: "none: the error is answered"),
+        imageSource("fallback-image-url", "The fallback image, fetched once at start like a source", \.fallbackImage),
+        imageSource("fallback-image-data", "The fallback image, base64-encoded", \.fallbackImage),
         setting("fallback-image-http-code", "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "STATUS",
                 "The status a fallback image is answered with, 200…599 but 204, 205 and 304 (which carry no body)",
                 default: "200") { text, configuration throws(SettingValueError) in
@@ -159,6 +147,24 @@ extension ServerConfiguration {
         setting(flag, variable, valueName, "\(summary), \(rangeText ?? "\(range.lowerBound)…\(range.upperBound)")",
                 default: defaultText ?? String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = try SettingText.integer(text, in: range)
+        }
+    }
+
+    /// Where an image the server itself needs comes from, as imgproxy names the setting
+    /// (`IMGPROXY_` and the flag in capitals): a file for a flag ending in `-path`, a URL for
+    /// `-url`, else the base64-encoded bytes.
+    private static func imageSource(_ flag: String, _ summary: String,
+                                    _ keyPath: WritableKeyPath<ServerConfiguration, AuxiliaryImageSource?> & Sendable,
+                                    default defaultText: String = "none") -> ServerSetting {
+        let variable = "IMGPROXY_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
+        let form = flag.split(separator: "-").last ?? ""
+        let valueName = form == "path" ? "FILE" : form == "url" ? "URL" : "BASE64"
+        return setting(flag, variable, valueName, summary, default: defaultText) { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = switch form {
+            case "path": .path(text)
+            case "url": .url(text)
+            default: try AuxiliaryImageSource.decodingBase64(text)
+            }
         }
     }
 
