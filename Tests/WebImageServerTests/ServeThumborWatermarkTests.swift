@@ -149,4 +149,18 @@ final class ServeThumborWatermarkTests: ServeTestCase {
             XCTAssertEqual(response.status, 400, filters)
         }
     }
+
+    /// The marks of a URL share the source pixel limit: two 20 × 10 marks fit in 400 pixels, a
+    /// third is refused (422) before it is decoded.
+    func testMarksShareTheSourcePixelLimit() async throws {
+        try route("/tiny.png", PixelBuffer(width: 20, height: 20, fill: Self.white))
+        let small = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.0004"])
+        let tiny = origin.url("/tiny.png").absoluteString
+        let two = try await answer("watermark(MARKmark.png,0,0,0):watermark(MARKmark.png,0,10,0)", at: small, source: tiny)
+        XCTAssertEqual(two.status, 200, String(decoding: two.body, as: UTF8.self))
+        XCTAssertEqual(try ImageCoders.shared.decode(two.body).pixels.box(of: Self.red).count, 400)
+        let three = try await answer("watermark(MARKmark.png,0,0,0):watermark(MARKmark.png,0,10,0):watermark(MARKmark.png,0,5,0)",
+                                     at: small, source: tiny)
+        XCTAssertEqual(three.status, 422, String(decoding: three.body, as: UTF8.self))
+    }
 }

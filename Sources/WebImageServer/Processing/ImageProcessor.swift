@@ -179,12 +179,17 @@ public final class ImageProcessor: Sendable {
             result.sourceOrigin = source.source
             return result
         }
-        var markPixels: [PixelBuffer] = []
+        // The marks share the source pixel limit between them: many filters of large marks
+        // cost no more than one large source.
+        var markPixels: [PixelBuffer] = [], budget = maxSourcePixels
         for mark in marks {
+            guard budget > 0 else { throw .unprocessable("the watermarks' marks are over \(maxSourcePixels) pixels together") }
             do throws(ImageCodingError) {
-                markPixels.append(try AuxiliaryImages.firstFrame(of: mark, coders: manager.coders, maxPixels: maxSourcePixels).pixels)
+                let pixels = try AuxiliaryImages.firstFrame(of: mark, coders: manager.coders, maxPixels: budget).pixels
+                budget -= pixels.width * pixels.height
+                markPixels.append(pixels)
             } catch {
-                throw .watermarkFailed(error.description)
+                throw error.isUnusableData ? .watermarkFailed(error.description) : .unprocessable("a watermark: \(error.description)")
             }
         }
         let transformer = ProcessingTransformer(options: options, watermark: auxiliary.watermark, thumborMarks: markPixels)
