@@ -68,6 +68,11 @@ final class ServeFallbackImageTests: ServeTestCase {
             XCTAssertNil(answer.headers.first(name: "Fallback-Image"))
             XCTAssertEqual(answer.headers.first(name: "Content-Type"), "text/plain; charset=utf-8")
         }
+        // A source over the pixel limit is the server's own limit: 422, not the fallback.
+        let pixelLimited = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.5", "--fallback-image-path", fallbackFile.path])
+        let tooManyPixels = try await get(pixelLimited + "/insecure/w:20/plain/\(source("/photo.jpg"))")
+        XCTAssertEqual(tooManyPixels.status, 422)
+        XCTAssertNil(tooManyPixels.headers.first(name: "Fallback-Image"))
         // A source address refused by the policy (loopback, not allowed here) is 403, not the fallback.
         let strict = try serve(["--fallback-image-path", fallbackFile.path])
         let refused = try await get(strict + "/insecure/w:20/plain/\(source("/gone.jpg"))")

@@ -26,8 +26,8 @@ extension ProcessingWatermark {
         let boxWidth = max(Gravity.even(Double(size.width) * fraction), 1)
         let boxHeight = max(Gravity.even(Double(size.height) * fraction), 1)
         let factor = min(Double(boxWidth) / Double(mark.width), Double(boxHeight) / Double(mark.height))
-        let target = PixelSize(width: min(boxWidth, max(1, Int((Double(mark.width) * factor).rounded()))),
-                               height: min(boxHeight, max(1, Int((Double(mark.height) * factor).rounded()))))
+        let target = PixelSize(width: min(boxWidth, max(1, Gravity.even(Double(mark.width) * factor))),
+                               height: min(boxHeight, max(1, Gravity.even(Double(mark.height) * factor))))
         guard target != PixelSize(width: mark.width, height: mark.height) else { return mark }
         return Resampler.resize(mark, to: target)
     }
