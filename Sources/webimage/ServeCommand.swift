@@ -63,6 +63,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("ttl")) var ttl: String?
     @Flag(help: .setting("auto-webp")) var autoWebp = false
     @Flag(help: .setting("auto-avif")) var autoAvif = false
+    @Option(help: .setting("watermark-path")) var watermarkPath: String?
+    @Option(help: .setting("watermark-url")) var watermarkUrl: String?
+    @Option(help: .setting("watermark-data")) var watermarkData: String?
+    @Option(help: .setting("watermark-opacity")) var watermarkOpacity: String?
+    @Option(help: .setting("fallback-image-path")) var fallbackImagePath: String?
+    @Option(help: .setting("fallback-image-url")) var fallbackImageUrl: String?
+    @Option(help: .setting("fallback-image-data")) var fallbackImageData: String?
+    @Option(help: .setting("fallback-image-http-code")) var fallbackImageHttpCode: String?
+    @Option(help: .setting("fallback-image-ttl")) var fallbackImageTtl: String?
     @Option(help: .setting("cache-dir")) var cacheDir: String?
     @Option(help: .setting("cache-size")) var cacheSize: String?
     @Option(help: .setting("redis")) var redis: String?
@@ -92,6 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
             ("max-animation-frame-resolution", maxAnimationFrameResolution),
             ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
+            ("watermark-path", watermarkPath), ("watermark-url", watermarkUrl), ("watermark-data", watermarkData),
+            ("watermark-opacity", watermarkOpacity), ("fallback-image-path", fallbackImagePath),
+            ("fallback-image-url", fallbackImageUrl), ("fallback-image-data", fallbackImageData),
+            ("fallback-image-http-code", fallbackImageHttpCode), ("fallback-image-ttl", fallbackImageTtl),
             ("cache-dir", cacheDir), ("cache-size", cacheSize), ("redis", redis), ("redis-ttl", redisTtl),
             ("use-s3", on(useS3)), ("s3-endpoint", s3Endpoint), ("s3-region", s3Region), ("s3-path-style", s3PathStyle),
             ("s3-access-key-id", s3AccessKeyId), ("s3-secret-access-key", s3SecretAccessKey), ("s3-session-token", s3SessionToken),
@@ -127,7 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
         let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
         let storage = try await CommandFailure.reporting { try ObjectStorageTier(configuration) }
         let (server, downloader) = try await CommandFailure.reporting {
-            try makeServer(configuration, tier: tier, storage: storage, metrics: registry)
+            try await makeServer(configuration, tier: tier, storage: storage, metrics: registry)
         }
         do {
             try await server.run { port in
@@ -151,7 +164,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The server `configuration` describes, its caches over `tier` and `storage` when there
     /// are, its metrics in `metrics`, and the downloader to shut down once it has stopped.
     private func makeServer(_ configuration: ImageServer.Configuration, tier: SharedTier?, storage: ObjectStorageTier?,
-                            metrics: PrometheusCollectorRegistry) throws -> (ImageServer, HTTPImageDownloader) {
+                            metrics: PrometheusCollectorRegistry) async throws -> (ImageServer, HTTPImageDownloader) {
         let signer = try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts,
                                    signatureSize: configuration.signatureSize)
         let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets))
@@ -185,10 +198,18 @@ struct ServeCommand: AsyncParsableCommand {
         let sharedResults = [storage?.results as (any ImageCaching)?, tier?.results].compactMap { $0 }
         let sharedCache: (any ImageCaching)? = sharedResults.count > 1
             ? ImageCachesManager(caches: sharedResults, storePolicy: .all) : sharedResults.first
+        // The watermark and the fallback image, loaded once, a URL through the same downloader.
+        let auxiliary: AuxiliaryImages
+        do {
+            auxiliary = try await AuxiliaryImages.load(configuration, manager: manager)
+        } catch {
+            try? await downloader.shutdown()
+            throw error
+        }
         let processor = ImageProcessor(
             manager: manager, configuration: configuration,
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent(folders.results), configuration: bounded) },
-            sharedCache: sharedCache, executor: codecs)
+            sharedCache: sharedCache, executor: codecs, auxiliary: auxiliary)
         let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,

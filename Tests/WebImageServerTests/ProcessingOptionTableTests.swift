@@ -13,7 +13,8 @@ final class ProcessingOptionTableTests: XCTestCase {
                 XCTAssertTrue(seen.insert(spelling).inserted, "\(spelling) names two options")
             }
         }
-        XCTAssertNil(ProcessingOptionName(spelling: "wm"), "watermarks are not options yet")
+        XCTAssertEqual(ProcessingOptionName(spelling: "wm"), .watermark)
+        XCTAssertNil(ProcessingOptionName(spelling: "wmu"), "imgproxy Pro's custom watermark URL is not an option")
     }
 
     /// The URLOptions article's table of imgproxy options is the one ``ProcessingOptionName`` makes: an option

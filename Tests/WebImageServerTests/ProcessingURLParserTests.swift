@@ -282,4 +282,22 @@ final class ProcessingURLParserTests: XCTestCase {
         XCTAssertEqual(try key("w:100/pd:5"), try key("padding:5:5:5:5/width:100"))
         XCTAssertEqual(try key("w:100/ph:1/kcr:0/dpi:300/eth:1"), plain, "options without effect share the key")
     }
+
+    func testWatermarkArgumentsAndKey() throws {
+        func options(_ path: String) throws -> ProcessingOptions { try parser.parse("/x/\(path)/plain/http://h/x").options }
+        XCTAssertEqual(try options("wm:0.5:soea:10:-5:0.25").watermark,
+                       ProcessingWatermark(opacity: 0.5, gravity: Gravity(kind: .southEast, x: 10, y: -5), scale: 0.25))
+        XCTAssertEqual(try options("wm:1:re:0.1").watermark, ProcessingWatermark(opacity: 1, gravity: Gravity(kind: .centre, x: 0.1), tiled: true))
+        XCTAssertEqual(try options("wm:1:no/wm:0.3").watermark?.gravity.kind, .north, "empty arguments keep the earlier ones")
+        XCTAssertNil(try options("wm:1:no/wm:0").watermark, "opacity 0 turns it off")
+        let plain = try parser.parse("/x/w:10/plain/http://h/x").cacheKey
+        var keys: Set<String> = [plain]
+        for path in ["w:10/wm:1", "w:10/wm:0.5", "w:10/wm:1:re", "w:10/wm:1:ce:1", "w:10/wm:1:ce:0:0:0.5"] {
+            XCTAssertTrue(keys.insert(try parser.parse("/x/\(path)/plain/http://h/x").cacheKey).inserted, path)
+        }
+        XCTAssertEqual(try parser.parse("/x/w:10/wm:0/plain/http://h/x").cacheKey, plain)
+        for bad in ["wm:1.5", "wm:1:sm", "wm:1:fp", "wm:1:ce:0:0:0", "wm:1:xx", "wm:", "wm:1:ce:0:0:1:1:1:1"] {
+            XCTAssertThrowsError(try parser.parse("/x/\(bad)/plain/http://h/x"), bad)
+        }
+    }
 }

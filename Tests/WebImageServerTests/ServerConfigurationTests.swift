@@ -29,6 +29,17 @@ final class ServerConfigurationTests: XCTestCase {
         XCTAssertTrue(configuration.listensOnLoopback)
     }
 
+    func testWatermarkAndFallbackSourcesReadFromAnyOfTheirSettings() throws {
+        var configuration = try ImageServer.Configuration(environment: [
+            "IMGPROXY_WATERMARK_DATA": "iVBORw0K", "IMGPROXY_FALLBACK_IMAGE_URL": "https://example.com/f.png",
+        ])
+        XCTAssertEqual(configuration.watermark, .data(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A])))
+        XCTAssertEqual(configuration.fallbackImage, .url("https://example.com/f.png"))
+        XCTAssertEqual([configuration.fallbackImageHTTPCode, configuration.fallbackImageTTL], [200, 60])
+        try configuration.set(flag: "watermark-path", to: "/tmp/mark.png")
+        XCTAssertEqual(configuration.watermark, .path("/tmp/mark.png"), "a flag overrides the variable")
+    }
+
     func testAValueASettingDoesNotTakeIsAnErrorNamingWhereItCameFrom() {
         let cases: [([String: String], String)] = [
             (["IMGPROXY_QUALITY": "101"], "IMGPROXY_QUALITY is outside 1…100"),
@@ -37,6 +48,9 @@ final class ServerConfigurationTests: XCTestCase {
             (["IMGPROXY_DOWNLOAD_TIMEOUT": "nan"], "IMGPROXY_DOWNLOAD_TIMEOUT is not a number"),
             (["IMGPROXY_BIND": "8080"], "IMGPROXY_BIND is not HOST:PORT"),
             (["WEBIMAGE_URL_FORMAT": "both,imgproxy"], "WEBIMAGE_URL_FORMAT is not imgproxy, thumbor or both"),
+            (["IMGPROXY_WATERMARK_DATA": "not base64!"], "IMGPROXY_WATERMARK_DATA is not base64-encoded image data"),
+            (["IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "600"], "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE is outside 200…599"),
+            (["IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "304"], "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE is a status that carries no body"),
         ]
         for (environment, message) in cases {
             XCTAssertThrowsError(try ImageServer.Configuration(environment: environment)) {

@@ -151,10 +151,27 @@ final class ThumborURLParserTests: XCTestCase {
         XCTAssertEqual(try parser.parse("/unsafe/local:///cat.jpg").source.absoluteString, "local:///cat.jpg")
     }
 
+    /// thumbor's `watermark` filter: the mark's URL read as an image URL is, the positions and
+    /// ratios as thumbor's filter reads them, and every argument in the cache key.
+    func testWatermarkFilterArguments() throws {
+        let url = try parser.parse("/unsafe/filters:watermark(example.com/wm.png,-10p,center,30,50,none):watermark(local:///m.png,repeat,-0,0)/h/x.jpg")
+        XCTAssertEqual(url.options.thumborWatermarks, [
+            ThumborWatermark(url: URL(string: "http://example.com/wm.png")!, x: .percent(10, fromEnd: true), y: .center,
+                             transparency: 30, widthRatio: 0.5),
+            ThumborWatermark(url: URL(string: "local:///m.png")!, x: .repeat, y: .pixels(0, fromEnd: true), transparency: 0),
+        ])
+        let keys = try ["watermark(h/a.png,1,0,0)", "watermark(h/a.png,-1,0,0)", "watermark(h/a.png,0,0,0)",
+                        "watermark(h/a.png,-0,0,0)", "watermark(h/b.png,0,0,0)", "watermark(h/a.png,0,0,0,10,none)",
+                        "watermark(h/a.png,0,0,0,none,10)", "watermark(h/a.png,1p,0,0)", "quality(80)"].map {
+            try parser.parse("/unsafe/filters:\($0)/h/x.jpg").cacheKey
+        }
+        XCTAssertEqual(Set(keys).count, keys.count, "each watermark has a key of its own")
+    }
+
     func testUnsupportedFiltersAndPartsAreNamed() {
         let cases: [(String, ProcessingURLError)] = [
             ("/unsafe/filters:redeye()/h/x.jpg", .unsupportedFilter("redeye")),
-            ("/unsafe/filters:quality(80):watermark(a.png,0,0,0)/h/x.jpg", .unsupportedFilter("watermark")),
+            ("/unsafe/filters:quality(80):convolution(1;2;1,3,false)/h/x.jpg", .unsupportedFilter("convolution")),
             ("/unsafe/trim:bottom-right/h/x.jpg", .unsupportedPart("trim:bottom-right")),
             ("/unsafe/meta/h/x.jpg", .unsupportedPart("meta")),
             ("/unsafe/filters:format(heic)/h/x.jpg", .unsupportedFormat("heic")),

@@ -70,6 +70,27 @@ extension ServerConfiguration {
         boolean("auto-webp", "IMGPROXY_AUTO_WEBP", "Answer URLs without a format in WebP when Accept lists image/webp", \.autoWebp),
         boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
                 "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP", \.autoAvif),
+        // Watermark and fallback
+        imageSource("watermark-path", "The watermark image the watermark option lays over results, from a file", \.watermark,
+                    default: "none: watermark does nothing"),
+        imageSource("watermark-url", "The watermark image, fetched once at start like a source", \.watermark),
+        imageSource("watermark-data", "The watermark image, base64-encoded", \.watermark),
+        decimal("watermark-opacity", "IMGPROXY_WATERMARK_OPACITY", "OPACITY",
+                "The watermark's base opacity, 0…1, multiplied by each URL's", 0...1, \.watermarkOpacity),
+        imageSource("fallback-image-path",
+                    "An image processed with the URL's options when its source is missing, fails, times out or is no image, from a file",
+                    \.fallbackImage, default: "none: the error is answered"),
+        imageSource("fallback-image-url", "The fallback image, fetched once at start like a source", \.fallbackImage),
+        imageSource("fallback-image-data", "The fallback image, base64-encoded", \.fallbackImage),
+        setting("fallback-image-http-code", "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "STATUS",
+                "The status a fallback image is answered with, 200…599 but 204, 205 and 304 (which carry no body)",
+                default: "200") { text, configuration throws(SettingValueError) in
+            let code = try SettingText.integer(text, in: 200...599)
+            guard ![204, 205, 304].contains(code) else { throw SettingValueError(reason: "is a status that carries no body") }
+            configuration.fallbackImageHTTPCode = code
+        },
+        integer("fallback-image-ttl", "IMGPROXY_FALLBACK_IMAGE_TTL", "SECONDS", "Cache-Control max-age of a fallback image; 0 takes --ttl",
+                0...Int(Int32.max), \.fallbackImageTTL),
         // Caches
         setting("cache-dir", "WEBIMAGE_CACHE_DIR", "FOLDER",
                 "A folder for the source and result disk caches (its sources/ and results/ folders)",
@@ -126,6 +147,24 @@ extension ServerConfiguration {
         setting(flag, variable, valueName, "\(summary), \(rangeText ?? "\(range.lowerBound)…\(range.upperBound)")",
                 default: defaultText ?? String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = try SettingText.integer(text, in: range)
+        }
+    }
+
+    /// Where an image the server itself needs comes from, as imgproxy names the setting
+    /// (`IMGPROXY_` and the flag in capitals): a file for a flag ending in `-path`, a URL for
+    /// `-url`, else the base64-encoded bytes.
+    private static func imageSource(_ flag: String, _ summary: String,
+                                    _ keyPath: WritableKeyPath<ServerConfiguration, AuxiliaryImageSource?> & Sendable,
+                                    default defaultText: String = "none") -> ServerSetting {
+        let variable = "IMGPROXY_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
+        let form = flag.split(separator: "-").last ?? ""
+        let valueName = form == "path" ? "FILE" : form == "url" ? "URL" : "BASE64"
+        return setting(flag, variable, valueName, summary, default: defaultText) { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = switch form {
+            case "path": .path(text)
+            case "url": .url(text)
+            default: try AuxiliaryImageSource.decodingBase64(text)
+            }
         }
     }
 

@@ -87,6 +87,21 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether a URL without a format is answered in AVIF when `Accept` lists it (before WebP).
     public var autoAvif = false
 
+    // MARK: Watermark and fallback
+
+    /// The image `watermark` lays over results, or nil: the option is then accepted and does nothing.
+    public var watermark: AuxiliaryImageSource?
+    /// The watermark's base opacity, 0…1, multiplied by each URL's (imgproxy's `IMGPROXY_WATERMARK_OPACITY`).
+    public var watermarkOpacity = 1.0
+    /// The image processed with a URL's options when its source cannot be loaded (missing, the
+    /// origin failing or too slow, not an image), or nil to answer the error.
+    public var fallbackImage: AuxiliaryImageSource?
+    /// The status a fallback image is answered with.
+    public var fallbackImageHTTPCode = 200
+    /// `Cache-Control` max-age of a fallback image, in seconds: short, so that the real image
+    /// is asked for again soon; 0 takes ``ttl``, as imgproxy's `IMGPROXY_FALLBACK_IMAGE_TTL` does.
+    public var fallbackImageTTL = 60
+
     // MARK: Caches
 
     /// The folder of the source and result disk caches (``cacheSubfolders``); nil: sources

@@ -19,8 +19,15 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     case sourceTimedOut
     /// The source is over a size limit (413).
     case sourceTooLarge(String)
-    /// The source is not an image this server can decode, or it has too many pixels (422).
+    /// The source's bytes are no image this server can decode: empty, of an unknown format,
+    /// corrupt or cut off (422).
+    case notAnImage(String)
+    /// The source is an image this server cannot process: too many pixels or frames, a
+    /// feature not supported, a result over the limits (422).
     case unprocessable(String)
+    /// The mark of a thumbor `watermark` filter could not be loaded or decoded (400, as thumbor
+    /// answers it): missing, failing, too slow or no image.
+    case watermarkFailed(String)
     /// The options ask for something this server does not do (422).
     case unsupported(String)
     /// The result could not be encoded (500).
@@ -36,11 +43,11 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The HTTP status a server answers with.
     public var status: Int {
         switch self {
-        case .invalidURL: 400
+        case .invalidURL, .watermarkFailed: 400
         case .forbidden: 403
         case .expired, .sourceNotFound: 404
         case .sourceTooLarge: 413
-        case .unprocessable, .unsupported: 422
+        case .notAnImage, .unprocessable, .unsupported: 422
         case .busy: 429
         case .cancelled: 499
         case .encodingFailed: 500
@@ -60,11 +67,32 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .sourceTimedOut: "the source image did not arrive in time"
         case let .deadlineExceeded(seconds): "the image was not ready within \(seconds.plainText) s"
         case let .sourceTooLarge(reason): "the source image is too large: \(reason)"
-        case let .unprocessable(reason): "the source image cannot be processed: \(reason)"
+        case let .notAnImage(reason), let .unprocessable(reason): "the source image cannot be processed: \(reason)"
+        case let .watermarkFailed(reason): "the watermark could not be loaded: \(reason)"
         case let .unsupported(reason): "unsupported: \(reason)"
         case let .encodingFailed(reason): "the result could not be encoded: \(reason)"
         case .busy: "too many requests: try again later"
         case .cancelled: "the request was cancelled"
+        }
+    }
+
+    /// Whether a configured fallback image is answered instead: the source is missing, its
+    /// origin failed or was too slow, or its bytes are no image. Never for a refused or bad
+    /// URL, a source too large, or the server's own limits.
+    public var allowsFallback: Bool {
+        switch self {
+        case .sourceNotFound, .sourceFailed, .sourceTimedOut, .notAnImage: true
+        default: false
+        }
+    }
+
+    /// What a failure to load a thumbor watermark's mark is answered with: a refused mark, one
+    /// over a size limit and the server's own refusals as they are, anything else
+    /// ``watermarkFailed(_:)``, which never brings the fallback image (the source was there).
+    var forWatermark: ProcessingError {
+        switch self {
+        case .forbidden, .sourceTooLarge, .busy, .cancelled, .deadlineExceeded, .watermarkFailed: self
+        default: .watermarkFailed(description)
         }
     }
 
@@ -85,7 +113,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .badStatusCode(let code): self = .sourceFailed("the origin answered \(code)")
         case .timedOut: self = .sourceTimedOut
         case .tooLarge(let limit): self = .sourceTooLarge("over \(limit) bytes")
-        case .badImageData(let coding): self = .unprocessable(coding.description)
+        case .badImageData(let coding): self = coding.isUnusableData ? .notAnImage(coding.description) : .unprocessable(coding.description)
         case .network(let failure):
             // A local file's failure names its path on this machine: the client learns only that it is not there.
             switch failure.reason {

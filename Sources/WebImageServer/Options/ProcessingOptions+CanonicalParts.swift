@@ -28,6 +28,8 @@ extension ProcessingOptions {
             parts.append("rc:\(cornerRadius):" + (cornerFill.map { "\($0.r).\($0.g).\($0.b)" } ?? "clear"))
         }
         if !colorAdjustments.isEmpty { parts.append("ca:" + colorAdjustments.map(\.key).joined(separator: ",")) }
+        if let watermark { parts.append(watermark.canonical) }
+        parts += thumborWatermarks.map(\.canonical)
         return parts
     }
 

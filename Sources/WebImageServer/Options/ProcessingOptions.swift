@@ -116,6 +116,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The colour adjustments applied after the resize, in order (thumbor's `brightness`,
     /// `contrast`, `rgb`, `saturation`, `noise` and `equalize` filters).
     public var colorAdjustments: [ColorAdjustment] = []
+    /// The configured watermark laid over the result, or nil for none.
+    public var watermark: ProcessingWatermark?
+    /// thumbor's `watermark` filters, each mark loaded from its URL and laid over the result in order.
+    public var thumborWatermarks: [ThumborWatermark] = []
 
     /// Options with every default.
     public init() {}

@@ -17,6 +17,20 @@ extension Gravity {
     /// `outer` when it fits (at 0 when it does not). Smart gravity, which needs the pixels it
     /// cuts from (the method above), centres here.
     func origin(of inner: PixelSize, in outer: PixelSize, dpr: Double = 1) -> (x: Int, y: Int) {
+        let (left, top) = unclampedOrigin(of: inner, in: outer, dpr: dpr)
+        return (max(0, min(left, outer.width - inner.width)), max(0, min(top, outer.height - inner.height)))
+    }
+
+    /// Where an overlay (a watermark) of `inner` goes on `outer`: placed as
+    /// ``origin(of:in:dpr:)`` places it, but allowed past the edges as long as one pixel of it
+    /// stays on `outer`, as imgproxy places watermarks.
+    func overlayOrigin(of inner: PixelSize, in outer: PixelSize, dpr: Double) -> (x: Int, y: Int) {
+        let (left, top) = unclampedOrigin(of: inner, in: outer, dpr: dpr)
+        return (max(1 - inner.width, min(left, outer.width - 1)), max(1 - inner.height, min(top, outer.height - 1)))
+    }
+
+    /// The placement before it is kept inside `outer`.
+    private func unclampedOrigin(of inner: PixelSize, in outer: PixelSize, dpr: Double) -> (x: Int, y: Int) {
         var left: Int, top: Int
         if kind == .focusPoint {
             left = Self.even(Double(outer.width) * x) - inner.width / 2
@@ -30,16 +44,16 @@ extension Gravity {
             if isNorth { top = offsetY }
             if isSouth { top = outer.height - inner.height - offsetY }
         }
-        return (max(0, min(left, outer.width - inner.width)), max(0, min(top, outer.height - inner.height)))
+        return (left, top)
     }
 
     /// An offset in pixels: `value` × `dpr` from 1 up (either sign), else a fraction of `side`.
-    private static func offset(_ value: Double, side: Int, dpr: Double) -> Int {
+    static func offset(_ value: Double, side: Int, dpr: Double) -> Int {
         abs(value) >= 1 ? even(value * dpr) : even(Double(side) * value)
     }
 
     /// `value` rounded half to even, as Go's `math.RoundToEven`.
-    private static func even(_ value: Double) -> Int { Int(value.rounded(.toNearestOrEven)) }
+    static func even(_ value: Double) -> Int { Int(value.rounded(.toNearestOrEven)) }
 
     private var isWest: Bool { [.west, .northWest, .southWest].contains(kind) }
     private var isEast: Bool { [.east, .northEast, .southEast].contains(kind) }

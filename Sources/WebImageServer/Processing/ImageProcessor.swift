@@ -35,6 +35,9 @@ public final class ImageProcessor: Sendable {
     public let maxSourcePixels: Int
     /// The most pixels a result may have, all frames together.
     public let maxResultPixels: Int
+    /// The watermark laid over results and the fallback image answered for sources that
+    /// cannot be loaded, when configured.
+    public let auxiliary: AuxiliaryImages
     /// The slots image work waits for.
     private let slots: ProcessingSlots
     /// Encoded results by canonical key: memory, local disk, shared tier.
@@ -61,11 +64,13 @@ public final class ImageProcessor: Sendable {
     /// results at once with `maxQueue` more waiting (then ``ProcessingError/busy``), encoding
     /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
     /// `sharedCache` (its disk tier) when given, measuring into `metrics`, decoding (with the
-    /// manager's coders), transforming and encoding on `executor` (a `CodecExecutor`) when given.
+    /// manager's coders), transforming and encoding on `executor` (a `CodecExecutor`) when given,
+    /// with the watermark and fallback image of `auxiliary` (``AuxiliaryImages/load(_:manager:)``).
     public init(manager: ImageManager, configuration: ServerConfiguration = ServerConfiguration(),
                 coders: ImageCoders = .shared, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
                 sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics(),
-                executor: (any TaskExecutor)? = nil) {
+                executor: (any TaskExecutor)? = nil, auxiliary: AuxiliaryImages = AuxiliaryImages()) {
+        self.auxiliary = auxiliary
         making = InFlightWork(cancelled: .cancelled)
         self.executor = executor
         slots = ProcessingSlots(concurrency: configuration.concurrency, maxQueue: configuration.maxQueue,
@@ -95,25 +100,45 @@ public final class ImageProcessor: Sendable {
         if let stored = await results.below(forKey: key, now: now) {
             image = stored
         } else {
-            let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
-                // The download waits on the network outside the slots: a slow origin holds no
-                // slot, and only work that is ready to use a core takes one.
-                let source = try await fetch(url)
-                let made = try await slots.run { () async throws(ProcessingError) -> ProcessedImage in
-                    try await withTaskExecutorPreference(executor) { () async throws(ProcessingError) -> ProcessedImage in
-                        try await make(url, from: source)
-                    }
+            do throws(ProcessingError) {
+                let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
+                    // The download waits on the network outside the slots: a slow origin holds no
+                    // slot, and only work that is ready to use a core takes one.
+                    let source = try await fetch(url.source)
+                    let marks = try await fetchMarks(of: url)
+                    let made = try await makeInSlot(url, from: source, marks: marks)
+                    // Once the result is cached a later request finds it there; until then it joins.
+                    await results.store(made, forKey: key)
+                    return made
                 }
-                // Once the result is cached a later request finds it there; until then it joins.
-                await results.store(made, forKey: key)
-                return made
+                image = made
+                if joined { image.source = .coalesced }
+            } catch let error where error.allowsFallback {
+                guard let fallback = auxiliary.fallback else { throw error }
+                // Made for this request and not cached: the source may be there next time.
+                let marks = try await fetchMarks(of: url)
+                image = try await makeInSlot(url, from: ImageDataResult(data: fallback, source: .data, url: Self.fallbackURL),
+                                             marks: marks)
+                image.isFallback = true
             }
-            image = made
-            if joined { image.source = .coalesced }
         }
         metrics.countResult(from: image.source)
         return image
     }
+
+    /// The image `url` describes made from `source` and the encoded `marks` of its thumbor
+    /// watermarks in a processing slot, on the executor.
+    private func makeInSlot(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
+        -> ProcessedImage {
+        try await slots.run { () async throws(ProcessingError) -> ProcessedImage in
+            try await withTaskExecutorPreference(executor) { () async throws(ProcessingError) -> ProcessedImage in
+                try await make(url, from: source, marks: marks)
+            }
+        }
+    }
+
+    /// What the fallback image's bytes are filed under: no cache keeps them by it.
+    private static let fallbackURL = URL(string: "data:webimage-fallback")!
 
     /// The result `url` describes if the memory cache holds it under `key` (counted as a memory
     /// hit), else nil; throws ``ProcessingError/expired`` past the URL's `expires`, as
@@ -129,9 +154,10 @@ public final class ImageProcessor: Sendable {
         return image
     }
 
-    /// The image `url` describes, made now from its `source` bytes: decoded, checked against
-    /// the limits, transformed, encoded.
-    private func make(_ url: ProcessingURL, from source: ImageDataResult) async throws(ProcessingError) -> ProcessedImage {
+    /// The image `url` describes, made now from its `source` bytes and the encoded `marks` of
+    /// its thumbor watermarks: decoded, checked against the limits, transformed, encoded.
+    private func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
+        -> ProcessedImage {
         let options = url.options
         if var svg = try Self.sanitizedSVG(source.data, options: options) {
             svg.sourceOrigin = source.source
@@ -144,7 +170,7 @@ public final class ImageProcessor: Sendable {
         } catch {
             // Bytes that are no image (an upload not finished, a body cut off) are not kept: the
             // next request asks the origin again and answers what it has then.
-            if error.isUnusableData { await manager.removeData(for: source.url) }
+            if error.isUnusableData, source.url != Self.fallbackURL { await manager.removeData(for: source.url) }
             throw ProcessingError(loading: .badImageData(error))
         }
         // Decoded first all the same: the source's size is checked against the limits.
@@ -153,7 +179,20 @@ public final class ImageProcessor: Sendable {
             result.sourceOrigin = source.source
             return result
         }
-        let transformer = ProcessingTransformer(options: options)
+        // The marks share the source pixel limit between them: many filters of large marks
+        // cost no more than one large source.
+        var markPixels: [PixelBuffer] = [], budget = maxSourcePixels
+        for mark in marks {
+            guard budget > 0 else { throw .unprocessable("the watermarks' marks are over \(maxSourcePixels) pixels together") }
+            do throws(ImageCodingError) {
+                let pixels = try AuxiliaryImages.firstFrame(of: mark, coders: manager.coders, maxPixels: budget).pixels
+                budget -= pixels.width * pixels.height
+                markPixels.append(pixels)
+            } catch {
+                throw error.isUnusableData ? .watermarkFailed(error.description) : .unprocessable("a watermark: \(error.description)")
+            }
+        }
+        let transformer = ProcessingTransformer(options: options, watermark: auxiliary.watermark, thumborMarks: markPixels)
         let size = transformer.outputSize(for: decoded)
         let total = size.area.multipliedReportingOverflow(by: decoded.frames.count)
         guard !total.overflow, total.partialValue <= maxResultPixels else {
@@ -176,12 +215,27 @@ public final class ImageProcessor: Sendable {
         return result
     }
 
-    /// The source's bytes, not decoded: from the manager's cache, else downloaded (and stored
-    /// there before the result is made: an instance asked next finds them). A download is
-    /// measured from the load's progress: the time until its last byte arrived and the bytes
-    /// received.
-    private func fetch(_ url: ProcessingURL) async throws(ProcessingError) -> ImageDataResult {
-        let source = try sources.resolve(url.source)
+    /// The encoded marks of `url`'s thumbor watermarks, in order, each fetched as a source is
+    /// (the same allowed sources, address policy, size limit and cache); a failure is
+    /// ``ProcessingError/forWatermark``'s.
+    private func fetchMarks(of url: ProcessingURL) async throws(ProcessingError) -> [Data] {
+        var marks: [Data] = []
+        for watermark in url.options.thumborWatermarks {
+            do throws(ProcessingError) {
+                marks.append(try await fetch(watermark.url).data)
+            } catch {
+                throw error.forWatermark
+            }
+        }
+        return marks
+    }
+
+    /// The bytes of the source at `address`, not decoded: from the manager's cache, else
+    /// downloaded (and stored there before the result is made: an instance asked next finds
+    /// them). A download is measured from the load's progress: the time until its last byte
+    /// arrived and the bytes received.
+    private func fetch(_ address: URL) async throws(ProcessingError) -> ImageDataResult {
+        let source = try sources.resolve(address)
         let started = ContinuousClock.now
         let received = Mutex<(bytes: Int, at: ContinuousClock.Instant)?>(nil)
         // A source that failed is asked again every time (`retryFailed`): the manager's failed-URL

@@ -3,13 +3,18 @@ import WebImage
 /// Applies a request's options to a decoded image, in imgproxy's order: orientation (undone
 /// for `auto_rotate:0`), rotation, flips, trim, crop, resize (with the fill crop), grey, blur,
 /// sharpening, pixelation, colour adjustments and rounded corners, the `extend` and `extend_aspect_ratio` canvases, the padding,
-/// thumbor's flips and turns, then flattening onto the background. Grey comes before the
+/// thumbor's flips and turns, flattening onto the background, then the watermarks (imgproxy's, thumbor's). Grey comes before the
 /// canvases so that thumbor's `fill` colour stays a colour. The sizes are ``ResizePlan``'s. Every frame of an
 /// animation goes the same way: smart gravity judges the first frame and cuts the others
 /// where it cut that one, so that the animation does not jump about.
 struct ProcessingTransformer: ImageTransformer {
     /// What to do.
     let options: ProcessingOptions
+    /// The configured watermark's pixels, laid as ``ProcessingOptions/watermark`` says, or nil
+    /// when none is configured (the option then does nothing).
+    var watermark: PixelBuffer?
+    /// The marks of ``ProcessingOptions/thumborWatermarks``, decoded, in the same order.
+    var thumborMarks: [PixelBuffer] = []
 
     /// `imgproxy(` the canonical options `)`: equal options share cached results.
     var key: String { "imgproxy(\(options.canonicalKey))" }
@@ -90,6 +95,13 @@ struct ProcessingTransformer: ImageTransformer {
         pixels = pixels.applying(options.postResizeOrientation)
         if let background {
             pixels = pixels.flattened(onto: background)
+        }
+        if let placement = options.watermark, let watermark {
+            pixels = Self.applying(placement.transformer(laying: watermark, on: PixelSize(width: pixels.width, height: pixels.height),
+                                                         dpr: plan.dprScale), to: pixels)
+        }
+        for (filter, mark) in zip(options.thumborWatermarks, thumborMarks) {
+            pixels = Self.applying(filter.transformer(laying: mark, on: PixelSize(width: pixels.width, height: pixels.height)), to: pixels)
         }
         return pixels
     }

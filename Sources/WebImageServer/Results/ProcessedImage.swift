@@ -24,6 +24,9 @@ public struct ProcessedImage: Sendable, Hashable {
     public let etag: String
     /// ``created`` as an HTTP date, the `Last-Modified` field's value.
     public let lastModified: String
+    /// Whether this is the configured fallback image, made because the URL's source could not
+    /// be loaded: answered with the fallback's status and lifetime, never cached.
+    public var isFallback = false
 
     /// A result of `data` in `format`, from `source`, made at `created` (cut to whole seconds,
     /// as HTTP dates are), from a source image that came from `sourceOrigin`; `etag` is the

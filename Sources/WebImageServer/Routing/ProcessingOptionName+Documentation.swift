@@ -30,6 +30,7 @@ extension ProcessingOptionName {
         case .expires: "Unix time"
         case .filename: "name:encoded"
         case .preset: "name:…"
+        case .watermark: "opacity:position:x:y:scale"
         }
     }
 
@@ -75,6 +76,7 @@ extension ProcessingOptionName {
         case .returnAttachment: "Content-Disposition: attachment"
         case .preset: "Applies presets (--preset); default applies to every URL"
         case .maxResultDimension: "Scales the whole result, canvases and padding included, so that no side is longer"
+        case .watermark: "Lays the configured watermark (--watermark-path, -url or -data) over the result: ce, no, so, ea, we, noea, nowe, soea, sowe with offsets (pixels times dpr, or fractions below 1), or re to tile it with the offsets as spacing; scale fits it to that fraction of the result; does nothing without a watermark configured"
         }
     }
 

@@ -9,7 +9,7 @@ enum ProcessingOptionName: String, CaseIterable {
     case preserveHDR = "preserve_hdr", enforceThumbnail = "enforce_thumbnail", dpi
     case quality, formatQuality = "format_quality", maxBytes = "max_bytes", format
     case skipProcessing = "skip_processing", raw, cacheBuster = "cachebuster", expires, filename
-    case returnAttachment = "return_attachment", preset, maxResultDimension = "max_result_dimension"
+    case returnAttachment = "return_attachment", preset, maxResultDimension = "max_result_dimension", watermark
 
     /// The other spellings imgproxy takes for the option, shortest first.
     var shortNames: [String] {
@@ -52,6 +52,7 @@ enum ProcessingOptionName: String, CaseIterable {
         case .returnAttachment: ["att"]
         case .preset: ["pr"]
         case .maxResultDimension: ["mrd"]
+        case .watermark: ["wm"]
         case .dpr, .dpi, .raw: []
         }
     }

@@ -2,7 +2,7 @@ import WebImage
 
 extension ProcessingOptions {
     /// Applies one of imgproxy's options beyond the resize and its gravity: the smallest size,
-    /// zoom, trim, padding, flips, filters, per-format quality, the byte limit, skipping, `raw`
+    /// zoom, trim, padding, flips, filters, the watermark, per-format quality, the byte limit, skipping, `raw`
     /// and the result's largest side, checking its arguments against `limits`.
     mutating func applyExtra(_ name: ProcessingOptionName, _ arguments: OptionArguments,
                              limits: ProcessingURLLimits) throws(ProcessingURLError) {
@@ -48,6 +48,8 @@ extension ProcessingOptions {
         case .raw:
             try arguments.expectCount(1, 1)
             raw = try arguments.boolean(0)
+        case .watermark:
+            try applyWatermark(arguments, limits: limits)
         default:
             throw arguments.fail("not an option of its own")
         }

@@ -193,7 +193,8 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// The image with its type, caching headers, a strong `ETag`, a `Last-Modified` (304 when
     /// `If-None-Match` has the tag or, without `If-None-Match`, `If-Modified-Since` is no
-    /// earlier) and a `Content-Disposition` naming the file; without a body for `HEAD`.
+    /// earlier) and a `Content-Disposition` naming the file; without a body for `HEAD`. The
+    /// fallback image is answered with its configured status and lifetime and ``fallbackField``.
     private func imageAnswer(_ image: ProcessedImage, for route: RoutedPath, request: HTTPRequest,
                              variesByAccept: Bool) -> PreparedResponse {
         var headers = HTTPFields()
@@ -203,10 +204,18 @@ public struct ImageServerResponder: HTTPResponder {
         }
         headers.append(Field(name: .eTag, value: image.etag))
         headers.append(Field(name: .lastModified, value: image.lastModified))
-        let maxAge = route.url.options.maxAge.map { $0 > 0 ? "max-age=\($0),public" : "no-cache" }
-        headers.append(Field(name: .cacheControl, value: maxAge ?? cacheControl))
-        if isNotModified(image, request: request) {
-            return PreparedResponse(status: .notModified, headerFields: headers)
+        if image.isFallback {
+            // A fallback stands in for an image that may exist soon: kept briefly, never 304.
+            let configuration = processor.configuration
+            let maxAge = configuration.fallbackImageTTL > 0 ? configuration.fallbackImageTTL : configuration.ttl
+            headers.append(Field(name: .cacheControl, value: "max-age=\(maxAge), public"))
+            headers.append(Field(name: Self.fallbackField, value: "1"))
+        } else {
+            let maxAge = route.url.options.maxAge.map { $0 > 0 ? "max-age=\($0),public" : "no-cache" }
+            headers.append(Field(name: .cacheControl, value: maxAge ?? cacheControl))
+            if isNotModified(image, request: request) {
+                return PreparedResponse(status: .notModified, headerFields: headers)
+            }
         }
         headers.append(Field(name: .contentType, value: image.mediaType))
         headers.append(Field(name: .contentLength, value: String(image.body.readableBytes)))
@@ -214,8 +223,12 @@ public struct ImageServerResponder: HTTPResponder {
         let fileName: String = route.fileStem + "." + image.format.fileExtension
         headers.append(Field(name: .contentDisposition, value: disposition + "; filename=\"" + fileName + "\""))
         let body = request.method == .head ? nil : image.body
-        return PreparedResponse(status: .ok, headerFields: headers, body: body)
+        let status: HTTPResponse.Status = image.isFallback ? HTTPResponse.Status(code: processor.configuration.fallbackImageHTTPCode) : .ok
+        return PreparedResponse(status: status, headerFields: headers, body: body)
     }
+
+    /// `Fallback-Image: 1` marks an answer made from the fallback image: the source could not be loaded.
+    private static let fallbackField = Field.Name("Fallback-Image")!
 
     /// Whether the client's copy of `image` is current: `If-None-Match` lists its tag (or `*`),
     /// or, without `If-None-Match`, `If-Modified-Since` is no earlier than its creation.

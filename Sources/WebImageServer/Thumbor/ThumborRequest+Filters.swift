@@ -58,6 +58,8 @@ extension ThumborRequest {
         case "max_bytes":
             try arguments.expectCount(1, 1)
             options.maxBytes = try arguments.integer(0, in: 0...Int(Int32.max))
+        case "watermark":
+            options.thumborWatermarks.append(try Self.watermark(arguments, limits: limits))
         case "format":
             try arguments.expectCount(1, 1)
             let name = arguments.values[0]
@@ -66,5 +68,33 @@ extension ThumborRequest {
             return false
         }
         return true
+    }
+
+    /// `watermark(url,x,y,alpha[,w_ratio,h_ratio])`: the URL as an image URL is read (`http://`
+    /// added when it names no scheme), `x` and `y` as ``ThumborWatermarkPosition``, alpha a
+    /// transparency (over 100 counts as 100, all gone, as thumbor's arithmetic has it), the ratios percentages of the image's sides (0 or `none`: no bound).
+    private static func watermark(_ arguments: OptionArguments, limits: ProcessingURLLimits) throws(ProcessingURLError)
+        -> ThumborWatermark {
+        try arguments.expectCount(4, 6)
+        let url = try ThumborURLParser.imageURL(arguments.values[0])
+        var positions: [ThumborWatermarkPosition] = []
+        for index in 1...2 {
+            guard let position = ThumborWatermarkPosition(arguments.values[index], limit: limits.maxDimension) else {
+                throw arguments.fail("\"\(ProcessingURLError.quoting(arguments.values[index]))\" is not a position: "
+                    + "[-]pixels, [-]percentp, center or repeat")
+            }
+            positions.append(position)
+        }
+        var ratios: [Double?] = []
+        for index in 4...5 {
+            guard arguments.has(index), arguments.values[index] != "none" else {
+                ratios.append(nil)
+                continue
+            }
+            let percent = try arguments.integer(index, in: 0...100)
+            ratios.append(percent > 0 ? Double(percent) / 100 : nil)
+        }
+        return ThumborWatermark(url: url, x: positions[0], y: positions[1], transparency: min(100, try arguments.integer(3, in: 0...100_000)),
+                                widthRatio: ratios[0], heightRatio: ratios[1])
     }
 }

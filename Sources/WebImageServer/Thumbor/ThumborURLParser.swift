@@ -41,7 +41,8 @@ import WebImage
 ///   `fit-in`, pads to the box, centred; transparent pixels are flattened onto the colour either
 ///   way), `background_color(colour)`, `blur(radius[,sigma])`, `rotate(multiple of 90)`
 ///   (counter-clockwise, after the resize), `grayscale()`, `upscale()`, `no_upscale()`,
-///   `stretch()`, `strip_exif()`. The orientation from the metadata is applied (thumbor's
+///   `stretch()`, `strip_exif()`, `watermark(url,x,y,alpha[,w_ratio,h_ratio])` (``ThumborWatermark``,
+///   its mark loaded through the same source policy as the image). The orientation from the metadata is applied (thumbor's
 ///   `RESPECT_ORIENTATION`).
 ///
 /// Any other filter is a ``ProcessingURLError/unsupportedFilter(_:)``, and `meta`, `debug` and
@@ -95,7 +96,7 @@ public struct ThumborURLParser: Sendable {
             rest = body[end.upperBound...]
         }
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
-                             options: request.finished, source: try Self.source(rest))
+                             options: request.finished, source: try Self.imageURL(rest))
     }
 
     /// What `read` makes of the segment at the start of `rest` when that segment is followed by
@@ -164,8 +165,9 @@ public struct ThumborURLParser: Sendable {
         return Gravity(kind: kind)
     }
 
-    /// The image URL: percent-decoded, `http://` added when it starts with no scheme.
-    private static func source(_ text: Substring) throws(ProcessingURLError) -> URL {
+    /// The image URL: percent-decoded, `http://` added when it starts with no scheme (the
+    /// source, and the mark of the `watermark` filter).
+    static func imageURL(_ text: Substring) throws(ProcessingURLError) -> URL {
         guard !text.isEmpty else { throw .missingPart("image URL") }
         guard let decoded = String(text).removingPercentEncoding else { throw .invalidSource("bad percent-encoding") }
         let scheme = decoded.range(of: "://").map { decoded[..<$0.lowerBound] } ?? ""
