@@ -133,7 +133,7 @@ public final class ImageProcessor: Sendable {
     /// the limits, transformed, encoded.
     private func make(_ url: ProcessingURL, from source: ImageDataResult) async throws(ProcessingError) -> ProcessedImage {
         let options = url.options
-        if var svg = try Self.sanitizedSVG(source.data, options: options) {
+        if options.meta == nil, var svg = try Self.sanitizedSVG(source.data, options: options) {
             svg.sourceOrigin = source.source
             return svg
         }
@@ -154,6 +154,11 @@ public final class ImageProcessor: Sendable {
             return result
         }
         let transformer = ProcessingTransformer(options: options)
+        if let meta = options.meta {
+            // thumbor's description of the work, in JSON: no image is encoded.
+            return ProcessedImage(data: transformer.metadata(of: decoded, meta: meta), format: .undefined,
+                                  sourceOrigin: source.source)
+        }
         let size = transformer.outputSize(for: decoded)
         let total = size.area.multipliedReportingOverflow(by: decoded.frames.count)
         guard !total.overflow, total.partialValue <= maxResultPixels else {
@@ -163,7 +168,7 @@ public final class ImageProcessor: Sendable {
         // pass): bounded before it starts, so that a 10-pixel source enlarged to the result
         // limit and blurred by 100 is refused rather than kept busy for half a minute.
         // Sharpening blurs once too, at its own sigma.
-        let sigmas = options.blurSigma + options.sharpenSigma
+        let sigmas = options.blurSigma + options.sharpenSigma + (options.fillsWithBlur ? ProcessingTransformer.fillBlurSigma : 0)
         let blurWork = Double(total.partialValue) * sigmas
         guard blurWork <= Double(maxResultPixels) * Self.blurSigmaAtResultLimit else {
             throw .unprocessable("a blur of \(sigmas.plainText) over \(total.partialValue) pixels is more work than allowed: "
@@ -228,7 +233,7 @@ public final class ImageProcessor: Sendable {
         var decode = ImageDecodeOptions()
         if !options.stripColorProfile { decode.colorManagement = .preserve }
         // Trim, zoom and the smallest sizes measure the full-size source.
-        guard options.crop == nil, options.trim == nil, !options.enlarge, options.width > 0 || options.height > 0,
+        guard options.crop == nil, options.trim == nil, options.meta == nil, !options.enlarge, options.width > 0 || options.height > 0,
               options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0,
               !options.widthFromSource, !options.heightFromSource, !options.adaptsToOrientation else { return decode }
         let requested = options.requestedDevicePixels
