@@ -35,4 +35,10 @@ extension ServeTestCase {
         origin.route("/\(name)", .bytes(png, contentType: "image/png"))
         return origin.url("/\(name)").absoluteString
     }
+
+    /// Two halves, red on the left and blue on the right, 200 × 100, served at `/halves.png`; its URL.
+    func serveHalves() throws -> String {
+        try servePNG("halves.png", width: 200, height: 100, fill: RGBA(r: 255, g: 0, b: 0),
+                     areas: [(PixelRect(x: 100, y: 0, width: 100, height: 100), RGBA(r: 0, g: 0, b: 255))])
+    }
 }

@@ -27,8 +27,7 @@ final class ServeThumborKernelTests: ServeTestCase {
     /// the image blurred and stretched, its colours where the image's are.
     func testFillWithBlurStretchesTheBlurredImage() async throws {
         let base = try serve(["--allow-loopback-sources"])
-        let source = try servePNG("halves.png", width: 200, height: 100, fill: RGBA(r: 255, g: 0, b: 0),
-                                  areas: [(PixelRect(x: 100, y: 0, width: 100, height: 100), RGBA(r: 0, g: 0, b: 255))])
+        let source = try serveHalves()
         let (_, filled) = try await fetched(base, "/unsafe/fit-in/100x100/filters:fill(blur):format(png)/\(source)", format: .png)
         XCTAssertEqual([filled.pixelWidth, filled.pixelHeight], [100, 100])
         let left = filled.pixels[5, 5], right = filled.pixels[94, 94]

@@ -17,12 +17,6 @@ final class ServeThumborMetaTests: ServeTestCase {
         return try XCTUnwrap(object?["thumbor"] as? [String: Any], file: file, line: line)
     }
 
-    /// Two halves, red on the left and blue on the right, 200 × 100, served at `/halves.png`.
-    private func serveHalves() throws -> String {
-        try servePNG("halves.png", width: 200, height: 100, fill: RGBA(r: 255, g: 0, b: 0),
-                     areas: [(PixelRect(x: 100, y: 0, width: 100, height: 100), RGBA(r: 0, g: 0, b: 255))])
-    }
-
     /// test_base_handler_with_different_storage_config.py `test_meta`, `test_meta_with_unicode`
     /// (the target is the size asked), `test_meta_frame_count`; the json_engine vows' shape
     /// (source, operations, target) and the crop and resize thumbor's transformer makes.

@@ -135,7 +135,7 @@ public struct ThumborURLParser: Sendable {
                 guard let hostEnd = rest.firstIndex(of: "/") else { return nil }
                 rest = rest[rest.index(after: hostEnd)...]
             }
-            guard let signature = take(&rest, { $0 == "unsafe" || ProcessingURLRouter.isThumborSignature(String($0)) ? $0 : nil }),
+            guard let signature = take(&rest, { ThumborURLSigner.isSignatureSegment(String($0)) ? $0 : nil }),
                   !signature.isEmpty, let earlier = try? parser.read(rest), !earlier.1.isEmpty else { return nil }
             if let crop = earlier.0.options.crop, let origin = crop.gravity {
                 return (PixelRect(x: Int(origin.x), y: Int(origin.y), width: Int(crop.width), height: Int(crop.height)), earlier.1)
