@@ -68,6 +68,13 @@ final class ServeThumborMetaTests: ServeTestCase {
         XCTAssertEqual(animated["source"] as? NSDictionary,
                        ["url": source, "width": 100, "height": 100, "frameCount": 2] as NSDictionary)
 
+        // test_meta_with_exif_orientation: a source stored landscape and turned by its metadata
+        // (here 64 × 48 with irot and EXIF orientation 6) is described upright.
+        origin.route("/phone.heic", .bytes(try Fixtures.formatData("heic/irot_exif6.heic"), contentType: "image/heic"))
+        let turned = try await meta(base, "/unsafe/meta/0x0/\(origin.url("/phone.heic").absoluteString)")
+        XCTAssertEqual(turned["target"] as? NSDictionary, ["width": 48, "height": 64] as NSDictionary)
+        XCTAssertEqual((turned["source"] as? NSDictionary)?["width"] as? Int, 48)
+
         let jsonp = try await get(base + "/unsafe/meta/fit-in/50x50/\(source)?callback=thumbor.done_1")
         XCTAssertEqual(jsonp.status, 200)
         XCTAssertEqual(jsonp.headers.first(name: "Content-Type"), "text/javascript")
