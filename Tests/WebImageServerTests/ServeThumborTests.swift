@@ -52,9 +52,9 @@ final class ServeThumborTests: ServeTestCase {
         // One fetch served every variant: the source bytes are cached.
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 1)
 
-        let unsupported = try await get(base + "/unsafe/fit-in/64x48/filters:redeye()/\(source)")
+        let unsupported = try await get(base + "/unsafe/fit-in/64x48/filters:frame(a.png)/\(source)")
         XCTAssertEqual(unsupported.status, 400)
-        XCTAssertEqual(String(decoding: unsupported.body, as: UTF8.self), "unsupported filter \"redeye\"\n")
+        XCTAssertEqual(String(decoding: unsupported.body, as: UTF8.self), "unsupported filter \"frame\"\n")
         let debug = try await get(base + "/unsafe/debug/fit-in/64x48/\(source)")
         XCTAssertEqual(debug.status, 400)
     }
@@ -77,7 +77,7 @@ final class ServeThumborTests: ServeTestCase {
             XCTAssertEqual(response.status, 403, refusedPath)
             XCTAssertEqual(String(decoding: response.body, as: UTF8.self), message, refusedPath)
         }
-        let unsupported = try await get(base + signer.sign("fit-in/50x50/filters:redeye()/\(source)"))
+        let unsupported = try await get(base + signer.sign("fit-in/50x50/filters:frame(a.png)/\(source)"))
         XCTAssertEqual(unsupported.status, 400)
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 1)
     }

@@ -1,8 +1,8 @@
 import WebImage
 import XCTest
 
-/// The transformers imgproxy's options map onto, as a library user calls them: trim, padding,
-/// sharpen and pixelate, on pixels and keys.
+/// The transformers imgproxy's and thumbor's options map onto, as a library user calls them: trim, padding,
+/// sharpen, pixelate and convolution, on pixels and keys.
 final class FilterTransformerTests: XCTestCase {
     private let white = RGBA(r: 255, g: 255, b: 255), black = RGBA(r: 0, g: 0, b: 0)
 
@@ -25,6 +25,33 @@ final class FilterTransformerTests: XCTestCase {
         XCTAssertEqual([equal.pixelWidth, equal.pixelHeight], [30, 22])
         XCTAssertNil(TrimmingTransformer(threshold: 10).transform(Image(pixels: PixelBuffer(width: 5, height: 5, fill: white)), forKey: ""))
         XCTAssertEqual(TrimmingTransformer.trim(threshold: 1, colour: black, equalHorizontal: true).key, "trim(1,#000000FF,equal-horizontal)")
+    }
+
+    func testTrimFromTheBottomRightTakesThatPixelsColour() throws {
+        var image = box(40, 30, PixelRect(x: 0, y: 0, width: 6, height: 6))  // black in the top left corner
+        image.frames[0].pixels[20, 20] = black
+        XCTAssertEqual(TrimmingTransformer(threshold: 10).content(of: image.pixels), PixelRect(x: 0, y: 0, width: 40, height: 30),
+                       "from the top left, the white is content")
+        let trimmer = TrimmingTransformer.trim(threshold: 10, fromBottomRight: true)
+        XCTAssertEqual(trimmer.content(of: image.pixels), PixelRect(x: 0, y: 0, width: 6, height: 6))
+        XCTAssertEqual(trimmer.key, "trim(10,bottom-right)")
+        XCTAssertFalse(TrimmingTransformer(threshold: 1, colour: black, fromBottomRight: true).fromBottomRight, "a colour wins")
+    }
+
+    /// thumbor's _convolution.c: weights over their sum, sums truncated, edges repeated.
+    func testConvolutionWeighsTheNeighbours() throws {
+        var pixels = PixelBuffer(width: 5, height: 5, fill: black)
+        pixels[0, 2] = white
+        let kernel = try XCTUnwrap(ConvolutionTransformer(weights: [1, 2, 1, 2, 4, 2, 1, 2, 1], columns: 3, normalize: true))
+        let out = try XCTUnwrap(kernel.transform(Image(pixels: pixels), forKey: "")).pixels
+        // The edge repeats: pixel 0 sees itself at -1 too, 255 × (2 + 4) / 16.
+        XCTAssertEqual([out[0, 2].r, out[1, 2].r, out[1, 1].r, out[2, 2].r, out[0, 2].a], [95, 31, 15, 0, 255])
+        XCTAssertEqual(kernel.key, "convolution(3,0.0625,0.125,0.0625,0.125,0.25,0.125,0.0625,0.125,0.0625)")
+        XCTAssertNil(ConvolutionTransformer(weights: [1, 2, 1, 2], columns: 2, normalize: true), "no centre")
+        XCTAssertNil(ConvolutionTransformer(weights: [1, 2, 1], columns: 0, normalize: true))
+        XCTAssertNil(ConvolutionTransformer(weights: [1, .nan, 1], columns: 3, normalize: false))
+        let sharpen = try XCTUnwrap(ConvolutionTransformer(weights: [-1, 3, -1], columns: 3, normalize: false))
+        XCTAssertEqual(sharpen.transform(Image(pixels: pixels), forKey: "")?.pixels[0, 2].r, 255)
     }
 
     func testPaddingSurroundsWithTheFill() throws {

@@ -43,4 +43,32 @@ extension PixelBuffer {
         }
         return canvas
     }
+
+    /// These pixels composited over `canvas` with their top-left corner at `origin` (source
+    /// over, colours not premultiplied); what falls outside the canvas is cut off. thumbor's
+    /// `fill(blur)` pastes the image so onto its blurred copy.
+    public func drawn(over canvas: PixelBuffer, at origin: (x: Int, y: Int)) -> PixelBuffer {
+        var out = canvas
+        let visible = PixelRect(x: origin.x, y: origin.y, width: width, height: height)
+            .intersection(PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height))
+        guard !visible.isEmpty else { return out }
+        bytes.withUnsafeBufferPointer { source in
+            out.bytes.withUnsafeMutableBufferPointer { destination in
+                for y in visible.y..<(visible.y + visible.height) {
+                    for x in visible.x..<(visible.x + visible.width) {
+                        let from = ((y - origin.y) * width + (x - origin.x)) * 4, to = (y * canvas.width + x) * 4
+                        let alpha = Int(source[from + 3]), below = Int(destination[to + 3]) * (255 - alpha) / 255
+                        let total = alpha + below
+                        guard total > 0 else { continue }
+                        for channel in 0..<3 {
+                            let mixed = Int(source[from + channel]) * alpha + Int(destination[to + channel]) * below
+                            destination[to + channel] = UInt8((mixed + total / 2) / total)
+                        }
+                        destination[to + 3] = UInt8(total)
+                    }
+                }
+            }
+        }
+        return out
+    }
 }

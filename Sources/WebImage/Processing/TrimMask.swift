@@ -6,15 +6,17 @@ struct TrimMask {
     private var content: [UInt8]
     private let width: Int, height: Int
 
-    /// The mask of `pixels` against `colour` (the top left pixel's when nil) within `threshold`.
-    init(_ pixels: PixelBuffer, colour: RGBA?, threshold: Double) {
+    /// The mask of `pixels` against `colour` (when nil, the top left pixel's, or the bottom
+    /// right one's when `fromBottomRight`) within `threshold`.
+    init(_ pixels: PixelBuffer, colour: RGBA?, threshold: Double, fromBottomRight: Bool = false) {
         let width = pixels.width, height = pixels.height
         self.width = width
         self.height = height
         var raw = [UInt8](repeating: 0, count: width * height)
         let limit = Int(threshold.rounded(.up))
         pixels.bytes.withUnsafeBufferPointer { bytes in
-            let border = colour.map { [Int($0.r), Int($0.g), Int($0.b)] } ?? (0..<3).map { Self.flattened(bytes, 0, $0) }
+            let corner = fromBottomRight ? (width * height - 1) * 4 : 0
+            let border = colour.map { [Int($0.r), Int($0.g), Int($0.b)] } ?? (0..<3).map { Self.flattened(bytes, corner, $0) }
             for index in 0..<(width * height) {
                 for channel in 0..<3 where abs(Self.flattened(bytes, index * 4, channel) - border[channel]) >= limit {
                     raw[index] = 1

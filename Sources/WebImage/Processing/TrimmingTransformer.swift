@@ -1,7 +1,8 @@
 /// Removes a uniform border from every frame (imgproxy's `trim`): the rows and columns at the
 /// edges whose pixels are all within `threshold` of the border colour on every channel.
 ///
-/// The border colour is `colour`, or the top left pixel's. Transparent pixels are first
+/// The border colour is `colour`, or the top left pixel's (the bottom right one's with
+/// `fromBottomRight`, thumbor's `trim:bottom-right`). Transparent pixels are first
 /// flattened onto magenta (255, 0, 255), so a transparent border is trimmed by asking for
 /// magenta. A single stray pixel does not stop the trim: a pixel counts as content only when
 /// most of the pixels around it (a 3 × 3 median) differ from the border too. An animation is
@@ -15,18 +16,23 @@ public struct TrimmingTransformer: ImageTransformer {
     public let equalHorizontal: Bool
     /// Whether the top and bottom edges lose the same amount: the smaller of the two.
     public let equalVertical: Bool
+    /// Whether the border colour, without `colour`, is the bottom right pixel's rather than the top left one's.
+    public let fromBottomRight: Bool
 
-    /// A trim of the border within `threshold` of `colour` (the top left pixel's when nil).
-    public init(threshold: Double, colour: RGBA? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+    /// A trim of the border within `threshold` of `colour` (when nil, the top left pixel's, or
+    /// the bottom right one's when `fromBottomRight`).
+    public init(threshold: Double, colour: RGBA? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false,
+                fromBottomRight: Bool = false) {
         self.threshold = threshold.isFinite ? max(0, threshold) : 0
         self.colour = colour
         self.equalHorizontal = equalHorizontal
         self.equalVertical = equalVertical
+        self.fromBottomRight = colour == nil && fromBottomRight
     }
 
-    /// `trim(10,corner)`, `trim(1,#FF0000FF,equal-horizontal,equal-vertical)`.
+    /// `trim(10,corner)`, `trim(10,bottom-right)`, `trim(1,#FF0000FF,equal-horizontal,equal-vertical)`.
     public var key: String {
-        (["trim(\(TransformerKey.number(threshold))", colour.map(TransformerKey.colour) ?? "corner"]
+        (["trim(\(TransformerKey.number(threshold))", colour.map(TransformerKey.colour) ?? (fromBottomRight ? "bottom-right" : "corner")]
             + (equalHorizontal ? ["equal-horizontal"] : []) + (equalVertical ? ["equal-vertical"] : []))
             .joined(separator: ",") + ")"
     }
@@ -42,7 +48,7 @@ public struct TrimmingTransformer: ImageTransformer {
     public func content(of pixels: PixelBuffer) -> PixelRect? {
         let width = pixels.width, height = pixels.height
         guard width > 0, height > 0 else { return nil }
-        let mask = TrimMask(pixels, colour: colour, threshold: threshold)
+        let mask = TrimMask(pixels, colour: colour, threshold: threshold, fromBottomRight: fromBottomRight)
         guard var box = mask.contentBox() else { return nil }
         if equalHorizontal {
             let cut = min(box.x, width - box.x - box.width)
@@ -57,9 +63,11 @@ public struct TrimmingTransformer: ImageTransformer {
 }
 
 extension ImageTransformer where Self == TrimmingTransformer {
-    /// Trims the border within `threshold` of `colour` (the top left pixel's when nil).
+    /// Trims the border within `threshold` of `colour` (when nil, the top left pixel's, or the
+    /// bottom right one's when `fromBottomRight`).
     public static func trim(threshold: Double, colour: RGBA? = nil, equalHorizontal: Bool = false,
-                            equalVertical: Bool = false) -> TrimmingTransformer {
-        TrimmingTransformer(threshold: threshold, colour: colour, equalHorizontal: equalHorizontal, equalVertical: equalVertical)
+                            equalVertical: Bool = false, fromBottomRight: Bool = false) -> TrimmingTransformer {
+        TrimmingTransformer(threshold: threshold, colour: colour, equalHorizontal: equalHorizontal, equalVertical: equalVertical,
+                            fromBottomRight: fromBottomRight)
     }
 }

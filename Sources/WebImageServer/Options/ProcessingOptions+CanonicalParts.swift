@@ -15,7 +15,7 @@ extension ProcessingOptions {
         if !padding.isEmpty { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
         if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal ? 1 : 0):\(flipVertical ? 1 : 0)") }
         if let trim {
-            let colour = trim.colour.map { "\($0.r).\($0.g).\($0.b)" } ?? "corner"
+            let colour = trim.colour.map { "\($0.r).\($0.g).\($0.b)" } ?? (trim.fromBottomRight ? "bottom-right" : "corner")
             parts.append("t:\(CanonicalNumber.spell(trim.threshold)):\(colour):\(trim.equalHorizontal ? 1 : 0):\(trim.equalVertical ? 1 : 0)")
         }
         if sharpenSigma > 0 { parts.append("sh:\(CanonicalNumber.spell(sharpenSigma))") }
@@ -30,6 +30,10 @@ extension ProcessingOptions {
         if !colorAdjustments.isEmpty { parts.append("ca:" + colorAdjustments.map(\.key).joined(separator: ",")) }
         if let watermark { parts.append(watermark.canonical) }
         parts += thumborWatermarks.map(\.canonical)
+        if !convolutions.isEmpty { parts.append("cv:" + convolutions.map(\.key).joined(separator: ",")) }
+        if fillsWithBlur { parts.append("bg:blur") }
+        if !focalRegions.isEmpty { parts.append("fp:" + focalRegions.map { "\($0.x).\($0.y).\($0.width).\($0.height)" }.joined(separator: ",")) }
+        if let meta { parts.append("meta:\(meta.canonical)") }
         return parts
     }
 

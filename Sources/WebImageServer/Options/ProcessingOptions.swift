@@ -120,6 +120,18 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var watermark: ProcessingWatermark?
     /// thumbor's `watermark` filters, each mark loaded from its URL and laid over the result in order.
     public var thumborWatermarks: [ThumborWatermark] = []
+    /// The convolutions applied after the colour adjustments, in order (thumbor's `convolution` filter).
+    public var convolutions: [ConvolutionTransformer] = []
+    /// Whether the canvas ``extend`` adds is filled with the image itself, blurred (sigma 50) and
+    /// stretched to the canvas, instead of ``background`` (thumbor's `fill(blur)`).
+    public var fillsWithBlur = false
+    /// thumbor's focal points: areas of the source (after the orientation, before ``crop``) that
+    /// the fill crop centres on, by their centre weighted by their area, in place of ``gravity``
+    /// (thumbor's `focal` and `extract_focal` filters).
+    public var focalRegions: [PixelRect] = []
+    /// When set, the answer is thumbor's JSON description of the operations rather than the
+    /// image (thumbor's `meta`).
+    public var meta: ProcessingMeta?
 
     /// Options with every default.
     public init() {}

@@ -159,7 +159,7 @@ public final class ImageProcessor: Sendable {
     private func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
         let options = url.options
-        if var svg = try Self.sanitizedSVG(source.data, options: options) {
+        if options.meta == nil, var svg = try Self.sanitizedSVG(source.data, options: options) {
             svg.sourceOrigin = source.source
             return svg
         }
@@ -178,6 +178,11 @@ public final class ImageProcessor: Sendable {
             var result = untouched
             result.sourceOrigin = source.source
             return result
+        }
+        if let meta = options.meta {
+            // thumbor's description of the work, in JSON: no image is encoded, no mark loaded.
+            return ProcessedImage(data: ProcessingTransformer(options: options).metadata(of: decoded, meta: meta),
+                                  format: .undefined, sourceOrigin: source.source)
         }
         // The marks share the source pixel limit between them: many filters of large marks
         // cost no more than one large source.
@@ -202,7 +207,7 @@ public final class ImageProcessor: Sendable {
         // pass): bounded before it starts, so that a 10-pixel source enlarged to the result
         // limit and blurred by 100 is refused rather than kept busy for half a minute.
         // Sharpening blurs once too, at its own sigma.
-        let sigmas = options.blurSigma + options.sharpenSigma
+        let sigmas = options.blurSigma + options.sharpenSigma + (options.fillsWithBlur ? ProcessingTransformer.fillBlurSigma : 0)
         let blurWork = Double(total.partialValue) * sigmas
         guard blurWork <= Double(maxResultPixels) * Self.blurSigmaAtResultLimit else {
             throw .unprocessable("a blur of \(sigmas.plainText) over \(total.partialValue) pixels is more work than allowed: "
@@ -282,7 +287,7 @@ public final class ImageProcessor: Sendable {
         var decode = ImageDecodeOptions()
         if !options.stripColorProfile { decode.colorManagement = .preserve }
         // Trim, zoom and the smallest sizes measure the full-size source.
-        guard options.crop == nil, options.trim == nil, !options.enlarge, options.width > 0 || options.height > 0,
+        guard options.crop == nil, options.trim == nil, options.meta == nil, !options.enlarge, options.width > 0 || options.height > 0,
               options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0,
               !options.widthFromSource, !options.heightFromSource, !options.adaptsToOrientation else { return decode }
         let requested = options.requestedDevicePixels

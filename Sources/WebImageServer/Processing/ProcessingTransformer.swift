@@ -49,45 +49,23 @@ struct ProcessingTransformer: ImageTransformer {
 
     private func process(_ frame: PixelBuffer, orientation: ImageOrientation, trims: Bool,
                          smartOrigins: inout SmartOrigins) -> PixelBuffer {
-        var pixels = frame
-        if !options.autoRotate && orientation != .up {
-            pixels = pixels.applying(orientation.undoing)
-        }
-        switch options.rotation {
-        case 90: pixels = pixels.applying(.right)
-        case 180: pixels = pixels.applying(.down)
-        case 270: pixels = pixels.applying(.left)
-        default: break
-        }
-        pixels = Self.applying(FlippingTransformer(horizontal: options.flipHorizontal, vertical: options.flipVertical), to: pixels)
-        if trims, let trim = options.trim {
-            pixels = Self.applying(TrimmingTransformer(threshold: trim.threshold, colour: trim.colour,
-                                                       equalHorizontal: trim.equalHorizontal, equalVertical: trim.equalVertical), to: pixels)
-        }
-        if let crop = options.crop {
-            pixels = cropped(pixels, to: crop, smartOrigin: &smartOrigins.crop)
-        }
-        let plan = ResizePlan(options: options, source: PixelSize(width: pixels.width, height: pixels.height))
-        if plan.scaled != PixelSize(width: pixels.width, height: pixels.height) {
-            pixels = Resampler.resize(pixels, to: plan.scaled)
-        }
-        if plan.cropped != plan.scaled {
-            let origin = smartOrigins.fill ?? options.gravity.origin(of: plan.cropped, in: pixels, dpr: plan.dprScale)
-            if options.gravity.kind == .smart { smartOrigins.fill = origin }
-            pixels = pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: plan.cropped.width, height: plan.cropped.height))
-        }
+        let prepared = prepared(frame, orientation: orientation, trims: trims, smartOrigin: &smartOrigins.crop)
+        let plan = ResizePlan(options: options, source: PixelSize(width: prepared.pixels.width, height: prepared.pixels.height))
+        var pixels = resized(prepared, plan: plan, smartOrigin: &smartOrigins.fill).pixels
         if options.grayscale { pixels = Self.applying(GrayscaleTransformer(), to: pixels) }
         pixels = Self.applying(GaussianBlurTransformer(radius: options.blurSigma), to: pixels)
         pixels = Self.applying(SharpeningTransformer(sigma: options.sharpenSigma), to: pixels)
         pixels = Self.applying(PixelatingTransformer(size: options.pixelateSize), to: pixels)
         pixels = Self.applying(ColorAdjustingTransformer(options.colorAdjustments), to: pixels)
+        for convolution in options.convolutions { pixels = Self.applying(convolution, to: pixels) }
         if options.cornerRadius > 0 {
             pixels = Self.applying(RoundCornerTransformer(radius: Double(options.cornerRadius)), to: pixels)
             if let fill = options.cornerFill { pixels = pixels.flattened(onto: fill) }
         }
         let background = options.backgroundIsAverage ? pixels.averageColour : options.background
         let fill = background ?? .clear
-        pixels = placed(pixels, on: plan.extended, by: options.extendGravity, dpr: plan.dprScale, fill: fill)
+        pixels = placed(pixels, on: plan.extended, by: options.extendGravity, dpr: plan.dprScale, fill: fill,
+                        blurred: options.fillsWithBlur)
         pixels = placed(pixels, on: plan.aspectExtended, by: options.extendAspectRatioGravity, dpr: plan.dprScale, fill: fill)
         let padding = plan.padding
         pixels = Self.applying(PaddingTransformer(top: padding.top, right: padding.right, bottom: padding.bottom,
@@ -106,21 +84,103 @@ struct ProcessingTransformer: ImageTransformer {
         return pixels
     }
 
+    /// A frame before its resize: upright (or not, for `auto_rotate:0`), rotated, flipped,
+    /// trimmed and cropped, with the areas the trim and the crop kept (nil when they kept all).
+    struct Prepared {
+        var pixels: PixelBuffer
+        var trimmed: PixelRect?
+        var cropped: PixelRect?
+    }
+
+    /// `frame` prepared for its resize.
+    func prepared(_ frame: PixelBuffer, orientation: ImageOrientation, trims: Bool,
+                  smartOrigin: inout (x: Int, y: Int)?) -> Prepared {
+        var pixels = frame
+        if !options.autoRotate && orientation != .up {
+            pixels = pixels.applying(orientation.undoing)
+        }
+        switch options.rotation {
+        case 90: pixels = pixels.applying(.right)
+        case 180: pixels = pixels.applying(.down)
+        case 270: pixels = pixels.applying(.left)
+        default: break
+        }
+        pixels = Self.applying(FlippingTransformer(horizontal: options.flipHorizontal, vertical: options.flipVertical), to: pixels)
+        var prepared = Prepared(pixels: pixels)
+        if trims, let trim = options.trim {
+            let trimmer = TrimmingTransformer(threshold: trim.threshold, colour: trim.colour, equalHorizontal: trim.equalHorizontal,
+                                              equalVertical: trim.equalVertical, fromBottomRight: trim.fromBottomRight)
+            if let box = trimmer.content(of: pixels), box != PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height) {
+                prepared.trimmed = box
+                pixels = pixels.cropped(to: box)
+            }
+        }
+        if let crop = options.crop {
+            let rect = cropRect(pixels, crop, smartOrigin: &smartOrigin)
+            prepared.cropped = rect
+            pixels = pixels.cropped(to: rect)
+        }
+        prepared.pixels = pixels
+        return prepared
+    }
+
+    /// `prepared`'s pixels scaled to `plan.scaled` and cut to `plan.cropped` where the fill
+    /// gravity says (``fillGravity(after:)``), with where the cut started (nil for no cut); a smart
+    /// cut's origin is `smartOrigin` when known, and becomes it otherwise.
+    func resized(_ prepared: Prepared, plan: ResizePlan, smartOrigin: inout (x: Int, y: Int)?)
+        -> (pixels: PixelBuffer, cut: (x: Int, y: Int)?) {
+        var pixels = prepared.pixels
+        if plan.scaled != PixelSize(width: pixels.width, height: pixels.height) {
+            pixels = Resampler.resize(pixels, to: plan.scaled)
+        }
+        guard plan.cropped != plan.scaled else { return (pixels, nil) }
+        let gravity = fillGravity(after: prepared)
+        let origin = smartOrigin ?? gravity.origin(of: plan.cropped, in: pixels, dpr: plan.dprScale)
+        if gravity.kind == .smart { smartOrigin = origin }
+        return (pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: plan.cropped.width, height: plan.cropped.height)), origin)
+    }
+
+    /// Where the fill crop centres: on the ``ProcessingOptions/focalRegions`` whose centres lie
+    /// inside the crop, by their centres weighted by their areas (thumbor's centre of mass, in
+    /// whole pixels), as a focus point of the prepared image; on the request's gravity without any.
+    func fillGravity(after prepared: Prepared) -> Gravity {
+        let crop = prepared.cropped ?? PixelRect(x: 0, y: 0, width: Int(Int32.max), height: Int(Int32.max))
+        var weight = 0.0, sumX = 0.0, sumY = 0.0
+        for region in options.focalRegions {
+            let x = region.x + region.width / 2, y = region.y + region.height / 2
+            guard x >= crop.x, x <= crop.x + crop.width, y >= crop.y, y <= crop.y + crop.height else { continue }
+            let area = Double(region.width) * Double(region.height)
+            weight += area
+            sumX += Double(x - (prepared.cropped?.x ?? 0)) * area
+            sumY += Double(y - (prepared.cropped?.y ?? 0)) * area
+        }
+        guard weight > 0, prepared.pixels.width > 0, prepared.pixels.height > 0 else { return options.gravity }
+        return Gravity(kind: .focusPoint, x: (sumX / weight).rounded(.down) / Double(prepared.pixels.width),
+                       y: (sumY / weight).rounded(.down) / Double(prepared.pixels.height))
+    }
+
     /// `pixels` transformed by `transformer`, or as they are when it does not apply.
     private static func applying(_ transformer: some ImageTransformer, to pixels: PixelBuffer) -> PixelBuffer {
         transformer.transform(Image(pixels: pixels), forKey: "")?.pixels ?? pixels
     }
 
-    /// `pixels` placed by `gravity` on a canvas of `size` filled with `fill`, or as they are
-    /// when the canvas is their size.
+    /// `pixels` placed by `gravity` on a canvas of `size` filled with `fill` (or, when
+    /// `blurred`, with `pixels` blurred by a sigma of 50 and stretched to the canvas, thumbor's
+    /// `fill(blur)`), or as they are when the canvas is their size.
     /// A nil `gravity` centres with the spare space halved and floored (thumbor's `fill`).
-    private func placed(_ pixels: PixelBuffer, on size: PixelSize, by gravity: Gravity?, dpr: Double, fill: RGBA) -> PixelBuffer {
+    private func placed(_ pixels: PixelBuffer, on size: PixelSize, by gravity: Gravity?, dpr: Double, fill: RGBA,
+                        blurred: Bool = false) -> PixelBuffer {
         let inner = PixelSize(width: pixels.width, height: pixels.height)
         guard size != inner else { return pixels }
         let origin = gravity?.origin(of: inner, in: size, dpr: dpr)
             ?? ((size.width - inner.width) / 2, (size.height - inner.height) / 2)
-        return pixels.placed(on: size, at: origin, fill: fill)
+        guard blurred else { return pixels.placed(on: size, at: origin, fill: fill) }
+        let canvas = Resampler.resize(Self.applying(GaussianBlurTransformer(radius: Self.fillBlurSigma), to: pixels), to: size)
+        return pixels.drawn(over: canvas, at: origin)
     }
+
+    /// The blur of thumbor's `fill(blur)` canvas.
+    static let fillBlurSigma = 50.0
 
     /// The size `crop` keeps of an image of `size`: sides of 0 keep the whole side, sides under
     /// 1 are fractions, larger ones pixels, never more than the image has.
@@ -132,14 +192,14 @@ struct ProcessingTransformer: ImageTransformer {
         return PixelSize(width: side(crop.width, of: size.width), height: side(crop.height, of: size.height))
     }
 
-    /// The area `crop` keeps, placed by its gravity (or the request's); a smart gravity's
-    /// placement is `smartOrigin` when known, and becomes it otherwise.
-    private func cropped(_ pixels: PixelBuffer, to crop: ProcessingCrop, smartOrigin: inout (x: Int, y: Int)?) -> PixelBuffer {
+    /// The area `crop` keeps of `pixels`, placed by its gravity (or the request's); a smart
+    /// gravity's placement is `smartOrigin` when known, and becomes it otherwise.
+    private func cropRect(_ pixels: PixelBuffer, _ crop: ProcessingCrop, smartOrigin: inout (x: Int, y: Int)?) -> PixelRect {
         let size = cropSize(crop, of: PixelSize(width: pixels.width, height: pixels.height))
         let gravity = crop.gravity ?? options.gravity
         // The crop comes before the resize: its pixel offsets are not multiplied by the ratio.
         let origin = smartOrigin ?? gravity.origin(of: size, in: pixels, dpr: 1)
         if gravity.kind == .smart { smartOrigin = origin }
-        return pixels.cropped(to: PixelRect(x: origin.x, y: origin.y, width: size.width, height: size.height))
+        return PixelRect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     }
 }

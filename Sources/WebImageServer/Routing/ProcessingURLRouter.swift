@@ -53,7 +53,7 @@ public struct ProcessingURLRouter: Sendable {
         var isThumbor = switch format {
         case .imgproxy: false
         case .thumbor: true
-        case .both: Self.isThumborSignature(firstSegment)
+        case .both: ThumborURLSigner.isSignatureSegment(firstSegment)
         }
         // An unsigned URL where signatures are required is refused before it is read: 403, as
         // imgproxy and thumbor answer, whatever the rest of the path holds.
@@ -100,11 +100,5 @@ public struct ProcessingURLRouter: Sendable {
     static func firstSegment(of path: String) -> String {
         let segment = (path.hasPrefix("/") ? path.dropFirst() : path[...]).prefix { $0 != "/" && $0 != "?" }
         return String(segment).removingPercentEncoding ?? String(segment)
-    }
-
-    /// Whether a first segment is thumbor's: `unsafe` or a padded 20-byte URL-safe base64 signature.
-    static func isThumborSignature(_ segment: String) -> Bool {
-        segment == "unsafe" || segment.utf8.count == 28 && segment.hasSuffix("=")
-            && URLSafeBase64.decode(segment)?.count == 20
     }
 }

@@ -217,10 +217,11 @@ public struct ImageServerResponder: HTTPResponder {
                 return PreparedResponse(status: .notModified, headerFields: headers)
             }
         }
-        headers.append(Field(name: .contentType, value: image.mediaType))
+        let meta = route.url.options.meta
+        headers.append(Field(name: .contentType, value: meta?.mediaType ?? image.mediaType))
         headers.append(Field(name: .contentLength, value: String(image.body.readableBytes)))
         let disposition: String = route.url.options.returnAttachment ? "attachment" : "inline"
-        let fileName: String = route.fileStem + "." + image.format.fileExtension
+        let fileName: String = route.fileStem + "." + (meta.map { $0.callback == nil ? "json" : "js" } ?? image.format.fileExtension)
         headers.append(Field(name: .contentDisposition, value: disposition + "; filename=\"" + fileName + "\""))
         let body = request.method == .head ? nil : image.body
         let status: HTTPResponse.Status = image.isFallback ? HTTPResponse.Status(code: processor.configuration.fallbackImageHTTPCode) : .ok

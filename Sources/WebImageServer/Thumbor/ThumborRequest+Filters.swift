@@ -62,8 +62,10 @@ extension ThumborRequest {
             options.thumborWatermarks.append(try Self.watermark(arguments, limits: limits))
         case "format":
             try arguments.expectCount(1, 1)
-            let name = arguments.values[0]
-            options.format = Self.knownFormats.contains(name.lowercased()) ? try ProcessingOptions.format(named: name) : nil
+            let name = arguments.values[0].lowercased()
+            // thumbor writes `heif` and `heic` alike: HEVC in HEIF, libheif's x265 encoder.
+            options.format = name == "heic" || name == "heif" ? .heic
+                : Self.knownFormats.contains(name) ? try ProcessingOptions.format(named: Substring(name)) : nil
         default:
             return false
         }

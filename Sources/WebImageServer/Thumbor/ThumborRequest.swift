@@ -5,12 +5,17 @@ import WebImage
 struct ThumborRequest {
     /// Whether the URL says `fit-in` (`fill` pads to the box, `stretch` does nothing).
     let fitIn: Bool
+    /// The size part as written.
+    let size: ThumborSize
     /// The options so far.
     var options = ProcessingOptions()
     /// Whether the image is mirrored left to right after the resize.
     var mirrored: Bool
     /// The clockwise quarter turns after the flip.
     var quarterTurns: Int
+    /// Whether the image URL is read for an earlier thumbor URL's crop, which becomes a focal
+    /// point (thumbor's `extract_focal`).
+    var extractsFocal = false
 
     /// A request for the size part `size` in the fit-in `mode` (`fit-in`, `full-fit-in`,
     /// `adaptive-fit-in`, `adaptive-full-fit-in`; nil for none), cropped where `gravity` says
@@ -18,6 +23,7 @@ struct ThumborRequest {
     /// swaps the box's sides when its orientation is not the source's.
     init(mode: Substring?, size: ThumborSize, gravity: Gravity) {
         fitIn = mode != nil
+        self.size = size
         if let mode {
             let full = mode.hasSuffix("full-fit-in")
             options.resizingType = full ? .fill : .fit
@@ -65,8 +71,10 @@ struct ThumborRequest {
         case "fill":
             try arguments.expectCount(1, 2)
             if arguments.values.count == 2 { _ = try arguments.boolean(1) }
-            options.backgroundIsAverage = arguments.values[0].lowercased() == "auto"
-            options.background = options.backgroundIsAverage ? nil : try ThumborColor.rgba(arguments)
+            let name = arguments.values[0].lowercased()
+            options.backgroundIsAverage = name == "auto"
+            options.fillsWithBlur = name == "blur"
+            options.background = options.backgroundIsAverage || options.fillsWithBlur ? nil : try ThumborColor.rgba(arguments)
             options.extend = fitIn
         case "background_color":
             try arguments.expectCount(1, 1)
@@ -86,6 +94,7 @@ struct ThumborRequest {
             quarterTurns -= angle / 90  // thumbor turns counter-clockwise
         default:
             if try applyPixelOrOutputFilter(filter, arguments, limits: limits) { return }
+            if try applyFocusOrKernelFilter(filter, arguments) { return }
             try applyFlag(filter, arguments)
         }
     }

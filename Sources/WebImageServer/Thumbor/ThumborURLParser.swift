@@ -6,7 +6,7 @@ import WebImage
 /// URLs) work against this server as they do against imagor:
 ///
 /// ```
-/// /{unsafe|signature}/[trim[:top-left][:tolerance]/][AxB:CxD/][[adaptive-][full-]fit-in/][-]W x[-]H/[halign/][valign/][smart/][filters:f(a):g()/]IMAGE
+/// /{unsafe|signature}/[meta/][trim[:top-left|bottom-right][:tolerance]/][AxB:CxD/][[adaptive-][full-]fit-in/][-]W x[-]H/[halign/][valign/][smart/][filters:f(a):g()/]IMAGE
 /// ```
 ///
 /// Each part is read in that order and only as a whole segment followed by `/`, as libthumbor's
@@ -22,8 +22,10 @@ import WebImage
 ///   covers the box instead, enlarging if need be and cropping nothing; `adaptive-` before
 ///   either swaps W and H when the box is landscape and the source portrait, or the reverse.
 /// - `orig` for a side: the source's (after trim and crop), so `origx300` keeps the width.
-/// - `trim`: removes the border of the top left pixel's colour first, up to `tolerance` away
-///   (per channel, where thumbor measures a colour distance); `trim:bottom-right` is refused.
+/// - `trim`: removes the border of the top left (or, with `bottom-right`, the bottom right)
+///   pixel's colour first, up to `tolerance` away (per channel, where thumbor measures a colour distance).
+/// - `meta`: the answer is thumbor's JSON description (``ProcessingMeta``) instead of the image;
+///   `?callback=name` wraps it in a call of `name` (JSONP).
 /// - `-W`, `-H`: flip left to right, top to bottom, after the resize.
 /// - `AxB:CxD`: a crop of the (upright) source from left A, top B to right C, bottom D, before
 ///   the resize; an empty rectangle is no crop. A rectangle reaching outside the source keeps its
@@ -32,8 +34,8 @@ import WebImage
 ///   `g:sm`) in place of the alignment. thumbor finds faces and features with OpenCV detectors;
 ///   this server scores attention instead (edges, skin tones, saturation), which needs no
 ///   detector and often lands on the same subject, but not always on the same pixels.
-/// - Filters: `quality(q)`, `format(webp|jpeg|jpg|png|gif|avif)` (a name thumbor does not know
-///   is ignored), `brightness(n)`, `contrast(n)`, `rgb(r,g,b)`, `saturation(x)`, `noise(n[,seed])`,
+/// - Filters: `quality(q)`, `format(webp|jpeg|jpg|png|gif|avif|heic|heif)` (a name thumbor does not know
+///   is ignored; `heic` and `heif` are HEIC), `brightness(n)`, `contrast(n)`, `rgb(r,g,b)`, `saturation(x)`, `noise(n[,seed])`,
 ///   `equalize()` (`ColorAdjustment`, thumbor's arithmetic, after the resize), `sharpen(amount,
 ///   radius,luminance_only)` (an unsharp mask of sigma `radius`; amount and luminance_only are
 ///   read, not honoured), `strip_icc()`, `round_corner(a,r,g,b[,transparent])`, `max_bytes(n)`, `max_age(seconds)` (`Cache-Control: max-age=N,public`;
@@ -42,11 +44,16 @@ import WebImage
 ///   way), `background_color(colour)`, `blur(radius[,sigma])`, `rotate(multiple of 90)`
 ///   (counter-clockwise, after the resize), `grayscale()`, `upscale()`, `no_upscale()`,
 ///   `stretch()`, `strip_exif()`, `watermark(url,x,y,alpha[,w_ratio,h_ratio])` (``ThumborWatermark``,
-///   its mark loaded through the same source policy as the image). The orientation from the metadata is applied (thumbor's
-///   `RESPECT_ORIENTATION`).
+///   its mark loaded through the same source policy as the image), `fill(blur)` (the canvas filled with the image blurred and
+///   stretched), `convolution(w;w;…,columns[,normalize])` (`ConvolutionTransformer`),
+///   `focal(LxT:RxB)` (the fill crop centres on the focal areas, anything else ignored as thumbor
+///   does), `extract_focal()` (an earlier thumbor URL's crop in the image part becomes the focal
+///   area, its image the image), `redeye()` (accepted, changes nothing: thumbor corrects eyes only
+///   inside faces its OpenCV detector found). The orientation from the metadata is applied
+///   (thumbor's `RESPECT_ORIENTATION`).
 ///
-/// Any other filter is a ``ProcessingURLError/unsupportedFilter(_:)``, and `meta`, `debug` and
-/// `trim:bottom-right` are ``ProcessingURLError/unsupportedPart(_:)``: thumbor would skip an unknown filter silently,
+/// Any other filter is a ``ProcessingURLError/unsupportedFilter(_:)``, and `debug` is a
+/// ``ProcessingURLError/unsupportedPart(_:)``: thumbor would skip an unknown filter silently,
 /// this server says so rather than answer with another image than the one asked for.
 public struct ThumborURLParser: Sendable {
     /// The bounds on path length, filter count and values.
@@ -57,15 +64,31 @@ public struct ThumborURLParser: Sendable {
         self.limits = limits
     }
 
-    /// The URL `path` (the request target without the host; a query is ignored) describes.
+    /// The URL `path` (the request target without the host; of the query, only `meta`'s `callback` is read) describes.
     /// ``ProcessingURL/signature`` is the first segment as received (`unsafe` or the signature)
     /// and ``ProcessingURL/signedPath`` everything after it, starting with `/`.
     public func parse(_ path: String) throws(ProcessingURLError) -> ProcessingURL {
         let signed = try SignedPath(path, limits: limits, firstSegment: "unsafe or signature segment")
         var rest = signed.path.dropFirst()
-        for part in ["debug", "meta"] where rest.hasPrefix(part + "/") {
-            throw .unsupportedPart(part)
+        if rest.hasPrefix("debug/") { throw .unsupportedPart("debug") }
+        let meta = Self.take(&rest, Self.one(of: ["meta"])) != nil
+        var (request, image) = try read(rest)
+        if request.extractsFocal, let earlier = Self.earlierCrop(in: Substring(try Self.decoded(image)), parser: self) {
+            request.options.focalRegions.append(earlier.region)
+            image = earlier.image
         }
+        if meta {
+            request.options.meta = ProcessingMeta(callback: try Self.callback(in: path), imageURL: try Self.decoded(image))
+            request.options.meta?.flipsHorizontally = request.size.flipsHorizontally
+            request.options.meta?.flipsVertically = request.size.flipsVertically
+        }
+        return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
+                             options: request.finished, source: try Self.imageURL(image))
+    }
+
+    /// The request the parts after the signature (and `meta`) describe, with the image part as written.
+    private func read(_ path: Substring) throws(ProcessingURLError) -> (ThumborRequest, Substring) {
+        var rest = path
         var trim: ProcessingTrim?
         if let segment = Self.take(&rest, { $0 == "trim" || $0.hasPrefix("trim:") ? $0 : nil }) {
             trim = try Self.trim(segment)
@@ -95,8 +118,48 @@ public struct ThumborURLParser: Sendable {
             try request.apply(filters: String(body[..<end.upperBound].dropLast()), limits: limits)
             rest = body[end.upperBound...]
         }
-        return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
-                             options: request.finished, source: try Self.imageURL(rest))
+        return (request, rest)
+    }
+
+    /// thumbor's `extract_focal`: the image part read as an earlier thumbor URL (its host, if
+    /// any, dropped; `unsafe` or a signature first), up to 10 URLs deep, until one has a crop
+    /// `AxB:CxD`. That crop is the focal region and that URL's image the image; nil when no URL
+    /// on the way has a crop.
+    private static func earlierCrop(in image: Substring, parser: ThumborURLParser) -> (region: PixelRect, image: Substring)? {
+        var url = image
+        for _ in 0..<10 {
+            // Everything up to the first "/" is the scheme and host (or nothing).
+            guard let slash = url.firstIndex(of: "/") else { return nil }
+            var rest = url[url.index(after: slash)...]
+            if url.hasPrefix("http://") || url.hasPrefix("https://") {
+                rest = url.dropFirst(url.hasPrefix("http://") ? 7 : 8)
+                guard let hostEnd = rest.firstIndex(of: "/") else { return nil }
+                rest = rest[rest.index(after: hostEnd)...]
+            }
+            guard let signature = take(&rest, { ThumborURLSigner.isSignatureSegment(String($0)) ? $0 : nil }),
+                  !signature.isEmpty, let earlier = try? parser.read(rest), !earlier.1.isEmpty else { return nil }
+            if let crop = earlier.0.options.crop, let origin = crop.gravity {
+                return (PixelRect(x: Int(origin.x), y: Int(origin.y), width: Int(crop.width), height: Int(crop.height)), earlier.1)
+            }
+            url = earlier.1
+        }
+        return nil
+    }
+
+    /// The JSONP function the query's `callback` names (thumbor's), or nil without one; a name
+    /// must be a JavaScript identifier path (letters, digits, `_`, `$`, `.`) of at most 64 bytes.
+    private static func callback(in path: String) throws(ProcessingURLError) -> String? {
+        guard let query = path.firstIndex(of: "?").map({ path[path.index(after: $0)...] }) else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("callback=") {
+            let name = String(pair.dropFirst("callback=".count)).removingPercentEncoding ?? ""
+            guard !name.isEmpty, name.utf8.count <= 64, name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_$.".unicodeScalars.contains($0))
+            }) else {
+                throw .invalidArgument(option: "callback", reason: "a JSONP callback is letters, digits, \"_\", \"$\" and \".\"")
+            }
+            return name
+        }
+        return nil
     }
 
     /// What `read` makes of the segment at the start of `rest` when that segment is followed by
@@ -135,18 +198,22 @@ public struct ThumborURLParser: Sendable {
                               gravity: Gravity(kind: .northWest, x: Double(corners[0]), y: Double(corners[1])))
     }
 
-    /// The trim `trim[:top-left][:tolerance]` asks for: the border of the top left pixel's
-    /// colour, up to `tolerance` (0…442, thumbor's largest colour distance, capped at 254 per
-    /// channel) away. `bottom-right` is refused: the trim measures from the top left pixel.
+    /// The trim `trim[:top-left|bottom-right][:tolerance]` asks for: the border of the top left
+    /// (or bottom right) pixel's colour, up to `tolerance` (0…442, thumbor's largest colour
+    /// distance, capped at 254 per channel) away.
     private static func trim(_ segment: Substring) throws(ProcessingURLError) -> ProcessingTrim {
         var parts = segment.split(separator: ":", omittingEmptySubsequences: false).dropFirst()
-        if parts.first == "bottom-right" { throw .unsupportedPart("trim:bottom-right") }
-        if parts.first == "top-left" { parts = parts.dropFirst() }
-        guard parts.count <= 1 else { throw .invalidArgument(option: "trim", reason: "trim[:top-left][:tolerance]") }
+        let corner = parts.first.flatMap { $0 == "top-left" || $0 == "bottom-right" ? $0 : nil }
+        if corner != nil { parts = parts.dropFirst() }
+        guard parts.count <= 1 else {
+            throw .invalidArgument(option: "trim", reason: "trim[:top-left|bottom-right][:tolerance]")
+        }
         let arguments = OptionArguments(option: "trim", values: Array(parts))
         let tolerance = arguments.has(0) ? try arguments.integer(0, in: 0...442) : 0
         // A pixel up to `tolerance` away is border; the trim's threshold is the first distance that is not.
-        return ProcessingTrim(threshold: Double(min(tolerance, 254) + 1))
+        var trim = ProcessingTrim(threshold: Double(min(tolerance, 254) + 1))
+        trim.fromBottomRight = corner == "bottom-right"
+        return trim
     }
 
     /// The gravity for thumbor's alignments.
@@ -165,11 +232,17 @@ public struct ThumborURLParser: Sendable {
         return Gravity(kind: kind)
     }
 
+    /// The image part percent-decoded.
+    private static func decoded(_ text: Substring) throws(ProcessingURLError) -> String {
+        guard !text.isEmpty else { throw .missingPart("image URL") }
+        guard let decoded = String(text).removingPercentEncoding else { throw .invalidSource("bad percent-encoding") }
+        return decoded
+    }
+
     /// The image URL: percent-decoded, `http://` added when it starts with no scheme (the
     /// source, and the mark of the `watermark` filter).
     static func imageURL(_ text: Substring) throws(ProcessingURLError) -> URL {
-        guard !text.isEmpty else { throw .missingPart("image URL") }
-        guard let decoded = String(text).removingPercentEncoding else { throw .invalidSource("bad percent-encoding") }
+        let decoded = try decoded(text)
         let scheme = decoded.range(of: "://").map { decoded[..<$0.lowerBound] } ?? ""
         let hasScheme = scheme.first?.isLetter == true
             && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }

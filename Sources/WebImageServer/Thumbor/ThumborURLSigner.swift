@@ -44,6 +44,12 @@ public struct ThumborURLSigner: Sendable {
         guard URLSigner.constantTimeEqual(bytes, Self.digest(of: path, key: key)) else { throw .forbidden }
     }
 
+    /// Whether a first segment is thumbor's: `unsafe` or a padded 20-byte URL-safe base64 signature.
+    static func isSignatureSegment(_ segment: String) -> Bool {
+        segment == "unsafe" || segment.utf8.count == 28 && segment.hasSuffix("=")
+            && URLSafeBase64.decode(segment)?.count == 20
+    }
+
     /// HMAC-SHA1(key, path).
     private static func digest(of path: String, key: [UInt8]) -> [UInt8] {
         Array(HMAC<Insecure.SHA1>.authenticationCode(for: Array(path.utf8), using: SymmetricKey(data: key)))
