@@ -64,6 +64,25 @@ def pillow(case):
     return run([python, os.path.join(here, "pillow_bench.py"), fixtures, case, str(budget), str(min_runs)])
 
 
+def vips(case):
+    return run([python, os.path.join(here, "vips_bench.py"), fixtures, case, str(budget), str(min_runs)])
+
+
+def fields(cmd):
+    """The numbers a peak run prints after its case name."""
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip() or f"exit {out.returncode}")
+    return [float(x) for x in out.stdout.split()[1:]]
+
+
+def thumbnail_peaks(case):
+    """One thumbnail in a fresh process each side, once a round: (our MiB, our bytes, libvips's MiB, its bytes)."""
+    ours_mib, ours_bytes = fields([ours_binary, fixtures, "peak." + case])
+    vips_mib, vips_bytes = fields([python, os.path.join(here, "vips_bench.py"), fixtures, case, "peak"])
+    return ours_mib, ours_bytes, vips_mib, vips_bytes
+
+
 def tjbench(path):
     """libjpeg-turbo's own decode speed for `path`, as seconds per image."""
     exe = shutil.which("tjbench")
@@ -83,6 +102,8 @@ def tjbench(path):
 
 
 bench = os.path.join(fixtures, "bench")
+VIPS_THUMBNAILS = ["thumbnail.jpeg.256.vips", "thumbnail.jpeg.progressive.256.vips", "thumbnail.webp.256.vips",
+                   "thumbnail.png.256.vips"]
 # (ratio name, case of ours, reference label, reference function[, environment of ours])
 comparisons = [
     ("decode.jpeg.full", "decode.jpeg.full", "Pillow", lambda: pillow("decode.jpeg.full")),
@@ -105,6 +126,10 @@ comparisons = [
     ("decode.avif.photo", "decode.avif.photo", "Pillow", lambda: pillow("decode.avif.photo")),
     ("encode.avif.1024", "encode.avif.1024", "Pillow", lambda: pillow("encode.avif.1024")),
     ("thumbnail.jpeg.256", "thumbnail.jpeg.256", "Pillow", lambda: pillow("thumbnail.jpeg.256")),
+    # A bench file to 256 px in its own format (JPEG and WebP at quality 80, PNG lossless)
+    # against libvips 8.18's thumbnail (pyvips, one thread, no operation cache): time here,
+    # peak resident memory and output bytes in the "thumbnail peaks" table.
+    *[(case, case, "libvips", lambda case=case: vips(case)) for case in VIPS_THUMBNAILS],
     ("resize.1024", "resize.1024", "Pillow", lambda: pillow("resize.1024")),
     ("resize.256", "resize.256", "Pillow", lambda: pillow("resize.256")),
     # Smart gravity's search on the 12 MP photo (scoring a ≤256 copy, sliding the crop) against
@@ -262,6 +287,13 @@ for name, goal in peaks:
         print(f"{name}: {time.monotonic() - started:.0f} s", file=sys.stderr)
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         print(f"skip {name}: {e}", file=sys.stderr)
+thumbnail_peak_results = []
+for name in [c[0] for c in comparisons if c[0] in VIPS_THUMBNAILS]:
+    try:
+        rows = [thumbnail_peaks(name) for _ in range(rounds_of(name))]
+        thumbnail_peak_results.append((name, *[max(r[i] for r in rows) for i in range(4)]))
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        print(f"skip peak {name}: {e}", file=sys.stderr)
 servers.close()
 if serve_bench.peaks:  # measured during serve.cold.thumbor: no goal yet
     peak_results.append(("serve.cold.rss", max(serve_bench.peaks), None))
@@ -275,7 +307,13 @@ for name, ours_s, label, ref_s, ratio, low, high in results:
     print(f"{name:34} {ours_s * 1e3:9.2f} ms {ref_s * 1e3:9.2f} ms  {label:8} {ratio:6.2f}  {low:6.2f}–{high:<6.2f}")
 for name, mib, goal in peak_results:
     print(f"{name:34} {mib:8.1f} MiB {'peak RSS':>12}  " + (f"goal  ≤ {goal} MiB" if goal else "no goal"))
+if thumbnail_peak_results:
+    print(f"{'thumbnail peaks':34} {'ours MiB':>12} {'libvips MiB':>12}  {'ours bytes':>10} {'libvips bytes':>13}")
+for name, ours_mib, ours_bytes, vips_mib, vips_bytes in thumbnail_peak_results:
+    print(f"{name:34} {ours_mib:12.1f} {vips_mib:12.1f}  {ours_bytes:10.0f} {vips_bytes:13.0f}")
 for name, _, _, _, ratio, low, high in results:
     print(f"ratio {name} {ratio:.3f} min {low:.3f} max {high:.3f}")
 for name, mib, _ in peak_results:
     print(f"peak {name} {mib:.1f}")
+for name, ours_mib, ours_bytes, vips_mib, vips_bytes in thumbnail_peak_results:
+    print(f"peak {name} {ours_mib:.1f} libvips {vips_mib:.1f} bytes {ours_bytes:.0f} libvips {vips_bytes:.0f}")

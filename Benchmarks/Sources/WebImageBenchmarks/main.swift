@@ -1,7 +1,7 @@
 import Foundation
 
 // webimage-benchmarks FIXTURES CASE [SECONDS [MIN_RUNS]]: prints "<case> <median seconds per operation>",
-// or for memory.thumbnails "<case> <peak resident MiB>".
+// or for memory.thumbnails "<case> <peak resident MiB>", for peak.thumbnail.* "<case> <peak MiB> <output bytes>".
 // Benchmarks/run calls it once per case and round, alternating with the reference (Pillow,
 // tjbench, or for a case `X` whose reference is plain Swift, the case `ref.X` of this binary).
 let arguments = CommandLine.arguments
@@ -13,7 +13,7 @@ let fixtures = URL(fileURLWithPath: arguments[1])
 let budget = arguments.count > 3 ? Double(arguments[3]) ?? 1 : 1
 let minimumRuns = arguments.count > 4 ? Int(arguments[4]) ?? 3 : 3
 let cases = CodingCases.all(fixtures: fixtures) + ColorCases.all(fixtures: fixtures) + CacheCases.all(fixtures: fixtures) + DownloadCases.all + [GalleryCase.gallery]
-    + ScaleCases.all
+    + ScaleCases.all + ThumbnailCases.all(fixtures: fixtures)
 if arguments[2] == "list" {
     for c in cases { print(c.name) }
     print(MemoryCase.name)
@@ -29,6 +29,15 @@ func report(_ name: String, _ measure: () throws -> Double) {
     }
 }
 
+do {
+    if let (mebibytes, bytes) = try ThumbnailCases.peak(arguments[2], fixtures: fixtures) {
+        print(arguments[2], mebibytes, bytes)
+        exit(0)
+    }
+} catch {
+    FileHandle.standardError.write(Data("\(arguments[2]) failed: \(error)\n".utf8))
+    exit(1)
+}
 if arguments[2] == MemoryCase.name {
     report(MemoryCase.name, MemoryCase.peakResidentMiB)
     exit(0)

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""libvips's side of the thumbnail.*.vips comparisons, through pyvips (pyvips-binary carries
+libvips 8.18): `pyvips.Image.thumbnail_buffer` of a bench file to 256 px on its long side,
+written in the file's own format (JPEG and WebP at quality 80, PNG lossless), as imgproxy runs
+libvips: one thread (VIPS_CONCURRENCY=1, set before pyvips loads) and the operation cache off.
+
+usage: vips_bench.py FIXTURES CASE SECONDS MIN_RUNS   prints "<case> <median seconds per thumbnail>"
+       vips_bench.py FIXTURES CASE peak               one thumbnail in this fresh process, then
+                                                      "<case> <peak resident MiB> <output bytes>"
+"""
+import os, resource, statistics, sys, time
+
+os.environ["VIPS_CONCURRENCY"] = "1"
+import pyvips  # noqa: E402
+
+pyvips.cache_set_max(0)
+fixtures, case = sys.argv[1], sys.argv[2]
+bench = os.path.join(fixtures, "bench")
+# case: (source file, the suffix libvips writes, its options)
+cases = {
+    "thumbnail.jpeg.256.vips": ("testjfif_full.jpg", ".jpg", {"Q": 80}),
+    "thumbnail.jpeg.progressive.256.vips": ("testjfif_full.progressive.jpg", ".jpg", {"Q": 80}),
+    "thumbnail.webp.256.vips": ("testjfif_full.webp", ".webp", {"Q": 80}),
+    "thumbnail.png.256.vips": ("testjfif_1024.png", ".png", {}),
+}
+if case not in cases:
+    sys.exit(f"unknown case {case}")
+name, suffix, options = cases[case]
+with open(os.path.join(bench, name), "rb") as f:
+    data = f.read()
+
+
+def thumbnail():
+    return pyvips.Image.thumbnail_buffer(data, 256).write_to_buffer(suffix, **options)
+
+
+if sys.argv[3] == "peak":
+    output = thumbnail()
+    print(case, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, len(output))
+    sys.exit(0)
+budget, min_runs = float(sys.argv[3]), int(sys.argv[4])
+thumbnail()
+samples, start = [], time.perf_counter()
+while len(samples) < min_runs or time.perf_counter() - start < budget:
+    t0 = time.perf_counter()
+    thumbnail()
+    samples.append(time.perf_counter() - t0)
+print(case, statistics.median(samples))
