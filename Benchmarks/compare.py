@@ -19,7 +19,7 @@ without a journal makes every file creation slower (see `temporary_files`).
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
-import bench_server, redis_server, s3_server, serve_bench
+import bench_server, redis_server, s3_server, serve_bench, serve_harness
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 # Stand-ins from make_inputs.py instead of the corpus's photos: said before and after the table.
@@ -171,6 +171,16 @@ comparisons = [
     # `webimage serve` process: results from a warm Redis against the same results from its
     # warm local disk (goal: a ratio of 0.5 or more), and against an empty Redis, where every
     # source is fetched and every result made (the speed-up a second instance gets from the first).
+    # imgproxy's harness shape (Benchmarks/serve_harness.py): 24 photos of 2040 x 1360 to
+    # rs:fit:512:512/q:80, 2 clients, every URL new, sources warm; `webimage serve` against a
+    # libvips server doing imgproxy's pipeline and savers (vips_server.py). JPEG sources, or with
+    # .same sources in the output's own format. Latency, CPU, memory, bytes and PSNR of both
+    # sides go to the "serve.harness" table.
+    *[(f"serve.harness.{kind}{output}", lambda output=output, source=source: serve_harness.harness(
+        "webimage", binaries, fixtures, output, source), "libvips",
+       lambda output=output, source=source: serve_harness.harness("libvips", binaries, fixtures, output, source))
+      for kind, outputs, same in [("", ["jpeg", "webp", "png", "avif"], False), ("same.", ["webp", "png", "avif"], True)]
+      for output in outputs for source in [output if same else "jpeg"]],
     ("scale.redis.hit", "scale.redis.hit", "disk", lambda: swift_reference("scale.redis.hit")),
     ("scale.redis.speedup", lambda: measured_again("scale.redis.hit"), "cold", lambda: ours("scale.redis.cold")),
     # The same results from object storage (moto's S3 server, Benchmarks/s3_server.py) as the
@@ -202,7 +212,7 @@ def rounds_of(name):
     """The rounds of comparison `name`: in --quick, two for the networked cases, whose rounds
     take seconds each (a server started per round, hundreds of requests), so the run stays
     under three minutes."""
-    return min(rounds, 2) if quick and name in networked else rounds
+    return min(rounds, 2) if quick and (name in networked or name.startswith("serve.harness")) else rounds
 
 
 chosen = [a for a in sys.argv[3:] if not a.startswith("--")]
@@ -311,6 +321,17 @@ if thumbnail_peak_results:
     print(f"{'thumbnail peaks':34} {'ours MiB':>12} {'libvips MiB':>12}  {'ours bytes':>10} {'libvips bytes':>13}")
 for name, ours_mib, ours_bytes, vips_mib, vips_bytes in thumbnail_peak_results:
     print(f"{name:34} {ours_mib:12.1f} {vips_mib:12.1f}  {ours_bytes:10.0f} {vips_bytes:13.0f}")
+if serve_harness.stats:
+    print(f"{'serve.harness (ours / libvips)':34} {'median ms':>13} {'p95 ms':>13} {'CPU ms/req':>13} {'peak MiB':>11}"
+          f" {'bytes':>13} {'PSNR dB':>13}")
+for (output, source), sides in sorted({(o, s): None for o, s, _ in serve_harness.stats}.items()):
+    def both(key, scale=1, digits=0):
+        values = [statistics.median(r[key] for r in serve_harness.stats[(output, source, side)]) * scale
+                  for side in ("webimage", "libvips") if (output, source, side) in serve_harness.stats]
+        return " / ".join(f"{v:.{digits}f}" for v in values)
+    label = f"{source} -> {output}"
+    print(f"{label:34} {both('median', 1e3, 1):>13} {both('p95', 1e3, 1):>13} {both('cpu', 1e3, 1):>13}"
+          f" {both('peak'):>11} {both('bytes'):>13} {both('psnr', 1, 2):>13}")
 for name, _, _, _, ratio, low, high in results:
     print(f"ratio {name} {ratio:.3f} min {low:.3f} max {high:.3f}")
 for name, mib, _ in peak_results:
