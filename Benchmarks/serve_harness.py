@@ -21,15 +21,15 @@ PHOTOS, REPEATS, CLIENTS, BOX, QUALITY = 24, 4, 2, 512, 80
 EXTENSIONS = {"jpeg": "jpg", "webp": "webp", "png": "png", "avif": "avif"}
 here = os.path.dirname(os.path.abspath(__file__))
 stats = {}
-_photos = {}  # source format -> (folder, [RGB images])
+_photos = {}  # source format -> folder
 
 
 def photos(fixtures, source):
-    """The 24 photos written as `source` into a folder of this process's; with their pixels."""
+    """The folder of the 24 photos written as `source` (made once a process; their pixels are
+    not kept, so that compare.py stays small)."""
     if source not in _photos:
         folder = tempfile.mkdtemp(prefix=f"webimage-harness-{source}-")
         bench = os.path.join(fixtures, "bench")
-        images = []
         for n in range(PHOTOS):
             name = "testjfif_full.jpg" if n % 2 == 0 else "testimagelarge_full.jpg"
             with Image.open(os.path.join(bench, name)) as whole:
@@ -40,8 +40,7 @@ def photos(fixtures, source):
                 image = whole.crop((x, y, x + 2040, y + 1360))
             options = {"jpeg": {"quality": 90}, "webp": {"quality": 90}, "png": {}, "avif": {"quality": 80, "speed": 8}}[source]
             image.save(os.path.join(folder, f"{n:02d}.{EXTENSIONS[source]}"), source.upper(), **options)
-            images.append(image)
-        _photos[source] = (folder, images)
+        _photos[source] = folder
     return _photos[source]
 
 
@@ -83,9 +82,11 @@ def cpu_seconds(process):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def psnr(body, reference):
+def psnr(body, photo):
     with Image.open(io.BytesIO(body)) as decoded:
         ours = numpy.asarray(decoded.convert("RGB"), dtype=numpy.float64)
+    with Image.open(photo) as reference:
+        reference = reference.convert("RGB")
     exact = numpy.asarray(reference.resize((ours.shape[1], ours.shape[0]), Image.LANCZOS, reducing_gap=None),
                           dtype=numpy.float64)
     mse = numpy.mean((ours - exact) ** 2)
@@ -94,7 +95,7 @@ def psnr(body, reference):
 
 def harness(side, binaries, fixtures, output, source):
     """Seconds per request of a fresh `side` server on the harness; records the round's stats."""
-    folder, images = photos(fixtures, source)
+    folder = photos(fixtures, source)
     extension = EXTENSIONS[source]
     with origin(folder) as base, server(side, binaries) as (port, process):
         def path(n, buster):
@@ -133,6 +134,6 @@ def harness(side, binaries, fixtures, output, source):
         "median": statistics.median(latencies), "p95": latencies[int(len(latencies) * 0.95)],
         "cpu": cpu / len(requests), "peak": peak,
         "bytes": statistics.mean(len(b) for b in firsts.values()),
-        "psnr": statistics.mean(psnr(firsts[n], images[n]) for n in firsts),
+        "psnr": statistics.mean(psnr(firsts[n], os.path.join(folder, f"{n:02d}.{extension}")) for n in firsts),
     })
     return seconds / len(requests)

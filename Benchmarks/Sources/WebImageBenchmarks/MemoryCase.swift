@@ -31,8 +31,6 @@ enum MemoryCase {
         }
         try Blocking.await { try await downloader.shutdown() }
         try loads.get()
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024  // Linux reports KiB
+        return try PeakMemory.mebibytes()
     }
 }

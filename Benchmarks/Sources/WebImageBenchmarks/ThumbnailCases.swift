@@ -30,9 +30,7 @@ enum ThumbnailCases {
     static func peak(_ name: String, fixtures: URL) throws -> (mebibytes: Double, bytes: Int)? {
         guard let entry = files.first(where: { "peak." + $0.name == name }) else { return nil }
         let output = try thumbnail(of: try Data(contentsOf: fixtures.appendingPathComponent("bench/\(entry.file)")), as: entry.format)
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return (Double(usage.ru_maxrss) / 1024, output.count)  // Linux reports KiB
+        return (try PeakMemory.mebibytes(), output.count)
     }
 
     private static let coders = ImageCoders(WebImageCodecs.defaultCoders)
