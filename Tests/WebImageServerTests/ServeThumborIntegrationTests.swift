@@ -9,7 +9,7 @@ import XCTest
 /// (`/unsafe/{option}/{image}`) must answer 200, on a JPEG, a CMYK JPEG, a transparent PNG and
 /// an animated GIF, through a real `webimage serve` on loopback.
 final class ServeThumborIntegrationTests: ServeTestCase {
-    /// urls_helpers.py's ALL_OPTIONS, but for the watermarks (their own tests carry them).
+    /// urls_helpers.py's ALL_OPTIONS, but for its three watermarks (see ``watermarks(of:)``).
     static let options: [String] = [
         "meta", "trim", "trim:top-left", "trim:bottom-right", "trim:top-left:10", "trim:bottom-right:20", "10x10:100x100",
         "fit-in", "adaptive-fit-in", "full-fit-in", "adaptive-full-fit-in",
@@ -23,6 +23,13 @@ final class ServeThumborIntegrationTests: ServeTestCase {
         "filters:focal()", "filters:focal(0x0:1x1)", "filters:no_upscale()", "filters:max_age(600)", "filters:upscale()",
         "filters:format(avif)", "filters:format(heic)", "filters:format(heif)",
     ]
+
+    /// urls_helpers.py's three watermarks, their mark (thumbor's file loader's
+    /// `rgba-interlaced.png`) at `mark`, a URL on the test's origin: thumbor's loader reads a
+    /// bare name from its folder, this server from a URL.
+    static func watermarks(of mark: String) -> [String] {
+        ["10,10,50", "center,center,50", "repeat,repeat,50"].map { "filters:watermark(\(mark),\($0))" }
+    }
 
     /// The options of ALL_OPTIONS this server answers with a 400 on purpose: filters it does
     /// not have (thumbor's `frame`, the `gifv` video output and `curve`).
@@ -45,13 +52,14 @@ final class ServeThumborIntegrationTests: ServeTestCase {
         let images = [origin.url("/gradient.jpg").absoluteString, origin.url("/cmyk.jpg").absoluteString, rgba,
                       origin.url("/animated.gif").absoluteString]
         var failed: [String] = []
-        for option in Self.options {
+        let options = Self.options + Self.watermarks(of: rgba)
+        for option in options {
             for image in images {
                 let response = try await get(base + "/unsafe/\(option)/\(image)")
                 if response.status != 200 { failed.append("\(response.status) \(option) \(image)") }
             }
         }
-        XCTAssertEqual(failed, [], "\(failed.count) of \(Self.options.count * images.count)")
+        XCTAssertEqual(failed, [], "\(failed.count) of \(options.count * images.count)")
         for option in Self.refused {
             let response = try await get(base + "/unsafe/\(option)/\(images[0])")
             XCTAssertEqual(response.status, 400, option)
