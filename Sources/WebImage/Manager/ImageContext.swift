@@ -82,25 +82,6 @@ public struct ImageContext: Sendable {
                                  decodeOptions: settings.decodeOptions, transformerKey: transformerKey ?? defaultTransformerKey)
         }
 
-        /// Whether a memory hit is the whole answer to a load with `options` and these
-        /// settings: it looks in memory and wants neither the disk bytes along with the image
-        /// nor a revalidation.
-        func answersByMemoryHit(_ options: WebImageOptions) -> Bool {
-            queryCacheType(options).includesMemory && options.isDisjoint(with: [.queryMemoryData, .refreshCached])
-        }
-
-        /// The cache tiers a load with `options` looks in: the context's, else all of them
-        /// (none with `fromLoaderOnly`).
-        func queryCacheType(_ options: WebImageOptions) -> ImageCacheType {
-            settings.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
-        }
-
-        /// Whether a load with `options` wants only the first frame of an animation:
-        /// `decodeFirstFrameOnly`, or the context's decode options.
-        func wantsFirstFrameOnly(_ options: WebImageOptions) -> Bool {
-            options.contains(.decodeFirstFrameOnly) || settings.decodeOptions?.firstFrameOnly == true
-        }
-
         /// The image under `key` in the memory tier of the context's cache, else of `defaultCache`.
         func imageFromMemory(forKey key: String, defaultCache: any ImageCaching) -> Image? {
             settings.imageCache == nil

@@ -25,14 +25,13 @@ extension ImageManager {
                 return loadImage(request(for: url, options: options, context: context), progress: progress, completed: completed)
             }
             // A memory hit completes without a request value or a task, as SDWebImage's synchronous memory path.
-            // Read once: Foundation builds the string anew on every call; a miss passes it on.
-            let urlString = url.absoluteString
-            if let hit = memoryHit(for: url, urlString: urlString, options: options, context: context) {
+            switch start(url, options: options, context: context) {
+            case .hit(let hit):
                 context.complete(completed, with: .success(hit), finished: true)
                 return .finished
+            case .miss(let request):
+                return loadAfterMemoryMiss(request, progress: progress, completed: completed)
             }
-            let request = ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self)
-            return loadAfterMemoryMiss(request, progress: progress, completed: completed)
         } catch {
             context.complete(completed, with: .failure(error), finished: true)
             return .finished
@@ -45,7 +44,8 @@ extension ImageManager {
         _ request: ImageRequest, progress: (@Sendable (ImageLoadingProgress) -> Void)? = nil,
         completed: @escaping ImageLoadCompletion
     ) -> WebImageOperation {
-        if let hit = memoryHit(for: request) {
+        if request.hasURL,
+           let hit = memoryHit(for: request.url, key: request.keys.image, policy: request.policy, context: request.context) {
             request.context.complete(completed, with: .success(hit), finished: true)
             return .finished
         }
@@ -59,7 +59,7 @@ extension ImageManager {
     ) -> WebImageOperation {
         let context = request.context
         // With `queryDiskDataSync`, a disk hit completes before this returns, as SDWebImage's.
-        if !isRefused(request.url, options: request.options), let hit = request.diskHitNow() {
+        if let hit = diskHitNow(for: request) {
             context.complete(completed, with: .success(hit), finished: true)
             return .finished
         }

@@ -17,8 +17,8 @@ extension ImageManager {
                      events: ImageLoadingEventHandler? = nil) async throws(WebImageError) -> ImageDataResult {
         let request = request(for: try validated(url), options: options, context: context)
         guard request.hasURL else { throw .invalidURL("no URL") }
-        if isRefused(request.url, options: request.options) { throw .failedURL }
-        return try await dataInFlight.value(for: request.workKey, events: events) { [self] events async throws(WebImageError) in
+        if isRefused(request.url, policy: request.policy) { throw .failedURL }
+        return try await dataInFlight.value(for: LoadPolicy.workKey(of: request), events: events) { [self] events async throws(WebImageError) in
             try await runDataStages(of: request, events: events)
         }.value
     }
@@ -35,12 +35,12 @@ extension ImageManager {
     /// The disk query, then (unless it answered) the loader and the store.
     private func runDataStages(of request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError)
         -> ImageDataResult {
-        let url = request.url, options = request.options
-        if let data = await request.queryOriginalData() { return ImageDataResult(data: data, source: .disk, url: url) }
-        if options.contains(.fromCacheOnly) || !(shouldDownload?(url) ?? true) { throw .notInCache }
+        let url = request.url, policy = request.policy
+        if let data = await queryOriginalData(for: request) { return ImageDataResult(data: data, source: .disk, url: url) }
+        if policy.cacheOnly || !(shouldDownload?(url) ?? true) { throw .notInCache }
         do {
-            let result = try await request.downloadData(events: events)
-            if Self.retriesFailedURLs(options) { failedURLs.remove(url) }
+            let result = try await downloadData(request, events: events)
+            if policy.retriesFailedURLs { failedURLs.remove(url) }
             return result
         } catch let error as WebImageError {
             if request.loader.shouldBlockFailedURL(url, error: error) { failedURLs.insert(url) }
@@ -49,5 +49,33 @@ extension ImageManager {
             throw Task.isCancelled || error is CancellationError
                 ? .cancelled : .network(NetworkFailure(.other("\(error)"), cause: String(reflecting: error)))
         }
+    }
+
+    /// The original's bytes from the disk tier of the cache of originals, or nil on a miss (or
+    /// when the policy looks in no cache).
+    private func queryOriginalData(for request: ImageRequest) async -> Data? {
+        guard request.policy.queryCacheType != .none, request.policy.originalQueryCacheType.includesDisk else { return nil }
+        return await request.originalCache.diskImageData(forKey: request.keys.original)
+    }
+
+    /// Loads the bytes without decoding them and stores them on disk under the original's key,
+    /// as a download stores an original (awaited with `waitStoreCache`).
+    private func downloadData(_ request: ImageRequest, events: ImageLoadingEventHandler?) async throws -> ImageDataResult {
+        let loaded = try await request.loader.requestData(for: request.url, options: request.loaderOptions(nil), events: events)
+        try Task.checkCancellation()
+        let originalCache = request.originalCache, key = request.keys.original, logger = logger
+        let validators = HTTPValidators(etag: loaded.response.etag, lastModified: loaded.response.lastModified)
+        let store = request.policy.originalStoreCacheType.includesDisk
+        let writeDisk: @Sendable () async -> Void = {
+            guard store else { return }
+            do {
+                try await originalCache.store(nil, data: loaded.data, forKey: key, to: .disk, serializer: nil)
+                await originalCache.setValidators(validators, forKey: key)
+            } catch {
+                logger.warning("could not store the bytes on disk", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+        }
+        await writeToDisk(writeDisk, policy: request.policy)
+        return ImageDataResult(data: loaded.data, source: request.loadedSource, url: request.url)
     }
 }

@@ -6,7 +6,7 @@ import Locking
 /// (SDWebImage's `SDWebImageManager`).
 ///
 /// The flow of one load: the URL, options and context resolved once into an ``ImageRequest``
-/// (keys, decode options, cache tiers) → memory hit → failed-URL check → the stages, shared by
+/// (cache, loader, coders, transformer, keys, decode options, ``LoadPolicy``) → memory hit → failed-URL check → the stages, shared by
 /// every identical load under way: cache query → on a hit, done (with `refreshCached`,
 /// revalidated with the server) → `shouldDownload` → load and decode off the caller's task →
 /// transform → store (the original bytes and the transformed image under their own keys).
@@ -32,9 +32,9 @@ public final class ImageManager: Sendable {
     public let logger: Logger
     let failedURLs: FailedURLList
     /// Loads under way, by the request's work key: identical concurrent loads run once.
-    private let inFlight: InFlightWork<ImageRequest.WorkKey, ImageResult, WebImageError, ImageLoadingEvent>
+    let inFlight: InFlightWork<LoadPolicy.WorkKey, ImageResult, WebImageError, ImageLoadingEvent>
     /// Loads of bytes under way (``data(for:options:context:events:)``), by the request's work key.
-    let dataInFlight = InFlightWork<ImageRequest.WorkKey, ImageDataResult, WebImageError, ImageLoadingEvent>(cancelled: .cancelled)
+    let dataInFlight = InFlightWork<LoadPolicy.WorkKey, ImageDataResult, WebImageError, ImageLoadingEvent>(cancelled: .cancelled)
     /// The callback loads started and not yet completed, known from before their task runs.
     let callbackLoads = OperationRegistry()
 
@@ -109,16 +109,13 @@ public final class ImageManager: Sendable {
     }
 
     /// The load of `url` with `options` and `context` (as the ``optionsProcessor`` rewrites
-    /// them), resolved against this manager's cache, loader, coders and transformer: its keys,
-    /// decode options and cache tiers.
+    /// them), resolved against this manager's cache, loader, coders, transformer and
+    /// scale-down limit: its parts, keys, decode options and policy.
     public func request(for url: URL, options: WebImageOptions = [], context: ImageContext = ImageContext()) -> ImageRequest {
+        let (options, context) = optionsProcessor.map { $0(url, options, context) } ?? (options, context)
         // Read once: Foundation builds the string anew on every call.
-        let urlString = url.absoluteString
-        guard let optionsProcessor else {
-            return ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self)
-        }
-        let (processedOptions, processedContext) = optionsProcessor(url, options, context)
-        return ImageRequest(url: url, urlString: urlString, options: processedOptions, context: processedContext, manager: self)
+        return ImageRequest(url: url, urlString: url.absoluteString, options: options, context: context,
+                            policy: LoadPolicy(options: options, settings: context.box.settings), manager: self)
     }
 
     /// The key the image for `url` is cached under with `context`: the filtered URL, plus
@@ -130,51 +127,7 @@ public final class ImageManager: Sendable {
     /// The image for `url` from the memory cache, answered at once; nil on a miss.
     public func imageFromMemory(for url: URL, context: ImageContext = ImageContext()) -> Image? {
         let request = request(for: url, context: context)
-        return request.context.box.imageFromMemory(forKey: request.keys.image, defaultCache: imageCache)
-    }
-
-    /// The whole answer to `request` when the memory cache has it and a memory hit answers the
-    /// request (see ``memoryHit(for:key:options:context:)``); nil otherwise.
-    @inline(__always)
-    func memoryHit(for request: ImageRequest) -> ImageResult? {
-        guard request.hasURL else { return nil }
-        return memoryHit(for: request.url, key: request.keys.image, options: request.options, context: request.context)
-    }
-
-    /// The whole answer to a load of `url` (whose `absoluteString` is `urlString`, read once by
-    /// the caller, who passes it on to the request on a miss) with `options` and `context` (no
-    /// options processor applied) when the memory cache has it; see
-    /// ``memoryHit(for:key:options:context:)``.
-    @inline(__always)
-    func memoryHit(for url: URL, urlString: String, options: WebImageOptions, context: ImageContext) -> ImageResult? {
-        guard !urlString.isEmpty else { return nil }
-        let key = context.box.imageKey(for: url, urlString: urlString, defaultTransformerKey: transformerKey)
-        return memoryHit(for: url, key: key, options: options, context: context)
-    }
-
-    /// The whole answer to a load of `url` whose image is cached under `key`, when the memory
-    /// cache has it, a memory hit answers the load (no disk bytes wanted, no revalidation) and
-    /// the URL may be loaded; nil otherwise. Answered under the cache's lock from the key alone,
-    /// before a request value or a task exists: most loads end here.
-    @inline(__always)
-    private func memoryHit(for url: URL, key: String, options: WebImageOptions, context: ImageContext) -> ImageResult? {
-        let box = context.box
-        guard box.answersByMemoryHit(options), !isRefused(url, options: options),
-              var image = box.imageFromMemory(forKey: key, defaultCache: imageCache)
-        else { return nil }
-        if box.wantsFirstFrameOnly(options) { image = image.firstFrame }
-        return ImageResult(image: image, data: nil, source: .memory, url: url)
-    }
-
-    /// Whether a load of `url` with `options` is refused for the URL's place on the failed-URL list.
-    func isRefused(_ url: URL, options: WebImageOptions) -> Bool {
-        !Self.retriesFailedURLs(options) && failedURLs.contains(url)
-    }
-
-    /// Whether a load with `options` tries URLs on the failed-URL list again (`retryFailed`):
-    /// it is not refused, and its success takes the URL off the list.
-    static func retriesFailedURLs(_ options: WebImageOptions) -> Bool {
-        options.contains(.retryFailed)
+        return request.cache.imageFromMemory(forKey: request.keys.image)
     }
 
     /// Loads the image for `url`. Throws ``WebImageError``; cancelling the task cancels the
@@ -188,10 +141,10 @@ public final class ImageManager: Sendable {
         // An options processor may change what the load is: it runs first, in `request(for:)`.
         guard optionsProcessor == nil else { return try await load(request(for: url, options: options, context: context), events: nil) }
         // Answered here, without a request value or a further async call: memory hits are most loads.
-        let urlString = url.absoluteString
-        if let hit = memoryHit(for: url, urlString: urlString, options: options, context: context) { return hit }
-        let request = ImageRequest(url: url, urlString: urlString, options: options, context: context, manager: self)
-        return try await loadAfterMemoryMiss(request, events: nil)
+        switch start(url, options: options, context: context) {
+        case .hit(let hit): return hit
+        case .miss(let request): return try await loadAfterMemoryMiss(request, events: nil)
+        }
     }
 
     /// Loads the image `request` names; see ``image(for:options:context:)``.
@@ -223,58 +176,6 @@ public final class ImageManager: Sendable {
     func validated(_ url: URL?) throws(WebImageError) -> URL {
         guard let url else { throw .invalidURL("no URL") }
         return url
-    }
-
-    /// The whole flow: the memory hit, the failed-URL list, then the stages, shared with every
-    /// identical load under way. `events` receives what happens before the result.
-    func load(_ request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError) -> ImageResult {
-        if let hit = memoryHit(for: request) { return hit }
-        return try await loadAfterMemoryMiss(request, events: events)
-    }
-
-    /// The flow after the memory cache missed, for callers that asked it themselves.
-    func loadAfterMemoryMiss(_ request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError)
-        -> ImageResult {
-        guard request.hasURL else { throw .invalidURL("no URL") }
-        if isRefused(request.url, options: request.options) { throw .failedURL }
-        return try await inFlight.value(for: request.workKey, events: events) { [self] events async throws(WebImageError) in
-            try await runStages(of: request, events: events)
-        }.value
-    }
-
-    /// Cache query, then (unless the cache answered) download, transform and store.
-    private func runStages(of request: ImageRequest, events: ImageLoadingEventHandler?) async throws(WebImageError) -> ImageResult {
-        let url = request.url, options = request.options
-        do {
-            var cached: ImageResult?
-            if let hit = try await request.queryCache() {
-                guard options.contains(.refreshCached) else { return hit }
-                events?(.cachedImage(hit))
-                cached = hit
-            } else if !options.contains(.refreshCached), let made = try await request.makeFromCachedOriginal() {
-                return made
-            }
-            if options.contains(.fromCacheOnly) || !(shouldDownload?(url) ?? true) {
-                if let cached { return cached }
-                throw WebImageError.notInCache
-            }
-            let validators = cached == nil ? nil : await request.cache.validators(forKey: request.keys.image)
-            do {
-                let result = try await request.download(validators: validators, events: events)
-                if Self.retriesFailedURLs(options) { failedURLs.remove(url) }
-                return result
-            } catch WebImageError.cacheNotModified where cached != nil {
-                return ImageResult(image: cached!.image, data: cached!.data, source: .revalidated, url: url)
-            } catch let error as WebImageError {
-                if request.loader.shouldBlockFailedURL(url, error: error) { failedURLs.insert(url) }
-                throw error
-            }
-        } catch let error as WebImageError {
-            throw Task.isCancelled ? .cancelled : error
-        } catch {
-            throw Task.isCancelled || error is CancellationError
-                ? .cancelled : .network(NetworkFailure(.other("\(error)"), cause: String(reflecting: error)))
-        }
     }
 }
 

@@ -1,13 +1,13 @@
 import Foundation
-import Logging
 
 /// One load, decided once: SDWebImage's URL + options + context, resolved against a manager's
-/// defaults (its cache, loader, coders and transformer) into the keys, the decode options and
-/// the cache tiers every stage uses.
+/// defaults into the parts it runs with (cache, loader, coders, transformer), its keys, its
+/// decode options and its ``LoadPolicy``.
 ///
 /// ``ImageManager/request(for:options:context:)`` builds it; every entry point (async, events,
-/// callbacks, the target binding, the prefetcher) builds one per load and passes it down, so
-/// no stage works out again what the request already says.
+/// callbacks, the target binding, the prefetcher) builds one per load and hands it to the
+/// manager's stages, so that no stage works out again what the request already says. A plain
+/// value: it keeps what it resolved, not the manager that resolved it.
 public struct ImageRequest: Sendable {
     /// The URL to load.
     public let url: URL
@@ -17,118 +17,73 @@ public struct ImageRequest: Sendable {
     public let context: ImageContext
     /// The keys the image and its original bytes are cached under.
     public let keys: ImageCacheKeys
-    /// The manager whose defaults fill in what the context leaves unset.
-    public let manager: ImageManager
+    /// What the load does with the caches, the failed-URL list and the download.
+    public let policy: LoadPolicy
+    /// How loaded bytes are decoded: the context's options with the scale (from the context or
+    /// the URL's `@2x`/`@3x`), the scale-down limit of `scaleDownLargeImages` (the context's,
+    /// else the manager's) and the policy's first-frame-only flag.
+    public let decodeOptions: ImageDecodeOptions
+    /// The cache: the context's, else the manager's.
+    let cache: any ImageCaching
+    /// The cache of originals: the context's `originalImageCache`, else ``cache``.
+    let originalCache: any ImageCaching
+    /// The loader: the context's, else the manager's.
+    let loader: any ImageLoader
+    /// The coders: the context's, else the manager's.
+    let coders: ImageCoders
+    /// The transformer: the context's, else the manager's.
+    let transformer: (any ImageTransformer)?
     /// Whether there is a URL to load: an empty one is ``WebImageError/invalidURL(_:)``.
     let hasURL: Bool
 
-    /// Everything else is derived from the context and the manager when a stage asks, so that a
-    /// memory hit pays for its key and nothing more.
+    /// The load of `url` with `options` and `context`, each setting the context leaves unset
+    /// taken from `manager`.
     ///
     /// `urlString` is `url.absoluteString`, read once by the caller: Foundation builds the string
-    /// anew on every call, and the memory-hit path before a request has read it already.
-    init(url: URL, urlString: String, options: WebImageOptions, context: ImageContext, manager: ImageManager) {
+    /// anew on every call, and the memory-hit path before a request has read it already; so has
+    /// `policy`, which the caller passes on.
+    init(url: URL, urlString: String, options: WebImageOptions, context: ImageContext, policy: LoadPolicy,
+         manager: ImageManager) {
+        let settings = context.box.settings
         self.url = url
         self.options = options
         self.context = context
-        self.manager = manager
+        self.policy = policy
         hasURL = !urlString.isEmpty
         keys = context.box.cacheKeys(for: url, urlString: urlString, defaultTransformerKey: manager.transformerKey)
-    }
-
-    /// How loaded bytes are decoded: the context's options with the scale (from the context or
-    /// the URL's `@2x`/`@3x`), and the scale-down limit and first-frame-only flag of the options.
-    public var decodeOptions: ImageDecodeOptions {
-        var decode = context.box.settings.decodeOptions ?? ImageDecodeOptions()
-        decode.scaleFactor = context.box.settings.imageScaleFactor ?? CacheKey.scaleFactor(of: keys.original)
+        cache = settings.imageCache ?? manager.imageCache
+        originalCache = settings.originalImageCache ?? cache
+        loader = settings.imageLoader ?? manager.imageLoader
+        coders = settings.coders ?? manager.coders
+        transformer = settings.transformer ?? manager.transformer
+        var decode = settings.decodeOptions ?? ImageDecodeOptions()
+        decode.scaleFactor = settings.imageScaleFactor ?? CacheKey.scaleFactor(of: keys.original)
         if options.contains(.scaleDownLargeImages) && decode.scaleDownLimitBytes == nil {
             decode.scaleDownLimitBytes = manager.scaleDownLimitBytes
         }
-        decode.firstFrameOnly = wantsFirstFrameOnly
-        return decode
+        decode.firstFrameOnly = policy.firstFrameOnly
+        decodeOptions = decode
     }
-
-    /// Whether only the first frame of an animation is wanted: `decodeFirstFrameOnly`, or the
-    /// context's decode options.
-    var wantsFirstFrameOnly: Bool { context.box.wantsFirstFrameOnly(options) }
 
     /// Whether the delivered image is not the original's decode: it is decoded as a thumbnail
     /// or transformed, so it has keys of its own and the original bytes are not its bytes.
     var derivesFromOriginal: Bool { keys.image != keys.original }
 
-    /// The cache tiers looked in: the context's, else all of them (none with `fromLoaderOnly`).
-    public var queryCacheType: ImageCacheType { context.box.queryCacheType(options) }
-
-    /// The tiers the delivered image is stored in: the context's, else all of them (memory
-    /// only with `cacheMemoryOnly`).
-    public var storeCacheType: ImageCacheType {
-        context.box.settings.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
+    /// Where a load (not a cache hit) of ``url`` comes from: the scheme says which loader read it.
+    var loadedSource: ImageSource {
+        if url.isFileURL { return .file }
+        return url.scheme?.lowercased() == "data" ? .data : .network
     }
 
-    /// The tiers the original bytes are stored in when a transformer changed the image: the
-    /// context's, else the disk.
-    public var originalStoreCacheType: ImageCacheType { context.box.settings.originalStoreCacheType ?? .disk }
-
-    /// The tiers an original is looked for in when the delivered image's key misses: the
-    /// context's, else the disk (SDWebImage's `originalQueryCacheType`). Only for a request
-    /// whose image derives from its original.
-    public var originalQueryCacheType: ImageCacheType { context.box.settings.originalQueryCacheType ?? .disk }
-
-    /// Where the download goes in the loader's queue.
-    public var priority: DownloadPriority {
-        options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+    /// What the loader is asked with: the request's priority, decode options, coders and
+    /// context closures, and the stored `validators` of a revalidation.
+    func loaderOptions(_ validators: HTTPValidators?) -> ImageLoaderOptions {
+        ImageLoaderOptions(
+            priority: policy.priority, decodeOptions: decodeOptions, coders: coders,
+            progressive: options.contains(.progressiveLoad),
+            requestModifier: context.requestModifier, responseModifier: context.responseModifier,
+            decryptor: context.decryptor, ifNoneMatch: validators?.etag, ifModifiedSince: validators?.lastModified,
+            allowInvalidSSLCertificates: options.contains(.allowInvalidSSLCertificates),
+            handleCookies: options.contains(.handleCookies))
     }
-
-    /// The cache: the context's, else the manager's.
-    var cache: any ImageCaching { context.box.settings.imageCache ?? manager.imageCache }
-    /// The cache of originals: the context's `originalImageCache`, else ``cache``.
-    var originalCache: any ImageCaching { context.box.settings.originalImageCache ?? cache }
-    /// The loader: the context's, else the manager's.
-    var loader: any ImageLoader { context.box.settings.imageLoader ?? manager.imageLoader }
-    /// The coders: the context's, else the manager's.
-    var coders: ImageCoders { context.box.settings.coders ?? manager.coders }
-    /// The transformer: the context's, else the manager's.
-    var transformer: (any ImageTransformer)? { context.box.settings.transformer ?? manager.transformer }
-    /// Where failures that do not fail the load are reported.
-    var logger: Logger { manager.logger }
-
-    /// What makes two concurrent loads the same work, so that they share the cache query, the
-    /// download, the decode, the transform and the store; nil when the request carries closures
-    /// whose effect cannot be compared (request and response modifiers, a decryptor, a cache
-    /// serializer), or a loader that is not an object. The priority is part of
-    /// it: a more urgent load does not wait in a less urgent one's place; it runs its own
-    /// stages, and the loader gives their shared download the most urgent priority.
-    var workKey: WorkKey? {
-        guard context.box.settings.requestModifier == nil, context.box.settings.responseModifier == nil, context.box.settings.decryptor == nil,
-              context.box.settings.cacheSerializer == nil,
-              let loader = Self.identity(of: loader)
-        else { return nil }
-        let decodeOptions = decodeOptions
-        return WorkKey(
-            image: keys.image, decodeOptions: decodeOptions, options: options.subtracting(.deliveryOnly).rawValue,
-            cacheTypes: [queryCacheType, storeCacheType, originalStoreCacheType],
-            parts: [ObjectIdentifier(cache), loader, ObjectIdentifier(coders)])
-    }
-
-    /// The identity of `value` when it is a class instance; nil for a value type.
-    private static func identity(of value: Any) -> ObjectIdentifier? {
-        type(of: value) is AnyClass ? ObjectIdentifier(value as AnyObject) : nil
-    }
-
-    /// See ``workKey``.
-    struct WorkKey: Hashable, Sendable {
-        let image: String
-        let decodeOptions: ImageDecodeOptions
-        let options: UInt32
-        let cacheTypes: [ImageCacheType]
-        let parts: [ObjectIdentifier]
-    }
-}
-
-extension WebImageOptions {
-    /// Options that change how a result is delivered to one caller, not the work that makes it.
-    static let deliveryOnly: WebImageOptions = [
-        .delayPlaceholder, .avoidAutoSetImage, .avoidAutoCancelImage, .forceTransition, .continueInBackground,
-        .queryMemoryDataSync,
-    ]
 }
