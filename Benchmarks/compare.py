@@ -230,18 +230,17 @@ if any(c[0] in networked for c in comparisons) or any(p[0] in networked for p in
         print(f"skip {', '.join(sorted(networked))}: {e}", file=sys.stderr)
         comparisons = [c for c in comparisons if c[0] not in networked]
         peaks = [p for p in peaks if p[0] not in networked]
-if any(c[0] in scale for c in comparisons):
-    try:
-        os.environ["WEBIMAGE_BENCH_REDIS_URL"] = servers.enter_context(redis_server.serve())
-    except (RuntimeError, OSError) as e:
-        print(f"skip {', '.join(sorted(scale))}: {e}", file=sys.stderr)
-        comparisons = [c for c in comparisons if c[0] not in scale]
-if any(c[0] in stored for c in comparisons):
-    try:
-        os.environ["WEBIMAGE_BENCH_S3_ENDPOINT"] = servers.enter_context(s3_server.serve())
-    except (RuntimeError, OSError) as e:
-        print(f"skip {', '.join(sorted(stored))}: {e}", file=sys.stderr)
-        comparisons = [c for c in comparisons if c[0] not in stored]
+for needing, variable, start in [(scale, "WEBIMAGE_BENCH_REDIS_URL", redis_server.serve),
+                                 (stored, "WEBIMAGE_BENCH_S3_ENDPOINT", s3_server.serve)]:
+    # The store those cases need, started once for the run, named in the environment they inherit.
+    if any(c[0] in needing for c in comparisons):
+        try:
+            os.environ[variable] = servers.enter_context(start())
+        except (RuntimeError, OSError) as e:
+            print(f"skip {', '.join(sorted(needing))}: {e}", file=sys.stderr)
+            comparisons = [c for c in comparisons if c[0] not in needing]
+
+
 def load_average():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
