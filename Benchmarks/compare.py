@@ -38,12 +38,23 @@ wrk_seconds = 1 if quick else 4
 python = sys.executable
 
 
-def run(cmd, env=None):
+def output(cmd, env=None):
+    """What `cmd` prints (`env` laid over ours); RuntimeError with its standard error when it fails."""
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
                          env=None if env is None else {**os.environ, **env})
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip() or f"exit {out.returncode}")
-    return float(out.stdout.split()[-1])
+    return out.stdout
+
+
+def run(cmd, env=None):
+    """The number a case prints last (seconds per operation, or MiB)."""
+    return float(output(cmd, env).split()[-1])
+
+
+def fields(cmd):
+    """The numbers a peak run prints after its case name."""
+    return [float(x) for x in output(cmd).split()[1:]]
 
 
 def ours(case, env=None):
@@ -66,14 +77,6 @@ def pillow(case):
 
 def vips(case):
     return run([python, os.path.join(here, "vips_bench.py"), fixtures, case, str(budget), str(min_runs)])
-
-
-def fields(cmd):
-    """The numbers a peak run prints after its case name."""
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr.strip() or f"exit {out.returncode}")
-    return [float(x) for x in out.stdout.split()[1:]]
 
 
 def thumbnail_peaks(case):

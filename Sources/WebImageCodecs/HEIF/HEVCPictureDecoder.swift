@@ -116,14 +116,8 @@ final class HEVCPictureDecoder {
         withUnsafeMutableBytes(of: &image.pointee.yuvRowBytes) { $0.withMemoryRebound(to: UInt32.self) { slots in
             for (index, stride) in strides.enumerated() { slots[index] = stride }
         } }
-        do {
-            return try YUVConversion.rgba(of: image, size: size) { result in
-                ImageCodingError.corrupt(.heif, "libavif could not convert a picture: " + String(cString: avifResultToString(result)))
-            }
-        } catch let error as ImageCodingError {
-            throw error
-        } catch {
-            throw .corrupt(.heif, "\(error)")
+        return try YUVConversion.rgba(of: image, size: size) { result in
+            .corrupt(.heif, "libavif could not convert a picture: " + String(cString: avifResultToString(result)))
         }
     }
 

@@ -11,7 +11,7 @@ enum YUVConversion {
     /// files (Pillow's) follow, where libavif's own 16-bit upsampling is up to 5 off them.
     /// A conversion libavif refuses throws what `failure` makes of its result.
     static func rgba(of image: UnsafeMutablePointer<avifImage>, size: PixelSize,
-                     failure: (avifResult) -> any Error) throws -> PixelBuffer {
+                     failure: (avifResult) -> ImageCodingError) throws(ImageCodingError) -> PixelBuffer {
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
@@ -21,7 +21,7 @@ enum YUVConversion {
         let bytesPerPixel = deep ? 8 : 4
         let (byteCount, overflow) = size.area.multipliedReportingOverflow(by: bytesPerPixel)
         guard !overflow, let rowBytes = UInt32(exactly: size.width * bytesPerPixel) else {
-            throw ImageCodingError.tooManyPixels(width: size.width, height: size.height, limit: Int(UInt32.max))
+            throw .tooManyPixels(width: size.width, height: size.height, limit: Int(UInt32.max))
         }
         rgb.rowBytes = rowBytes
         guard deep else {
