@@ -49,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("allowed-sources")) var allowedSources: [String] = []
     @Flag(help: .setting("allow-loopback-sources")) var allowLoopbackSources = false
     @Flag(help: .setting("allow-private-sources")) var allowPrivateSources = false
+    @Option(help: .setting("thumbor-loader")) var thumborLoader: String?
     @Option(help: .setting("local-root")) var localRoot: String?
     @Option(help: .setting("download-timeout")) var downloadTimeout: String?
     @Option(help: .setting("max-redirects")) var maxRedirects: String?
@@ -95,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
             ("signature-size", signatureSize), ("thumbor-key", thumborKey), ("preset", joined(preset)),
             ("allowed-sources", joined(allowedSources)), ("allow-loopback-sources", on(allowLoopbackSources)),
-            ("allow-private-sources", on(allowPrivateSources)), ("local-root", localRoot),
+            ("allow-private-sources", on(allowPrivateSources)), ("thumbor-loader", thumborLoader), ("local-root", localRoot),
             ("download-timeout", downloadTimeout), ("max-redirects", maxRedirects), ("max-src-resolution", maxSrcResolution),
             ("max-src-file-size", maxSrcFileSize), ("max-animation-frames", maxAnimationFrames),
             ("max-animation-frame-resolution", maxAnimationFrameResolution),
@@ -211,6 +212,7 @@ struct ServeCommand: AsyncParsableCommand {
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent(folders.results), configuration: bounded) },
             sharedCache: sharedCache, executor: codecs, auxiliary: auxiliary)
         let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
+                                         thumborParser: ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader),
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
                                              acceptedFormats: configuration.acceptedFormats, logger: Logger(label: "webimage.serve"),

@@ -62,9 +62,12 @@ public struct ImageContext: Sendable {
         let settings: Settings
         /// The key of ``Settings/transformer``, asked once per context rather than once per load.
         let transformerKey: String?
+        /// What the settings decide of a load's ``LoadPolicy``, worked out once per context.
+        let policy: LoadPolicy.ContextPart
         init(_ settings: Settings) {
             self.settings = settings
             transformerKey = settings.transformer?.key
+            policy = LoadPolicy.ContextPart(settings)
         }
 
         /// The keys of a load of `url` (whose absolute string is `urlString`) with these

@@ -16,7 +16,7 @@ extension ImageManager {
     func start(_ url: URL, options: WebImageOptions, context: ImageContext) -> Start {
         // Read once: Foundation builds the string anew on every call; a miss passes it on.
         let urlString = url.absoluteString
-        let policy = LoadPolicy(options: options, settings: context.box.settings)
+        let policy = LoadPolicy(options: options, context: context.box.policy)
         if !urlString.isEmpty,
            let hit = memoryHit(for: url, key: context.box.imageKey(for: url, urlString: urlString, defaultTransformerKey: transformerKey),
                                policy: policy, context: context) {

@@ -115,7 +115,7 @@ public final class ImageManager: Sendable {
         let (options, context) = optionsProcessor.map { $0(url, options, context) } ?? (options, context)
         // Read once: Foundation builds the string anew on every call.
         return ImageRequest(url: url, urlString: url.absoluteString, options: options, context: context,
-                            policy: LoadPolicy(options: options, settings: context.box.settings), manager: self)
+                            policy: LoadPolicy(options: options, context: context.box.policy), manager: self)
     }
 
     /// The key the image for `url` is cached under with `context`: the filtered URL, plus

@@ -28,16 +28,37 @@ public struct LoadPolicy: Sendable {
     /// a cache serializer).
     let sharesWork: Bool
 
-    /// The policy of a load with `options` and a context's `settings`, read in place.
-    init(options: WebImageOptions, settings: ImageContext.Settings) {
+    /// What a context's settings decide of a load, worked out once per context (its
+    /// ``ImageContext`` box) rather than once per load: a load only lays its options over it.
+    struct ContextPart: Sendable {
+        let queryCacheType: ImageCacheType?
+        let storeCacheType: ImageCacheType?
+        let originalStoreCacheType: ImageCacheType
+        let originalQueryCacheType: ImageCacheType
+        let firstFrameOnly: Bool
+        let sharesWork: Bool
+
+        /// The part `settings` decide.
+        init(_ settings: ImageContext.Settings) {
+            queryCacheType = settings.queryCacheType
+            storeCacheType = settings.storeCacheType
+            originalStoreCacheType = settings.originalStoreCacheType ?? .disk
+            originalQueryCacheType = settings.originalQueryCacheType ?? .disk
+            firstFrameOnly = settings.decodeOptions?.firstFrameOnly == true
+            sharesWork = settings.requestModifier == nil && settings.responseModifier == nil && settings.decryptor == nil
+                && settings.cacheSerializer == nil
+        }
+    }
+
+    /// The policy of a load with `options` in a context whose settings decide `context`.
+    init(options: WebImageOptions, context: ContextPart) {
         self.options = options
-        queryCacheType = settings.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
-        storeCacheType = settings.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
-        originalStoreCacheType = settings.originalStoreCacheType ?? .disk
-        originalQueryCacheType = settings.originalQueryCacheType ?? .disk
-        firstFrameOnly = options.contains(.decodeFirstFrameOnly) || settings.decodeOptions?.firstFrameOnly == true
-        sharesWork = settings.requestModifier == nil && settings.responseModifier == nil && settings.decryptor == nil
-            && settings.cacheSerializer == nil
+        queryCacheType = context.queryCacheType ?? (options.contains(.fromLoaderOnly) ? .none : .all)
+        storeCacheType = context.storeCacheType ?? (options.contains(.cacheMemoryOnly) ? .memory : .all)
+        originalStoreCacheType = context.originalStoreCacheType
+        originalQueryCacheType = context.originalQueryCacheType
+        firstFrameOnly = options.contains(.decodeFirstFrameOnly) || context.firstFrameOnly
+        sharesWork = context.sharesWork
     }
 
     /// Where the download goes in the loader's queue.

@@ -37,6 +37,12 @@ extension ServerConfiguration {
         boolean("allow-private-sources", "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES",
                 "Fetch sources that resolve to private, link-local, carrier-grade NAT or other special addresses",
                 \.allowPrivateSources),
+        setting("thumbor-loader", "THUMBOR_LOADER", "http|file",
+                "How a thumbor image without a scheme is read: over HTTP, or as a file under --local-root (thumbor's file_loader)",
+                default: defaults.thumborLoader.rawValue) { text, configuration throws(SettingValueError) in
+            guard let loader = ThumborLoader(setting: text) else { throw SettingValueError(reason: "is not http or file") }
+            configuration.thumborLoader = loader
+        },
         setting("local-root", "IMGPROXY_LOCAL_FILESYSTEM_ROOT", "FOLDER", "The folder local:///PATH sources are read from",
                 default: "the current folder when listening on loopback, else none: refused") { text, configuration throws(SettingValueError) in
             configuration.localRoot = text

@@ -48,6 +48,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var allowLoopbackSources = false
     /// Whether sources resolving to private and other special addresses may be fetched.
     public var allowPrivateSources = false
+    /// How a thumbor URL's image without a scheme is read.
+    public var thumborLoader = ThumborLoader.http
     /// The folder `local:///` sources are read from, or nil to refuse them. `webimage serve`
     /// leaves none unset while it ``listensOnLoopback``: it serves the current folder then.
     public var localRoot: String?

@@ -6,7 +6,8 @@ extension ThumborRequest {
 
     /// Applies the colour, sharpening and output filters; false for a filter that is none of them.
     mutating func applyPixelOrOutputFilter(_ filter: ThumborFilter, _ arguments: OptionArguments,
-                                           limits: ProcessingURLLimits) throws(ProcessingURLError) -> Bool {
+                                           parser: ThumborURLParser) throws(ProcessingURLError) -> Bool {
+        let limits = parser.limits
         switch filter.name {
         case "brightness":
             try arguments.expectCount(1, 1)
@@ -59,7 +60,7 @@ extension ThumborRequest {
             try arguments.expectCount(1, 1)
             options.maxBytes = try arguments.integer(0, in: 0...Int(Int32.max))
         case "watermark":
-            options.thumborWatermarks.append(try Self.watermark(arguments, limits: limits))
+            options.thumborWatermarks.append(try Self.watermark(arguments, parser: parser))
         case "format":
             try arguments.expectCount(1, 1)
             let name = arguments.values[0].lowercased()
@@ -72,16 +73,16 @@ extension ThumborRequest {
         return true
     }
 
-    /// `watermark(url,x,y,alpha[,w_ratio,h_ratio])`: the URL as an image URL is read (`http://`
-    /// added when it names no scheme), `x` and `y` as ``ThumborWatermarkPosition``, alpha a
+    /// `watermark(url,x,y,alpha[,w_ratio,h_ratio])`: the URL read as the image part is (by
+    /// `parser`'s ``ThumborLoader`` when it names no scheme), `x` and `y` as ``ThumborWatermarkPosition``, alpha a
     /// transparency (over 100 counts as 100, all gone, as thumbor's arithmetic has it), the ratios percentages of the image's sides (0 or `none`: no bound).
-    private static func watermark(_ arguments: OptionArguments, limits: ProcessingURLLimits) throws(ProcessingURLError)
+    private static func watermark(_ arguments: OptionArguments, parser: ThumborURLParser) throws(ProcessingURLError)
         -> ThumborWatermark {
         try arguments.expectCount(4, 6)
-        let url = try ThumborURLParser.imageURL(arguments.values[0])
+        let url = try parser.imageURL(arguments.values[0])
         var positions: [ThumborWatermarkPosition] = []
         for index in 1...2 {
-            guard let position = ThumborWatermarkPosition(arguments.values[index], limit: limits.maxDimension) else {
+            guard let position = ThumborWatermarkPosition(arguments.values[index], limit: parser.limits.maxDimension) else {
                 throw arguments.fail("\"\(ProcessingURLError.quoting(arguments.values[index]))\" is not a position: "
                     + "[-]pixels, [-]percentp, center or repeat")
             }

@@ -51,18 +51,21 @@ struct ThumborRequest {
         return finished
     }
 
-    /// Applies the filters `list` writes (`quality(80):fill(white)`, percent-encoded as received), in order.
-    mutating func apply(filters list: String, limits: ProcessingURLLimits) throws(ProcessingURLError) {
+    /// Applies the filters `list` writes (`quality(80):fill(white)`, percent-encoded as received),
+    /// in order, within `parser`'s limits (and its loader reading a `watermark`'s image).
+    mutating func apply(filters list: String, parser: ThumborURLParser) throws(ProcessingURLError) {
+        let limits = parser.limits
         guard let decoded = list.removingPercentEncoding else {
             throw .invalidArgument(option: "filters", reason: "bad percent-encoding")
         }
         for filter in try ThumborFilter.list(decoded, limit: limits.maxOptions) {
-            try apply(filter, limits: limits)
+            try apply(filter, parser: parser)
         }
     }
 
     /// Applies one filter, or throws ``ProcessingURLError/unsupportedFilter(_:)`` for one this server does not have.
-    private mutating func apply(_ filter: ThumborFilter, limits: ProcessingURLLimits) throws(ProcessingURLError) {
+    private mutating func apply(_ filter: ThumborFilter, parser: ThumborURLParser) throws(ProcessingURLError) {
+        let limits = parser.limits
         let arguments = OptionArguments(option: filter.name, values: filter.arguments)
         switch filter.name {
         case "quality":
@@ -93,7 +96,7 @@ struct ThumborRequest {
             guard angle % 90 == 0 else { throw arguments.fail("\(angle) is not a multiple of 90") }
             quarterTurns -= angle / 90  // thumbor turns counter-clockwise
         default:
-            if try applyPixelOrOutputFilter(filter, arguments, limits: limits) { return }
+            if try applyPixelOrOutputFilter(filter, arguments, parser: parser) { return }
             if try applyFocusOrKernelFilter(filter, arguments) { return }
             try applyFlag(filter, arguments)
         }

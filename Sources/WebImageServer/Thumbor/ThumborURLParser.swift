@@ -10,8 +10,9 @@ import WebImage
 /// ```
 ///
 /// Each part is read in that order and only as a whole segment followed by `/`, as libthumbor's
-/// pattern reads it; whatever is left is the image: percent-decoded, with `http://` put in front
-/// when it names no scheme (`example.com/cat.jpg`), as thumbor's HTTP loader does.
+/// pattern reads it; whatever is left is the image: percent-decoded and, when it names no
+/// scheme, read by the ``loader``: `example.com/cat.jpg` as `http://example.com/cat.jpg`, as
+/// thumbor's HTTP loader does, or `cat.jpg` as `local:///cat.jpg`, as its file loader does.
 ///
 /// How the parts map, following thumbor's transformer:
 /// - `WxH` without `fit-in`: the image is cropped to the box's aspect ratio where `halign`
@@ -58,10 +59,13 @@ import WebImage
 public struct ThumborURLParser: Sendable {
     /// The bounds on path length, filter count and values.
     public var limits: ProcessingURLLimits
+    /// How an image part that names no scheme is read.
+    public var loader: ThumborLoader
 
-    /// A parser with `limits`.
-    public init(limits: ProcessingURLLimits = ProcessingURLLimits()) {
+    /// A parser with `limits`, reading images without a scheme with `loader`.
+    public init(limits: ProcessingURLLimits = ProcessingURLLimits(), loader: ThumborLoader = .http) {
         self.limits = limits
+        self.loader = loader
     }
 
     /// The URL `path` (the request target without the host; of the query, only `meta`'s `callback` is read) describes.
@@ -83,7 +87,7 @@ public struct ThumborURLParser: Sendable {
             request.options.meta?.flipsVertically = request.size.flipsVertically
         }
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
-                             options: request.finished, source: try Self.imageURL(image))
+                             options: request.finished, source: try imageURL(image))
     }
 
     /// The request the parts after the signature (and `meta`) describe, with the image part as written.
@@ -115,7 +119,7 @@ public struct ThumborURLParser: Sendable {
             guard let end = body.dropFirst().range(of: ")/") else {
                 throw .invalidArgument(option: "filters", reason: "no \")/\" ends the filter list")
             }
-            try request.apply(filters: String(body[..<end.upperBound].dropLast()), limits: limits)
+            try request.apply(filters: String(body[..<end.upperBound].dropLast()), parser: self)
             rest = body[end.upperBound...]
         }
         return (request, rest)
@@ -239,13 +243,13 @@ public struct ThumborURLParser: Sendable {
         return decoded
     }
 
-    /// The image URL: percent-decoded, `http://` added when it starts with no scheme (the
-    /// source, and the mark of the `watermark` filter).
-    static func imageURL(_ text: Substring) throws(ProcessingURLError) -> URL {
-        let decoded = try decoded(text)
+    /// The image URL: percent-decoded, read by the ``loader`` when it starts with no scheme
+    /// (the source, and the mark of the `watermark` filter).
+    func imageURL(_ text: Substring) throws(ProcessingURLError) -> URL {
+        let decoded = try Self.decoded(text)
         let scheme = decoded.range(of: "://").map { decoded[..<$0.lowerBound] } ?? ""
         let hasScheme = scheme.first?.isLetter == true
             && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
-        return try SourceURL.parse(hasScheme ? decoded : "http://" + decoded)
+        return try SourceURL.parse(hasScheme ? decoded : try loader.source(forImage: decoded))
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import WebImage
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// `webimage serve --thumbor-loader file`: thumbor URLs whose image names no scheme read it from
+/// `--local-root`, as thumbor's file loader does. The URLs, signatures and expectations are those
+/// of thumbor's own `tests/handlers/test_base_handler.py` (`ImagingOperationsTestCase`, key
+/// `ACME-SEC`), whose image files are laid out here under the same names.
+final class ServeThumborFileLoaderTests: ServeTestCase {
+    private static let thumborKey = "ACME-SEC"
+
+    /// A local root holding thumbor's test file names: `image.jpg`, the same without an
+    /// extension, a space, an accented and a Cyrillic name, and a file that is not an image.
+    private func thumborFiles() throws -> URL {
+        let root = folder.appending("thumbor-files")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let photo = Fixtures.bench("testjfif_256.jpg")
+        for name in ["image.jpg", "image", "image space.jpg", "alabama1_ap620é.jpg", "15967251_212831_19242645_АгатавЗоопарке.jpg"] {
+            try FileManager.default.copyItem(at: photo, to: root.appendingPathComponent(name))
+        }
+        try Data("not an image".utf8).write(to: root.appendingPathComponent("image_invalid.jpg"))
+        return root
+    }
+
+    /// The size of the image a path on `base` answers, after checking it is a 200 JPEG.
+    private func jpegSize(_ base: String, _ path: String, file: StaticString = #filePath, line: UInt = #line) async throws -> [Int] {
+        let response = try await get(base + path)
+        XCTAssertEqual(response.status, 200, "\(path): \(String(decoding: response.body, as: UTF8.self))", file: file, line: line)
+        XCTAssertEqual(response.headers.first(name: "Content-Type"), "image/jpeg", path, file: file, line: line)
+        let image = try ImageCoders.shared.decode(response.body)
+        return [image.pixelWidth, image.pixelHeight]
+    }
+
+    func testImagesWithoutASchemeAreReadFromTheLocalRoot() async throws {
+        let root = try thumborFiles()
+        let source = try ImageCoders.shared.decode(Data(contentsOf: root.appendingPathComponent("image.jpg")))
+        let size = [source.pixelWidth, source.pixelHeight]
+        let base = try serve(["--thumbor-loader", "file", "--local-root", root.path])
+        for path in ["/unsafe/smart/image.jpg", "/unsafe/smart/image", "/unsafe/image%20space.jpg",
+                     "/unsafe/" + "15967251_212831_19242645_АгатавЗоопарке.jpg".addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!] {
+            let answered = try await jpegSize(base, path)
+            XCTAssertEqual(answered, size, path)
+        }
+        let narrow = try await jpegSize(base, "/unsafe/0x0:1681x596/1x/image.jpg")
+        XCTAssertEqual(narrow.first, 1)
+
+        let refused: [(path: String, status: Int)] = [
+            ("/unsafe/smart/imag", 404),
+            // thumbor answers 400 for a file that is no image; this server answers 422, as imgproxy does.
+            ("/unsafe/image_invalid.jpg", 422),
+            ("/unsafe/filters:watermark(boom.jpg,0,0,0)/image.jpg", 400),
+            ("/alabama1_ap620%C3%A9.jpg", 400),
+            ("/unsafe/", 400),
+            // Nothing outside the root is read, however the path climbs.
+            ("/unsafe/..%2F..%2F..%2Fetc%2Fpasswd", 403),
+            ("/unsafe/%2Fetc%2Fpasswd", 404),
+        ]
+        for (path, status) in refused {
+            let response = try await get(base + path)
+            XCTAssertEqual(response.status, status, "\(path): \(String(decoding: response.body, as: UTF8.self))")
+        }
+    }
+
+    func testThumborsOwnSignedFileURLsAreAnswered() async throws {
+        let root = try thumborFiles()
+        let source = try ImageCoders.shared.decode(Data(contentsOf: root.appendingPathComponent("image.jpg")))
+        let base = try serve(["--thumbor-loader", "thumbor.loaders.file_loader", "--local-root", root.path,
+                              "--thumbor-key", Self.thumborKey, "--url-format", "thumbor"])
+        for path in ["/_wIUeSaeHw8dricKG2MGhqu5thk=/smart/image.jpg", "/lc6e3kkm_2Ww7NWho8HPOe-sqLU=/smart/alabama1_ap620%C3%A9.jpg",
+                     "/5YRxzS2yxZxj9SZ50SoZ11eIdDI=/filters:fill(blue)/image.jpg"] {
+            let answered = try await jpegSize(base, path)
+            XCTAssertEqual(answered, [source.pixelWidth, source.pixelHeight], path)
+        }
+        let wrongSignature = try await get(base + "/_wIUeSaeHw8dricKG2MGhqu5thk=/smart/image")
+        XCTAssertEqual(wrongSignature.status, 403)
+        let encodedSignature = try await get(base + "/%D1%80=/alabama1_ap620%C3%A9.jpg")
+        XCTAssertEqual(encodedSignature.status, 403)
+    }
+
+    func testTheLoaderNamesThumborsModulesAndMapsImagesWithoutAScheme() throws {
+        XCTAssertNil(ThumborLoader(setting: "thumbor.loaders.s3_loader"))
+        XCTAssertEqual(ThumborLoader(setting: "thumbor.loaders.file_loader_http_fallback"), .file)
+        XCTAssertEqual(try ThumborURLParser(loader: .file).parse("/unsafe/fit-in/10x10/cats/tom%20cat.jpg").source.absoluteString,
+                       "local:///cats/tom%20cat.jpg")
+        XCTAssertEqual(try ThumborURLParser(loader: .file).parse("/unsafe/fit-in/10x10/https://example.com/a.jpg").source.absoluteString,
+                       "https://example.com/a.jpg")
+        XCTAssertEqual(try ThumborURLParser().parse("/unsafe/fit-in/10x10/example.com/a.jpg").source.absoluteString,
+                       "http://example.com/a.jpg")
+    }
+}
