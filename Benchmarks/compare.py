@@ -20,6 +20,7 @@ usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those 
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
 import bench_server, redis_server, s3_server, serve_bench, serve_harness
+from thumbnail_cases import CASES as THUMBNAIL_CASES
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
 # Stand-ins from make_inputs.py instead of the corpus's photos: said before and after the table.
@@ -80,10 +81,18 @@ def vips(case):
 
 
 def thumbnail_peaks(case):
-    """One thumbnail in a fresh process each side, once a round: (our MiB, our bytes, libvips's MiB, its bytes)."""
-    ours_mib, ours_bytes = fields([ours_binary, fixtures, "peak." + case])
-    vips_mib, vips_bytes = fields([python, os.path.join(here, "vips_bench.py"), fixtures, case, "peak"])
-    return ours_mib, ours_bytes, vips_mib, vips_bytes
+    """One thumbnail in a fresh process each side, once a round: (our MiB, our bytes, our PSNR,
+    libvips's MiB, its bytes, its PSNR), each PSNR against an exact Lanczos downscale of the source."""
+    source = os.path.join(fixtures, "bench", THUMBNAIL_CASES[case][0])
+    with tempfile.TemporaryDirectory() as tmp:
+        ours_file, vips_file = os.path.join(tmp, "ours"), os.path.join(tmp, "vips")
+        ours_mib, ours_bytes = fields([ours_binary, fixtures, "peak." + case, ours_file])
+        vips_mib, vips_bytes = fields([python, os.path.join(here, "vips_bench.py"), fixtures, case, "peak", vips_file])
+        with open(ours_file, "rb") as f:
+            ours_psnr = serve_harness.psnr(f.read(), source)
+        with open(vips_file, "rb") as f:
+            vips_psnr = serve_harness.psnr(f.read(), source)
+    return ours_mib, ours_bytes, ours_psnr, vips_mib, vips_bytes, vips_psnr
 
 
 def tjbench(path):
@@ -105,8 +114,7 @@ def tjbench(path):
 
 
 bench = os.path.join(fixtures, "bench")
-VIPS_THUMBNAILS = ["thumbnail.jpeg.256.vips", "thumbnail.jpeg.progressive.256.vips", "thumbnail.webp.256.vips",
-                   "thumbnail.png.256.vips"]
+VIPS_THUMBNAILS = list(THUMBNAIL_CASES)
 # (ratio name, case of ours, reference label, reference function[, environment of ours])
 comparisons = [
     ("decode.jpeg.full", "decode.jpeg.full", "Pillow", lambda: pillow("decode.jpeg.full")),
@@ -303,7 +311,8 @@ thumbnail_peak_results = []
 for name in [c[0] for c in comparisons if c[0] in VIPS_THUMBNAILS]:
     try:
         rows = [thumbnail_peaks(name) for _ in range(rounds_of(name))]
-        thumbnail_peak_results.append((name, *[max(r[i] for r in rows) for i in range(4)]))
+        # The largest peaks and bytes of the rounds; the PSNR is the same every round.
+        thumbnail_peak_results.append((name, *[max(r[i] for r in rows) for i in range(6)]))
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         print(f"skip peak {name}: {e}", file=sys.stderr)
 servers.close()
@@ -320,9 +329,11 @@ for name, ours_s, label, ref_s, ratio, low, high in results:
 for name, mib, goal in peak_results:
     print(f"{name:34} {mib:8.1f} MiB {'peak RSS':>12}  " + (f"goal  ≤ {goal} MiB" if goal else "no goal"))
 if thumbnail_peak_results:
-    print(f"{'thumbnail peaks':34} {'ours MiB':>12} {'libvips MiB':>12}  {'ours bytes':>10} {'libvips bytes':>13}")
-for name, ours_mib, ours_bytes, vips_mib, vips_bytes in thumbnail_peak_results:
-    print(f"{name:34} {ours_mib:12.1f} {vips_mib:12.1f}  {ours_bytes:10.0f} {vips_bytes:13.0f}")
+    print(f"{'thumbnail peaks':34} {'ours MiB':>12} {'libvips MiB':>12}  {'ours bytes':>10} {'libvips bytes':>13}"
+          f" {'ours PSNR':>10} {'libvips PSNR':>12}")
+for name, ours_mib, ours_bytes, ours_psnr, vips_mib, vips_bytes, vips_psnr in thumbnail_peak_results:
+    print(f"{name:34} {ours_mib:12.1f} {vips_mib:12.1f}  {ours_bytes:10.0f} {vips_bytes:13.0f}"
+          f" {ours_psnr:10.2f} {vips_psnr:12.2f}")
 if serve_harness.stats:
     print(f"{'serve.harness (ours / libvips)':34} {'median ms':>13} {'p95 ms':>13} {'CPU ms/req':>13} {'peak MiB':>11}"
           f" {'bytes':>13} {'PSNR dB':>13}")
@@ -338,5 +349,6 @@ for name, _, _, _, ratio, low, high in results:
     print(f"ratio {name} {ratio:.3f} min {low:.3f} max {high:.3f}")
 for name, mib, _ in peak_results:
     print(f"peak {name} {mib:.1f}")
-for name, ours_mib, ours_bytes, vips_mib, vips_bytes in thumbnail_peak_results:
-    print(f"peak {name} {ours_mib:.1f} libvips {vips_mib:.1f} bytes {ours_bytes:.0f} libvips {vips_bytes:.0f}")
+for name, ours_mib, ours_bytes, ours_psnr, vips_mib, vips_bytes, vips_psnr in thumbnail_peak_results:
+    print(f"peak {name} {ours_mib:.1f} libvips {vips_mib:.1f} bytes {ours_bytes:.0f} libvips {vips_bytes:.0f}"
+          f" psnr {ours_psnr:.2f} libvips {vips_psnr:.2f}")

@@ -5,10 +5,13 @@ written in the file's own format (JPEG and WebP at quality 80, PNG lossless), as
 libvips: one thread (VIPS_CONCURRENCY=1, set before pyvips loads) and the operation cache off.
 
 usage: vips_bench.py FIXTURES CASE SECONDS MIN_RUNS   prints "<case> <median seconds per thumbnail>"
-       vips_bench.py FIXTURES CASE peak               one thumbnail in this fresh process, then
+       vips_bench.py FIXTURES CASE peak [OUTPUT]      one thumbnail in this fresh process (written to
+                                                      OUTPUT if given), then
                                                       "<case> <peak resident MiB> <output bytes>"
 """
 import os, statistics, sys, time
+
+from thumbnail_cases import CASES
 
 os.environ["VIPS_CONCURRENCY"] = "1"
 import pyvips  # noqa: E402
@@ -16,16 +19,9 @@ import pyvips  # noqa: E402
 pyvips.cache_set_max(0)
 fixtures, case = sys.argv[1], sys.argv[2]
 bench = os.path.join(fixtures, "bench")
-# case: (source file, the suffix libvips writes, its options)
-cases = {
-    "thumbnail.jpeg.256.vips": ("testjfif_full.jpg", ".jpg", {"Q": 80}),
-    "thumbnail.jpeg.progressive.256.vips": ("testjfif_full.progressive.jpg", ".jpg", {"Q": 80}),
-    "thumbnail.webp.256.vips": ("testjfif_full.webp", ".webp", {"Q": 80}),
-    "thumbnail.png.256.vips": ("testjfif_1024.png", ".png", {}),
-}
-if case not in cases:
+if case not in CASES:
     sys.exit(f"unknown case {case}")
-name, suffix, options = cases[case]
+name, suffix, options = CASES[case]
 with open(os.path.join(bench, name), "rb") as f:
     data = f.read()
 
@@ -36,6 +32,9 @@ def thumbnail():
 
 if sys.argv[3] == "peak":
     output = thumbnail()
+    if len(sys.argv) > 4:
+        with open(sys.argv[4], "wb") as f:
+            f.write(output)
     # VmHWM, not ru_maxrss, which Linux carries over exec from the (possibly large) parent.
     with open("/proc/self/status") as f:
         peak = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))

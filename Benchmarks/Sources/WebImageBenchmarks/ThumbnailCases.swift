@@ -8,7 +8,8 @@ import WebImageCodecs
 /// allows), then an encode. `peak.<case>` makes one thumbnail in a fresh process and reports its
 /// peak resident memory and the output's bytes.
 enum ThumbnailCases {
-    /// The case names with their source file and format.
+    /// The case names with their source file and format (Benchmarks/thumbnail_cases.py lists
+    /// the same for libvips's side).
     static let files: [(name: String, file: String, format: ImageFormat)] = [
         ("thumbnail.jpeg.256.vips", "testjfif_full.jpg", .jpeg),
         ("thumbnail.jpeg.progressive.256.vips", "testjfif_full.progressive.jpg", .jpeg),
@@ -26,11 +27,14 @@ enum ThumbnailCases {
     }
 
     /// The peak resident memory (MiB) of this process after one thumbnail of `name`'s file,
-    /// and the thumbnail's bytes; nil for a name that is no thumbnail case.
-    static func peak(_ name: String, fixtures: URL) throws -> (mebibytes: Double, bytes: Int)? {
+    /// and the thumbnail's bytes, written to `output` when given (compare.py measures its
+    /// PSNR); nil for a name that is no thumbnail case.
+    static func peak(_ name: String, fixtures: URL, writingTo output: URL?) throws -> (mebibytes: Double, bytes: Int)? {
         guard let entry = files.first(where: { "peak." + $0.name == name }) else { return nil }
-        let output = try thumbnail(of: try Data(contentsOf: fixtures.appendingPathComponent("bench/\(entry.file)")), as: entry.format)
-        return (try PeakMemory.mebibytes(), output.count)
+        let thumbnail = try thumbnail(of: try Data(contentsOf: fixtures.appendingPathComponent("bench/\(entry.file)")), as: entry.format)
+        let mebibytes = try PeakMemory.mebibytes()
+        try output.map { try thumbnail.write(to: $0) }
+        return (mebibytes, thumbnail.count)
     }
 
     private static let coders = ImageCoders(WebImageCodecs.defaultCoders)

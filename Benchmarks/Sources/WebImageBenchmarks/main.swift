@@ -1,7 +1,8 @@
 import Foundation
 
 // webimage-benchmarks FIXTURES CASE [SECONDS [MIN_RUNS]]: prints "<case> <median seconds per operation>",
-// or for memory.thumbnails "<case> <peak resident MiB>", for peak.thumbnail.* "<case> <peak MiB> <output bytes>".
+// or for memory.thumbnails "<case> <peak resident MiB>", for peak.thumbnail.* [OUTPUT] "<case> <peak MiB> <output bytes>"
+// (the thumbnail written to OUTPUT when given).
 // Benchmarks/run calls it once per case and round, alternating with the reference (Pillow,
 // tjbench, or for a case `X` whose reference is plain Swift, the case `ref.X` of this binary).
 let arguments = CommandLine.arguments
@@ -30,7 +31,8 @@ func report(_ name: String, _ measure: () throws -> Double) {
 }
 
 do {
-    if let (mebibytes, bytes) = try ThumbnailCases.peak(arguments[2], fixtures: fixtures) {
+    let output = arguments.count > 3 ? URL(fileURLWithPath: arguments[3]) : nil
+    if let (mebibytes, bytes) = try ThumbnailCases.peak(arguments[2], fixtures: fixtures, writingTo: output) {
         print(arguments[2], mebibytes, bytes)
         exit(0)
     }

@@ -27,11 +27,23 @@ public struct BufferedLogHandler: LogHandler {
 
     /// Appends the event's line to ``buffer``.
     public func log(event: LogEvent) {
-        var line = "\(event.level) \(label):"
+        // Appended piece by piece into one allocation: a line is logged per request.
+        var line = ""
+        line.reserveCapacity(256)
+        line += event.level.rawValue
+        line += " "
+        line += label
+        line += ":"
         for (key, value) in effectiveMetadata(event).sorted(by: { $0.key < $1.key }) {
-            line += " \(key)=\(value)"
+            line += " "
+            line += key
+            line += "="
+            line += value.description
         }
-        line += " [\(event.source)] \(event.message)"
+        line += " ["
+        line += event.source
+        line += "] "
+        line += event.message.description
         buffer.append(line)
     }
 
