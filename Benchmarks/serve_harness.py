@@ -14,7 +14,7 @@ shrink-on-load shortcut: `reducing_gap=None`).
 """
 import concurrent.futures, contextlib, http.client, http.server, io, math, os, statistics, sys, tempfile, threading, time
 import bench_server, serve_bench
-from PIL import Image
+from PIL import Image, ImageCms
 import numpy
 
 PHOTOS, REPEATS, CLIENTS, BOX, QUALITY = 24, 4, 2, 512, 80
@@ -82,11 +82,23 @@ def cpu_seconds(process):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def displayed(image):
+    """`image` as RGB in sRGB, as a viewer shows it: converted from its embedded ICC profile, if
+    any (a Display P3 source resized by one side into sRGB and kept in P3 by the other compares
+    as the same picture, not as a colour error)."""
+    profile = image.info.get("icc_profile")
+    rgb = image.convert("RGB")
+    if not profile:
+        return rgb
+    source = ImageCms.ImageCmsProfile(io.BytesIO(profile))
+    return ImageCms.profileToProfile(rgb, source, ImageCms.createProfile("sRGB"), outputMode="RGB")
+
+
 def psnr(body, photo):
     with Image.open(io.BytesIO(body)) as decoded:
-        ours = numpy.asarray(decoded.convert("RGB"), dtype=numpy.float64)
+        ours = numpy.asarray(displayed(decoded), dtype=numpy.float64)
     with Image.open(photo) as reference:
-        reference = reference.convert("RGB")
+        reference = displayed(reference)
     exact = numpy.asarray(reference.resize((ours.shape[1], ours.shape[0]), Image.LANCZOS, reducing_gap=None),
                           dtype=numpy.float64)
     mse = numpy.mean((ours - exact) ** 2)

@@ -89,10 +89,20 @@ final class ProcessingURLParserTests: XCTestCase {
         }
     }
 
-    func testPresetLoopIsATypedError() throws {
-        let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: ["a=pr:b", "b=w:1/pr:a"]))
-        XCTAssertThrowsError(try parser.parse("/x/pr:a/plain/http://h/x")) { error in
-            guard case .presetLoop = error as? ProcessingURLError else { return XCTFail("\(error)") }
+    /// imgproxy's TestParsePathPresetLoopDetection: presets naming each other apply once each;
+    /// only nesting past the limit is an error.
+    func testPresetsNamingEachOtherApplyOnceEach() throws {
+        let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: [
+            "test1=resizing_type:fill/preset:test2", "test2=blur:0.2/preset:test1",
+        ]))
+        let looped = try parser.parse("/x/preset:test1/plain/http://images.dev/lorem/ipsum.jpg").options
+        XCTAssertEqual(looped.resizingType, .fill)
+        XCTAssertEqual(looped.blurSigma, 0.2)
+        let twice = try parser.parse("/x/preset:test2/pr:test2/plain/http://images.dev/lorem/ipsum.jpg").options
+        XCTAssertEqual(twice.blurSigma, 0.2)
+        let chain = (0...ProcessingURLLimits().maxPresetDepth).map { "p\($0)=w:1/pr:p\($0 + 1)" } + ["p\(ProcessingURLLimits().maxPresetDepth + 1)=w:2"]
+        XCTAssertThrowsError(try ProcessingURLParser(presets: try ProcessingPresets(definitions: chain)).parse("/x/pr:p0/plain/http://h/x")) { error in
+            guard case .presetTooDeep = error as? ProcessingURLError else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try ProcessingPresets(definitions: ["=w:1"]))
         XCTAssertThrowsError(try ProcessingPresets(definitions: ["name"]))

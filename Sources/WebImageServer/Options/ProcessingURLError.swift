@@ -13,8 +13,8 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidArgument(option: String, reason: String)
     /// `preset` names a preset that is not configured.
     case unknownPreset(String)
-    /// Presets refer to each other in a loop, or nest deeper than the limit.
-    case presetLoop(String)
+    /// Presets nest deeper than the limit (presets naming each other in a loop apply once each).
+    case presetTooDeep(String)
     /// The requested format is not one this server can write.
     case unsupportedFormat(String)
     /// The source part is not a valid URL (bad percent-encoding or base64, no scheme, not UTF-8).
@@ -34,7 +34,7 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
         case let .unknownOption(name): "unknown processing option \"\(name)\""
         case let .invalidArgument(option, reason): "invalid \(option) option: \(reason)"
         case let .unknownPreset(name): "unknown preset \"\(name)\""
-        case let .presetLoop(name): "preset \"\(name)\" refers to itself or nests too deeply"
+        case let .presetTooDeep(name): "preset \"\(name)\" nests too deeply"
         case let .unsupportedFormat(name): "unsupported output format \"\(name)\""
         case let .invalidSource(reason): "invalid source URL: \(reason)"
         case let .unsupportedFilter(name): "unsupported filter \"\(name)\""

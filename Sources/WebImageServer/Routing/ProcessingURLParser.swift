@@ -28,13 +28,13 @@ public struct ProcessingURLParser: Sendable {
         let segments = signed.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
         var options = ProcessingOptions()
-        var applied = 0
+        var expansion = Expansion()
         if presets.options["default"] != nil {
-            try expandPreset("default", into: &options, applied: &applied, depth: 0)
+            try expandPreset("default", into: &options, expansion: &expansion, depth: 0)
         }
         var index = 0
         while index < segments.count, let option = Self.option(segments[index]) {
-            try apply(option, into: &options, applied: &applied, depth: 0)
+            try apply(option, into: &options, expansion: &expansion, depth: 0)
             index += 1
         }
         guard index < segments.count else { throw .missingPart("source URL") }
@@ -63,11 +63,18 @@ public struct ProcessingURLParser: Sendable {
         return Substring(segment.replacingOccurrences(of: "%3A", with: ":", options: .caseInsensitive))
     }
 
+    /// What reading one URL's options has done so far: the options applied, presets' included,
+    /// and the presets expanded.
+    private struct Expansion {
+        var applied = 0
+        var usedPresets: Set<String> = []
+    }
+
     /// Applies the option written as `segment` (`name:arg:arg`), expanding a preset in place.
     private func apply(_ segment: Substring, into options: inout ProcessingOptions,
-                       applied: inout Int, depth: Int) throws(ProcessingURLError) {
-        applied += 1
-        guard applied <= limits.maxOptions else { throw .tooManyOptions(limit: limits.maxOptions) }
+                       expansion: inout Expansion, depth: Int) throws(ProcessingURLError) {
+        expansion.applied += 1
+        guard expansion.applied <= limits.maxOptions else { throw .tooManyOptions(limit: limits.maxOptions) }
         let parts = segment.split(separator: ":", maxSplits: limits.maxArguments + 1, omittingEmptySubsequences: false)
         guard let name = ProcessingOptionName(spelling: parts[0]) else {
             throw .unknownOption(ProcessingURLError.quoting(parts[0]))
@@ -82,17 +89,20 @@ public struct ProcessingURLParser: Sendable {
         }
         try arguments.expectCount(1, limits.maxArguments)
         for preset in arguments.values {
-            try expandPreset(String(preset), into: &options, applied: &applied, depth: depth + 1)
+            try expandPreset(String(preset), into: &options, expansion: &expansion, depth: depth + 1)
         }
     }
 
-    /// Applies the options of the preset `name`.
+    /// Applies the options of the preset `name`, unless the URL has used it already: presets
+    /// that name each other (`a=…/preset:b`, `b=…/preset:a`) apply once each, as imgproxy
+    /// applies them, and so does a preset named twice.
     private func expandPreset(_ name: String, into options: inout ProcessingOptions,
-                              applied: inout Int, depth: Int) throws(ProcessingURLError) {
+                              expansion: inout Expansion, depth: Int) throws(ProcessingURLError) {
         guard let list = presets.options[name] else { throw .unknownPreset(ProcessingURLError.quoting(name)) }
-        guard depth < limits.maxPresetDepth else { throw .presetLoop(ProcessingURLError.quoting(name)) }
+        guard expansion.usedPresets.insert(name).inserted else { return }
+        guard depth < limits.maxPresetDepth else { throw .presetTooDeep(ProcessingURLError.quoting(name)) }
         for segment in list {
-            try apply(Substring(segment), into: &options, applied: &applied, depth: depth + 1)
+            try apply(Substring(segment), into: &options, expansion: &expansion, depth: depth + 1)
         }
     }
 
