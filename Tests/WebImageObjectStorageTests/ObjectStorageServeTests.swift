@@ -57,7 +57,7 @@ final class ObjectStorageServeTests: XCTestCase {
         let refused = try await get(outsider.baseURL + "/insecure/w:64/plain/s3://images/photos/cat.jpg")
         XCTAssertEqual(refused.status, 403)
         let disabled = try await get(withoutS3.baseURL + "/insecure/w:64/plain/s3://images/photos/cat.jpg")
-        XCTAssertEqual(disabled.status, 403)
+        XCTAssertEqual(disabled.status, 404)
         let badBucket = try await get(reader.baseURL + "/insecure/w:64/plain/s3://Bad_Bucket/cat.jpg")
         XCTAssertGreaterThanOrEqual(badBucket.status, 400)
 

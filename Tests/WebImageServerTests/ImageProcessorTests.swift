@@ -194,11 +194,11 @@ final class ImageProcessorTests: XCTestCase {
         let (inner, _) = try await process("/x/w:10/plain/local:///inner.jpg")
         XCTAssertEqual(inner.format, .jpeg, "a link to a file inside the folder is served")
         let cases: [(String, ProcessingError)] = [
-            ("/x/plain/local:///link.jpg", .forbidden("the local path leaves the served folder")),
-            ("/x/plain/local:///folder/up/outside.jpg", .forbidden("the local path leaves the served folder")),
+            ("/x/plain/local:///link.jpg", .sourceRefused("the local path leaves the served folder")),
+            ("/x/plain/local:///folder/up/outside.jpg", .sourceRefused("the local path leaves the served folder")),
             ("/x/plain/local:///missing.jpg", .sourceNotFound),
             ("/x/plain/local:///folder/", .sourceNotFound),
-            ("/x/plain/local:///../images/../../etc/passwd", .forbidden("the local path leaves the served folder")),
+            ("/x/plain/local:///../images/../../etc/passwd", .sourceRefused("the local path leaves the served folder")),
             ("/x/exp:1000/plain/local:///small.jpg", .expired),
         ]
         for (path, expected) in cases {
@@ -215,7 +215,8 @@ final class ImageProcessorTests: XCTestCase {
             _ = try await noLocal.process(try parser.parse("/x/plain/local:///small.jpg"))
             XCTFail("local source without a root")
         } catch let error as ProcessingError {
-            XCTAssertEqual(error.status, 403)
+            XCTAssertEqual(error, .sourceRefused("local sources are not enabled"))
+            XCTAssertEqual(error.status, 404)
         }
     }
 
@@ -249,7 +250,24 @@ final class ImageProcessorTests: XCTestCase {
             _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///photo.jpg"))
             XCTFail("a source outside the allowed prefixes was loaded")
         } catch let error as ProcessingError {
-            XCTAssertEqual(error, .forbidden("the source is not among the allowed sources"))
+            XCTAssertEqual(error, .sourceRefused("the source is not among the allowed sources"))
+            XCTAssertEqual(error.status, 404)
+        }
+    }
+
+    /// imgproxy's allowed-source wildcards (its processing handler's test table): `*` matches any
+    /// run of characters but `/`, so it stays inside the host.
+    func testAllowedSourcesMatchWildcardsWithinAHost() throws {
+        let policy = SourcePolicy(configuration { $0.allowedSources = ["local://", "http://images.dev/", "http://*.mycdn.dev/"] })
+        for allowed in ["http://images.dev/lorem/ipsum.jpg", "http://a-1.mycdn.dev/lorem/ipsum.jpg",
+                        "http://a-1.b-2.mycdn.dev/lorem/ipsum.jpg"] {
+            XCTAssertEqual(try policy.resolve(XCTUnwrap(URL(string: allowed))).absoluteString, allowed)
+        }
+        for refused in ["http://other.dev/.mycdn.dev/lorem/ipsum.jpg", "http://mycdn.dev/lorem/ipsum.jpg",
+                        "s3://images/lorem/ipsum.jpg", "http://images.dev.evil/x.jpg"] {
+            XCTAssertThrowsError(try policy.resolve(XCTUnwrap(URL(string: refused))), refused) { error in
+                XCTAssertEqual((error as? ProcessingError)?.status, 404, refused)
+            }
         }
     }
 

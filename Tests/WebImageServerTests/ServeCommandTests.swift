@@ -91,15 +91,15 @@ final class ServeCommandTests: ServeTestCase {
     func testLoopbackSourcesAreRefusedByDefault() async throws {
         let base = try serve(["--key", Self.key, "--salt", Self.salt])
         let response = try await get(base + (try signed("/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")))
-        XCTAssertEqual(response.status, 403)
-        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "forbidden: the source resolves to a loopback address\n")
+        XCTAssertEqual(response.status, 404)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "not allowed: the source resolves to a loopback address\n")
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 0)
     }
 
     func testSourceLimitsAreClientErrors() async throws {
         let base = try serve(["--allow-loopback-sources", "--max-src-file-size", "1000", "--max-src-resolution", "0.1"])
         let tooLarge = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
-        XCTAssertEqual(tooLarge.status, 413, String(decoding: tooLarge.body, as: UTF8.self))
+        XCTAssertEqual(tooLarge.status, 422, String(decoding: tooLarge.body, as: UTF8.self))
         let roomy = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.1"])
         let tooManyPixels = try await get(roomy + "/insecure/rs:fill:10:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(tooManyPixels.status, 422, String(decoding: tooManyPixels.body, as: UTF8.self))

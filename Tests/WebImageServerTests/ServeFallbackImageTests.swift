@@ -63,7 +63,7 @@ final class ServeFallbackImageTests: ServeTestCase {
         let badOption = try await get(base + (try signed("/w:x/plain/\(source("/gone.jpg"))")))
         XCTAssertEqual(badOption.status, 400)
         let tooLarge = try await get(base + (try signed("/w:20/plain/\(source("/photo.jpg"))")))
-        XCTAssertEqual(tooLarge.status, 413)
+        XCTAssertEqual(tooLarge.status, 422)
         for answer in [badSignature, badOption, tooLarge] {
             XCTAssertNil(answer.headers.first(name: "Fallback-Image"))
             XCTAssertEqual(answer.headers.first(name: "Content-Type"), "text/plain; charset=utf-8")
@@ -73,10 +73,10 @@ final class ServeFallbackImageTests: ServeTestCase {
         let tooManyPixels = try await get(pixelLimited + "/insecure/w:20/plain/\(source("/photo.jpg"))")
         XCTAssertEqual(tooManyPixels.status, 422)
         XCTAssertNil(tooManyPixels.headers.first(name: "Fallback-Image"))
-        // A source address refused by the policy (loopback, not allowed here) is 403, not the fallback.
+        // A source address refused by the policy (loopback, not allowed here) is 404, not the fallback.
         let strict = try serve(["--fallback-image-path", fallbackFile.path])
         let refused = try await get(strict + "/insecure/w:20/plain/\(source("/gone.jpg"))")
-        XCTAssertEqual(refused.status, 403)
+        XCTAssertEqual(refused.status, 404)
         XCTAssertNil(refused.headers.first(name: "Fallback-Image"))
     }
 

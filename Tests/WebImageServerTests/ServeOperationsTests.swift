@@ -281,8 +281,8 @@ final class ServeOperationsTests: ServeTestCase {
         // A name, not an address: refused for what it resolves to, before any connection.
         let strict = try serve([])
         let byName = try await get(strict + "/insecure/w:10/plain/http://localhost:\(origin.port)/photo.jpg")
-        XCTAssertEqual(byName.status, 403)
-        XCTAssertEqual(String(decoding: byName.body, as: UTF8.self), "forbidden: the source resolves to a loopback address\n")
+        XCTAssertEqual(byName.status, 404, "refused as imgproxy refuses a source address: not found")
+        XCTAssertEqual(String(decoding: byName.body, as: UTF8.self), "not allowed: the source resolves to a loopback address\n")
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 0)
 
         origin.route("/metadata.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "http://169.254.169.254/latest/meta-data")]))
@@ -291,8 +291,8 @@ final class ServeOperationsTests: ServeTestCase {
         let allowedName = try await get(loopback + "/insecure/w:10/plain/http://localhost:\(origin.port)/photo.jpg")
         XCTAssertEqual(allowedName.status, 200, "localhost connects to the checked IPv4 address the origin listens on")
         let inwards = try await get(loopback + "/insecure/w:10/plain/\(origin.url("/metadata.jpg").absoluteString)")
-        XCTAssertEqual(inwards.status, 403, "a redirect to the link-local metadata address is refused")
-        XCTAssertEqual(String(decoding: inwards.body, as: UTF8.self), "forbidden: the source resolves to a private address\n")
+        XCTAssertEqual(inwards.status, 404, "a redirect to the link-local metadata address is refused")
+        XCTAssertEqual(String(decoding: inwards.body, as: UTF8.self), "not allowed: the source resolves to a private address\n")
         let moved = try await get(loopback + "/insecure/w:10/plain/\(origin.url("/moved.jpg").absoluteString)")
         XCTAssertEqual(moved.status, 200, "a redirect to an allowed address is followed")
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 2)

@@ -31,7 +31,8 @@ extension ServerConfiguration {
         list("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none", \.presets),
         // Sources
         list("allowed-sources", "IMGPROXY_ALLOWED_SOURCES", "PREFIX",
-             "A URL prefix sources must start with; repeat for more; end a host with /", default: "none: any", \.allowedSources),
+             "A URL prefix sources must start with, * matching any run of characters but /; repeat for more; end a host with /",
+             default: "none: any", \.allowedSources),
         boolean("allow-loopback-sources", "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES",
                 "Fetch sources that resolve to loopback addresses (127.0.0.0/8, ::1)", \.allowLoopbackSources),
         boolean("allow-private-sources", "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES",

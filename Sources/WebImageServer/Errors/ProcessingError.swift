@@ -7,8 +7,12 @@ import WebImage
 public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path is not a valid imgproxy URL (400).
     case invalidURL(ProcessingURLError)
-    /// The signature is wrong, or the source is not allowed (403).
+    /// The signature is wrong or missing, or the object storage denied access to the source (403).
     case forbidden(String)
+    /// The source URL is not one this server loads: outside the allowed sources, at a refused
+    /// address, a local or `s3` source where those are off, a path leaving the local root (404,
+    /// as imgproxy answers a source URL it does not allow).
+    case sourceRefused(String)
     /// The URL's `expires` time has passed (404, as imgproxy).
     case expired
     /// The source does not exist: the origin answered 404 or 410, or the local file is missing (404).
@@ -17,7 +21,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     case sourceFailed(String)
     /// The origin sent nothing within the timeout (504).
     case sourceTimedOut
-    /// The source is over a size limit (413).
+    /// The source is over the size limit (422, as imgproxy answers it).
     case sourceTooLarge(String)
     /// The source's bytes are no image this server can decode: empty, of an unknown format,
     /// corrupt or cut off (422).
@@ -45,9 +49,8 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .invalidURL, .watermarkFailed: 400
         case .forbidden: 403
-        case .expired, .sourceNotFound: 404
-        case .sourceTooLarge: 413
-        case .notAnImage, .unprocessable, .unsupported: 422
+        case .expired, .sourceNotFound, .sourceRefused: 404
+        case .sourceTooLarge, .notAnImage, .unprocessable, .unsupported: 422
         case .busy: 429
         case .cancelled: 499
         case .encodingFailed: 500
@@ -61,6 +64,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case let .invalidURL(error): error.description
         case let .forbidden(reason): "forbidden: \(reason)"
+        case let .sourceRefused(reason): "not allowed: \(reason)"
         case .expired: "the URL has expired"
         case .sourceNotFound: "the source image was not found"
         case let .sourceFailed(reason): "the source image could not be loaded: \(reason)"
@@ -91,7 +95,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     /// ``watermarkFailed(_:)``, which never brings the fallback image (the source was there).
     var forWatermark: ProcessingError {
         switch self {
-        case .forbidden, .sourceTooLarge, .busy, .cancelled, .deadlineExceeded, .watermarkFailed: self
+        case .forbidden, .sourceRefused, .sourceTooLarge, .busy, .cancelled, .deadlineExceeded, .watermarkFailed: self
         default: .watermarkFailed(description)
         }
     }
@@ -118,7 +122,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
             // A local file's failure names its path on this machine: the client learns only that it is not there.
             switch failure.reason {
             case .unreadableFile: self = .sourceNotFound
-            case .refusedAddress(_, let why): self = .forbidden(why)
+            case .refusedAddress(_, let why): self = .sourceRefused(why)
             default: self = .sourceFailed(failure.description)
             }
         case .failedURL: self = .sourceFailed("it failed before and is not retried yet")

@@ -5,8 +5,10 @@ import Foundation
 /// addresses `http(s)` sources may connect to is ``SourceAddressPolicy``'s business, applied
 /// where the downloader connects.
 public struct SourcePolicy: Sendable {
-    /// Prefixes a source URL must start with; empty allows any.
+    /// Prefixes a source URL must start with (`*` standing for any run of characters but `/`,
+    /// see `AllowedSourcePattern`); empty allows any.
     public let allowedSources: [String]
+    private let allowedPatterns: [AllowedSourcePattern]
     /// The folder `local:///path` sources are read from, its links resolved, or nil to refuse them.
     public let localRoot: URL?
     /// Whether `s3://bucket/key` sources are loaded (by the object storage loader the server's
@@ -16,6 +18,7 @@ public struct SourcePolicy: Sendable {
     /// The policy of `configuration`: its allowed sources and local root.
     public init(_ configuration: ServerConfiguration) {
         allowedSources = configuration.allowedSources
+        allowedPatterns = configuration.allowedSources.map(AllowedSourcePattern.init)
         localRoot = configuration.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).resolvingSymlinksInPath() }
         allowsObjectStorage = configuration.useS3
     }
@@ -26,18 +29,18 @@ public struct SourcePolicy: Sendable {
     /// ``localRoot``. The file is judged by its real path, every link resolved, so neither `..`
     /// nor a link inside the folder reaches a file outside it.
     public func resolve(_ source: URL) throws(ProcessingError) -> URL {
-        guard allowedSources.isEmpty || allowedSources.contains(where: source.absoluteString.hasPrefix) else {
-            throw .forbidden("the source is not among the allowed sources")
+        guard allowedPatterns.isEmpty || allowedPatterns.contains(where: { $0.matches(source.absoluteString) }) else {
+            throw .sourceRefused("the source is not among the allowed sources")
         }
         if source.scheme?.lowercased() == "s3" {
-            guard allowsObjectStorage else { throw .forbidden("s3 sources are not enabled") }
+            guard allowsObjectStorage else { throw .sourceRefused("s3 sources are not enabled") }
             return source
         }
         guard source.scheme?.lowercased() == "local" else { return source }
-        guard let localRoot else { throw .forbidden("local sources are not enabled") }
+        guard let localRoot else { throw .sourceRefused("local sources are not enabled") }
         let file = localRoot.appendingPathComponent(source.path).standardizedFileURL.resolvingSymlinksInPath()
         let inside = localRoot.path.hasSuffix("/") ? localRoot.path : localRoot.path + "/"
-        guard file.path.hasPrefix(inside) else { throw .forbidden("the local path leaves the served folder") }
+        guard file.path.hasPrefix(inside) else { throw .sourceRefused("the local path leaves the served folder") }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue else {
             throw .sourceNotFound
