@@ -32,7 +32,7 @@ final class ServeImgproxyGeometryTests: ServeTestCase {
         }
     }
 
-    /// imgproxy's processing_test.go: TestResizeToFit, …Enlarge, …Extend, …ExtendAR.
+    /// imgproxy's processing_test.go: TestResizeToFit, …Enlarge, …Extend, …ExtendAR, every row.
     func testResizeToFitTables() async throws {
         try await check([
             ("rs:fit:50:50", 50, 25), ("rs:fit:50:20", 40, 20), ("rs:fit:20:50", 20, 10), ("rs:fit:300:300", 200, 100),
@@ -46,11 +46,14 @@ final class ServeImgproxyGeometryTests: ServeTestCase {
             ("rs:fit:300:0/ex:1", 300, 100),
             ("rs:fit:50:50/exar:1", 50, 50), ("rs:fit:300:300/exar:1", 200, 200), ("rs:fit:300:125/exar:1", 240, 100),
             ("rs:fit:250:500/exar:1", 200, 400), ("rs:fit:0:200/exar:1", 200, 100), ("rs:fit:300:0/exar:1", 200, 100),
+            ("rs:fit:50:50/el:1", 50, 25), ("rs:fit:50:20/el:1", 40, 20), ("rs:fit:20:50/el:1", 20, 10),
+            ("rs:fit:0:50/el:1", 100, 50), ("rs:fit:50:0/el:1", 50, 25), ("rs:fit:50:20/exar:1", 50, 20),
+            ("rs:fit:20:50/exar:1", 20, 50), ("rs:fit:0:50/exar:1", 100, 50), ("rs:fit:50:0/exar:1", 50, 25),
         ])
     }
 
     /// imgproxy's processing_test.go: TestResizeToFill and TestResizeToFillDown with their
-    /// Enlarge, Extend and ExtendAR variants.
+    /// Enlarge, Extend and ExtendAR variants, every row.
     func testResizeToFillTables() async throws {
         try await check([
             ("rs:fill:50:20", 50, 20), ("rs:fill:300:300", 200, 100), ("rs:fill:300:50", 200, 50), ("rs:fill:100:300", 100, 100),
@@ -61,11 +64,35 @@ final class ServeImgproxyGeometryTests: ServeTestCase {
             ("rs:fill-down:300:300", 100, 100), ("rs:fill-down:300:125", 200, 83), ("rs:fill-down:250:300", 83, 100),
             ("rs:fill-down:300:125/el:1", 300, 125), ("rs:fill-down:300:300/ex:1", 300, 300),
             ("rs:fill-down:300:125/exar:1", 200, 83), ("rs:fill-down:0:200/exar:1", 200, 100),
+            ("rs:fill:50:50", 50, 50), ("rs:fill:20:50", 20, 50), ("rs:fill:0:50", 100, 50), ("rs:fill:50:0", 50, 25),
+            ("rs:fill:0:200", 200, 100), ("rs:fill:300:0", 200, 100), ("rs:fill:50:50/el:1", 50, 50),
+            ("rs:fill:50:20/el:1", 50, 20), ("rs:fill:20:50/el:1", 20, 50), ("rs:fill:300:300/el:1", 300, 300),
+            ("rs:fill:250:300/el:1", 250, 300), ("rs:fill:0:50/el:1", 100, 50), ("rs:fill:50:0/el:1", 50, 25),
+            ("rs:fill:300:0/el:1", 300, 150), ("rs:fill:50:50/ex:1", 50, 50), ("rs:fill:50:20/ex:1", 50, 20),
+            ("rs:fill:20:50/ex:1", 20, 50), ("rs:fill:300:300/ex:1", 300, 300), ("rs:fill:300:125/ex:1", 300, 125),
+            ("rs:fill:250:300/ex:1", 250, 300), ("rs:fill:0:50/ex:1", 100, 50), ("rs:fill:50:0/ex:1", 50, 25),
+            ("rs:fill:300:0/ex:1", 300, 100), ("rs:fill:50:50/exar:1", 50, 50), ("rs:fill:50:20/exar:1", 50, 20),
+            ("rs:fill:20:50/exar:1", 20, 50), ("rs:fill:300:300/exar:1", 200, 200), ("rs:fill:0:50/exar:1", 100, 50),
+            ("rs:fill:50:0/exar:1", 50, 25), ("rs:fill:0:200/exar:1", 200, 100), ("rs:fill:300:0/exar:1", 200, 100),
+            ("rs:fill-down:50:50", 50, 50), ("rs:fill-down:50:20", 50, 20), ("rs:fill-down:20:50", 20, 50),
+            ("rs:fill-down:0:50", 100, 50), ("rs:fill-down:50:0", 50, 25), ("rs:fill-down:0:200", 200, 100),
+            ("rs:fill-down:300:0", 200, 100), ("rs:fill-down:50:50/el:1", 50, 50), ("rs:fill-down:50:20/el:1", 50, 20),
+            ("rs:fill-down:20:50/el:1", 20, 50), ("rs:fill-down:300:300/el:1", 300, 300),
+            ("rs:fill-down:250:300/el:1", 250, 300), ("rs:fill-down:0:50/el:1", 100, 50), ("rs:fill-down:50:0/el:1", 50, 25),
+            ("rs:fill-down:0:200/el:1", 400, 200), ("rs:fill-down:300:0/el:1", 300, 150), ("rs:fill-down:50:50/ex:1", 50, 50),
+            ("rs:fill-down:50:20/ex:1", 50, 20), ("rs:fill-down:20:50/ex:1", 20, 50), ("rs:fill-down:300:125/ex:1", 300, 125),
+            ("rs:fill-down:250:300/ex:1", 250, 300), ("rs:fill-down:300:50/ex:1", 300, 50),
+            ("rs:fill-down:100:300/ex:1", 100, 300), ("rs:fill-down:0:50/ex:1", 100, 50), ("rs:fill-down:50:0/ex:1", 50, 25),
+            ("rs:fill-down:0:200/ex:1", 200, 200), ("rs:fill-down:300:0/ex:1", 300, 100),
+            ("rs:fill-down:50:50/exar:1", 50, 50), ("rs:fill-down:50:20/exar:1", 50, 20),
+            ("rs:fill-down:20:50/exar:1", 20, 50), ("rs:fill-down:300:300/exar:1", 100, 100),
+            ("rs:fill-down:250:300/exar:1", 83, 100), ("rs:fill-down:0:50/exar:1", 100, 50),
+            ("rs:fill-down:50:0/exar:1", 50, 25), ("rs:fill-down:300:0/exar:1", 200, 100),
         ])
     }
 
-    /// imgproxy's processing_test.go TestResultSizeLimit: `max_result_dimension` scales the
-    /// canvases and the padding down with the image.
+    /// imgproxy's processing_test.go TestResultSizeLimit, every row: `max_result_dimension`
+    /// scales the canvases and the padding down with the image.
     func testMaxResultDimensionTable() async throws {
         try await check([
             ("mrd:1000/rs:fit:100:100", 100, 50), ("mrd:50/rs:fit:100:100", 50, 25), ("mrd:50/rs:fit:0:0", 50, 25),
@@ -77,6 +104,17 @@ final class ServeImgproxyGeometryTests: ServeTestCase {
             ("mrd:50/rs:fill-down:1000:50", 50, 3), ("mrd:50/rs:fill-down:100:1000", 5, 50),
             ("mrd:100/rs:fill-down:1000:1500/rot:90", 67, 100),
             ("max_result_dimension:200/rs:fill-down:1000:1000/padding:100:200:300:400", 200, 144),
+            ("mrd:100/rs:fit:0:100", 100, 50), ("mrd:100/rs:fit:1000:1000", 100, 50), ("mrd:100/rs:fit:0:0/rot:90", 50, 100),
+            ("mrd:1000/rs:fill:100:100", 100, 100), ("mrd:50/rs:fill:100:100", 50, 50), ("mrd:50/rs:fill:100:1000", 50, 50),
+            ("mrd:50/rs:fill:0:0", 50, 25), ("mrd:100/rs:fill:0:100", 100, 50), ("mrd:50/rs:fill:150:0", 50, 25),
+            ("mrd:100/rs:fill:1000:1000", 100, 50), ("mrd:100/rs:fill:1000:2000/ex:1", 50, 100),
+            ("mrd:100/rs:fill:1000:2000/exar:1", 50, 100), ("mrd:100/rs:fill:0:0/rot:90", 50, 100),
+            ("mrd:1000/rs:fill-down:100:100", 100, 100), ("mrd:50/rs:fill-down:100:100", 50, 50),
+            ("mrd:50/rs:fill-down:0:0", 50, 25), ("mrd:100/rs:fill-down:0:100", 100, 50),
+            ("mrd:50/rs:fill-down:150:0", 50, 25), ("mrd:100/rs:fill-down:1000:1000", 100, 100),
+            ("mrd:100/rs:fill-down:1000:1000/el:1", 100, 100), ("mrd:100/rs:fill-down:1000:2000/ex:1", 50, 100),
+            ("mrd:100/rs:fill-down:1000:2000/exar:1", 50, 100), ("mrd:100/rs:fill-down:0:0/rot:90", 50, 100),
+            ("mrd:200/rs:fill-down:100:100/pd:100:200:300:400", 200, 144),
         ])
     }
 
@@ -98,6 +136,73 @@ final class ServeImgproxyGeometryTests: ServeTestCase {
             ("rs:fill:26:100/g:no:5/dpr:2", 26, 100),  // the ratio never enlarges without el
             ("rs:fill:100:26/g:no:0:0.1/dpr:0.5", 50, 13),
             ("rs:force:300:50", 200, 33), ("rs:force:0:50", 200, 50),
+        ])
+    }
+
+    /// imgproxy's crop_test.go TestCrop, every row: a 50 × 50 crop of the 200 × 100 source by
+    /// each gravity and offset, read where it starts (the source's pixel at x, y is r = x,
+    /// g = 2y); and TestCropGravityPriority: the crop's own gravity wins over `g`, which applies
+    /// when the crop names none.
+    func testCropGravityTable() async throws {
+        let starts: [(String, Int, Int)] = [
+            ("c:50:50:ce", 76, 26), ("c:50:50:no", 76, 0), ("c:50:50:so", 76, 50), ("c:50:50:ea", 150, 26),
+            ("c:50:50:we", 0, 26), ("c:50:50:noea", 150, 0), ("c:50:50:nowe", 0, 0), ("c:50:50:soea", 150, 50),
+            ("c:50:50:sowe", 0, 50), ("c:50:50:ce:10", 86, 26), ("c:50:50:ce::10", 76, 36), ("c:50:50:ce:10:10", 86, 36),
+            ("c:50:50:ce:0.1", 96, 26), ("c:50:50:ce::0.1", 76, 36), ("c:50:50:ce:0.1:0.1", 96, 36),
+        ]
+        for (options, x, y) in starts {
+            let crop = try await served(options)
+            XCTAssertEqual("\(crop.width)x\(crop.height)", "50x50", options)
+            XCTAssertEqual(crop[0, 0], RGBA(r: UInt8(x), g: UInt8(2 * y), b: 128), options)
+        }
+        let byGravity = try await served("c:50:50/g:no")
+        let byCrop = try await served("c:50:50:no")
+        let overriding = try await served("c:50:50:no/g:so")
+        XCTAssertEqual(byGravity.bytes, byCrop.bytes)
+        XCTAssertEqual(overriding.bytes, byCrop.bytes)
+    }
+
+    /// imgproxy's crop_test.go TestResizeFill, every row: a fill crops where its gravity says,
+    /// offsets and the ratio included.
+    func testFillGravityTable() async throws {
+        let wider = ["ce", "no", "so", "noea", "soea", "sowe", "nowe"].map { ("rs:fill:100:26/g:\($0)", 100, 26) }
+        let taller = ["ce", "ea", "we", "noea", "soea", "sowe", "nowe"].map { ("rs:fill:26:100/g:\($0)", 26, 100) }
+        try await check(wider + taller + [
+            ("rs:fill:100:26/g:ce/dpr:2", 200, 52), ("rs:fill:100:26/g:no::5", 100, 26), ("rs:fill:100:26/g:no::5/dpr:0.5", 50, 13),
+            ("rs:fill:100:26/g:no::5/dpr:2", 200, 52), ("rs:fill:26:100/g:no:5", 26, 100), ("rs:fill:26:100/g:no:5/dpr:0.5", 13, 50),
+            ("rs:fill:26:100/g:no:5/dpr:2", 26, 100), ("rs:fill:100:26/g:no::0.1", 100, 26),
+            ("rs:fill:100:26/g:no::0.1/dpr:0.5", 50, 13), ("rs:fill:100:26/g:no::0.1/dpr:2", 200, 52),
+        ])
+        // Scaled to 100 × 50 and cut to 26 rows: north keeps the top rows, south the bottom ones.
+        let north = try await served("rs:fill:100:26/g:no")
+        let south = try await served("rs:fill:100:26/g:so")
+        XCTAssertLessThan(north[50, 0].g, 8)
+        XCTAssertGreaterThan(south[50, 25].g, 190)
+    }
+
+    /// imgproxy's extend_test.go, every gravity of TestExtend and TestExtendAspectRatio: the
+    /// source's corners land where the gravity puts the image on the canvas.
+    func testExtendGravityTable() async throws {
+        let extend: [(String, Int, Int)] = [
+            ("ce", 150, 200), ("no", 150, 0), ("so", 150, 400), ("ea", 300, 200), ("we", 0, 200),
+            ("noea", 300, 0), ("nowe", 0, 0), ("soea", 300, 400), ("sowe", 0, 400),
+        ]
+        for (gravity, x, y) in extend {
+            let canvas = try await served("w:500/h:500/ex:1:\(gravity)")
+            XCTAssertEqual("\(canvas.width)x\(canvas.height)", "500x500", gravity)
+            XCTAssertEqual(canvas[x, y], RGBA(r: 0, g: 0, b: 128), gravity)
+            XCTAssertEqual(canvas[x + 199, y + 99], RGBA(r: 199, g: 198, b: 128), gravity)
+        }
+        // The aspect ratio's canvas is 200 × 400: the image moves along its height only.
+        let aspect: [(String, Int)] = [("ce", 150), ("no", 0), ("ea", 150), ("we", 150), ("noea", 0), ("soea", 300), ("sowe", 300), ("nowe", 0)]
+        for (gravity, y) in aspect {
+            let canvas = try await served("w:300/h:600/exar:1:\(gravity)")
+            XCTAssertEqual("\(canvas.width)x\(canvas.height)", "200x400", gravity)
+            XCTAssertEqual(canvas[0, y], RGBA(r: 0, g: 0, b: 128), gravity)
+        }
+        try await check([
+            ("w:500/h:500/ex:1:ea:5/dpr:0.5", 250, 250), ("w:500/h:500/ex:1:no::0.1/dpr:0.5", 250, 250),
+            ("w:300/h:600/exar:1:ea:5/dpr:0.5", 150, 300), ("w:300/h:600/exar:1:no::0.1/dpr:0.5", 150, 300),
         ])
     }
 
