@@ -44,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("key")) var key: [String] = []
     @Option(help: .setting("salt")) var salt: [String] = []
     @Option(help: .setting("signature-size")) var signatureSize: String?
+    @Option(help: .setting("trusted-signature")) var trustedSignature: [String] = []
     @Option(help: .setting("thumbor-key")) var thumborKey: String?
     @Option(help: .setting("preset")) var preset: [String] = []
     @Option(help: .setting("allowed-sources")) var allowedSources: [String] = []
@@ -94,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         func on(_ isOn: Bool) -> String? { isOn ? "true" : nil }
         return [
             ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
-            ("signature-size", signatureSize), ("thumbor-key", thumborKey), ("preset", joined(preset)),
+            ("signature-size", signatureSize), ("trusted-signature", joined(trustedSignature)), ("thumbor-key", thumborKey), ("preset", joined(preset)),
             ("allowed-sources", joined(allowedSources)), ("allow-loopback-sources", on(allowLoopbackSources)),
             ("allow-private-sources", on(allowPrivateSources)), ("thumbor-loader", thumborLoader), ("local-root", localRoot),
             ("download-timeout", downloadTimeout), ("max-redirects", maxRedirects), ("max-src-resolution", maxSrcResolution),
@@ -167,7 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func makeServer(_ configuration: ImageServer.Configuration, tier: SharedTier?, storage: ObjectStorageTier?,
                             metrics: PrometheusCollectorRegistry) async throws -> (ImageServer, HTTPImageDownloader) {
         let signer = try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts,
-                                   signatureSize: configuration.signatureSize)
+                                   signatureSize: configuration.signatureSize, trustedSignatures: configuration.trustedSignatures)
         let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets))
         let downloader = HTTPImageDownloader(
             configuration: HTTPImageDownloader.Configuration(

@@ -51,6 +51,29 @@ final class URLSignerTests: XCTestCase {
         XCTAssertThrowsError(try signer.verify(signature: Self.documentedSignature, for: path.replacingOccurrences(of: ":0", with: ":false")))
     }
 
+    /// imgproxy's security/signature_test.go, its vectors: key `test-key`, salt `test-salt`
+    /// (and `test-key2`, `test-salt2`), the path `asd`; truncation to 8 bytes; trusted signatures.
+    func testImgproxysOwnSignatureVectors() throws {
+        let key = Data("test-key".utf8).map { String(format: "%02x", $0) }.joined()
+        let salt = Data("test-salt".utf8).map { String(format: "%02x", $0) }.joined()
+        let signer = try URLSigner(hexKeys: [key], hexSalts: [salt])
+        XCTAssertNoThrow(try signer.verify(signature: "oWaL7QoW5TsgbuiS9-5-DI8S3Ibbo1gdB2SteJh3a20", for: "/asd"))
+        XCTAssertThrowsError(try signer.verify(signature: "oWaL7QoW5Ts", for: "/asd"), "truncated where the size is 32")
+        let truncated = try URLSigner(hexKeys: [key], hexSalts: [salt], signatureSize: 8)
+        XCTAssertNoThrow(try truncated.verify(signature: "oWaL7QoW5Ts", for: "/asd"))
+
+        let key2 = Data("test-key2".utf8).map { String(format: "%02x", $0) }.joined()
+        let salt2 = Data("test-salt2".utf8).map { String(format: "%02x", $0) }.joined()
+        let pairs = try URLSigner(hexKeys: [key, key2], hexSalts: [salt, salt2])
+        XCTAssertNoThrow(try pairs.verify(signature: "jYz1UZ7j1BCdSzH3pZhaYf0iuz0vusoOTdqJsUT6WXI", for: "/asd"))
+        XCTAssertNoThrow(try pairs.verify(signature: "oWaL7QoW5TsgbuiS9-5-DI8S3Ibbo1gdB2SteJh3a20", for: "/asd"))
+        XCTAssertThrowsError(try pairs.verify(signature: "dtLwhdnPPis", for: "/asd"))
+
+        let trusting = try URLSigner(hexKeys: [key], hexSalts: [salt], trustedSignatures: ["truested"])
+        XCTAssertNoThrow(try trusting.verify(signature: "truested", for: "/asd"))
+        XCTAssertThrowsError(try trusting.verify(signature: "untrusted", for: "/asd"))
+    }
+
     func testSigningOffAcceptsAnything() throws {
         let signer = try URLSigner(keys: [])
         XCTAssertFalse(signer.isEnabled)

@@ -26,6 +26,8 @@ extension ServerConfiguration {
              default: "none: URLs are not signed", \.keys),
         list("salt", "IMGPROXY_SALT", "HEX", "A signing salt in hexadecimal, one per --key", default: "none", \.salts),
         integer("signature-size", "IMGPROXY_SIGNATURE_SIZE", "N", "Bytes of the digest a signature keeps", 1...32, \.signatureSize),
+        list("trusted-signature", "IMGPROXY_TRUSTED_SIGNATURES", "SIGNATURE",
+             "A signature accepted for any path while signing is on; repeat for more", default: "none", \.trustedSignatures),
         setting("thumbor-key", "THUMBOR_SECURITY_KEY", "KEY", "thumbor's security key: thumbor URLs must carry its HMAC-SHA1 signature",
                 default: "none") { text, configuration throws(SettingValueError) in configuration.thumborKey = text },
         list("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none", \.presets),

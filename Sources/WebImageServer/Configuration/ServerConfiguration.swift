@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var salts: [String] = []
     /// Bytes of the digest a signature keeps, 1…32.
     public var signatureSize = 32
+    /// Signatures accepted for any path while imgproxy's signing is on.
+    public var trustedSignatures: [String] = []
     /// thumbor's security key; with one, thumbor URLs must be signed.
     public var thumborKey: String?
     /// Presets, `NAME=OPTION/OPTION/…`.

@@ -11,22 +11,27 @@ public struct URLSigner: Sendable {
     public let keys: [URLSigningKey]
     /// How many bytes of the digest the signature keeps (imgproxy's `IMGPROXY_SIGNATURE_SIZE`), 1…32.
     public let signatureSize: Int
+    /// Signatures accepted for any path (imgproxy's `IMGPROXY_TRUSTED_SIGNATURES`): long-lived
+    /// URLs a deployment hands out whatever they ask for. They count only while signing is on.
+    public let trustedSignatures: [String]
 
-    /// A signer with `keys` and a signature of `signatureSize` bytes.
-    public init(keys: [URLSigningKey], signatureSize: Int = 32) throws(URLSignatureError) {
+    /// A signer with `keys`, a signature of `signatureSize` bytes, and `trustedSignatures`.
+    public init(keys: [URLSigningKey], signatureSize: Int = 32, trustedSignatures: [String] = []) throws(URLSignatureError) {
         guard (1...32).contains(signatureSize) else { throw .invalidSignatureSize(signatureSize) }
         self.keys = keys
         self.signatureSize = signatureSize
+        self.trustedSignatures = trustedSignatures
     }
 
     /// A signer from hexadecimal keys and salts given in pairs, as on the command line.
-    public init(hexKeys: [String], hexSalts: [String], signatureSize: Int = 32) throws(URLSignatureError) {
+    public init(hexKeys: [String], hexSalts: [String], signatureSize: Int = 32,
+                trustedSignatures: [String] = []) throws(URLSignatureError) {
         guard hexKeys.count == hexSalts.count else { throw .unpairedKeys(keys: hexKeys.count, salts: hexSalts.count) }
         var keys: [URLSigningKey] = []
         for (key, salt) in zip(hexKeys, hexSalts) {
             keys.append(try URLSigningKey(hexKey: key, hexSalt: salt))
         }
-        try self.init(keys: keys, signatureSize: signatureSize)
+        try self.init(keys: keys, signatureSize: signatureSize, trustedSignatures: trustedSignatures)
     }
 
     /// Whether URLs are checked at all.
@@ -43,14 +48,20 @@ public struct URLSigner: Sendable {
         "/\(signature(for: path))\(path)"
     }
 
-    /// Passes when signing is off or `signature` matches `path` under one of the pairs; throws
-    /// ``URLSignatureError/forbidden`` otherwise. Every pair is compared in constant time.
+    /// Passes when signing is off, `signature` is one of the ``trustedSignatures``, or it
+    /// matches `path` under one of the pairs; throws ``URLSignatureError/forbidden`` otherwise.
+    /// Every pair and trusted signature is compared in constant time.
     public func verify(signature: String, for path: String) throws(URLSignatureError) {
         guard isEnabled else { return }
-        guard let given = URLSafeBase64.decode(signature) else { throw .forbidden }
         var matched = false
-        for key in keys where Self.constantTimeEqual(given, digest(of: path, with: key)) {
+        let text = Array(signature.utf8)
+        for trusted in trustedSignatures where Self.constantTimeEqual(text, Array(trusted.utf8)) {
             matched = true
+        }
+        if let given = URLSafeBase64.decode(signature) {
+            for key in keys where Self.constantTimeEqual(given, digest(of: path, with: key)) {
+                matched = true
+            }
         }
         guard matched else { throw .forbidden }
     }

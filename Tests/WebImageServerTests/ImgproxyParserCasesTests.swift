@@ -1,0 +1,70 @@
+import Foundation
+import WebImage
+import WebImageServer
+import XCTest
+
+/// Cases of imgproxy's `options/parser/processing_options_test.go`, `presets_test.go` and
+/// `handlers/path_test.go` that the other parser tests did not carry: their URLs and the values
+/// imgproxy's tests expect, read through ``ProcessingURLParser``.
+final class ImgproxyParserCasesTests: XCTestCase {
+    private let parser = ProcessingURLParser()
+
+    private func options(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> ProcessingOptions {
+        try parser.parse("/unsafe/\(path)/plain/http://images.dev/lorem/ipsum.jpg").options
+    }
+
+    /// TestParsePathFocusPoint, TestParsePathGravityReplicate*, TestParsePathCrop*.
+    func testGravityAndCropForms() throws {
+        XCTAssertEqual(try options("g:fp:0.5:0.75").gravity, Gravity(kind: .focusPoint, x: 0.5, y: 0.75))
+        XCTAssertThrowsError(try options("g:re"), "re is a watermark position, no gravity")
+        XCTAssertThrowsError(try options("crop:100:200:re"))
+        let crop = try options("crop:100:200").crop
+        XCTAssertEqual(crop?.width, 100)
+        XCTAssertEqual(crop?.height, 200)
+        XCTAssertNil(crop?.gravity, "a crop naming no gravity follows the main one")
+        XCTAssertEqual(try options("crop:100:200:nowe:10:20").crop?.gravity, Gravity(kind: .northWest, x: 10, y: 20))
+    }
+
+    /// TestParsePathBackground*: a colour, and `bg:` with no arguments resetting it.
+    func testBackgroundResets() throws {
+        XCTAssertEqual(try options("bg:128:129:130").background, RGBA(r: 128, g: 129, b: 130))
+        XCTAssertEqual(try options("bg:ffddee").background, RGBA(r: 255, g: 221, b: 238))
+        XCTAssertNil(try options("bg:fff/bg:").background)
+    }
+
+    /// TestParsePathSize*: `size`'s third argument is `enlarge`, its fourth `extend`.
+    func testSizeCarriesEnlargeAndExtend() throws {
+        let sized = try options("size:100:200:1:1")
+        XCTAssertEqual([sized.width, sized.height], [100, 200])
+        XCTAssertTrue(sized.enlarge)
+        XCTAssertTrue(sized.extend)
+        XCTAssertFalse(try options("s:100:200").enlarge)
+    }
+
+    /// TestParsePathPreset (two presets in one option) and presets_test.go's definitions.
+    func testPresetsInOneOptionAndTheirDefinitions() throws {
+        let presets = try ProcessingPresets(definitions: ["test1=resizing_type:fill", "test2=blur:0.2/quality:50"])
+        let both = try ProcessingURLParser(presets: presets).parse("/unsafe/preset:test1:test2/plain/http://images.dev/lorem/ipsum.jpg").options
+        XCTAssertEqual(both.resizingType, .fill)
+        XCTAssertEqual(both.blurSigma, 0.2)
+        XCTAssertEqual(both.quality, 50)
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["test="]), "a preset without options")
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["=blur:0.2"]), "a preset without a name")
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["test"]))
+    }
+
+    /// TestParseBase64URLWithoutExtension, TestParsePlainURLEscaped and the path tests' query:
+    /// the source is read as written, a query after the path is not part of it.
+    func testSourcesAsImgproxyReadsThem() throws {
+        let encoded = Data("http://images.dev/lorem/ipsum.jpg".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let base64 = try parser.parse("/unsafe/w:10/\(encoded)")
+        XCTAssertEqual(base64.source.absoluteString, "http://images.dev/lorem/ipsum.jpg")
+        XCTAssertNil(base64.options.format, "no extension: the source's own format")
+        let escaped = try parser.parse("/unsafe/w:10/plain/http%3A%2F%2Fimages.dev%2Florem%2Fipsum.jpg%3Fparam%3Dvalue@png")
+        XCTAssertEqual(escaped.source.absoluteString, "http://images.dev/lorem/ipsum.jpg?param=value")
+        XCTAssertEqual(escaped.options.format, .png)
+        let queried = try parser.parse("/unsafe/w:10/plain/http://images.dev/lorem/ipsum.jpg?param1=value1&param2=value2")
+        XCTAssertEqual(queried.source.absoluteString, "http://images.dev/lorem/ipsum.jpg")
+    }
+}
