@@ -47,6 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("trusted-signature")) var trustedSignature: [String] = []
     @Option(help: .setting("thumbor-key")) var thumborKey: String?
     @Option(help: .setting("preset")) var preset: [String] = []
+    @Flag(help: .setting("only-presets")) var onlyPresets = false
+    @Option(help: .setting("allowed-processing-options")) var allowedProcessingOptions: [String] = []
+    @Option(help: .setting("arguments-separator")) var argumentsSeparator: String?
+    @Option(help: .setting("base-url")) var baseUrl: String?
     @Option(help: .setting("allowed-sources")) var allowedSources: [String] = []
     @Flag(help: .setting("allow-loopback-sources")) var allowLoopbackSources = false
     @Flag(help: .setting("allow-private-sources")) var allowPrivateSources = false
@@ -65,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("ttl")) var ttl: String?
     @Flag(help: .setting("auto-webp")) var autoWebp = false
     @Flag(help: .setting("auto-avif")) var autoAvif = false
+    @Flag(help: .setting("enforce-webp")) var enforceWebp = false
+    @Flag(help: .setting("enforce-avif")) var enforceAvif = false
     @Option(help: .setting("watermark-path")) var watermarkPath: String?
     @Option(help: .setting("watermark-url")) var watermarkUrl: String?
     @Option(help: .setting("watermark-data")) var watermarkData: String?
@@ -95,7 +101,9 @@ struct ServeCommand: AsyncParsableCommand {
         func on(_ isOn: Bool) -> String? { isOn ? "true" : nil }
         return [
             ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
-            ("signature-size", signatureSize), ("trusted-signature", joined(trustedSignature)), ("thumbor-key", thumborKey), ("preset", joined(preset)),
+            ("signature-size", signatureSize), ("trusted-signature", joined(trustedSignature)), ("thumbor-key", thumborKey), ("preset", joined(preset)), ("only-presets", on(onlyPresets)),
+            ("allowed-processing-options", joined(allowedProcessingOptions)), ("arguments-separator", argumentsSeparator),
+            ("base-url", baseUrl),
             ("allowed-sources", joined(allowedSources)), ("allow-loopback-sources", on(allowLoopbackSources)),
             ("allow-private-sources", on(allowPrivateSources)), ("thumbor-loader", thumborLoader), ("local-root", localRoot),
             ("download-timeout", downloadTimeout), ("max-redirects", maxRedirects), ("max-src-resolution", maxSrcResolution),
@@ -103,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("max-animation-frame-resolution", maxAnimationFrameResolution),
             ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
+            ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
             ("watermark-path", watermarkPath), ("watermark-url", watermarkUrl), ("watermark-data", watermarkData),
             ("watermark-opacity", watermarkOpacity), ("fallback-image-path", fallbackImagePath),
             ("fallback-image-url", fallbackImageUrl), ("fallback-image-data", fallbackImageData),
@@ -169,7 +178,11 @@ struct ServeCommand: AsyncParsableCommand {
                             metrics: PrometheusCollectorRegistry) async throws -> (ImageServer, HTTPImageDownloader) {
         let signer = try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts,
                                    signatureSize: configuration.signatureSize, trustedSignatures: configuration.trustedSignatures)
-        let parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets))
+        var parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets))
+        parser.baseURL = configuration.baseURL
+        parser.argumentsSeparator = configuration.argumentsSeparator
+        parser.onlyPresets = configuration.onlyPresets
+        parser.allowedOptions = configuration.allowedProcessingOptions
         let downloader = HTTPImageDownloader(
             configuration: HTTPImageDownloader.Configuration(
                 downloadTimeout: configuration.downloadTimeout, wholeDownloadTimeout: configuration.downloadTimeout,
@@ -216,7 +229,8 @@ struct ServeCommand: AsyncParsableCommand {
                                          thumborParser: ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader),
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
-                                             acceptedFormats: configuration.acceptedFormats, logger: Logger(label: "webimage.serve"),
+                                             acceptedFormats: configuration.acceptedFormats,
+                                             enforcedFormats: configuration.enforcedFormats, logger: Logger(label: "webimage.serve"),
                                              metricsRegistry: metrics)
         return (ImageServer(responder: responder, host: configuration.host, port: configuration.port), downloader)
     }

@@ -53,6 +53,69 @@ final class ImgproxyParserCasesTests: XCTestCase {
         XCTAssertThrowsError(try ProcessingPresets(definitions: ["test"]))
     }
 
+    /// TestParseBase64URLWithBase, TestParsePlainURLWithBase, TestParsePlainURLEscapedWithBase:
+    /// the base URL is put before the source as written.
+    func testTheBaseURLPrefixesEverySource() throws {
+        var based = ProcessingURLParser()
+        based.baseURL = "http://images.dev/"
+        let origin = "lorem/ipsum.jpg?param=value"
+        let encoded = Data(origin.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let base64 = try based.parse("/unsafe/size:100:100/\(encoded).png")
+        XCTAssertEqual(base64.source.absoluteString, "http://images.dev/lorem/ipsum.jpg?param=value")
+        XCTAssertEqual(base64.options.format, .png)
+        XCTAssertEqual(try based.parse("/unsafe/size:100:100/plain/lorem/ipsum.jpg@png").source.absoluteString,
+                       "http://images.dev/lorem/ipsum.jpg")
+        XCTAssertEqual(try based.parse("/unsafe/size:100:100/plain/lorem%2Fipsum.jpg%3Fparam%3Dvalue@png").source.absoluteString,
+                       "http://images.dev/lorem/ipsum.jpg?param=value")
+    }
+
+    /// TestParseWithArgumentsSeparator.
+    func testAnotherArgumentsSeparator() throws {
+        var commas = ProcessingURLParser(presets: try ProcessingPresets(definitions: ["small=w,10"]))
+        commas.argumentsSeparator = ","
+        let options = try commas.parse("/unsafe/size,100,100,1/plain/http://images.dev/lorem/ipsum.jpg").options
+        XCTAssertEqual([options.width, options.height], [100, 100])
+        XCTAssertTrue(options.enlarge)
+        XCTAssertEqual(try commas.parse("/unsafe/pr,small/plain/http://images.dev/lorem/ipsum.jpg").options.width, 10)
+    }
+
+    /// TestParsePathOnlyPresets and TestParseBase64URLOnlyPresets: the segment before the
+    /// source names presets, and nothing else is read as options.
+    func testOnlyPresets() throws {
+        var presetsOnly = ProcessingURLParser(presets: try ProcessingPresets(definitions: ["test1=blur:0.2", "test2=quality:50"]))
+        presetsOnly.onlyPresets = true
+        let plain = try presetsOnly.parse("/unsafe/test1:test2/plain/http://images.dev/lorem/ipsum.jpg@png")
+        XCTAssertEqual(plain.options.blurSigma, 0.2)
+        XCTAssertEqual(plain.options.quality, 50)
+        XCTAssertEqual(plain.options.format, .png)
+        XCTAssertEqual(plain.source.absoluteString, "http://images.dev/lorem/ipsum.jpg")
+        let origin = "http://images.dev/lorem/ipsum.jpg?param=value"
+        let encoded = Data(origin.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let base64 = try presetsOnly.parse("/unsafe/test1:test2/\(encoded).png")
+        XCTAssertEqual(base64.source.absoluteString, origin)
+        XCTAssertEqual(base64.options.quality, 50)
+        XCTAssertThrowsError(try presetsOnly.parse("/unsafe/w:10/plain/http://images.dev/lorem/ipsum.jpg")) {
+            XCTAssertEqual($0 as? ProcessingURLError, .unknownPreset("w"))
+        }
+    }
+
+    /// TestParseAllowedOptions: only the listed options (by any name), presets' contents free.
+    func testAllowedOptions() throws {
+        var limited = ProcessingURLParser(presets: try ProcessingPresets(definitions: ["test1=blur:0.2"]))
+        limited.allowedOptions = ["w", "h", "pr"]
+        let source = "/plain/http://images.dev/lorem/ipsum.jpg"
+        XCTAssertNoThrow(try limited.parse("/unsafe/w:100/h:200" + source))
+        XCTAssertNoThrow(try limited.parse("/unsafe/w:100/h:200/pr:test1" + source))
+        XCTAssertNoThrow(try limited.parse("/unsafe/width:100/height:200" + source))
+        for forbidden in ["/unsafe/w:100/h:200/blur:10", "/unsafe/w:100/h:200/pr:test1/blur:10"] {
+            XCTAssertThrowsError(try limited.parse(forbidden + source)) {
+                XCTAssertEqual($0 as? ProcessingURLError, .forbiddenOption("blur"))
+            }
+        }
+    }
+
     /// TestParseBase64URLWithoutExtension, TestParsePlainURLEscaped and the path tests' query:
     /// the source is read as written, a query after the path is not part of it.
     func testSourcesAsImgproxyReadsThem() throws {

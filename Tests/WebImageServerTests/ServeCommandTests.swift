@@ -127,6 +127,25 @@ final class ServeCommandTests: ServeTestCase {
         XCTAssertNil(named.headers.first(name: "Vary"))
     }
 
+    /// imgproxy's `IMGPROXY_ENFORCE_WEBP` and `_AVIF`: a format the URL names gives way to one
+    /// `Accept` lists; without it, the URL's format stands. A URL naming none chooses as with auto.
+    func testEnforcedFormatsOverrideTheOneAURLNames() async throws {
+        let base = try serve(["--allow-loopback-sources", "--enforce-webp"], environment: ["IMGPROXY_ENFORCE_AVIF": "false"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let enforced = try await get(base + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/webp,*/*")])
+        XCTAssertEqual(enforced.headers.first(name: "Content-Type"), "image/webp")
+        XCTAssertEqual(enforced.headers.first(name: "Vary"), "Accept")
+        XCTAssertEqual(ImageFormat(detecting: enforced.body), .webp)
+        let notAccepted = try await get(base + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/png")])
+        XCTAssertEqual(notAccepted.headers.first(name: "Content-Type"), "image/png")
+        XCTAssertEqual(notAccepted.headers.first(name: "Vary"), "Accept")
+        let unnamed = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/webp")])
+        XCTAssertEqual(unnamed.headers.first(name: "Content-Type"), "image/webp")
+        let avif = try serve(["--allow-loopback-sources", "--enforce-webp", "--enforce-avif"])
+        let both = try await get(avif + "/insecure/w:40/plain/\(source)@jpg", headers: [("Accept", "image/webp,image/avif")])
+        XCTAssertEqual(both.headers.first(name: "Content-Type"), "image/avif")
+    }
+
     func testAutoAVIFIsPreferredToWebPWhenAcceptListsBoth() async throws {
         let base = try serve(["--allow-loopback-sources", "--auto-webp"], environment: ["IMGPROXY_AUTO_AVIF": "true"])
         let url = base + "/insecure/w:40/plain/\(origin.url("/photo.jpg").absoluteString)"

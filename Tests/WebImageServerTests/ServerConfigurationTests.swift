@@ -51,6 +51,8 @@ final class ServerConfigurationTests: XCTestCase {
             (["IMGPROXY_WATERMARK_DATA": "not base64!"], "IMGPROXY_WATERMARK_DATA is not base64-encoded image data"),
             (["IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "600"], "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE is outside 200…599"),
             (["IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "304"], "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE is a status that carries no body"),
+            (["IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "w,nope"], "IMGPROXY_ALLOWED_PROCESSING_OPTIONS names \"nope\", which is no imgproxy option"),
+            (["IMGPROXY_ARGUMENTS_SEPARATOR": "/"], "IMGPROXY_ARGUMENTS_SEPARATOR is not one character other than / @ ."),
         ]
         for (environment, message) in cases {
             XCTAssertThrowsError(try ImageServer.Configuration(environment: environment)) {

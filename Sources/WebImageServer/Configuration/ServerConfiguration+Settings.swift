@@ -31,6 +31,26 @@ extension ServerConfiguration {
         setting("thumbor-key", "THUMBOR_SECURITY_KEY", "KEY", "thumbor's security key: thumbor URLs must carry its HMAC-SHA1 signature",
                 default: "none") { text, configuration throws(SettingValueError) in configuration.thumborKey = text },
         list("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none", \.presets),
+        boolean("only-presets", "IMGPROXY_ONLY_PRESETS",
+                "imgproxy URLs name presets only: /SIGNATURE/PRESET:PRESET/SOURCE", \.onlyPresets),
+        setting("allowed-processing-options", "IMGPROXY_ALLOWED_PROCESSING_OPTIONS", "NAME",
+                "An option imgproxy URLs may use (any of its names; presets' own options are not checked); repeat for more",
+                default: "none: all") { text, configuration throws(SettingValueError) in
+            let names = SettingText.list(text)
+            if let unknown = names.first(where: { ProcessingOptionName(spelling: Substring($0)) == nil }) {
+                throw SettingValueError(reason: "names \"\(unknown)\", which is no imgproxy option")
+            }
+            configuration.allowedProcessingOptions = names
+        },
+        setting("arguments-separator", "IMGPROXY_ARGUMENTS_SEPARATOR", "CHARACTER",
+                "What separates an imgproxy option's name and arguments", default: ":") { text, configuration throws(SettingValueError) in
+            guard text.count == 1, let separator = text.first, separator != "/", separator != "@", separator != "." else {
+                throw SettingValueError(reason: "is not one character other than / @ .")
+            }
+            configuration.argumentsSeparator = separator
+        },
+        setting("base-url", "IMGPROXY_BASE_URL", "URL", "Put before every imgproxy source URL as written",
+                default: "none") { text, configuration throws(SettingValueError) in configuration.baseURL = text },
         // Sources
         list("allowed-sources", "IMGPROXY_ALLOWED_SOURCES", "PREFIX",
              "A URL prefix sources must start with, * matching any run of characters but /; repeat for more; end a host with /",
@@ -79,6 +99,10 @@ extension ServerConfiguration {
         boolean("auto-webp", "IMGPROXY_AUTO_WEBP", "Answer URLs without a format in WebP when Accept lists image/webp", \.autoWebp),
         boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
                 "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP", \.autoAvif),
+        boolean("enforce-webp", "IMGPROXY_ENFORCE_WEBP",
+                "Answer every URL in WebP when Accept lists image/webp, even one naming another format", \.enforceWebp),
+        boolean("enforce-avif", "IMGPROXY_ENFORCE_AVIF",
+                "Answer every URL in AVIF when Accept lists image/avif, even one naming another format, before WebP", \.enforceAvif),
         // Watermark and fallback
         imageSource("watermark-path", "The watermark image the watermark option lays over results, from a file", \.watermark,
                     default: "none: watermark does nothing"),

@@ -50,6 +50,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var allowLoopbackSources = false
     /// Whether sources resolving to private and other special addresses may be fetched.
     public var allowPrivateSources = false
+    /// Put before every imgproxy source URL as written.
+    public var baseURL = ""
+    /// What separates an imgproxy option's name and arguments.
+    public var argumentsSeparator: Character = ":"
+    /// Whether imgproxy URLs name presets only, in the one segment before the source.
+    public var onlyPresets = false
+    /// The imgproxy options URLs may use, by any of their names; empty allows all.
+    public var allowedProcessingOptions: [String] = []
     /// How a thumbor URL's image without a scheme is read.
     public var thumborLoader = ThumborLoader.http
     /// The folder `local:///` sources are read from, or nil to refuse them. `webimage serve`
@@ -90,6 +98,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var autoWebp = false
     /// Whether a URL without a format is answered in AVIF when `Accept` lists it (before WebP).
     public var autoAvif = false
+    /// Whether any URL, one naming a format too, is answered in WebP when `Accept` lists it.
+    public var enforceWebp = false
+    /// Whether any URL, one naming a format too, is answered in AVIF when `Accept` lists it (before WebP).
+    public var enforceAvif = false
 
     // MARK: Watermark and fallback
 
@@ -176,6 +188,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The formats a URL without one may be answered in, in order of preference: AVIF
     /// (smaller) before WebP, as imgproxy.
     public var acceptedFormats: [ImageFormat] {
-        [(ImageFormat.avif, autoAvif), (.webp, autoWebp)].filter(\.1).map(\.0)
+        [(ImageFormat.avif, autoAvif || enforceAvif), (.webp, autoWebp || enforceWebp)].filter(\.1).map(\.0)
+    }
+
+    /// The formats any URL is answered in when `Accept` lists them, the format it names
+    /// overridden (imgproxy's `IMGPROXY_ENFORCE_*`), in the same order.
+    public var enforcedFormats: [ImageFormat] {
+        [(ImageFormat.avif, enforceAvif), (.webp, enforceWebp)].filter(\.1).map(\.0)
     }
 }

@@ -9,6 +9,8 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
     case tooManyOptions(limit: Int)
     /// An option name imgproxy does not have (or this server does not implement).
     case unknownOption(String)
+    /// An option the server's `--allowed-processing-options` leave out.
+    case forbiddenOption(String)
     /// An option's arguments are missing, too many, or out of range.
     case invalidArgument(option: String, reason: String)
     /// `preset` names a preset that is not configured.
@@ -32,6 +34,7 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
         case let .missingPart(part): "URL has no \(part)"
         case let .tooManyOptions(limit): "more than \(limit) processing options"
         case let .unknownOption(name): "unknown processing option \"\(name)\""
+        case let .forbiddenOption(name): "processing option \"\(name)\" is not allowed here"
         case let .invalidArgument(option, reason): "invalid \(option) option: \(reason)"
         case let .unknownPreset(name): "unknown preset \"\(name)\""
         case let .presetTooDeep(name): "preset \"\(name)\" nests too deeply"

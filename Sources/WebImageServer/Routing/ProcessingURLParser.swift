@@ -8,13 +8,30 @@ import WebImage
 /// /{signature}/{option}/…/{URL-safe base64 of the source URL, may be split by /}[.{extension}]
 /// ```
 ///
-/// Options are the segments before the source that contain a `:`. Every input either parses or
-/// throws a ``ProcessingURLError``; the limits bound the work any path can cause.
+/// Options are the segments before the source that contain the ``argumentsSeparator`` (`:`).
+/// Every input either parses or throws a ``ProcessingURLError``; the limits bound the work any
+/// path can cause.
 public struct ProcessingURLParser: Sendable {
     /// The presets `preset`/`pr` may name; `default` applies to every URL.
     public var presets: ProcessingPresets
     /// The bounds on path length, option count and values.
     public var limits: ProcessingURLLimits
+    /// Put before every source URL as written (imgproxy's `IMGPROXY_BASE_URL`), so URLs may
+    /// name `lorem/ipsum.jpg` for `http://images.dev/lorem/ipsum.jpg`; empty: none.
+    public var baseURL = ""
+    /// What separates an option's name and arguments (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`).
+    public var argumentsSeparator: Character = ":"
+    /// Whether the one segment before the source lists preset names and nothing else
+    /// (imgproxy's `IMGPROXY_ONLY_PRESETS`): `/{signature}/thumb:sharp/plain/…`.
+    public var onlyPresets = false
+    /// The options a URL may use, by any of their names (imgproxy's
+    /// `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`; `w` allows `width` too); empty allows all.
+    /// Presets' own options are not checked.
+    public var allowedOptions: [String] = [] {
+        didSet { allowedNames = allowedOptions.isEmpty ? nil : Set(allowedOptions.compactMap { ProcessingOptionName(spelling: Substring($0)) }) }
+    }
+    /// ``allowedOptions`` as options.
+    private var allowedNames: Set<ProcessingOptionName>?
 
     /// A parser with `presets` and `limits`.
     public init(presets: ProcessingPresets = ProcessingPresets(), limits: ProcessingURLLimits = ProcessingURLLimits()) {
@@ -33,7 +50,14 @@ public struct ProcessingURLParser: Sendable {
             try expandPreset("default", into: &options, expansion: &expansion, depth: 0)
         }
         var index = 0
-        while index < segments.count, let option = Self.option(segments[index]) {
+        if onlyPresets {
+            guard segments.count > 1 else { throw .missingPart("source URL") }
+            for name in segments[0].split(separator: argumentsSeparator) {
+                try expandPreset(String(name), into: &options, expansion: &expansion, depth: 1)
+            }
+            index = 1
+        }
+        while !onlyPresets, index < segments.count, let option = option(segments[index]) {
             try apply(option, into: &options, expansion: &expansion, depth: 0)
             index += 1
         }
@@ -57,9 +81,9 @@ public struct ProcessingURLParser: Sendable {
 
     /// `segment` as an option (`name:arg:arg`), its separators possibly escaped as `%3A` (as
     /// imgproxy reads them), or nil when it is not one (no separator: the source begins).
-    private static func option(_ segment: Substring) -> Substring? {
-        if segment.contains(":") { return segment }
-        guard segment.range(of: "%3A", options: .caseInsensitive) != nil else { return nil }
+    private func option(_ segment: Substring) -> Substring? {
+        if segment.contains(argumentsSeparator) { return segment }
+        guard argumentsSeparator == ":", segment.range(of: "%3A", options: .caseInsensitive) != nil else { return nil }
         return Substring(segment.replacingOccurrences(of: "%3A", with: ":", options: .caseInsensitive))
     }
 
@@ -75,9 +99,13 @@ public struct ProcessingURLParser: Sendable {
                        expansion: inout Expansion, depth: Int) throws(ProcessingURLError) {
         expansion.applied += 1
         guard expansion.applied <= limits.maxOptions else { throw .tooManyOptions(limit: limits.maxOptions) }
-        let parts = segment.split(separator: ":", maxSplits: limits.maxArguments + 1, omittingEmptySubsequences: false)
+        let parts = segment.split(separator: argumentsSeparator, maxSplits: limits.maxArguments + 1, omittingEmptySubsequences: false)
         guard let name = ProcessingOptionName(spelling: parts[0]) else {
             throw .unknownOption(ProcessingURLError.quoting(parts[0]))
+        }
+        // The URL's own options only: what a preset holds, its administrator wrote.
+        if depth == 0, let allowedNames, !allowedNames.contains(name) {
+            throw .forbiddenOption(ProcessingURLError.quoting(parts[0]))
         }
         guard parts.count <= limits.maxArguments + 1 else {
             throw .invalidArgument(option: name.rawValue, reason: "more than \(limits.maxArguments) arguments")
@@ -117,7 +145,7 @@ public struct ProcessingURLParser: Sendable {
         guard let decoded = String(body).removingPercentEncoding else {
             throw .invalidSource("bad percent-encoding")
         }
-        return (try SourceURL.parse(SourceURL.restoringDoubleSlash(decoded)), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try SourceURL.parse(SourceURL.restoringDoubleSlash(baseURL + decoded)), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// `aHR0cDovL2V4YW1w…anBn.png` (segments already joined): the URL the URL-safe base64
@@ -130,6 +158,6 @@ public struct ProcessingURLParser: Sendable {
         }
         guard let bytes = URLSafeBase64.decode(body) else { throw .invalidSource("not URL-safe base64") }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidSource("not UTF-8") }
-        return (try SourceURL.parse(decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try SourceURL.parse(baseURL + decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 }

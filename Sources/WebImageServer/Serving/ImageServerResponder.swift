@@ -26,6 +26,9 @@ public struct ImageServerResponder: HTTPResponder {
     /// The formats chosen from `Accept` for URLs that name none, in order of preference
     /// (imgproxy's `IMGPROXY_AUTO_WEBP`); such responses say `Vary: Accept`.
     public let acceptedFormats: [ImageFormat]
+    /// The formats chosen from `Accept` for URLs that name one too (imgproxy's
+    /// `IMGPROXY_ENFORCE_WEBP`), in order of preference; such responses say `Vary: Accept`.
+    public let enforcedFormats: [ImageFormat]
 
     /// Receives one line per image request: method, path without the signature, status, bytes,
     /// milliseconds, where the result came from and, when made now, where its source came from.
@@ -43,10 +46,10 @@ public struct ImageServerResponder: HTTPResponder {
     private let routes = MemoryCache<String, RoutedPath>(costLimit: 4 << 20, countLimit: 10_000)
 
     /// A responder reading URLs with `router`, processing with `processor`, letting caches keep
-    /// images for `ttl` seconds, choosing among `acceptedFormats` by `Accept`, showing
-    /// `metricsRegistry` at `/metrics`.
+    /// images for `ttl` seconds, choosing among `acceptedFormats` (and for URLs naming a format,
+    /// `enforcedFormats`) by `Accept`, showing `metricsRegistry` at `/metrics`.
     public init(router: ProcessingURLRouter, processor: ImageProcessor, ttl: Int,
-                acceptedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve"),
+                acceptedFormats: [ImageFormat] = [], enforcedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve"),
                 metricsRegistry: PrometheusCollectorRegistry? = nil) {
         self.logger = logger
         self.metricsRegistry = metricsRegistry
@@ -56,6 +59,7 @@ public struct ImageServerResponder: HTTPResponder {
         self.ttl = ttl
         cacheControl = "max-age=\(ttl), public"
         self.acceptedFormats = acceptedFormats
+        self.enforcedFormats = enforcedFormats
     }
 
     /// The response to `request`.
@@ -158,14 +162,22 @@ public struct ImageServerResponder: HTTPResponder {
         }
     }
 
-    /// The URL a request for `route` asks for, with its cache key: the route's own, or, when it
-    /// names no format and ``acceptedFormats`` are chosen from `Accept` (the answer then varies
-    /// by `Accept`), the route's URL with the formats `fields` accept.
+    /// The URL a request for `route` asks for, with its cache key: the route's own, or, when
+    /// formats are chosen from `Accept` (the answer then varies by `Accept`), the route's URL
+    /// with the formats `fields` accept: among ``acceptedFormats`` for a URL naming no format,
+    /// the first of ``enforcedFormats`` accepted in place of the one a URL names.
     private func target(of route: RoutedPath, accepting fields: HTTPFields)
         -> (url: ProcessingURL, cacheKey: String, variesByAccept: Bool) {
-        guard route.url.options.format == nil, !acceptedFormats.isEmpty else { return (route.url, route.cacheKey, false) }
+        let named = route.url.options.format
+        let choices = named == nil ? acceptedFormats : enforcedFormats
+        guard !choices.isEmpty else { return (route.url, route.cacheKey, false) }
         var negotiated = route.url
-        negotiated.options.acceptedFormats = formats(accepting: fields[values: .accept])
+        let accepted = Self.formats(among: choices, accepting: fields[values: .accept])
+        if named == nil {
+            negotiated.options.acceptedFormats = accepted
+        } else if let enforced = accepted.first {
+            negotiated.options.format = enforced
+        }
         return (negotiated, negotiated.cacheKey, true)
     }
 
@@ -242,12 +254,12 @@ public struct ImageServerResponder: HTTPResponder {
         return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
     }
 
-    /// Those of ``acceptedFormats`` whose media types an `Accept` field lists, in their order.
-    private func formats(accepting fields: [String]) -> [ImageFormat] {
+    /// Those of `choices` whose media types an `Accept` field lists, in their order.
+    private static func formats(among choices: [ImageFormat], accepting fields: [String]) -> [ImageFormat] {
         let listed = Set(fields.flatMap { $0.split(separator: ",") }.map {
             $0.split(separator: ";", omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces).lowercased()
         })
-        return acceptedFormats.filter { listed.contains("image/\($0.rawValue)") }
+        return choices.filter { listed.contains("image/\($0.rawValue)") }
     }
 
     /// The answer to `error`: its status and its one line.
