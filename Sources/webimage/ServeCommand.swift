@@ -69,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("ttl")) var ttl: String?
     @Flag(help: .setting("auto-webp")) var autoWebp = false
     @Flag(help: .setting("auto-avif")) var autoAvif = false
+    @Option(help: .setting("skip-processing-formats")) var skipProcessingFormats: [String] = []
+    @Flag(help: .setting("always-rasterize-svg")) var alwaysRasterizeSvg = false
     @Flag(help: .setting("enforce-webp")) var enforceWebp = false
     @Flag(help: .setting("enforce-avif")) var enforceAvif = false
     @Option(help: .setting("watermark-path")) var watermarkPath: String?
@@ -111,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("max-animation-frame-resolution", maxAnimationFrameResolution),
             ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
+            ("skip-processing-formats", joined(skipProcessingFormats)), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
             ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
             ("watermark-path", watermarkPath), ("watermark-url", watermarkUrl), ("watermark-data", watermarkData),
             ("watermark-opacity", watermarkOpacity), ("fallback-image-path", fallbackImagePath),
@@ -183,6 +186,7 @@ struct ServeCommand: AsyncParsableCommand {
         parser.argumentsSeparator = configuration.argumentsSeparator
         parser.onlyPresets = configuration.onlyPresets
         parser.allowedOptions = configuration.allowedProcessingOptions
+        parser.defaults.skipProcessing = Set(configuration.skipProcessingFormats)
         let downloader = HTTPImageDownloader(
             configuration: HTTPImageDownloader.Configuration(
                 downloadTimeout: configuration.downloadTimeout, wholeDownloadTimeout: configuration.downloadTimeout,

@@ -80,6 +80,24 @@ final class ServeImgproxyFilterTests: ServeTestCase {
         XCTAssertEqual(raw.headers.first(name: "Content-Type"), "image/png")
     }
 
+    /// imgproxy's TestSkipProcessingConfig, …SameFormat, …DifferentFormat: the server's
+    /// `--skip-processing-formats` answer such sources as they are unless another format is
+    /// asked; a URL's `skp` replaces the server's list.
+    func testSkipProcessingFormatsOfTheServer() async throws {
+        let source = try ImgproxyTestImages.png(ImgproxyTestImages.geometry)
+        let skipping = try serve(["--allow-loopback-sources", "--skip-processing-formats", "png"])
+        let url = origin.url("/geometry.png").absoluteString
+        for suffix in ["", "@png"] {
+            let same = try await get(skipping + "/insecure/rs:fill:4:4/plain/\(url)\(suffix)")
+            XCTAssertEqual(same.body, source, suffix)
+        }
+        let other = try await get(skipping + "/insecure/rs:fill:4:4/plain/\(url)@jpg")
+        XCTAssertEqual(other.headers.first(name: "Content-Type"), "image/jpeg")
+        XCTAssertEqual(try ImageCoders.shared.decode(other.body).pixelWidth, 4)
+        let replaced = try await get(skipping + "/insecure/rs:fill:4:4/skp:jpg/plain/\(url)")
+        XCTAssertEqual(try ImageCoders.shared.decode(replaced.body).pixelWidth, 4, "the URL's list replaces the server's")
+    }
+
     func testMaxBytesLowersTheQualityUntilTheResultFits() async throws {
         let full = try await response("q:95", "frames.png", suffix: "@jpg")
         let limited = try await response("q:95/mb:6000", "frames.png", suffix: "@jpg")

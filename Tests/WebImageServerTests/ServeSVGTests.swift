@@ -8,16 +8,19 @@ import XCTest
 /// a small drawing enlarged), transparency kept, and answered as sanitized SVG when SVG or no
 /// format is asked for, as imgproxy does.
 final class ServeSVGTests: ServeTestCase {
-    private func serveVectors() throws -> String {
+    private func serveVectors(_ arguments: [String] = []) throws -> String {
         let root = folder.appending("vectors")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let vector = Fixtures.subset.root.appendingPathComponent("vector/svg")
-        for name in ["viewbox_only.svg", "bomb_billion_laughs.svg"] {
-            try FileManager.default.copyItem(at: vector.appendingPathComponent(name), to: root.appendingPathComponent(name))
+        // Laid out by the first server of a test; a second one serves the same folder.
+        if !FileManager.default.fileExists(atPath: root.path) {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let vector = Fixtures.subset.root.appendingPathComponent("vector/svg")
+            for name in ["viewbox_only.svg", "bomb_billion_laughs.svg"] {
+                try FileManager.default.copyItem(at: vector.appendingPathComponent(name), to: root.appendingPathComponent(name))
+            }
+            let hostile = ##"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#00f"/></svg>"##
+            try Data(hostile.utf8).write(to: root.appendingPathComponent("script.svg"))
         }
-        let hostile = ##"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#00f"/></svg>"##
-        try Data(hostile.utf8).write(to: root.appendingPathComponent("script.svg"))
-        return try serve(["--local-root", root.path])
+        return try serve(["--local-root", root.path] + arguments)
     }
 
     /// A 64 × 48 document at `rs:fit:400:400` as PNG: 400 × 300, drawn at that size (the
@@ -56,6 +59,29 @@ final class ServeSVGTests: ServeTestCase {
         let png = try await get(base + "/insecure/plain/local:///script.svg@png")
         XCTAssertEqual(png.headers.first(name: "Content-Type"), "image/png")
         XCTAssertEqual(try ImageCoders.shared.decode(png.body).pixels[4, 4], RGBA(r: 0, g: 0, b: 255))
+    }
+
+    /// imgproxy's TestAlwaysRasterizeSvg, …WithEnforceWebP, …Disabled, …WithFormat: with
+    /// `--always-rasterize-svg`, a URL naming no format gets the drawing in PNG (or the format
+    /// `Accept` chooses); one naming SVG still gets SVG.
+    func testAlwaysRasterizeSVG() async throws {
+        let base = try serveVectors(["--always-rasterize-svg", "--enforce-webp"])
+        let drawn = try await get(base + "/insecure/rs:fill:40:40/plain/local:///script.svg")
+        XCTAssertEqual(drawn.headers.first(name: "Content-Type"), "image/png")
+        let image = try ImageCoders.shared.decode(drawn.body)
+        XCTAssertEqual([image.pixelWidth, image.pixelHeight], [40, 40])
+        XCTAssertEqual(image.pixels[20, 20], RGBA(r: 0, g: 0, b: 255))
+        let webp = try await get(base + "/insecure/plain/local:///script.svg", headers: [("Accept", "image/webp")])
+        XCTAssertEqual(webp.headers.first(name: "Content-Type"), "image/webp")
+        let named = try await get(base + "/insecure/plain/local:///script.svg@svg")
+        XCTAssertEqual(named.headers.first(name: "Content-Type"), "image/svg+xml")
+        let plain = try serveVectors(["--enforce-webp"])
+        let kept = try await get(plain + "/insecure/plain/local:///script.svg")
+        XCTAssertEqual(kept.headers.first(name: "Content-Type"), "image/svg+xml")
+        // TestErrorSavingToSVG: a raster source cannot be answered as SVG.
+        try ImgproxyTestImages.png(ImgproxyTestImages.geometry).write(to: folder.appending("vectors/raster.png"))
+        let raster = try await get(plain + "/insecure/rs:fill:4:4/plain/local:///raster.png@svg")
+        XCTAssertEqual(raster.status, 422)
     }
 
     /// An entity bomb is refused with 422 and a line saying why, quickly.

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 extension ServerConfiguration {
     /// Every setting, in the order `serve --help` and the Configuration article (WebImageServer.docc) list them.
@@ -99,6 +100,21 @@ extension ServerConfiguration {
         boolean("auto-webp", "IMGPROXY_AUTO_WEBP", "Answer URLs without a format in WebP when Accept lists image/webp", \.autoWebp),
         boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
                 "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP", \.autoAvif),
+        setting("skip-processing-formats", "IMGPROXY_SKIP_PROCESSING_FORMATS", "FORMAT",
+                "Sources of this format are answered as they are unless a URL asks another format; repeat for more",
+                default: "none") { text, configuration throws(SettingValueError) in
+            var formats: [ImageFormat] = []
+            for name in SettingText.list(text) {
+                guard let format = try? ProcessingOptions.anyFormat(named: Substring(name)) else {
+                    throw SettingValueError(reason: "names \"\(name)\", which is no image format")
+                }
+                formats.append(format)
+            }
+            configuration.skipProcessingFormats = formats
+        },
+        boolean("always-rasterize-svg", "IMGPROXY_ALWAYS_RASTERIZE_SVG",
+                "Draw SVG sources when a URL names no format (in PNG unless Accept chooses), rather than answer them as sanitized SVG",
+                \.alwaysRasterizeSVG),
         boolean("enforce-webp", "IMGPROXY_ENFORCE_WEBP",
                 "Answer every URL in WebP when Accept lists image/webp, even one naming another format", \.enforceWebp),
         boolean("enforce-avif", "IMGPROXY_ENFORCE_AVIF",

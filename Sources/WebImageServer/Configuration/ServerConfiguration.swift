@@ -98,6 +98,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var autoWebp = false
     /// Whether a URL without a format is answered in AVIF when `Accept` lists it (before WebP).
     public var autoAvif = false
+    /// Sources of these formats are answered with their own bytes unless a URL asks for
+    /// another format (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); a URL's `skp` replaces them.
+    public var skipProcessingFormats: [ImageFormat] = []
+    /// Whether SVG sources are drawn when a URL names no format, rather than answered as
+    /// sanitized SVG (imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG`).
+    public var alwaysRasterizeSVG = false
     /// Whether any URL, one naming a format too, is answered in WebP when `Accept` lists it.
     public var enforceWebp = false
     /// Whether any URL, one naming a format too, is answered in AVIF when `Accept` lists it (before WebP).

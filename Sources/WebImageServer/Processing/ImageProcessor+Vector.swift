@@ -7,11 +7,14 @@ import WebImageCodecs
 /// document's own size whatever `enlarge` says (a vector has no pixels to enlarge).
 extension ImageProcessor {
     /// The answer to a request for the source `data` as SVG: when the source is SVG and the
-    /// request asks for SVG or for no format, its bytes rewritten by ``SVGSanitizer`` (scripts,
-    /// event handlers and `<use>` of other documents removed); nil otherwise, for the usual
-    /// processing. A source too hostile to sanitize is unprocessable.
-    static func sanitizedSVG(_ data: Data, options: ProcessingOptions) throws(ProcessingError) -> ProcessedImage? {
-        guard ImageFormat(detecting: data) == .svg, options.format == nil || options.format == .svg else { return nil }
+    /// request asks for SVG or, unless the server `rasterizesUnnamed` (`--always-rasterize-svg`),
+    /// for no format, its bytes rewritten by ``SVGSanitizer`` (scripts, event handlers and `<use>`
+    /// of other documents removed); nil otherwise, for the usual processing. A source too hostile
+    /// to sanitize is unprocessable.
+    static func sanitizedSVG(_ data: Data, options: ProcessingOptions, rasterizesUnnamed: Bool) throws(ProcessingError)
+        -> ProcessedImage? {
+        let asksSVG = options.format == .svg || (options.format == nil && !rasterizesUnnamed)
+        guard asksSVG, ImageFormat(detecting: data) == .svg else { return nil }
         do {
             return ProcessedImage(data: try SVGSanitizer(policy: .serving).sanitize(data), format: .svg)
         } catch {

@@ -159,7 +159,8 @@ public final class ImageProcessor: Sendable {
     private func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
         let options = url.options
-        if options.meta == nil, var svg = try Self.sanitizedSVG(source.data, options: options) {
+        if options.meta == nil,
+           var svg = try Self.sanitizedSVG(source.data, options: options, rasterizesUnnamed: configuration.alwaysRasterizeSVG) {
             svg.sourceOrigin = source.source
             return svg
         }
@@ -327,13 +328,13 @@ public final class ImageProcessor: Sendable {
         return options.acceptedFormats.first { !animated || animatedFormats.contains($0) } ?? image.format
     }
 
-    /// `image` encoded in the ``outputFormat(of:options:)`` (PNG or JPEG, by transparency, when
-    /// the source's format cannot be written).
+    /// `image` encoded in the ``outputFormat(of:options:)`` (PNG when the source's format cannot
+    /// be written and it is a drawing or transparent, else JPEG).
     private func encode(_ image: Image, options: ProcessingOptions) throws(ProcessingError) -> ProcessedImage {
         var format = Self.outputFormat(of: image, options: options)
         if !coders.canEncode(format) {
             guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
-            format = image.pixels.hasTransparency ? .png : .jpeg
+            format = image.format.isVector || image.pixels.hasTransparency ? .png : .jpeg
         }
         let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
             ?? configuration.quality

@@ -44,7 +44,10 @@ extension ProcessingOptions {
             maxBytes = try arguments.integer(0, in: 0...Int(Int32.max))
         case .skipProcessing:
             try arguments.expectCount(1, 16)
-            for name in arguments.values { skipProcessing.insert(try Self.anyFormat(named: name)) }
+            // The URL's list replaces the server's (--skip-processing-formats), as imgproxy's does.
+            var formats: Set<ImageFormat> = []
+            for name in arguments.values { formats.insert(try Self.anyFormat(named: name)) }
+            skipProcessing = formats
         case .raw:
             try arguments.expectCount(1, 1)
             raw = try arguments.boolean(0)

@@ -24,6 +24,9 @@ public struct ProcessingURLParser: Sendable {
     /// Whether the one segment before the source lists preset names and nothing else
     /// (imgproxy's `IMGPROXY_ONLY_PRESETS`): `/{signature}/thumb:sharp/plain/…`.
     public var onlyPresets = false
+    /// The options every URL starts from, before the `default` preset and its own: the
+    /// server's settings that are options too, such as `--skip-processing-formats`.
+    public var defaults = ProcessingOptions()
     /// The options a URL may use, by any of their names (imgproxy's
     /// `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`; `w` allows `width` too); empty allows all.
     /// Presets' own options are not checked.
@@ -44,7 +47,7 @@ public struct ProcessingURLParser: Sendable {
         let signed = try SignedPath(path, limits: limits, firstSegment: "signature segment")
         let segments = signed.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
-        var options = ProcessingOptions()
+        var options = defaults
         var expansion = Expansion()
         if presets.options["default"] != nil {
             try expandPreset("default", into: &options, expansion: &expansion, depth: 0)
