@@ -144,6 +144,26 @@ final class ServeCommandTests: ServeTestCase {
         let avif = try serve(["--allow-loopback-sources", "--enforce-webp", "--enforce-avif"])
         let both = try await get(avif + "/insecure/w:40/plain/\(source)@jpg", headers: [("Accept", "image/webp,image/avif")])
         XCTAssertEqual(both.headers.first(name: "Content-Type"), "image/avif")
+        // An animation is never forced into a still format: AVIF gives way to WebP, or to the named format.
+        origin.route("/loop.gif", .bytes(try Fixtures.imageData("gif/sd_TestLoopCount.gif"), contentType: "image/gif"))
+        let animation = avif + "/insecure/w:40/plain/\(origin.url("/loop.gif").absoluteString)@gif"
+        for (accept, type) in [("image/webp,image/avif", "image/webp"), ("image/avif", "image/gif")] {
+            let moving = try await get(animation, headers: [("Accept", accept)])
+            XCTAssertEqual(moving.headers.first(name: "Content-Type"), type, accept)
+            XCTAssertGreaterThan(try ImageCoders.shared.decode(moving.body).frames.count, 1, accept)
+        }
+    }
+
+    /// imgproxy's JPEG XL output: `f:jxl`, and `Accept` choosing it (before AVIF) with `--auto-jxl`.
+    func testJPEGXLIsAnOutputFormat() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-jxl", "--auto-avif"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let named = try await get(base + "/insecure/w:40/f:jxl/plain/\(source)")
+        XCTAssertEqual(named.headers.first(name: "Content-Type"), "image/jxl")
+        XCTAssertEqual(ImageFormat(detecting: named.body), .jxl)
+        XCTAssertEqual(try ImageCoders.shared.decode(named.body).pixelWidth, 40)
+        let chosen = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/avif,image/jxl")])
+        XCTAssertEqual(chosen.headers.first(name: "Content-Type"), "image/jxl")
     }
 
     func testAutoAVIFIsPreferredToWebPWhenAcceptListsBoth() async throws {

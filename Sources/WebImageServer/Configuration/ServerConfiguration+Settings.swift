@@ -119,6 +119,10 @@ extension ServerConfiguration {
                 "Answer every URL in WebP when Accept lists image/webp, even one naming another format", \.enforceWebp),
         boolean("enforce-avif", "IMGPROXY_ENFORCE_AVIF",
                 "Answer every URL in AVIF when Accept lists image/avif, even one naming another format, before WebP", \.enforceAvif),
+        boolean("auto-jxl", "IMGPROXY_AUTO_JXL",
+                "Answer URLs without a format in JPEG XL when Accept lists image/jxl, before AVIF", \.autoJxl),
+        boolean("enforce-jxl", "IMGPROXY_ENFORCE_JXL",
+                "Answer every URL in JPEG XL when Accept lists image/jxl, even one naming another format, before AVIF", \.enforceJxl),
         // Watermark and fallback
         imageSource("watermark-path", "The watermark image the watermark option lays over results, from a file", \.watermark,
                     default: "none: watermark does nothing"),

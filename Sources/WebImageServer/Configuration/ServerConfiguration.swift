@@ -104,6 +104,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether SVG sources are drawn when a URL names no format, rather than answered as
     /// sanitized SVG (imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG`).
     public var alwaysRasterizeSVG = false
+    /// Whether a URL without a format is answered in JPEG XL when `Accept` lists it (before AVIF).
+    public var autoJxl = false
+    /// Whether any URL, one naming a format too, is answered in JPEG XL when `Accept` lists it.
+    public var enforceJxl = false
     /// Whether any URL, one naming a format too, is answered in WebP when `Accept` lists it.
     public var enforceWebp = false
     /// Whether any URL, one naming a format too, is answered in AVIF when `Accept` lists it (before WebP).
@@ -191,15 +195,16 @@ public struct ServerConfiguration: Sendable, Equatable {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
-    /// The formats a URL without one may be answered in, in order of preference: AVIF
-    /// (smaller) before WebP, as imgproxy.
+    /// The formats a URL without one may be answered in, in order of preference: JPEG XL, then
+    /// AVIF, then WebP, as imgproxy.
     public var acceptedFormats: [ImageFormat] {
-        [(ImageFormat.avif, autoAvif || enforceAvif), (.webp, autoWebp || enforceWebp)].filter(\.1).map(\.0)
+        [(ImageFormat.jxl, autoJxl || enforceJxl), (.avif, autoAvif || enforceAvif), (.webp, autoWebp || enforceWebp)]
+            .filter(\.1).map(\.0)
     }
 
     /// The formats any URL is answered in when `Accept` lists them, the format it names
     /// overridden (imgproxy's `IMGPROXY_ENFORCE_*`), in the same order.
     public var enforcedFormats: [ImageFormat] {
-        [(ImageFormat.avif, enforceAvif), (.webp, enforceWebp)].filter(\.1).map(\.0)
+        [(ImageFormat.jxl, enforceJxl), (.avif, enforceAvif), (.webp, enforceWebp)].filter(\.1).map(\.0)
     }
 }

@@ -66,6 +66,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// order of preference) that the result may be written in instead of the source's: the first
     /// for a still image, the first that keeps an animation for an animated one.
     public var acceptedFormats: [ImageFormat] = []
+    /// The formats the client accepts among those the server enforces (imgproxy's
+    /// `IMGPROXY_ENFORCE_*`), in its order of preference: the first that suits the image (AVIF
+    /// and JPEG XL not for an animation) is written in place of ``format``.
+    public var enforcedFormats: [ImageFormat] = []
     /// The Gaussian blur's standard deviation in pixels; 0 is no blur.
     public var blurSigma: Double = 0
     /// The clockwise rotation in degrees, one of 0, 90, 180 and 270.
@@ -146,7 +150,8 @@ public struct ProcessingOptions: Sendable, Hashable {
             "dpr:\(CanonicalNumber.spell(dpr))",
             "g:\(gravity.canonical)",
             "q:\(quality)",
-            "f:\(format?.rawValue ?? (["source"] + acceptedFormats.map(\.rawValue)).joined(separator: ","))",
+            "f:\(format?.rawValue ?? (["source"] + acceptedFormats.map(\.rawValue)).joined(separator: ","))"
+                + (enforcedFormats.isEmpty ? "" : ";" + enforcedFormats.map(\.rawValue).joined(separator: ",")),
             "bl:\(CanonicalNumber.spell(blurSigma))",
             "rot:\(rotation)",
             "ar:\(autoRotate ? 1 : 0)",

@@ -319,13 +319,16 @@ public final class ImageProcessor: Sendable {
     /// costs many times a WebP animation's encoding time.
     static let animatedFormats: Set<ImageFormat> = [.gif, .webp, .png]
 
-    /// The format `image` is written in: the requested one; else, among the formats the client
-    /// accepts, the first for a still image and the first in ``animatedFormats`` for an
-    /// animation (which must not stop moving because the client also takes AVIF); else the source's.
+    /// The format `image` is written in: the first enforced format that suits it; else the
+    /// requested one; else, among the formats the client accepts, the first that suits it; else
+    /// the source's. Any format suits a still image, only ``animatedFormats`` an animation (which
+    /// must not stop moving because the client also takes AVIF).
     static func outputFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
-        if let format = options.format { return format }
         let animated = image.frames.count > 1
-        return options.acceptedFormats.first { !animated || animatedFormats.contains($0) } ?? image.format
+        let suits = { (format: ImageFormat) in !animated || animatedFormats.contains(format) }
+        if let enforced = options.enforcedFormats.first(where: suits) { return enforced }
+        if let format = options.format { return format }
+        return options.acceptedFormats.first(where: suits) ?? image.format
     }
 
     /// `image` encoded in the ``outputFormat(of:options:)`` (PNG when the source's format cannot

@@ -24,7 +24,7 @@ extension ProcessingOptionName {
         case .quality: "1…100"
         case .formatQuality: "format:quality:…"
         case .maxBytes: "bytes"
-        case .format: "jpg, png, webp, avif, gif or svg"
+        case .format: "jpg, png, webp, avif, jxl, heic, gif or svg"
         case .skipProcessing: "format:…"
         case .cacheBuster: "text"
         case .expires: "Unix time"

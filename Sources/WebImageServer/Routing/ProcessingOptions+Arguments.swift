@@ -63,6 +63,8 @@ extension ProcessingOptions {
         case "avif": return .avif
         case "gif": return .gif
         case "svg": return .svg
+        case "jxl": return .jxl
+        case "heic", "heif": return .heic
         default: throw .unsupportedFormat(ProcessingURLError.quoting(name))
         }
     }

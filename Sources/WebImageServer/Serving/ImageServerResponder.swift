@@ -165,7 +165,7 @@ public struct ImageServerResponder: HTTPResponder {
     /// The URL a request for `route` asks for, with its cache key: the route's own, or, when
     /// formats are chosen from `Accept` (the answer then varies by `Accept`), the route's URL
     /// with the formats `fields` accept: among ``acceptedFormats`` for a URL naming no format,
-    /// the first of ``enforcedFormats`` accepted in place of the one a URL names.
+    /// among ``enforcedFormats`` (to be written in place of the one it names) for the others.
     private func target(of route: RoutedPath, accepting fields: HTTPFields)
         -> (url: ProcessingURL, cacheKey: String, variesByAccept: Bool) {
         let named = route.url.options.format
@@ -175,8 +175,8 @@ public struct ImageServerResponder: HTTPResponder {
         let accepted = Self.formats(among: choices, accepting: fields[values: .accept])
         if named == nil {
             negotiated.options.acceptedFormats = accepted
-        } else if let enforced = accepted.first {
-            negotiated.options.format = enforced
+        } else {
+            negotiated.options.enforcedFormats = accepted
         }
         return (negotiated, negotiated.cacheKey, true)
     }
