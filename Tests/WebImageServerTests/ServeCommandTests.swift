@@ -154,6 +154,25 @@ final class ServeCommandTests: ServeTestCase {
         }
     }
 
+    /// imgproxy's path prefix (handlers/path_test.go's prefixed paths): every path, `/health`
+    /// too, starts with it; the signature covers the path after it; any other path is a 404.
+    func testAPathPrefixComesBeforeEveryPath() async throws {
+        let base = try serve(["--allow-loopback-sources", "--path-prefix", "/images", "--key", Self.key, "--salt", Self.salt])
+        let path = "/w:10/plain/\(origin.url("/photo.jpg").absoluteString)"
+        let prefixed = try await get(base + "/images" + (try signed(path)))
+        XCTAssertEqual(prefixed.status, 200)
+        XCTAssertEqual(try ImageCoders.shared.decode(prefixed.body).pixelWidth, 10)
+        let again = try await get(base + "/images" + (try signed(path)))
+        XCTAssertEqual(again.status, 200, "answered from memory through the same prefix")
+        let health = try await get(base + "/images/health")
+        XCTAssertEqual(health.status, 200)
+        for unprefixed in [try signed(path), "/health", "/imagesx/health", "/images"] {
+            let response = try await get(base + unprefixed)
+            XCTAssertEqual(response.status, 404, unprefixed)
+        }
+        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_PATH_PREFIX": "images/"]))
+    }
+
     /// imgproxy's JPEG XL output: `f:jxl`, and `Accept` choosing it (before AVIF) with `--auto-jxl`.
     func testJPEGXLIsAnOutputFormat() async throws {
         let base = try serve(["--allow-loopback-sources", "--auto-jxl", "--auto-avif"])

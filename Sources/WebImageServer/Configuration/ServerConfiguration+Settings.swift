@@ -17,6 +17,14 @@ extension ServerConfiguration {
         integer("max-clients", "IMGPROXY_MAX_CLIENTS", "N",
                 "Connections open at once; one past it is closed as soon as it is accepted", 1...1_000_000, \.maxClients),
         // URLs and signing
+        setting("path-prefix", "IMGPROXY_PATH_PREFIX", "/PREFIX",
+                "What every path starts with, /health and /metrics too; any other path is answered 404",
+                default: "none") { text, configuration throws(SettingValueError) in
+            guard text.isEmpty || (text.hasPrefix("/") && !text.hasSuffix("/") && !text.contains("?")) else {
+                throw SettingValueError(reason: "is not /PREFIX (a leading slash, none at the end)")
+            }
+            configuration.pathPrefix = text
+        },
         setting("url-format", "WEBIMAGE_URL_FORMAT", "imgproxy|thumbor|both",
                 "The URL forms answered; both tells them apart by the first segment",
                 default: defaults.urlFormat.rawValue) { text, configuration throws(SettingValueError) in

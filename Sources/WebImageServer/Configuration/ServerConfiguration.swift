@@ -50,6 +50,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var allowLoopbackSources = false
     /// Whether sources resolving to private and other special addresses may be fetched.
     public var allowPrivateSources = false
+    /// What every path starts with (`/images`), or empty: other paths are answered 404.
+    public var pathPrefix = ""
     /// Put before every imgproxy source URL as written.
     public var baseURL = ""
     /// What separates an imgproxy option's name and arguments.

@@ -68,7 +68,9 @@ public struct ImageServerResponder: HTTPResponder {
             return Response(Self.text(.methodNotAllowed, "only GET and HEAD are served", head: false))
         }
         let isHead = request.method == .head
-        let path = request.head.path ?? "/"
+        guard let path = unprefixed(request.head.path ?? "/") else {
+            return Response(Self.text(.notFound, "not found: paths start with the server's path prefix", head: isHead))
+        }
         if let answer = serviceAnswer(to: path, head: isHead) { return Response(answer) }
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
@@ -91,6 +93,17 @@ public struct ImageServerResponder: HTTPResponder {
         let (answer, image, route) = answered
         record(answer, to: head, path: path, image: image, route: route, since: started)
         return Response(answer)
+    }
+
+    /// `path` after the configuration's ``ServerConfiguration/pathPrefix`` (imgproxy's
+    /// `IMGPROXY_PATH_PREFIX`, `/images` for `/images/insecure/…`); nil when it does not start
+    /// with the prefix and a `/` after it.
+    private func unprefixed(_ path: String) -> String? {
+        let prefix = processor.configuration.pathPrefix.utf8
+        guard !prefix.isEmpty else { return path }
+        let bytes = path.utf8
+        guard bytes.starts(with: prefix), bytes.dropFirst(prefix.count).first == UInt8(ascii: "/") else { return nil }
+        return String(path[bytes.index(bytes.startIndex, offsetBy: prefix.count)...])
     }
 
     /// The answer to `/health` and `/metrics`, or nil for any other path. Neither waits for
@@ -116,7 +129,7 @@ public struct ImageServerResponder: HTTPResponder {
     /// answered however busy the tasks are. Such a request is never in flight, so
     /// `webimage_requests_in_flight` does not count it.
     public func immediateAnswer(to request: HTTPRequest) -> PreparedResponse? {
-        guard request.method == .get || request.method == .head, let path = request.path else { return nil }
+        guard request.method == .get || request.method == .head, let path = request.path.flatMap(unprefixed) else { return nil }
         if let answer = serviceAnswer(to: path, head: request.method == .head) { return answer }
         guard let route = routes.value(forKey: path) else { return nil }
         let started = ContinuousClock.now
