@@ -46,4 +46,28 @@ enum ImgproxyTestImages {
     static func png(_ pixels: PixelBuffer) throws -> Data {
         try ImageCoders(WebImageCodecs.defaultCoders).encode(Image(pixels: pixels), as: .png)
     }
+
+    /// `pixels` as a PNG whose `eXIf` chunk gives EXIF orientation `orientation` (1…8), as
+    /// imgproxy's `orientation-N.png` test images: the same stored pixels, told apart only by the tag.
+    static func png(_ pixels: PixelBuffer, exifOrientation orientation: UInt8) throws -> Data {
+        let bytes = [UInt8](try png(pixels))
+        // A big-endian TIFF header and one IFD entry: 0x0112 (orientation), SHORT, count 1.
+        let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
+        let typeAndData = Array("eXIf".utf8) + tiff
+        var chunk: [UInt8] = [0, 0, 0, UInt8(tiff.count)] + typeAndData
+        let crc = crc32(typeAndData)
+        chunk += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        // After the signature (8 bytes) and IHDR (25): where a PNG's ancillary chunks may begin.
+        return Data(bytes[..<33] + chunk + bytes[33...])
+    }
+
+    /// The CRC-32 of a PNG chunk's type and data.
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
 }

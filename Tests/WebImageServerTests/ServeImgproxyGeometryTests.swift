@@ -231,6 +231,54 @@ final class ServeImgproxyGeometryTests: ServeTestCase {
         XCTAssertEqual(aspect[0, 299], .clear)
     }
 
+    /// imgproxy's rotate_and_flip_test.go: eight sources with the same stored pixels and EXIF
+    /// orientations 1…8, each with every rotation (0, 90, 180, 270) and flip (none, horizontal,
+    /// vertical, both), with and without `auto_rotate`. Without it, every source gives the same
+    /// image for each combination; with it, no source gives the same image as the first; and
+    /// within one source, each combination differs from the one before.
+    func testRotateAndFlipOnEveryOrientation() async throws {
+        for orientation in 1...8 {
+            let png = try ImgproxyTestImages.png(ImgproxyTestImages.geometry, exifOrientation: UInt8(orientation))
+            origin.route("/orientation-\(orientation).png", .bytes(png, contentType: "image/png"))
+        }
+        var combinations: [String] = []
+        for rotation in [0, 90, 180, 270] {
+            for (horizontal, vertical) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                combinations.append("rot:\(rotation)/fl:\(horizontal):\(vertical)")
+            }
+        }
+        for autoRotate in [false, true] {
+            var images: [[PixelBuffer]] = []
+            for orientation in 1...8 {
+                var row: [PixelBuffer] = []
+                for combination in combinations {
+                    let path = "/insecure/\(combination)/ar:\(autoRotate ? 1 : 0)/plain/"
+                        + origin.url("/orientation-\(orientation).png").absoluteString + "@png"
+                    let response = try await get(base + path)
+                    XCTAssertEqual(response.status, 200, path)
+                    row.append(try ImageCoders.shared.decode(response.body).pixels)
+                }
+                for index in row.indices.dropFirst() {
+                    XCTAssertNotEqual(row[index], row[index - 1], "orientation \(orientation): \(combinations[index]) after \(combinations[index - 1])")
+                }
+                images.append(row)
+            }
+            for orientation in 2...8 {
+                for index in combinations.indices {
+                    let same = images[orientation - 1][index] == images[0][index]
+                    XCTAssertEqual(same, !autoRotate, "orientation \(orientation), \(combinations[index]), auto_rotate \(autoRotate)")
+                }
+            }
+        }
+        // The plain stored pixels without auto_rotate; with it, orientation 6 stands the image up (100 × 200).
+        let stored = try await get(base + "/insecure/ar:0/plain/" + origin.url("/orientation-6.png").absoluteString + "@png")
+        XCTAssertEqual(try ImageCoders.shared.decode(stored.body).pixels, ImgproxyTestImages.geometry)
+        let upright = try await get(base + "/insecure/plain/" + origin.url("/orientation-6.png").absoluteString + "@png")
+        let turned = try ImageCoders.shared.decode(upright.body).pixels
+        XCTAssertEqual([turned.width, turned.height], [100, 200])
+        XCTAssertEqual(turned[99, 0], RGBA(r: 0, g: 0, b: 128), "6 turns clockwise: the stored top left is at the top right")
+    }
+
     /// imgproxy's padding_test.go TestPadding: CSS order, times the ratio, on the background.
     func testPaddingTable() async throws {
         try await check([

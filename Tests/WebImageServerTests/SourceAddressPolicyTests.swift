@@ -47,7 +47,7 @@ final class SourceAddressPolicyTests: XCTestCase {
         let loopback = await refusal(SourceAddressPolicy(), "127.0.0.1")
         XCTAssertEqual(loopback?.reason, .refusedAddress(host: "127.0.0.1", why: "the source resolves to a loopback address"))
         XCTAssertEqual(ProcessingError(loading: .network(try XCTUnwrap(loopback))),
-                       .forbidden("the source resolves to a loopback address"))
+                       .sourceRefused("the source resolves to a loopback address"))
         let allowed = try await SourceAddressPolicy(allowsLoopback: true).address(connectingTo: "127.0.0.1")
         XCTAssertEqual(allowed, "127.0.0.1")
         let mapped = await refusal(SourceAddressPolicy(allowsLoopback: true), "::ffff:10.0.0.1")
