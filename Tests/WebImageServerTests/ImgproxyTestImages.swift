@@ -61,6 +61,25 @@ enum ImgproxyTestImages {
         return Data(bytes[..<33] + chunk + bytes[33...])
     }
 
+    /// A 32-bit BMP with an alpha mask (a `BITMAPV4HEADER` with bit fields), 20 × 10: the left
+    /// half opaque blue, the right half fully transparent, as imgproxy's `32-bpp-with-alpha.bmp`
+    /// has transparency to flatten.
+    static var bmpWithAlpha: Data {
+        let width = 20, height = 10
+        func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
+        func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var pixels: [UInt8] = []
+        for _ in 0..<height {
+            for x in 0..<width { pixels += x < width / 2 ? [255, 0, 0, 255] : [0, 0, 0, 0] }  // B, G, R, A
+        }
+        var info = le32(108) + le32(UInt32(width)) + le32(UInt32(height)) + le16(1) + le16(32) + le32(3)
+        info += le32(UInt32(pixels.count)) + le32(2835) + le32(2835) + le32(0) + le32(0)
+        info += le32(0x00FF_0000) + le32(0x0000_FF00) + le32(0x0000_00FF) + le32(0xFF00_0000)
+        info += le32(0x7352_4742) + [UInt8](repeating: 0, count: 48)
+        let offset = 14 + info.count
+        return Data(Array("BM".utf8) + le32(UInt32(offset + pixels.count)) + le32(0) + le32(UInt32(offset)) + info + pixels)
+    }
+
     /// The CRC-32 of a PNG chunk's type and data.
     private static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF

@@ -98,6 +98,34 @@ final class ServeImgproxyFilterTests: ServeTestCase {
         XCTAssertEqual(try ImageCoders.shared.decode(replaced.body).pixelWidth, 4, "the URL's list replaces the server's")
     }
 
+    /// imgproxy's flatten_test.go, its 32-bit BMP rows: `rs:fill:300:300/el:1/pd:100` in JPEG
+    /// and PNG, with and without `bg`. JPEG flattens the transparent half and the padding onto
+    /// the background (white without one); PNG keeps them transparent unless `bg` is given.
+    /// (Its other rows check 16-bit and grey outputs; this server writes 8-bit RGB(A), see the
+    /// URL options article.)
+    func testFlatteningATransparentBMP() async throws {
+        origin.route("/alpha.bmp", .bytes(ImgproxyTestImages.bmpWithAlpha, contentType: "image/bmp"))
+        let cases: [(String, RGBA, RGBA)] = [
+            ("f:jpg/bg:255:0:0", RGBA(r: 255, g: 0, b: 0), RGBA(r: 255, g: 0, b: 0)),
+            ("f:png/bg:255:0:0", RGBA(r: 255, g: 0, b: 0), RGBA(r: 255, g: 0, b: 0)),
+            ("f:jpg", RGBA(r: 255, g: 255, b: 255), RGBA(r: 255, g: 255, b: 255)),
+            ("f:png", .clear, .clear),
+        ]
+        for (options, padding, transparentHalf) in cases {
+            let answer = try await response("rs:fill:300:300/el:1/pd:100/\(options)", "alpha.bmp", suffix: "")
+            XCTAssertEqual(answer.status, 200, options)
+            let pixels = try ImageCoders.shared.decode(answer.body).pixels
+            XCTAssertEqual([pixels.width, pixels.height], [500, 500], options)
+            // JPEG is lossy: a few levels either way.
+            for (x, y, expected) in [(10, 10, padding), (400, 250, transparentHalf), (150, 250, RGBA(r: 0, g: 0, b: 255))] {
+                let got = pixels[x, y]
+                XCTAssertLessThanOrEqual(max(abs(Int(got.r) - Int(expected.r)), abs(Int(got.g) - Int(expected.g)),
+                                             abs(Int(got.b) - Int(expected.b)), abs(Int(got.a) - Int(expected.a))), 6,
+                                         "\(options) at \(x), \(y): \(got)")
+            }
+        }
+    }
+
     func testMaxBytesLowersTheQualityUntilTheResultFits() async throws {
         let full = try await response("q:95", "frames.png", suffix: "@jpg")
         let limited = try await response("q:95/mb:6000", "frames.png", suffix: "@jpg")
