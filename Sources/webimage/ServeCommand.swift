@@ -144,6 +144,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocTuning.returnLargeBlocks(environment: ProcessInfo.processInfo.environment)
         WebImageCommand.prepareCoders()
         let configuration = try await CommandFailure.reporting { try self.configuration(ProcessInfo.processInfo.environment) }
         // One line a request: formatted once, written to standard error in batches (within a
