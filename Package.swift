@@ -67,20 +67,21 @@ let package = Package(
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         // Little CMS 2: ICC profiles and the conversion of decoded pixels to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        // librsvg (over cairo) draws SVG sources at the size asked for.
-        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift;
         // zlib for the compressed ICC profiles of PNG's iCCP chunks and for WebImage's own reader
         // of common PNGs (wi_png_fast.c) past 8 MiB of image data; libdeflate (libdeflate-dev) for
         // that reader's smaller images, inflated in one call, and for WebImage's PNG writer
-        // (wi_png_write.c).
-        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]),
+        // (wi_png_write.c). librsvg (librsvg2-dev; over cairo) draws SVG sources at the size
+        // asked for, opened with dlopen when the first SVG is drawn (wi_svg.c), not linked: its
+        // libraries would cost every process about 10 MiB of resident memory.
+        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"],
+                linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("dl")]),
 
         // Coders over the system libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CDE265", "CJXL", "CLCMS2", "CRSVG"]),
+            dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CDE265", "CJXL", "CLCMS2"]),
 
         // A cache tier shared between processes, in Redis, over a small RESP client on SwiftNIO:
         // a module of its own so that the core gains no dependency.
