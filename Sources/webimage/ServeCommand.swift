@@ -186,7 +186,8 @@ struct ServeCommand: AsyncParsableCommand {
                             metrics: PrometheusCollectorRegistry) async throws -> (ImageServer, HTTPImageDownloader) {
         let signer = try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts,
                                    signatureSize: configuration.signatureSize, trustedSignatures: configuration.trustedSignatures)
-        var parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets))
+        var parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets,
+                                                                        separator: configuration.argumentsSeparator))
         parser.baseURL = configuration.baseURL
         parser.argumentsSeparator = configuration.argumentsSeparator
         parser.onlyPresets = configuration.onlyPresets

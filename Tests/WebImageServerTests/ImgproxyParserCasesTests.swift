@@ -48,9 +48,16 @@ final class ImgproxyParserCasesTests: XCTestCase {
         XCTAssertEqual(both.resizingType, .fill)
         XCTAssertEqual(both.blurSigma, 0.2)
         XCTAssertEqual(both.quality, 50)
+        // presets_test.go: definitions are checked at start; blanks and comments are skipped.
         XCTAssertThrowsError(try ProcessingPresets(definitions: ["test="]), "a preset without options")
-        XCTAssertThrowsError(try ProcessingPresets(definitions: ["=blur:0.2"]), "a preset without a name")
-        XCTAssertThrowsError(try ProcessingPresets(definitions: ["test"]))
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["=resize:fit:100:200/sharpen:2"]), "a preset without a name")
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["resize:fit:100:200/sharpen:2"]), "no name=")
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["test=resize:fit:100:200/sharpen:2/blur"]), "blur without its argument")
+        XCTAssertThrowsError(try ProcessingPresets(definitions: ["test=resize:fit:-1:-2/sharpen:2"]), "negative sides")
+        XCTAssertEqual(try ProcessingPresets(definitions: ["test=resize:fit:100:200/sharpen:2"]).options["test"],
+                       ["resize:fit:100:200", "sharpen:2"])
+        XCTAssertEqual(try ProcessingPresets(definitions: ["   "]).options, [:])
+        XCTAssertEqual(try ProcessingPresets(definitions: ["#  test=resize:fit:100:200/sharpen:2"]).options, [:])
     }
 
     /// TestParseBase64URLWithBase, TestParsePlainURLWithBase, TestParsePlainURLEscapedWithBase:
@@ -72,7 +79,7 @@ final class ImgproxyParserCasesTests: XCTestCase {
 
     /// TestParseWithArgumentsSeparator.
     func testAnotherArgumentsSeparator() throws {
-        var commas = ProcessingURLParser(presets: try ProcessingPresets(definitions: ["small=w,10"]))
+        var commas = ProcessingURLParser(presets: try ProcessingPresets(definitions: ["small=w,10"], separator: ","))
         commas.argumentsSeparator = ","
         let options = try commas.parse("/unsafe/size,100,100,1/plain/http://images.dev/lorem/ipsum.jpg").options
         XCTAssertEqual([options.width, options.height], [100, 100])
@@ -129,5 +136,10 @@ final class ImgproxyParserCasesTests: XCTestCase {
         XCTAssertEqual(escaped.options.format, .png)
         let queried = try parser.parse("/unsafe/w:10/plain/http://images.dev/lorem/ipsum.jpg?param1=value1&param2=value2")
         XCTAssertEqual(queried.source.absoluteString, "http://images.dev/lorem/ipsum.jpg")
+        // path_test.go: separators escaped as %3A before a base64 source split by slashes.
+        let escapedBase64 = try parser.parse("/dummy_signature/rs%3Afill%3A300%3A200/aHR0cDovL2V4YW1w/bGUuY29tL2EuanBn")
+        XCTAssertEqual(escapedBase64.options.resizingType, .fill)
+        XCTAssertEqual([escapedBase64.options.width, escapedBase64.options.height], [300, 200])
+        XCTAssertEqual(escapedBase64.source.absoluteString, "http://example.com/a.jpg")
     }
 }

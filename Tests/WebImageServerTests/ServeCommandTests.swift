@@ -183,6 +183,10 @@ final class ServeCommandTests: ServeTestCase {
         XCTAssertEqual(try ImageCoders.shared.decode(named.body).pixelWidth, 40)
         let chosen = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/avif,image/jxl")])
         XCTAssertEqual(chosen.headers.first(name: "Content-Type"), "image/jxl")
+        // TestParsePathJxlEnforce: with --enforce-jxl, a URL naming PNG is answered in JPEG XL when accepted.
+        let enforcing = try serve(["--allow-loopback-sources", "--enforce-jxl"])
+        let enforced = try await get(enforcing + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/jxl")])
+        XCTAssertEqual(enforced.headers.first(name: "Content-Type"), "image/jxl")
     }
 
     func testAutoAVIFIsPreferredToWebPWhenAcceptListsBoth() async throws {

@@ -126,6 +126,18 @@ final class ServeImgproxyFilterTests: ServeTestCase {
         }
     }
 
+    /// imgproxy's TestPresetUsage through a request: the `default` preset applies to a URL
+    /// that names none (`default=pixelate:10`: the result differs from the source, in blocks).
+    func testTheDefaultPresetAppliesToEveryURL() async throws {
+        let pixelating = try serve(["--allow-loopback-sources", "--preset", "default=pixelate:10"])
+        let answer = try await get(pixelating + "/insecure/plain/\(origin.url("/geometry.png").absoluteString)@png")
+        XCTAssertEqual(answer.status, 200)
+        let blocks = try ImageCoders.shared.decode(answer.body).pixels
+        XCTAssertNotEqual(blocks, ImgproxyTestImages.geometry)
+        XCTAssertEqual(blocks[0, 0], blocks[9, 9], "one 10-pixel block")
+        XCTAssertNotEqual(blocks[9, 9], blocks[10, 10])
+    }
+
     func testMaxBytesLowersTheQualityUntilTheResultFits() async throws {
         let full = try await response("q:95", "frames.png", suffix: "@jpg")
         let limited = try await response("q:95/mb:6000", "frames.png", suffix: "@jpg")

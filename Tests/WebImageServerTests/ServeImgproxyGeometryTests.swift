@@ -200,9 +200,19 @@ final class ServeImgproxyGeometryTests: ServeTestCase {
             XCTAssertEqual("\(canvas.width)x\(canvas.height)", "200x400", gravity)
             XCTAssertEqual(canvas[0, y], RGBA(r: 0, g: 0, b: 128), gravity)
         }
+        // Every offset row, in imgproxy's spelling (an empty x where only y is given); a ratio of 2
+        // never enlarges the canvas.
         try await check([
-            ("w:500/h:500/ex:1:ea:5/dpr:0.5", 250, 250), ("w:500/h:500/ex:1:no::0.1/dpr:0.5", 250, 250),
-            ("w:300/h:600/exar:1:ea:5/dpr:0.5", 150, 300), ("w:300/h:600/exar:1:no::0.1/dpr:0.5", 150, 300),
+            ("w:500/h:500/ex:1:no::5", 500, 500), ("w:500/h:500/ex:1:no::5/dpr:0.5", 250, 250),
+            ("w:500/h:500/ex:1:no::5/dpr:2", 500, 500), ("w:500/h:500/ex:1:ea:5", 500, 500),
+            ("w:500/h:500/ex:1:ea:5/dpr:0.5", 250, 250), ("w:500/h:500/ex:1:ea:5/dpr:2", 500, 500),
+            ("w:500/h:500/ex:1:no::0.1", 500, 500), ("w:500/h:500/ex:1:no::0.1/dpr:0.5", 250, 250),
+            ("w:500/h:500/ex:1:no::0.1/dpr:2", 500, 500),
+            ("w:300/h:600/exar:1:no::5", 200, 400), ("w:300/h:600/exar:1:no::5/dpr:0.5", 150, 300),
+            ("w:300/h:600/exar:1:no::5/dpr:2", 200, 400), ("w:300/h:600/exar:1:ea:5", 200, 400),
+            ("w:300/h:600/exar:1:ea:5/dpr:0.5", 150, 300), ("w:300/h:600/exar:1:ea:5/dpr:2", 200, 400),
+            ("w:300/h:600/exar:1:no::0.1", 200, 400), ("w:300/h:600/exar:1:no::0.1/dpr:0.5", 150, 300),
+            ("w:300/h:600/exar:1:no::0.1/dpr:2", 200, 400),
         ])
     }
 

@@ -12,16 +12,30 @@ public struct ProcessingPresets: Sendable, Hashable {
     }
 
     /// Presets from `name=option/option/…` definitions, as imgproxy's `IMGPROXY_PRESETS` and
-    /// `--preset` take them; throws for a definition without a name or options. The options
-    /// themselves are checked when a URL uses the preset.
-    public init(definitions: [String]) throws(ProcessingURLError) {
+    /// `--preset` take them, each option's name and arguments separated by `separator`. Blank
+    /// definitions and those starting with `#` (comments) are skipped; a definition without a
+    /// name or options, or with an option that is unknown or whose arguments are wrong, throws,
+    /// as imgproxy refuses it at start. (A preset naming other presets is checked when used.)
+    public init(definitions: [String], separator: Character = ":") throws(ProcessingURLError) {
         options = [:]
         for definition in definitions {
-            let parts = definition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let text = definition.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text.hasPrefix("#") { continue }
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = parts[0].trimmingCharacters(in: .whitespaces)
             let list = parts.count == 2 ? parts[1].split(separator: "/").map(String.init) : []
-            guard !name.isEmpty, !name.contains(":"), !name.contains("/"), !list.isEmpty else {
+            guard !name.isEmpty, !name.contains(separator), !name.contains("/"), !list.isEmpty else {
                 throw .invalidArgument(option: "preset", reason: "\"\(ProcessingURLError.quoting(definition))\" is not name=option/option")
+            }
+            var scratch = ProcessingOptions()
+            for segment in list {
+                let pieces = segment.split(separator: separator, omittingEmptySubsequences: false)
+                guard let option = ProcessingOptionName(spelling: pieces[0]) else {
+                    throw .unknownOption(ProcessingURLError.quoting(pieces[0]))
+                }
+                guard option != .preset else { continue }
+                try scratch.apply(option, OptionArguments(option: option.rawValue, values: Array(pieces.dropFirst())),
+                                  limits: ProcessingURLLimits())
             }
             options[name] = list
         }
