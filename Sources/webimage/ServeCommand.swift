@@ -74,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: .setting("always-rasterize-svg")) var alwaysRasterizeSvg = false
     @Flag(help: .setting("enforce-webp")) var enforceWebp = false
     @Flag(help: .setting("enforce-avif")) var enforceAvif = false
+    @Flag(help: .setting("enable-client-hints")) var enableClientHints = false
     @Flag(help: .setting("auto-jxl")) var autoJxl = false
     @Flag(help: .setting("enforce-jxl")) var enforceJxl = false
     @Option(help: .setting("watermark-path")) var watermarkPath: String?
@@ -118,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("quality", quality), ("ttl", ttl), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
             ("skip-processing-formats", joined(skipProcessingFormats)), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
             ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
-            ("auto-jxl", on(autoJxl)), ("enforce-jxl", on(enforceJxl)),
+            ("enable-client-hints", on(enableClientHints)), ("auto-jxl", on(autoJxl)), ("enforce-jxl", on(enforceJxl)),
             ("watermark-path", watermarkPath), ("watermark-url", watermarkUrl), ("watermark-data", watermarkData),
             ("watermark-opacity", watermarkOpacity), ("fallback-image-path", fallbackImagePath),
             ("fallback-image-url", fallbackImageUrl), ("fallback-image-data", fallbackImageData),

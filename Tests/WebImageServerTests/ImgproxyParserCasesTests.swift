@@ -123,6 +123,26 @@ final class ImgproxyParserCasesTests: XCTestCase {
         }
     }
 
+    /// TestParsePathClientHints and …Redefine: the hints are where a URL starts; its own wins.
+    func testClientHints() throws {
+        let path = "/unsafe/plain/http://images.dev/lorem/ipsum.jpg@png"
+        let cases: [(ClientHints?, Int, Double)] = [
+            (nil, 0, 1), (ClientHints(width: 100), 100, 1), (ClientHints(dpr: 2), 0, 2), (ClientHints(dpr: 2, width: 100), 50, 2),
+        ]
+        for (hints, width, dpr) in cases {
+            let options = try parser.parse(path, clientHints: hints).options
+            XCTAssertEqual(options.width, width, "\(String(describing: hints))")
+            XCTAssertEqual(options.dpr, dpr, "\(String(describing: hints))")
+        }
+        let redefined = try parser.parse("/unsafe/width:150/dpr:3.0/plain/http://images.dev/lorem/ipsum.jpg@png",
+                                         clientHints: ClientHints(dpr: 2, width: 100)).options
+        XCTAssertEqual(redefined.width, 150)
+        XCTAssertEqual(redefined.dpr, 3)
+        // Hostile field values are dropped, not trusted.
+        XCTAssertNil(ClientHints(dpr: "nan", width: "-5", limits: ProcessingURLLimits()))
+        XCTAssertEqual(ClientHints(dpr: " 2 ", width: "999999", limits: ProcessingURLLimits()), ClientHints(dpr: 2))
+    }
+
     /// TestParseBase64URLWithoutExtension, TestParsePlainURLEscaped and the path tests' query:
     /// the source is read as written, a query after the path is not part of it.
     func testSourcesAsImgproxyReadsThem() throws {

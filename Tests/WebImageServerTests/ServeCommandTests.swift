@@ -173,6 +173,26 @@ final class ServeCommandTests: ServeTestCase {
         XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_PATH_PREFIX": "images/"]))
     }
 
+    /// imgproxy's client hints through a request: `DPR` and `Width` (or their `Sec-CH-` names)
+    /// size an imgproxy URL that names neither, each set of hints its own result; answers vary by them.
+    func testClientHintsSizeTheImage() async throws {
+        let base = try serve(["--allow-loopback-sources", "--enable-client-hints"])
+        let url = base + "/insecure/plain/\(origin.url("/photo.jpg").absoluteString)@png"
+        for (fields, width) in [([("DPR", "2"), ("Width", "100")], 100), ([("Sec-CH-Width", "60")], 60),
+                                ([("Sec-CH-DPR", "2"), ("Sec-CH-Width", "100")], 100), ([("Width", "60")], 60)] {
+            let answer = try await get(url, headers: fields)
+            XCTAssertEqual(answer.status, 200, "\(fields)")
+            XCTAssertEqual(try ImageCoders.shared.decode(answer.body).pixelWidth, width, "\(fields)")
+            XCTAssertEqual(answer.headers.first(name: "Vary"), "Sec-CH-DPR, DPR, Sec-CH-Width, Width")
+        }
+        let named = try await get(base + "/insecure/w:30/plain/\(origin.url("/photo.jpg").absoluteString)@png", headers: [("Width", "100")])
+        XCTAssertEqual(try ImageCoders.shared.decode(named.body).pixelWidth, 30, "the URL's width wins")
+        let off = try serve(["--allow-loopback-sources"])
+        let ignored = try await get(off + "/insecure/plain/\(origin.url("/photo.jpg").absoluteString)@png", headers: [("Width", "100")])
+        XCTAssertGreaterThan(try ImageCoders.shared.decode(ignored.body).pixelWidth, 100, "hints are read only when enabled")
+        XCTAssertNil(ignored.headers.first(name: "Vary"))
+    }
+
     /// imgproxy's JPEG XL output: `f:jxl`, and `Accept` choosing it (before AVIF) with `--auto-jxl`.
     func testJPEGXLIsAnOutputFormat() async throws {
         let base = try serve(["--allow-loopback-sources", "--auto-jxl", "--auto-avif"])

@@ -52,6 +52,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var allowPrivateSources = false
     /// What every path starts with (`/images`), or empty: other paths are answered 404.
     public var pathPrefix = ""
+    /// Whether imgproxy URLs start from the browser's client hints (`Sec-CH-DPR`, `DPR`,
+    /// `Sec-CH-Width`, `Width`); answers then vary by them.
+    public var enableClientHints = false
     /// Put before every imgproxy source URL as written.
     public var baseURL = ""
     /// What separates an imgproxy option's name and arguments.

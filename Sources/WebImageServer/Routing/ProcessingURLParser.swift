@@ -42,12 +42,13 @@ public struct ProcessingURLParser: Sendable {
         self.limits = limits
     }
 
-    /// The URL `path` (the request target without the host; a query is ignored) describes.
-    public func parse(_ path: String) throws(ProcessingURLError) -> ProcessingURL {
+    /// The URL `path` (the request target without the host; a query is ignored) describes,
+    /// starting from ``defaults`` with the browser's `clientHints` laid over them.
+    public func parse(_ path: String, clientHints: ClientHints? = nil) throws(ProcessingURLError) -> ProcessingURL {
         let signed = try SignedPath(path, limits: limits, firstSegment: "signature segment")
         let segments = signed.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
-        var options = defaults
+        var options = clientHints.map { $0.applied(to: defaults) } ?? defaults
         var expansion = Expansion()
         if presets.options["default"] != nil {
             try expandPreset("default", into: &options, expansion: &expansion, depth: 0)

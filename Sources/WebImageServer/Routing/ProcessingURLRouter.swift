@@ -47,8 +47,9 @@ public struct ProcessingURLRouter: Sendable {
     }
 
     /// The URL `path` describes once its signature is checked: ``ProcessingError/invalidURL(_:)``
-    /// when it does not parse, ``ProcessingError/forbidden(_:)`` when the signature is wrong or missing.
-    public func route(_ path: String) throws(ProcessingError) -> ProcessingURL {
+    /// when it does not parse, ``ProcessingError/forbidden(_:)`` when the signature is wrong or
+    /// missing. An imgproxy URL starts from the browser's `clientHints` (thumbor's have none).
+    public func route(_ path: String, clientHints: ClientHints? = nil) throws(ProcessingError) -> ProcessingURL {
         let firstSegment = Self.firstSegment(of: path)
         var isThumbor = switch format {
         case .imgproxy: false
@@ -68,12 +69,12 @@ public struct ProcessingURLRouter: Sendable {
                 } catch where format == .both && answersImgproxyURLs {
                     // `unsafe` is a placeholder imgproxy users write too (imgproxy's own tests do):
                     // a path thumbor's parser refuses is read as imgproxy's before it is refused.
-                    guard let imgproxyURL = try? imgproxyParser.parse(path) else { throw error }
+                    guard let imgproxyURL = try? imgproxyParser.parse(path, clientHints: clientHints) else { throw error }
                     url = imgproxyURL
                     isThumbor = false
                 }
             } else {
-                url = try imgproxyParser.parse(path)
+                url = try imgproxyParser.parse(path, clientHints: clientHints)
             }
         } catch {
             throw .invalidURL(error)

@@ -131,7 +131,7 @@ public struct ImageServerResponder: HTTPResponder {
     public func immediateAnswer(to request: HTTPRequest) -> PreparedResponse? {
         guard request.method == .get || request.method == .head, let path = request.path.flatMap(unprefixed) else { return nil }
         if let answer = serviceAnswer(to: path, head: request.method == .head) { return answer }
-        guard let route = routes.value(forKey: path) else { return nil }
+        guard let route = routes.value(forKey: Self.routeKey(path, hints: clientHints(in: request.headerFields))) else { return nil }
         let started = ContinuousClock.now
         let target = target(of: route, accepting: request.headerFields)
         // An expired URL is nil here too: respond(to:context:) gives its error.
@@ -165,7 +165,7 @@ public struct ImageServerResponder: HTTPResponder {
         var routed: RoutedPath?
         let isHead = request.method == .head
         do throws(ProcessingError) {
-            let route = try route(path)
+            let route = try route(path, hints: clientHints(in: request.headerFields))
             routed = route
             let target = target(of: route, accepting: request.headerFields)
             let image = try await processor.process(target.url, cacheKey: target.cacheKey)
@@ -194,13 +194,36 @@ public struct ImageServerResponder: HTTPResponder {
         return (negotiated, negotiated.cacheKey, true)
     }
 
-    /// The route of `path`, from ``routes`` or read by the router now (a path refused is not kept).
-    private func route(_ path: String) throws(ProcessingError) -> RoutedPath {
-        if let known = routes.value(forKey: path) { return known }
-        let route = RoutedPath(try router.route(path), loggedPath: Self.unsigned(path))
-        routes.setValue(route, forKey: path, cost: path.utf8.count)
+    /// The route of `path` with the browser's `hints`, from ``routes`` or read by the router now
+    /// (a path refused is not kept).
+    private func route(_ path: String, hints: ClientHints?) throws(ProcessingError) -> RoutedPath {
+        let key = Self.routeKey(path, hints: hints)
+        if let known = routes.value(forKey: key) { return known }
+        let route = RoutedPath(try router.route(path, clientHints: hints), loggedPath: Self.unsigned(path))
+        routes.setValue(route, forKey: key, cost: key.utf8.count)
         return route
     }
+
+    /// Where ``routes`` keeps the route of `path` read with `hints`: the path alone without them.
+    private static func routeKey(_ path: String, hints: ClientHints?) -> String {
+        guard let hints else { return path }
+        return path + "\u{0}" + CanonicalNumber.spell(hints.dpr ?? 0) + ":" + String(hints.width ?? 0)
+    }
+
+    /// The client hints of a request's `fields` (`Sec-CH-DPR` or `DPR`, `Sec-CH-Width` or
+    /// `Width`) when the server reads them (`--enable-client-hints`); nil otherwise.
+    private func clientHints(in fields: HTTPFields) -> ClientHints? {
+        guard processor.configuration.enableClientHints else { return nil }
+        return ClientHints(dpr: fields[Self.dprHint] ?? fields[Self.legacyDPRHint], width: fields[Self.widthHint] ?? fields[Self.legacyWidthHint],
+                           limits: router.imgproxyParser.limits)
+    }
+
+    private static let dprHint = Field.Name("Sec-CH-DPR")!
+    private static let legacyDPRHint = Field.Name("DPR")!
+    private static let widthHint = Field.Name("Sec-CH-Width")!
+    private static let legacyWidthHint = Field.Name("Width")!
+    /// The `Vary` of answers when client hints are read: each hint field.
+    private static let clientHintsVary = "Sec-CH-DPR, DPR, Sec-CH-Width, Width"
 
     /// `path` without its first segment (the signature), cut to 300 characters, anything but
     /// printable ASCII shown as `?`: what a log line may show.
@@ -224,8 +247,10 @@ public struct ImageServerResponder: HTTPResponder {
                              variesByAccept: Bool) -> PreparedResponse {
         var headers = HTTPFields()
         headers.reserveCapacity(10)
-        if variesByAccept {
-            headers.append(Field(name: .vary, value: "Accept"))
+        let hinted = processor.configuration.enableClientHints
+        if variesByAccept || hinted {
+            let fields = [variesByAccept ? "Accept" : nil, hinted ? Self.clientHintsVary : nil].compactMap { $0 }
+            headers.append(Field(name: .vary, value: fields.joined(separator: ", ")))
         }
         headers.append(Field(name: .eTag, value: image.etag))
         headers.append(Field(name: .lastModified, value: image.lastModified))
