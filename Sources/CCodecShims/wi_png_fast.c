@@ -243,9 +243,10 @@ static int wi_inflate_whole(const uint8_t *data, size_t size, size_t offset, uin
 static uint8_t *wi_png_fast_alloc_whole(size_t size) {
     const size_t huge = (size_t)2 << 20;
     if (size < huge) return malloc(size);
+    size_t rounded = (size + huge - 1) / huge * huge;
     void *block = NULL;
-    if (posix_memalign(&block, huge, (size + huge - 1) / huge * huge) != 0) return NULL;
-    madvise(block, (size + huge - 1) / huge * huge, MADV_HUGEPAGE);
+    if (posix_memalign(&block, huge, rounded) != 0) return NULL;
+    madvise(block, rounded, MADV_HUGEPAGE);
     return block;
 }
 

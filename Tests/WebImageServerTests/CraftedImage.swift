@@ -28,11 +28,13 @@ enum CraftedImage {
         return Data(Array("RIFF".utf8) + le32(4 + chunk.count) + Array("WEBP".utf8) + chunk)
     }
 
-    private static func le16(_ value: Int) -> [UInt8] {
+    /// `value`'s low 16 bits, little-endian.
+    static func le16(_ value: Int) -> [UInt8] {
         [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)]
     }
 
-    private static func le32(_ value: Int) -> [UInt8] {
+    /// `value`'s low 32 bits, little-endian.
+    static func le32(_ value: Int) -> [UInt8] {
         le16(value & 0xFFFF) + le16(value >> 16 & 0xFFFF)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import WebImage
-import WebImageServer
+@testable import WebImageServer
 import XCTest
 
 /// Cases of imgproxy's `options/parser/processing_options_test.go`, `presets_test.go` and
@@ -66,8 +66,7 @@ final class ImgproxyParserCasesTests: XCTestCase {
         var based = ProcessingURLParser()
         based.baseURL = "http://images.dev/"
         let origin = "lorem/ipsum.jpg?param=value"
-        let encoded = Data(origin.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let encoded = URLSafeBase64.encode(origin.utf8)
         let base64 = try based.parse("/unsafe/size:100:100/\(encoded).png")
         XCTAssertEqual(base64.source.absoluteString, "http://images.dev/lorem/ipsum.jpg?param=value")
         XCTAssertEqual(base64.options.format, .png)
@@ -98,8 +97,7 @@ final class ImgproxyParserCasesTests: XCTestCase {
         XCTAssertEqual(plain.options.format, .png)
         XCTAssertEqual(plain.source.absoluteString, "http://images.dev/lorem/ipsum.jpg")
         let origin = "http://images.dev/lorem/ipsum.jpg?param=value"
-        let encoded = Data(origin.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let encoded = URLSafeBase64.encode(origin.utf8)
         let base64 = try presetsOnly.parse("/unsafe/test1:test2/\(encoded).png")
         XCTAssertEqual(base64.source.absoluteString, origin)
         XCTAssertEqual(base64.options.quality, 50)
@@ -146,8 +144,7 @@ final class ImgproxyParserCasesTests: XCTestCase {
     /// TestParseBase64URLWithoutExtension, TestParsePlainURLEscaped and the path tests' query:
     /// the source is read as written, a query after the path is not part of it.
     func testSourcesAsImgproxyReadsThem() throws {
-        let encoded = Data("http://images.dev/lorem/ipsum.jpg".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let encoded = URLSafeBase64.encode("http://images.dev/lorem/ipsum.jpg".utf8)
         let base64 = try parser.parse("/unsafe/w:10/\(encoded)")
         XCTAssertEqual(base64.source.absoluteString, "http://images.dev/lorem/ipsum.jpg")
         XCTAssertNil(base64.options.format, "no extension: the source's own format")

@@ -1,6 +1,6 @@
 import Foundation
 import WebImage
-import WebImageCodecs
+@testable import WebImageCodecs
 
 /// Images with the shapes of imgproxy's test images, drawn here, so that imgproxy's test tables
 /// apply to them: a 200 × 100 picture whose every pixel says where it is, and three images with
@@ -55,7 +55,7 @@ enum ImgproxyTestImages {
         let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
         let typeAndData = Array("eXIf".utf8) + tiff
         var chunk: [UInt8] = [0, 0, 0, UInt8(tiff.count)] + typeAndData
-        let crc = crc32(typeAndData)
+        let crc = CRC32.checksum(typeAndData)
         chunk += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
         // After the signature (8 bytes) and IHDR (25): where a PNG's ancillary chunks may begin.
         return Data(bytes[..<33] + chunk + bytes[33...])
@@ -66,27 +66,16 @@ enum ImgproxyTestImages {
     /// has transparency to flatten.
     static var bmpWithAlpha: Data {
         let width = 20, height = 10
-        func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
-        func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        let le16 = CraftedImage.le16, le32 = CraftedImage.le32
         var pixels: [UInt8] = []
         for _ in 0..<height {
             for x in 0..<width { pixels += x < width / 2 ? [255, 0, 0, 255] : [0, 0, 0, 0] }  // B, G, R, A
         }
-        var info = le32(108) + le32(UInt32(width)) + le32(UInt32(height)) + le16(1) + le16(32) + le32(3)
-        info += le32(UInt32(pixels.count)) + le32(2835) + le32(2835) + le32(0) + le32(0)
+        var info = le32(108) + le32(width) + le32(height) + le16(1) + le16(32) + le32(3)
+        info += le32(pixels.count) + le32(2835) + le32(2835) + le32(0) + le32(0)
         info += le32(0x00FF_0000) + le32(0x0000_FF00) + le32(0x0000_00FF) + le32(0xFF00_0000)
         info += le32(0x7352_4742) + [UInt8](repeating: 0, count: 48)
         let offset = 14 + info.count
-        return Data(Array("BM".utf8) + le32(UInt32(offset + pixels.count)) + le32(0) + le32(UInt32(offset)) + info + pixels)
-    }
-
-    /// The CRC-32 of a PNG chunk's type and data.
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return crc ^ 0xFFFF_FFFF
+        return Data(Array("BM".utf8) + le32(offset + pixels.count) + le32(0) + le32(offset) + info + pixels)
     }
 }
