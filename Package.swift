@@ -116,6 +116,7 @@ let package = Package(
             name: "WebImageServer",
             dependencies: [
                 "WebImage", "WebImageCodecs", "Locking",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -68,6 +68,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("max-queue")) var maxQueue: String?
     @Option(help: .setting("quality")) var quality: String?
     @Option(help: .setting("ttl")) var ttl: String?
+    @Option(help: .setting("use-etag")) var useEtag: String?
+    @Option(help: .setting("use-last-modified")) var useLastModified: String?
+    @Option(help: .setting("last-modified-buster")) var lastModifiedBuster: String?
+    @Flag(help: .setting("cache-control-passthrough")) var cacheControlPassthrough = false
     @Flag(help: .setting("auto-webp")) var autoWebp = false
     @Flag(help: .setting("auto-avif")) var autoAvif = false
     @Option(help: .setting("skip-processing-formats")) var skipProcessingFormats: [String] = []
@@ -116,7 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
             ("max-src-file-size", maxSrcFileSize), ("max-animation-frames", maxAnimationFrames),
             ("max-animation-frame-resolution", maxAnimationFrameResolution),
             ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
-            ("quality", quality), ("ttl", ttl), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
+            ("quality", quality), ("ttl", ttl), ("use-etag", useEtag), ("use-last-modified", useLastModified),
+            ("last-modified-buster", lastModifiedBuster), ("cache-control-passthrough", on(cacheControlPassthrough)), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
             ("skip-processing-formats", joined(skipProcessingFormats)), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
             ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
             ("enable-client-hints", on(enableClientHints)), ("auto-jxl", on(autoJxl)), ("enforce-jxl", on(enforceJxl)),

@@ -10,11 +10,15 @@ public struct ImageDataResult: Sendable {
     public var source: ImageSource
     /// The URL asked for.
     public var url: URL
+    /// What the loader answered besides the bytes (status, `ETag`, `Last-Modified`,
+    /// `Cache-Control`…) when they were loaded for this call; nil for bytes the cache held.
+    public var response: ImageLoadResponse?
 
     /// A result from its parts.
-    public init(data: Data, source: ImageSource, url: URL) {
+    public init(data: Data, source: ImageSource, url: URL, response: ImageLoadResponse? = nil) {
         self.data = data
         self.source = source
         self.url = url
+        self.response = response
     }
 }

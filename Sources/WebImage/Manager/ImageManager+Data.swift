@@ -76,6 +76,6 @@ extension ImageManager {
             }
         }
         await writeToDisk(writeDisk, policy: request.policy)
-        return ImageDataResult(data: loaded.data, source: request.loadedSource, url: request.url)
+        return ImageDataResult(data: loaded.data, source: request.loadedSource, url: request.url, response: loaded.response)
     }
 }

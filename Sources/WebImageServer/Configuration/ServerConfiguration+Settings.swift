@@ -105,6 +105,18 @@ extension ServerConfiguration {
         integer("quality", "IMGPROXY_QUALITY", "Q", "Encoder quality when a URL gives none", 1...100, \.quality),
         integer("ttl", "IMGPROXY_TTL", "SECONDS", "Cache-Control max-age of images", 0...Int(Int32.max), \.ttl,
                 default: "31536000, one year"),
+        switchable("use-etag", "IMGPROXY_USE_ETAG",
+                   "Answer with an ETag naming the result's bytes; honour If-None-Match and send it on to origins", \.useETag),
+        switchable("use-last-modified", "IMGPROXY_USE_LAST_MODIFIED",
+                   "Answer with a Last-Modified, the origin's when it sent one; honour If-Modified-Since and send it on to origins",
+                   \.useLastModified),
+        setting("last-modified-buster", "IMGPROXY_LAST_MODIFIED_BUSTER", "DATE",
+                "An RFC 3339 time (2026-01-01T00:00:00Z) no Last-Modified is answered as earlier than: client copies from before it are stale",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.lastModifiedBuster = try SettingText.date(text)
+        },
+        boolean("cache-control-passthrough", "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
+                "Answer with the origin's Cache-Control, or max-age until its Expires, in place of --ttl", \.cacheControlPassthrough),
         boolean("auto-webp", "IMGPROXY_AUTO_WEBP", "Answer URLs without a format in WebP when Accept lists image/webp", \.autoWebp),
         boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
                 "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP", \.autoAvif),
@@ -244,6 +256,14 @@ extension ServerConfiguration {
     private static func boolean(_ flag: String, _ variable: String, _ summary: String,
                                 _ keyPath: WritableKeyPath<ServerConfiguration, Bool> & Sendable) -> ServerSetting {
         setting(flag, variable, nil, summary, default: String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = try SettingText.boolean(text)
+        }
+    }
+
+    /// A setting on by default: `true` or `false` on the command line too.
+    private static func switchable(_ flag: String, _ variable: String, _ summary: String,
+                                   _ keyPath: WritableKeyPath<ServerConfiguration, Bool> & Sendable) -> ServerSetting {
+        setting(flag, variable, "true|false", summary, default: String(defaults[keyPath: keyPath])) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = try SettingText.boolean(text)
         }
     }

@@ -29,6 +29,18 @@ enum SettingText {
         }
     }
 
+    /// An RFC 3339 date and time with its offset (`2026-01-01T00:00:00Z`, fractions of a
+    /// second allowed), as imgproxy reads its date settings.
+    static func date(_ text: String) throws(SettingValueError) -> Date {
+        let whole = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = whole.date(from: text) ?? fractional.date(from: text) else {
+            throw SettingValueError(reason: "is not an RFC 3339 time such as 2026-01-01T00:00:00Z")
+        }
+        return date
+    }
+
     /// Comma-separated values, each trimmed, empty ones dropped.
     static func list(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -23,6 +23,10 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     case sourceTimedOut
     /// The source is over the size limit (422, as imgproxy answers it).
     case sourceTooLarge(String)
+    /// The origin answered `304 Not Modified` to the client's validators, sent on with the
+    /// source's download (``SourceConditions``): the client's copy is current, and the answer is
+    /// a 304 with what the origin said (304, not an error to the client).
+    case sourceNotModified(OriginHeaders)
     /// The source's bytes are no image this server can decode: empty, of an unknown format,
     /// corrupt or cut off (422).
     case notAnImage(String)
@@ -47,6 +51,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The HTTP status a server answers with.
     public var status: Int {
         switch self {
+        case .sourceNotModified: 304
         case .invalidURL, .watermarkFailed: 400
         case .forbidden: 403
         case .expired, .sourceNotFound, .sourceRefused: 404
@@ -66,6 +71,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case let .forbidden(reason): "forbidden: \(reason)"
         case let .sourceRefused(reason): "not allowed: \(reason)"
         case .expired: "the URL has expired"
+        case .sourceNotModified: "the source image has not changed since the client's copy"
         case .sourceNotFound: "the source image was not found"
         case let .sourceFailed(reason): "the source image could not be loaded: \(reason)"
         case .sourceTimedOut: "the source image did not arrive in time"

@@ -92,27 +92,27 @@ public final class ImageProcessor: Sendable {
     }
 
     /// The image `url` describes, cached under `key`, which must be `url.cacheKey` (a server
-    /// that keeps the key of a path it has seen passes it, rather than spelling it again).
-    public func process(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) async throws(ProcessingError)
-        -> ProcessedImage {
+    /// that keeps the key of a path it has seen passes it, rather than spelling it again). When
+    /// it is made from a download, the client's `conditions` go to the origin with it, and an
+    /// origin's 304 throws ``ProcessingError/sourceNotModified(_:)``; such a making is the
+    /// request's own, since its answer is only the asker's.
+    public func process(_ url: ProcessingURL, cacheKey key: String, now: Date = Date(),
+                        conditions: SourceConditions? = nil) async throws(ProcessingError) -> ProcessedImage {
         if let cached = try resultInMemory(url, cacheKey: key, now: now) { return cached }
         var image: ProcessedImage
         if let stored = await results.below(forKey: key, now: now) {
             image = stored
         } else {
             do throws(ProcessingError) {
-                let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
-                    // The download waits on the network outside the slots: a slow origin holds no
-                    // slot, and only work that is ready to use a core takes one.
-                    let source = try await fetch(url.source)
-                    let marks = try await fetchMarks(of: url)
-                    let made = try await makeInSlot(url, from: source, marks: marks)
-                    // Once the result is cached a later request finds it there; until then it joins.
-                    await results.store(made, forKey: key)
-                    return made
+                if let conditions {
+                    image = try await make(url, cacheKey: key, conditions: conditions)
+                } else {
+                    let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
+                        try await make(url, cacheKey: key, conditions: nil)
+                    }
+                    image = made
+                    if joined { image.source = .coalesced }
                 }
-                image = made
-                if joined { image.source = .coalesced }
             } catch let error where error.allowsFallback {
                 guard let fallback = auxiliary.fallback else { throw error }
                 // Made for this request and not cached: the source may be there next time.
@@ -124,6 +124,22 @@ public final class ImageProcessor: Sendable {
         }
         metrics.countResult(from: image.source)
         return image
+    }
+
+    /// The image `url` describes made now and cached under `key`: its source fetched (with the
+    /// client's `conditions`), its marks, then the result made in a slot, dated and kept as its
+    /// origin said.
+    private func make(_ url: ProcessingURL, cacheKey key: String, conditions: SourceConditions?) async throws(ProcessingError)
+        -> ProcessedImage {
+        // The download waits on the network outside the slots: a slow origin holds no slot, and
+        // only work that is ready to use a core takes one.
+        let source = try await fetch(url.source, conditions: conditions)
+        let marks = try await fetchMarks(of: url)
+        var made = try await makeInSlot(url, from: source, marks: marks)
+        if let response = source.response { made.take(OriginHeaders(response), under: configuration) }
+        // Once the result is cached a later request finds it there; until then it joins.
+        await results.store(made, forKey: key)
+        return made
     }
 
     /// The image `url` describes made from `source` and the encoded `marks` of its thumbor
@@ -238,9 +254,10 @@ public final class ImageProcessor: Sendable {
 
     /// The bytes of the source at `address`, not decoded: from the manager's cache, else
     /// downloaded (and stored there before the result is made: an instance asked next finds
-    /// them). A download is measured from the load's progress: the time until its last byte
-    /// arrived and the bytes received.
-    private func fetch(_ address: URL) async throws(ProcessingError) -> ImageDataResult {
+    /// them), asking the origin with the client's `conditions` when given (its 304 throws
+    /// ``ProcessingError/sourceNotModified(_:)`` with what it said). A download is measured from
+    /// the load's progress: the time until its last byte arrived and the bytes received.
+    private func fetch(_ address: URL, conditions: SourceConditions? = nil) async throws(ProcessingError) -> ImageDataResult {
         let source = try sources.resolve(address)
         let started = ContinuousClock.now
         let received = Mutex<(bytes: Int, at: ContinuousClock.Instant)?>(nil)
@@ -248,10 +265,14 @@ public final class ImageProcessor: Sendable {
         // list would answer an upload that was not finished yet, or a truncated body, with the
         // same failure until restart, where the origin's answer now is what a client needs.
         let result: ImageDataResult
+        var context = ImageContext()
+        let answer = conditions?.ask(in: &context)
         do {
-            result = try await manager.data(for: source, options: [.waitStoreCache, .retryFailed]) { event in
+            result = try await manager.data(for: source, options: [.waitStoreCache, .retryFailed], context: context) { event in
                 if case .progress(let progress) = event { received.withLock { $0 = (progress.receivedBytes, .now) } }
             }
+        } catch .cacheNotModified where answer != nil {
+            throw .sourceNotModified(answer?.response.map(OriginHeaders.init) ?? OriginHeaders())
         } catch {
             throw ProcessingError(loading: error, of: source)
         }

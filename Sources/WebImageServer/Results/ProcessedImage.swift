@@ -14,8 +14,9 @@ public struct ProcessedImage: Sendable, Hashable {
     public var format: ImageFormat
     /// Whether it was made for this request or came from the result cache.
     public var source: ResultSource
-    /// When the result was made, to the second: its `Last-Modified`, kept with the cached copies.
-    public let created: Date
+    /// When the result was made, or when its source last changed as its origin said, to the
+    /// second: its `Last-Modified`, kept with the cached copies.
+    public private(set) var created: Date
     /// Where the source image came from (network, disk cache, file...) when the result was made
     /// for this request; nil for a result from the cache.
     public var sourceOrigin: ImageSource?
@@ -23,16 +24,19 @@ public struct ProcessedImage: Sendable, Hashable {
     /// It names the bytes, not their meaning, so equal bytes always have the same tag.
     public let etag: String
     /// ``created`` as an HTTP date, the `Last-Modified` field's value.
-    public let lastModified: String
+    public private(set) var lastModified: String
+    /// How long caches may keep it, as its source's origin said, when the server passes that
+    /// on (``ServerConfiguration/cacheControlPassthrough``); nil: the server's own lifetime.
+    public var lifetime: ResultLifetime?
     /// Whether this is the configured fallback image, made because the URL's source could not
     /// be loaded: answered with the fallback's status and lifetime, never cached.
     public var isFallback = false
 
     /// A result of `data` in `format`, from `source`, made at `created` (cut to whole seconds,
     /// as HTTP dates are), from a source image that came from `sourceOrigin`; `etag` is the
-    /// tag kept with a stored copy, nil to compute it from `data`.
+    /// tag kept with a stored copy, nil to compute it from `data`; `lifetime` is the origin's.
     public init(data: Data, format: ImageFormat, source: ResultSource = .made, created: Date = Date(),
-                sourceOrigin: ImageSource? = nil, etag: String? = nil) {
+                sourceOrigin: ImageSource? = nil, etag: String? = nil, lifetime: ResultLifetime? = nil) {
         body = ByteBuffer(data: data)
         self.format = format
         self.source = source
@@ -40,6 +44,13 @@ public struct ProcessedImage: Sendable, Hashable {
         self.sourceOrigin = sourceOrigin
         self.etag = etag ?? Self.etag(of: data)
         lastModified = HTTPDate.string(from: self.created)
+        self.lifetime = lifetime
+    }
+
+    /// Dates the result `date` (cut to whole seconds): its `Last-Modified` from now on.
+    public mutating func date(_ date: Date) {
+        created = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+        lastModified = HTTPDate.string(from: created)
     }
 
     /// The encoded image (the bytes of ``body``, not copied).

@@ -96,7 +96,8 @@ final class ResultCache: Sendable {
             metrics.damagedResults.increment()
             return nil
         }
-        return ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk, created: stored.created, etag: etag)
+        return ProcessedImage(data: data, format: ImageFormat(detecting: data), source: .disk, created: stored.created, etag: etag,
+                              lifetime: stored.lifetime)
     }
 
     /// Keeps `image` in the shared cache with its creation time, as the validators'

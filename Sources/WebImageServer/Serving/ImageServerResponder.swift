@@ -168,8 +168,13 @@ public struct ImageServerResponder: HTTPResponder {
             let route = try route(path, hints: clientHints(in: request.headerFields))
             routed = route
             let target = target(of: route, accepting: request.headerFields)
-            let image = try await processor.process(target.url, cacheKey: target.cacheKey)
+            let conditions = SourceConditions(ifNoneMatch: request.headerFields[.ifNoneMatch],
+                                              ifModifiedSince: request.headerFields[.ifModifiedSince],
+                                              configuration: processor.configuration)
+            let image = try await processor.process(target.url, cacheKey: target.cacheKey, conditions: conditions)
             return (imageAnswer(image, for: route, request: request, variesByAccept: target.variesByAccept), image, route)
+        } catch .sourceNotModified(let origin) {
+            return (notModifiedAnswer(origin, for: routed), nil, routed)
         } catch {
             return (Self.errorAnswer(error, head: isHead), nil, routed)
         }
@@ -239,10 +244,11 @@ public struct ImageServerResponder: HTTPResponder {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    /// The image with its type, caching headers, a strong `ETag`, a `Last-Modified` (304 when
-    /// `If-None-Match` has the tag or, without `If-None-Match`, `If-Modified-Since` is no
-    /// earlier) and a `Content-Disposition` naming the file; without a body for `HEAD`. The
-    /// fallback image is answered with its configured status and lifetime and ``fallbackField``.
+    /// The image with its type, caching headers, a strong `ETag` and a `Last-Modified` (each
+    /// unless configured off; 304 when `If-None-Match` has the tag or, without
+    /// `If-None-Match`, `If-Modified-Since` is no earlier) and a `Content-Disposition` naming
+    /// the file; without a body for `HEAD`. The fallback image is answered with its configured
+    /// status and lifetime and ``fallbackField``.
     private func imageAnswer(_ image: ProcessedImage, for route: RoutedPath, request: HTTPRequest,
                              variesByAccept: Bool) -> PreparedResponse {
         var headers = HTTPFields()
@@ -252,17 +258,16 @@ public struct ImageServerResponder: HTTPResponder {
             let fields = [variesByAccept ? "Accept" : nil, hinted ? Self.clientHintsVary : nil].compactMap { $0 }
             headers.append(Field(name: .vary, value: fields.joined(separator: ", ")))
         }
-        headers.append(Field(name: .eTag, value: image.etag))
-        headers.append(Field(name: .lastModified, value: image.lastModified))
+        let configuration = processor.configuration
+        if configuration.useETag { headers.append(Field(name: .eTag, value: image.etag)) }
+        if configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
         if image.isFallback {
             // A fallback stands in for an image that may exist soon: kept briefly, never 304.
-            let configuration = processor.configuration
             let maxAge = configuration.fallbackImageTTL > 0 ? configuration.fallbackImageTTL : configuration.ttl
             headers.append(Field(name: .cacheControl, value: "max-age=\(maxAge), public"))
             headers.append(Field(name: Self.fallbackField, value: "1"))
         } else {
-            let maxAge = route.url.options.maxAge.map { $0 > 0 ? "max-age=\($0),public" : "no-cache" }
-            headers.append(Field(name: .cacheControl, value: maxAge ?? cacheControl))
+            headers.append(Field(name: .cacheControl, value: cacheControl(of: route, lifetime: image.lifetime)))
             if isNotModified(image, request: request) {
                 return PreparedResponse(status: .notModified, headerFields: headers)
             }
@@ -281,14 +286,41 @@ public struct ImageServerResponder: HTTPResponder {
     /// `Fallback-Image: 1` marks an answer made from the fallback image: the source could not be loaded.
     private static let fallbackField = Field.Name("Fallback-Image")!
 
+    /// The `Cache-Control` of an image of `route` whose origin gave it `lifetime`: the URL's
+    /// own max-age (thumbor's `max_age` filter) first, then the origin's lifetime, then ``ttl``.
+    private func cacheControl(of route: RoutedPath, lifetime: ResultLifetime?) -> String {
+        if let maxAge = route.url.options.maxAge { return maxAge > 0 ? "max-age=\(maxAge),public" : "no-cache" }
+        return lifetime?.fieldValue(at: Date()) ?? cacheControl
+    }
+
+    /// The 304 answered when the origin said the client's copy of the source is current (its
+    /// validators were sent on with the download): the origin's `ETag` and `Last-Modified` as
+    /// the configuration passes them on, and the image's `Cache-Control`.
+    private func notModifiedAnswer(_ origin: OriginHeaders, for route: RoutedPath?) -> PreparedResponse {
+        let configuration = processor.configuration
+        var headers = HTTPFields()
+        if configuration.useETag, let etag = origin.etag { headers.append(Field(name: .eTag, value: etag)) }
+        if configuration.useLastModified, let modified = origin.lastModified {
+            let dated = max(modified, configuration.lastModifiedBuster ?? modified)
+            headers.append(Field(name: .lastModified, value: HTTPDate.string(from: dated)))
+        }
+        let lifetime = configuration.cacheControlPassthrough ? origin.lifetime : nil
+        headers.append(Field(name: .cacheControl, value: route.map { cacheControl(of: $0, lifetime: lifetime) } ?? cacheControl))
+        return PreparedResponse(status: .notModified, headerFields: headers)
+    }
+
     /// Whether the client's copy of `image` is current: `If-None-Match` lists its tag (or `*`),
-    /// or, without `If-None-Match`, `If-Modified-Since` is no earlier than its creation.
+    /// or, without `If-None-Match`, `If-Modified-Since` is no earlier than its creation; a
+    /// field the configuration turns off (``ServerConfiguration/useETag``,
+    /// ``ServerConfiguration/useLastModified``) is not read.
     private func isNotModified(_ image: ProcessedImage, request: HTTPRequest) -> Bool {
-        let tags = request.headerFields[values: .ifNoneMatch]
+        let configuration = processor.configuration
+        let tags = configuration.useETag ? request.headerFields[values: .ifNoneMatch] : []
         guard tags.isEmpty else {
             return tags.flatMap { $0.split(separator: ",") }
                 .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == image.etag || tag == "*" }
         }
+        guard configuration.useLastModified else { return false }
         return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
     }
 

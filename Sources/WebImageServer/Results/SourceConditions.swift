@@ -1,0 +1,67 @@
+import AsyncHTTPClient
+import Foundation
+import Locking
+import WebImage
+
+/// A client's validators sent on to a source's origin (`If-None-Match`, `If-Modified-Since`),
+/// as imgproxy forwards them: when the result has to be made and its source is not cached, the
+/// download asks the origin whether the client's copy is current, and an origin's `304 Not
+/// Modified` is answered as a 304 (``ProcessingError/sourceNotModified(_:)``) without making
+/// anything.
+public struct SourceConditions: Sendable, Hashable {
+    /// The client's `If-None-Match`, sent as it came.
+    public var ifNoneMatch: String?
+    /// The client's `If-Modified-Since`, sent as it came.
+    public var ifModifiedSince: String?
+
+    /// Conditions from their parts.
+    public init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+        self.ifNoneMatch = ifNoneMatch
+        self.ifModifiedSince = ifModifiedSince
+    }
+
+    /// The conditions of a request with `ifNoneMatch` and `ifModifiedSince` fields that
+    /// `configuration` sends on: `If-None-Match` with ``ServerConfiguration/useETag``,
+    /// `If-Modified-Since` with ``ServerConfiguration/useLastModified`` when it is later than
+    /// ``ServerConfiguration/lastModifiedBuster`` (a copy from before it is stale, and an
+    /// unreadable date is taken for one); nil when none is left.
+    init?(ifNoneMatch: String?, ifModifiedSince: String?, configuration: ServerConfiguration) {
+        self.ifNoneMatch = configuration.useETag ? ifNoneMatch : nil
+        if configuration.useLastModified, let ifModifiedSince {
+            if let buster = configuration.lastModifiedBuster {
+                self.ifModifiedSince = HTTPDate.date(from: ifModifiedSince).flatMap { $0 > buster ? ifModifiedSince : nil }
+            } else {
+                self.ifModifiedSince = ifModifiedSince
+            }
+        }
+        if self.ifNoneMatch == nil && self.ifModifiedSince == nil { return nil }
+    }
+
+    /// The head of the origin's answer to a conditional download, kept by the load's response
+    /// modifier: a 304 carries no body, only what the origin says of the source.
+    final class Answer: Sendable {
+        private let head = Mutex<ImageLoadResponse?>(nil)
+        /// What the origin answered, once it has.
+        var response: ImageLoadResponse? { head.withLock { $0 } }
+        /// Keeps `response`.
+        func keep(_ response: ImageLoadResponse) { head.withLock { $0 = response } }
+    }
+
+    /// Has the loads of `context` ask with these conditions; the head of the origin's answer
+    /// is kept in the ``Answer`` returned. A context with modifiers shares no download with
+    /// other loads.
+    func ask(in context: inout ImageContext) -> Answer {
+        let answer = Answer()
+        context.requestModifier = { [self] request in
+            var request = request
+            if let ifNoneMatch { request.headers.replaceOrAdd(name: "If-None-Match", value: ifNoneMatch) }
+            if let ifModifiedSince { request.headers.replaceOrAdd(name: "If-Modified-Since", value: ifModifiedSince) }
+            return request
+        }
+        context.responseModifier = { response in
+            answer.keep(response)
+            return response
+        }
+        return answer
+    }
+}
