@@ -52,6 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("allowed-processing-options")) var allowedProcessingOptions: [String] = []
     @Option(help: .setting("arguments-separator")) var argumentsSeparator: String?
     @Option(help: .setting("base-url")) var baseUrl: String?
+    @Option(help: .setting("url-replacement")) var urlReplacement: [String] = []
+    @Flag(help: .setting("base64-url-includes-filename")) var base64UrlIncludesFilename = false
     @Option(help: .setting("allowed-sources")) var allowedSources: [String] = []
     @Flag(help: .setting("allow-loopback-sources")) var allowLoopbackSources = false
     @Flag(help: .setting("allow-private-sources")) var allowPrivateSources = false
@@ -113,7 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
             ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("path-prefix", pathPrefix), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
             ("signature-size", signatureSize), ("trusted-signature", joined(trustedSignature)), ("thumbor-key", thumborKey), ("preset", joined(preset)), ("only-presets", on(onlyPresets)),
             ("allowed-processing-options", joined(allowedProcessingOptions)), ("arguments-separator", argumentsSeparator),
-            ("base-url", baseUrl),
+            ("base-url", baseUrl), ("url-replacement", urlReplacement.isEmpty ? nil : urlReplacement.joined(separator: ";")),
+            ("base64-url-includes-filename", on(base64UrlIncludesFilename)),
             ("allowed-sources", joined(allowedSources)), ("allow-loopback-sources", on(allowLoopbackSources)),
             ("allow-private-sources", on(allowPrivateSources)), ("thumbor-loader", thumborLoader), ("local-root", localRoot),
             ("download-timeout", downloadTimeout), ("max-redirects", maxRedirects), ("max-src-resolution", maxSrcResolution),
@@ -195,6 +198,8 @@ struct ServeCommand: AsyncParsableCommand {
         var parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets,
                                                                         separator: configuration.argumentsSeparator))
         parser.baseURL = configuration.baseURL
+        parser.urlReplacements = configuration.urlReplacements.compactMap { URLReplacement(setting: Substring($0)) }
+        parser.base64URLIncludesFilename = configuration.base64URLIncludesFilename
         parser.argumentsSeparator = configuration.argumentsSeparator
         parser.onlyPresets = configuration.onlyPresets
         parser.allowedOptions = configuration.allowedProcessingOptions

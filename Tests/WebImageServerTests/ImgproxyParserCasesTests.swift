@@ -61,7 +61,7 @@ final class ImgproxyParserCasesTests: XCTestCase {
     }
 
     /// TestParseBase64URLWithBase, TestParsePlainURLWithBase, TestParsePlainURLEscapedWithBase:
-    /// the base URL is put before the source as written.
+    /// the base URL is put before the source as written, unless the source starts with it.
     func testTheBaseURLPrefixesEverySource() throws {
         var based = ProcessingURLParser()
         based.baseURL = "http://images.dev/"
@@ -74,6 +74,53 @@ final class ImgproxyParserCasesTests: XCTestCase {
                        "http://images.dev/lorem/ipsum.jpg")
         XCTAssertEqual(try based.parse("/unsafe/size:100:100/plain/lorem%2Fipsum.jpg%3Fparam%3Dvalue@png").source.absoluteString,
                        "http://images.dev/lorem/ipsum.jpg?param=value")
+        XCTAssertEqual(try based.parse("/unsafe/plain/http://images.dev/a.jpg").source.absoluteString, "http://images.dev/a.jpg")
+    }
+
+    /// TestParseBase64URLWithReplacement, TestParsePlainURLWithReplacement: replacements apply
+    /// in order, each to what the one before made, `${1}` standing for the first `*`.
+    func testURLReplacementsRewriteSourcesInOrder() throws {
+        var replacing = ProcessingURLParser()
+        replacing.urlReplacements = [URLReplacement(pattern: "test://*/", replacement: "test2://images.dev/${1}/dolor/"),
+                                     URLReplacement(pattern: "test2://", replacement: "http://")]
+        let encoded = URLSafeBase64.encode("test://lorem/ipsum.jpg?param=value".utf8)
+        let base64 = try replacing.parse("/unsafe/size:100:100/\(encoded).png")
+        XCTAssertEqual(base64.source.absoluteString, "http://images.dev/lorem/dolor/ipsum.jpg?param=value")
+        XCTAssertEqual(base64.options.format, .png)
+        let plain = try replacing.parse("/unsafe/size:100:100/plain/test://lorem/ipsum.jpg@png")
+        XCTAssertEqual(plain.source.absoluteString, "http://images.dev/lorem/dolor/ipsum.jpg")
+        XCTAssertEqual(plain.options.format, .png)
+        XCTAssertEqual(try replacing.parse("/unsafe/plain/http://other.dev/a.jpg").source.absoluteString, "http://other.dev/a.jpg",
+                       "a source the patterns do not start is left as it is")
+    }
+
+    /// The references a replacement may hold: each `*` takes the longest run (not past a `/`)
+    /// that lets the pattern match, as a greedy `[^/]*` does.
+    func testReplacementReferences() throws {
+        let cases: [(String, String, String, String)] = [
+            ("http://*.cdn.dev/", "https://$1.images.dev/", "http://a.b.cdn.dev/x.jpg", "https://a.b.images.dev/x.jpg"),
+            ("http://*-*/", "http://${2}/${1}/", "http://one-two-three/x.jpg", "http://three/one-two/x.jpg"),
+            ("s3://*/", "http://store.dev/${1}$$/${9}", "s3://bucket/key.png", "http://store.dev/bucket$/key.png"),
+            ("http://*", "http://mirror.dev/$1", "http://host/a/b.jpg", "http://mirror.dev/host/a/b.jpg"),
+        ]
+        for (pattern, replacement, source, expected) in cases {
+            XCTAssertEqual(URLReplacement(pattern: pattern, replacement: replacement).apply(to: source), expected, pattern)
+        }
+        XCTAssertNil(URLReplacement(setting: "no equals sign"))
+    }
+
+    /// TestParseBase64URLWithFilename: with IMGPROXY_BASE64_URL_INCLUDES_FILENAME the last of
+    /// several base64 segments names the file and is not decoded.
+    func testABase64SourceMayEndWithAFileName() throws {
+        var named = ProcessingURLParser()
+        named.base64URLIncludesFilename = true
+        let encoded = URLSafeBase64.encode("http://images.dev/lorem/ipsum.jpg?param=value".utf8)
+        let url = try named.parse("/unsafe/size:100:100/\(encoded).png/puppy.jpg")
+        XCTAssertEqual(url.source.absoluteString, "http://images.dev/lorem/ipsum.jpg?param=value")
+        XCTAssertEqual(url.options.format, .png)
+        XCTAssertEqual(try named.parse("/unsafe/size:100:100/\(encoded)").source.absoluteString,
+                       "http://images.dev/lorem/ipsum.jpg?param=value", "one segment is the URL")
+        XCTAssertThrowsError(try parser.parse("/unsafe/size:100:100/\(encoded).png/puppy.jpg"), "without the setting, the name is decoded too")
     }
 
     /// TestParseWithArgumentsSeparator.

@@ -53,12 +53,22 @@ final class ServerConfigurationTests: XCTestCase {
             (["IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "304"], "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE is a status that carries no body"),
             (["IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "w,nope"], "IMGPROXY_ALLOWED_PROCESSING_OPTIONS names \"nope\", which is no imgproxy option"),
             (["IMGPROXY_ARGUMENTS_SEPARATOR": "/"], "IMGPROXY_ARGUMENTS_SEPARATOR is not one character other than / @ ."),
+            (["IMGPROXY_URL_REPLACEMENTS": "a://*/=b://;oops"], "IMGPROXY_URL_REPLACEMENTS has \"oops\", which is no PATTERN=REPLACEMENT"),
+            (["IMGPROXY_LAST_MODIFIED_BUSTER": "yesterday"],
+             "IMGPROXY_LAST_MODIFIED_BUSTER is not an RFC 3339 time such as 2026-01-01T00:00:00Z"),
+            (["IMGPROXY_USE_ETAG": "off"], "IMGPROXY_USE_ETAG is not true or false"),
         ]
         for (environment, message) in cases {
             XCTAssertThrowsError(try ImageServer.Configuration(environment: environment)) {
                 XCTAssertEqual("\($0)", message)
             }
         }
+        let read = try? ImageServer.Configuration(environment: [
+            "IMGPROXY_URL_REPLACEMENTS": "test://*/=http://images.dev/${1}/;s3://=http://", "IMGPROXY_LAST_MODIFIED_BUSTER": "2026-01-01T00:00:00Z",
+            "IMGPROXY_USE_ETAG": "false"])
+        XCTAssertEqual(read?.urlReplacements, ["test://*/=http://images.dev/${1}/", "s3://=http://"])
+        XCTAssertEqual(read?.lastModifiedBuster, Date(timeIntervalSince1970: 1_767_225_600))
+        XCTAssertEqual(read?.useETag, false)
         var configuration = ImageServer.Configuration()
         XCTAssertThrowsError(try configuration.set(flag: "signature-size", to: "33")) {
             XCTAssertEqual("\($0)", "--signature-size is outside 1…32")

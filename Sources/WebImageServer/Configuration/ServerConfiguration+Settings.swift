@@ -58,8 +58,19 @@ extension ServerConfiguration {
             }
             configuration.argumentsSeparator = separator
         },
-        setting("base-url", "IMGPROXY_BASE_URL", "URL", "Put before every imgproxy source URL as written",
+        setting("base-url", "IMGPROXY_BASE_URL", "URL", "Put before every imgproxy source URL that does not start with it",
                 default: "none") { text, configuration throws(SettingValueError) in configuration.baseURL = text },
+        setting("url-replacement", "IMGPROXY_URL_REPLACEMENTS", "PATTERN=REPLACEMENT",
+                "Rewrite imgproxy source URLs starting with PATTERN (* any run but /) to REPLACEMENT (${1} for the first *) before --base-url; repeat for more, ; between them in the variable",
+                default: "none") { text, configuration throws(SettingValueError) in
+            let rules = text.split(separator: ";").filter { !$0.isEmpty }
+            if let bad = rules.first(where: { URLReplacement(setting: $0) == nil }) {
+                throw SettingValueError(reason: "has \"\(bad)\", which is no PATTERN=REPLACEMENT")
+            }
+            configuration.urlReplacements = rules.map(String.init)
+        },
+        boolean("base64-url-includes-filename", "IMGPROXY_BASE64_URL_INCLUDES_FILENAME",
+                "The last segment of a base64 source URL split over several is a file name, not part of it", \.base64URLIncludesFilename),
         // Sources
         list("allowed-sources", "IMGPROXY_ALLOWED_SOURCES", "PREFIX",
              "A URL prefix sources must start with, * matching any run of characters but /; repeat for more; end a host with /",

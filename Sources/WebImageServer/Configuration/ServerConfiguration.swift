@@ -57,6 +57,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var enableClientHints = false
     /// Put before every imgproxy source URL as written.
     public var baseURL = ""
+    /// `PATTERN=REPLACEMENT` rewrites of imgproxy source URLs, applied in order before
+    /// ``baseURL`` (see ``URLReplacement``).
+    public var urlReplacements: [String] = []
+    /// Whether the last segment of a base64 source with more than one is a file name.
+    public var base64URLIncludesFilename = false
     /// What separates an imgproxy option's name and arguments.
     public var argumentsSeparator: Character = ":"
     /// Whether imgproxy URLs name presets only, in the one segment before the source.

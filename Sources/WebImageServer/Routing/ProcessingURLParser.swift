@@ -19,6 +19,13 @@ public struct ProcessingURLParser: Sendable {
     /// Put before every source URL as written (imgproxy's `IMGPROXY_BASE_URL`), so URLs may
     /// name `lorem/ipsum.jpg` for `http://images.dev/lorem/ipsum.jpg`; empty: none.
     public var baseURL = ""
+    /// Applied to every source URL before the base URL, in order (imgproxy's
+    /// `IMGPROXY_URL_REPLACEMENTS`).
+    public var urlReplacements: [URLReplacement] = []
+    /// Whether a base64 source's last segment is a file name, not part of the URL, when it has
+    /// more than one (imgproxy's `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`):
+    /// `/…/aHR0cDov….png/puppy.jpg`.
+    public var base64URLIncludesFilename = false
     /// What separates an option's name and arguments (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`).
     public var argumentsSeparator: Character = ":"
     /// Whether the one segment before the source lists preset names and nothing else
@@ -74,7 +81,8 @@ public struct ProcessingURLParser: Sendable {
         case "enc":
             throw .invalidSource("encrypted source URLs are not supported")
         default:
-            (source, fileExtension) = try encodedSource(segments[index...].joined())
+            let named = base64URLIncludesFilename && segments.count - index > 1
+            (source, fileExtension) = try encodedSource(segments[index..<(segments.count - (named ? 1 : 0))].joined())
         }
         // With `raw`, imgproxy ignores the extension; so does this parser.
         if let fileExtension, !options.raw {
@@ -149,7 +157,7 @@ public struct ProcessingURLParser: Sendable {
         guard let decoded = String(body).removingPercentEncoding else {
             throw .invalidSource("bad percent-encoding")
         }
-        return (try SourceURL.parse(SourceURL.restoringDoubleSlash(baseURL + decoded)), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try SourceURL.parse(sourceText(SourceURL.restoringDoubleSlash(decoded))), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// `aHR0cDovL2V4YW1w…anBn.png` (segments already joined): the URL the URL-safe base64
@@ -162,6 +170,13 @@ public struct ProcessingURLParser: Sendable {
         }
         guard let bytes = URLSafeBase64.decode(body) else { throw .invalidSource("not URL-safe base64") }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidSource("not UTF-8") }
-        return (try SourceURL.parse(baseURL + decoded), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+        return (try SourceURL.parse(sourceText(decoded)), fileExtension.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The source URL a URL's `decoded` source text names: the replacements applied, then the
+    /// base URL put before it unless it starts with it already, as imgproxy does.
+    private func sourceText(_ decoded: String) -> String {
+        let replaced = urlReplacements.reduce(decoded) { $1.apply(to: $0) }
+        return baseURL.isEmpty || replaced.hasPrefix(baseURL) ? replaced : baseURL + replaced
     }
 }

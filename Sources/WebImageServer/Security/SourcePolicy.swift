@@ -6,9 +6,9 @@ import Foundation
 /// where the downloader connects.
 public struct SourcePolicy: Sendable {
     /// Prefixes a source URL must start with (`*` standing for any run of characters but `/`,
-    /// see `AllowedSourcePattern`); empty allows any.
+    /// see `WildcardPrefix`); empty allows any.
     public let allowedSources: [String]
-    private let allowedPatterns: [AllowedSourcePattern]
+    private let allowedPatterns: [WildcardPrefix]
     /// The folder `local:///path` sources are read from, its links resolved, or nil to refuse them.
     public let localRoot: URL?
     /// Whether `s3://bucket/key` sources are loaded (by the object storage loader the server's
@@ -18,7 +18,7 @@ public struct SourcePolicy: Sendable {
     /// The policy of `configuration`: its allowed sources and local root.
     public init(_ configuration: ServerConfiguration) {
         allowedSources = configuration.allowedSources
-        allowedPatterns = configuration.allowedSources.map(AllowedSourcePattern.init)
+        allowedPatterns = configuration.allowedSources.map(WildcardPrefix.init)
         localRoot = configuration.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).resolvingSymlinksInPath() }
         allowsObjectStorage = configuration.useS3
     }
