@@ -65,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("max-src-file-size")) var maxSrcFileSize: String?
     @Option(help: .setting("max-animation-frames")) var maxAnimationFrames: String?
     @Option(help: .setting("max-animation-frame-resolution")) var maxAnimationFrameResolution: String?
+    @Flag(help: .setting("allow-security-options")) var allowSecurityOptions = false
     @Option(help: .setting("max-result-resolution")) var maxResultResolution: String?
     @Option(help: .setting("concurrency")) var concurrency: String?
     @Option(help: .setting("max-queue")) var maxQueue: String?
@@ -122,7 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("download-timeout", downloadTimeout), ("max-redirects", maxRedirects), ("max-src-resolution", maxSrcResolution),
             ("max-src-file-size", maxSrcFileSize), ("max-animation-frames", maxAnimationFrames),
             ("max-animation-frame-resolution", maxAnimationFrameResolution),
-            ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
+            ("allow-security-options", on(allowSecurityOptions)), ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("use-etag", useEtag), ("use-last-modified", useLastModified),
             ("last-modified-buster", lastModifiedBuster), ("cache-control-passthrough", on(cacheControlPassthrough)), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
             ("skip-processing-formats", joined(skipProcessingFormats)), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
@@ -200,6 +201,7 @@ struct ServeCommand: AsyncParsableCommand {
         parser.baseURL = configuration.baseURL
         parser.urlReplacements = configuration.urlReplacements.compactMap { URLReplacement(setting: Substring($0)) }
         parser.base64URLIncludesFilename = configuration.base64URLIncludesFilename
+        parser.allowSecurityOptions = configuration.allowSecurityOptions
         parser.argumentsSeparator = configuration.argumentsSeparator
         parser.onlyPresets = configuration.onlyPresets
         parser.allowedOptions = configuration.allowedProcessingOptions

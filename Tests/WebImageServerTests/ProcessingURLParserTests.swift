@@ -5,7 +5,12 @@ import XCTest
 
 /// imgproxy's URL forms, option names and short forms, presets, and the typed errors for bad input.
 final class ProcessingURLParserTests: XCTestCase {
-    private let parser = ProcessingURLParser()
+    /// A parser that reads imgproxy's security options too.
+    private let parser: ProcessingURLParser = {
+        var parser = ProcessingURLParser()
+        parser.allowSecurityOptions = true
+        return parser
+    }()
 
     func testPlainSourceWithExtensionAndShortOptions() throws {
         let url = try parser.parse("/insecure/rs:fill:300:400:1/g:sowe/q:70/plain/http%3A%2F%2Fexample.com%2Fimages%2Fcat.jpg@webp")
@@ -257,6 +262,15 @@ final class ProcessingURLParserTests: XCTestCase {
         XCTAssertEqual([zoom2.zoomX, zoom2.zoomY], [2, 0.5])
         XCTAssertEqual([try options("mw:30").minWidth, try options("min-height:40").minHeight], [30, 40])
         XCTAssertEqual(try options("mrd:640").maxResultDimension, 640)
+        let limits = try options("msr:2.5/msfs:1000/maf:3/mafr:0.5").sourceLimits
+        XCTAssertEqual([limits.maxSrcResolution, limits.maxAnimationFrameResolution], [2.5, 0.5])
+        XCTAssertEqual([limits.maxSrcFileSize, limits.maxAnimationFrames], [1000, 3])
+        for option in ["mrd:640", "max_src_resolution:1", "msfs:1", "max_animation_frames:2", "mafr:1"] {
+            XCTAssertThrowsError(try ProcessingURLParser().parse("/x/\(option)/plain/http://h/x"), option) {
+                XCTAssertEqual(ProcessingError.invalidURL($0 as! ProcessingURLError).status, 403, option)
+            }
+        }
+        XCTAssertThrowsError(try options("msr:0"), "no source has fewer than no pixels")
         XCTAssertEqual(try options("sh:0.7").sharpenSigma, 0.7)
         XCTAssertEqual(try options("pix:6").pixelateSize, 6)
     }
@@ -286,7 +300,8 @@ final class ProcessingURLParserTests: XCTestCase {
         var keys: Set<String> = [plain]
         for path in ["w:100/ex:1", "w:100/ex:1:no", "w:100/exar:1", "w:100/pd:1", "w:100/fl:1", "w:100/t:10", "w:100/mrd:50",
                      "w:100/sh:1", "w:100/pix:4", "w:100/z:2", "w:100/mw:200", "w:100/mh:200", "w:100/fq:jpg:50",
-                     "w:100/mb:1000", "w:100/skp:png", "w:100/scp:0"] {
+                     "w:100/mb:1000", "w:100/skp:png", "w:100/scp:0", "w:100/msr:2", "w:100/msfs:10", "w:100/maf:2",
+                     "w:100/mafr:2"] {
             XCTAssertTrue(keys.insert(try key(path)).inserted, path)
         }
         XCTAssertEqual(try key("w:100/pd:5"), try key("padding:5:5:5:5/width:100"))

@@ -105,6 +105,24 @@ final class ServeCommandTests: ServeTestCase {
         XCTAssertEqual(tooManyPixels.status, 422, String(decoding: tooManyPixels.body, as: UTF8.self))
     }
 
+    /// imgproxy's security options: refused (403) unless the server allows them, then the
+    /// URL's own limits (TestImageResolutionTooLarge: `max_src_resolution:0.00001` is 422).
+    func testSecurityOptionsSetAURLsOwnLimitsWhenAllowed() async throws {
+        let source = origin.url("/photo.jpg").absoluteString
+        let strict = try serve(["--allow-loopback-sources"])
+        for option in ["max_src_resolution:0.00001", "msfs:1000", "maf:1", "mafr:1", "mrd:50"] {
+            let refused = try await get(strict + "/insecure/\(option)/plain/\(source)")
+            XCTAssertEqual(refused.status, 403, option)
+        }
+        let allowing = try serve(["--allow-loopback-sources", "--allow-security-options", "--max-src-resolution", "0.1"])
+        let cases: [(String, Int)] = [("max_src_resolution:0.00001/w:10", 422), ("msfs:1000/w:10", 422), ("msr:2/w:10", 200),
+                                      ("w:10", 422), ("msfs:100000000/w:10", 422)]
+        for (options, status) in cases {
+            let answer = try await get(allowing + "/insecure/\(options)/plain/\(source)")
+            XCTAssertEqual(answer.status, status, "\(options): " + String(decoding: answer.body, as: UTF8.self))
+        }
+    }
+
     func testAcceptChoosesTheFormatWhenTheURLNamesNone() async throws {
         let base = try serve(["--allow-loopback-sources", "--auto-webp"])
         let source = origin.url("/photo.jpg").absoluteString

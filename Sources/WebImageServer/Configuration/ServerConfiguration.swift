@@ -91,6 +91,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The most megapixels one frame of an animated source may declare; 0 counts every frame
     /// together against ``maxSrcResolution`` instead.
     public var maxAnimationFrameResolution = 0.0
+    /// Whether imgproxy URLs may use the security options that change these limits for
+    /// themselves (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
+    /// `max_animation_frame_resolution`, `max_result_dimension`); otherwise they are 403.
+    public var allowSecurityOptions = false
     /// The most megapixels a result may have, all frames together.
     public var maxResultResolution = 50.0
     /// Images processed at once.

@@ -52,6 +52,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     public var status: Int {
         switch self {
         case .sourceNotModified: 304
+        case .invalidURL(.securityOptionNotAllowed): 403
         case .invalidURL, .watermarkFailed: 400
         case .forbidden: 403
         case .expired, .sourceNotFound, .sourceRefused: 404

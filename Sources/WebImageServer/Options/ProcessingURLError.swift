@@ -1,5 +1,6 @@
 /// Why a request path is not a valid imgproxy or thumbor URL. Each case says what was wrong in one line,
-/// quoting at most a short, sanitised piece of the input; a server answers all of them with 400.
+/// quoting at most a short, sanitised piece of the input; a server answers them with 400, but
+/// ``securityOptionNotAllowed(_:)`` with 403.
 public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path is longer than ``ProcessingURLLimits/maxPathLength`` bytes.
     case pathTooLong(length: Int, limit: Int)
@@ -11,6 +12,9 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
     case unknownOption(String)
     /// An option the server's `--allowed-processing-options` leave out.
     case forbiddenOption(String)
+    /// One of imgproxy's security options (`max_src_resolution`, `max_result_dimension`…) on
+    /// a server that does not allow them (`--allow-security-options`): 403, as imgproxy answers.
+    case securityOptionNotAllowed(String)
     /// An option's arguments are missing, too many, or out of range.
     case invalidArgument(option: String, reason: String)
     /// `preset` names a preset that is not configured.
@@ -35,6 +39,7 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
         case let .tooManyOptions(limit): "more than \(limit) processing options"
         case let .unknownOption(name): "unknown processing option \"\(name)\""
         case let .forbiddenOption(name): "processing option \"\(name)\" is not allowed here"
+        case let .securityOptionNotAllowed(name): "security option \"\(name)\" is not allowed here"
         case let .invalidArgument(option, reason): "invalid \(option) option: \(reason)"
         case let .unknownPreset(name): "unknown preset \"\(name)\""
         case let .presetTooDeep(name): "preset \"\(name)\" nests too deeply"

@@ -134,6 +134,9 @@ public final class ImageProcessor: Sendable {
         // The download waits on the network outside the slots: a slow origin holds no slot, and
         // only work that is ready to use a core takes one.
         let source = try await fetch(url.source, conditions: conditions)
+        if let limit = url.options.sourceLimits.maxSrcFileSize, source.data.count > limit {
+            throw .sourceTooLarge("over \(limit) bytes")
+        }
         let marks = try await fetchMarks(of: url)
         var made = try await makeInSlot(url, from: source, marks: marks)
         if let response = source.response { made.take(OriginHeaders(response), under: configuration) }
@@ -286,16 +289,19 @@ public final class ImageProcessor: Sendable {
 
     /// `data` decoded as `options` allow: reduced on load when they do, at most the
     /// configuration's `maxAnimationFrames` frames (the first alone when the output cannot move),
-    /// within the source pixel limits, which are checked from the header first.
+    /// within the source pixel limits, which are checked from the header first; the URL's
+    /// security options override those limits.
     private func decode(_ data: Data, options: ProcessingOptions) throws(ImageCodingError) -> Image {
         var decodeOptions = Self.decodeOptions(for: options)
-        decodeOptions.maxPixels = maxSourcePixels
+        let overrides = options.sourceLimits
+        let sourcePixels = overrides.maxSrcResolution.map { Int($0 * 1_000_000) } ?? maxSourcePixels
+        decodeOptions.maxPixels = sourcePixels
         // The source's own size counts, from its header, as imgproxy counts it: a shrink on load
         // would let a huge source through while every frame is decoded at full size.
-        decodeOptions.maxSourcePixels = maxSourcePixels
-        let framePixels = Int(configuration.maxAnimationFrameResolution * 1_000_000)
+        decodeOptions.maxSourcePixels = sourcePixels
+        let framePixels = Int((overrides.maxAnimationFrameResolution ?? configuration.maxAnimationFrameResolution) * 1_000_000)
         decodeOptions.maxAnimationFramePixels = framePixels > 0 ? framePixels : nil
-        let maxAnimationFrames = configuration.maxAnimationFrames
+        let maxAnimationFrames = overrides.maxAnimationFrames ?? configuration.maxAnimationFrames
         decodeOptions.maxFrameCount = maxAnimationFrames
         decodeOptions.firstFrameOnly = !(maxAnimationFrames > 1 && options.format.map(Self.animatedFormats.contains) ?? true)
         drawVector(data, at: options, decodeOptions: &decodeOptions)

@@ -31,6 +31,9 @@ extension ProcessingOptionName {
         case .filename: "name:encoded"
         case .preset: "name:…"
         case .watermark: "opacity:position:x:y:scale"
+        case .maxSrcResolution, .maxAnimationFrameResolution: "megapixels"
+        case .maxSrcFileSize: "bytes"
+        case .maxAnimationFrames: "frames"
         }
     }
 
@@ -75,7 +78,11 @@ extension ProcessingOptionName {
         case .filename: "The Content-Disposition file name, plain or URL-safe base64"
         case .returnAttachment: "Content-Disposition: attachment"
         case .preset: "Applies presets (--preset); default applies to every URL"
-        case .maxResultDimension: "Scales the whole result, canvases and padding included, so that no side is longer"
+        case .maxResultDimension: "Scales the whole result, canvases and padding included, so that no side is longer; a security option"
+        case .maxSrcResolution: "Overrides --max-src-resolution for this URL; a security option (--allow-security-options, else 403)"
+        case .maxSrcFileSize: "Lowers --max-src-file-size for this URL (a larger value changes nothing); a security option"
+        case .maxAnimationFrames: "Overrides --max-animation-frames for this URL; a security option"
+        case .maxAnimationFrameResolution: "Overrides --max-animation-frame-resolution for this URL; a security option"
         case .watermark: "Lays the configured watermark (--watermark-path, -url or -data) over the result: ce, no, so, ea, we, noea, nowe, soea, sowe with offsets (pixels times dpr, or fractions below 1), or re to tile it with the offsets as spacing; scale fits it to that fraction of the result; does nothing without a watermark configured"
         }
     }

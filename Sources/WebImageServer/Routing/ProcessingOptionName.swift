@@ -10,6 +10,8 @@ enum ProcessingOptionName: String, CaseIterable {
     case quality, formatQuality = "format_quality", maxBytes = "max_bytes", format
     case skipProcessing = "skip_processing", raw, cacheBuster = "cachebuster", expires, filename
     case returnAttachment = "return_attachment", preset, maxResultDimension = "max_result_dimension", watermark
+    case maxSrcResolution = "max_src_resolution", maxSrcFileSize = "max_src_file_size", maxAnimationFrames = "max_animation_frames"
+    case maxAnimationFrameResolution = "max_animation_frame_resolution"
 
     /// The other spellings imgproxy takes for the option, shortest first.
     var shortNames: [String] {
@@ -52,8 +54,21 @@ enum ProcessingOptionName: String, CaseIterable {
         case .returnAttachment: ["att"]
         case .preset: ["pr"]
         case .maxResultDimension: ["mrd"]
+        case .maxSrcResolution: ["msr"]
+        case .maxSrcFileSize: ["msfs"]
+        case .maxAnimationFrames: ["maf"]
+        case .maxAnimationFrameResolution: ["mafr"]
         case .watermark: ["wm"]
         case .dpr, .dpi, .raw: []
+        }
+    }
+
+    /// Whether it is one of imgproxy's security options, which change the server's limits and
+    /// are read only when the server allows them (`--allow-security-options`).
+    var isSecurityOption: Bool {
+        switch self {
+        case .maxSrcResolution, .maxSrcFileSize, .maxAnimationFrames, .maxAnimationFrameResolution, .maxResultDimension: true
+        default: false
         }
     }
 

@@ -23,6 +23,19 @@ extension ProcessingOptions {
         case .maxResultDimension:
             try arguments.expectCount(1, 1)
             maxResultDimension = try arguments.integer(0, in: dimension)
+        case .maxSrcResolution:
+            try arguments.expectCount(1, 1)
+            sourceLimits.maxSrcResolution = try arguments.decimal(0, in: 0...100_000)
+            guard sourceLimits.maxSrcResolution ?? 0 > 0 else { throw arguments.fail("must be above 0") }
+        case .maxSrcFileSize:
+            try arguments.expectCount(1, 1)
+            sourceLimits.maxSrcFileSize = try arguments.integer(0, in: 1...Int(Int32.max))
+        case .maxAnimationFrames:
+            try arguments.expectCount(1, 1)
+            sourceLimits.maxAnimationFrames = try arguments.integer(0, in: 1...100_000)
+        case .maxAnimationFrameResolution:
+            try arguments.expectCount(1, 1)
+            sourceLimits.maxAnimationFrameResolution = try arguments.decimal(0, in: 0...100_000)
         case .padding:
             try applyPadding(arguments, dimension: dimension)
         case .flip:

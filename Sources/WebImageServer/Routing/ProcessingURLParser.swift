@@ -31,6 +31,9 @@ public struct ProcessingURLParser: Sendable {
     /// Whether the one segment before the source lists preset names and nothing else
     /// (imgproxy's `IMGPROXY_ONLY_PRESETS`): `/{signature}/thumb:sharp/plain/…`.
     public var onlyPresets = false
+    /// Whether URLs may use imgproxy's security options, which change the server's limits
+    /// (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`); otherwise they are refused with 403.
+    public var allowSecurityOptions = false
     /// The options every URL starts from, before the `default` preset and its own: the
     /// server's settings that are options too, such as `--skip-processing-formats`.
     public var defaults = ProcessingOptions()
@@ -115,6 +118,7 @@ public struct ProcessingURLParser: Sendable {
         guard let name = ProcessingOptionName(spelling: parts[0]) else {
             throw .unknownOption(ProcessingURLError.quoting(parts[0]))
         }
+        if name.isSecurityOption, !allowSecurityOptions { throw .securityOptionNotAllowed(name.rawValue) }
         // The URL's own options only: what a preset holds, its administrator wrote.
         if depth == 0, let allowedNames, !allowedNames.contains(name) {
             throw .forbiddenOption(ProcessingURLError.quoting(parts[0]))
