@@ -126,6 +126,39 @@ final class ServeImgproxyFilterTests: ServeTestCase {
         }
     }
 
+    /// imgproxy's flatten_test.go, its PNG rows: `rs:fill:300:300/el:1/pd:100/f:png` over grey
+    /// (127) and red, of 8- and 16-bit RGBA and grey-with-alpha sources (PngSuite's
+    /// `basn6a08`, `basn6a16`, `basn4a08`, `basn4a16`, whose alpha runs from clear to opaque).
+    /// The result is flat: opaque everywhere, the padding the background, a grey source over
+    /// grey still grey, and red showing through where the source is clear. imgproxy also keeps
+    /// 16-bit and grey interpretations; this server writes 8-bit RGB (see the URL options article).
+    func testFlatteningPNGsOfEveryDepth() async throws {
+        for name in ["basn6a08", "basn6a16", "basn4a08", "basn4a16"] {
+            origin.route("/\(name).png", .bytes(try Fixtures.data(Fixtures.image("png/pngsuite_\(name).png")), contentType: "image/png"))
+        }
+        let grey = RGBA(r: 127, g: 127, b: 127), red = RGBA(r: 255, g: 0, b: 0)
+        for name in ["basn6a08", "basn6a16", "basn4a08", "basn4a16"] {
+            for (background, colour) in [("127:127:127", grey), ("255:0:0", red)] {
+                let row = "\(name) over \(background)"
+                let pixels = try await served("rs:fill:300:300/el:1/pd:100/bg:\(background)", "\(name).png")
+                XCTAssertEqual([pixels.width, pixels.height], [500, 500], row)
+                XCTAssertEqual(pixels[10, 10], colour, "\(row): the padding")
+                var opaque = true, greyStaysGrey = true, redShows = false
+                for y in stride(from: 100, to: 400, by: 7) {
+                    for x in stride(from: 100, to: 400, by: 7) {
+                        let pixel = pixels[x, y]
+                        opaque = opaque && pixel.a == 255
+                        greyStaysGrey = greyStaysGrey && abs(Int(pixel.r) - Int(pixel.g)) <= 1 && abs(Int(pixel.g) - Int(pixel.b)) <= 1
+                        redShows = redShows || Int(pixel.r) > Int(pixel.g) + 100
+                    }
+                }
+                XCTAssertTrue(opaque, "\(row): flattened")
+                if name.hasPrefix("basn4"), colour == grey { XCTAssertTrue(greyStaysGrey, "\(row): grey") }
+                if colour == red { XCTAssertTrue(redShows, "\(row): the background shows through") }
+            }
+        }
+    }
+
     /// imgproxy's TestPresetUsage through a request: the `default` preset applies to a URL
     /// that names none (`default=pixelate:10`: the result differs from the source, in blocks).
     func testTheDefaultPresetAppliesToEveryURL() async throws {
