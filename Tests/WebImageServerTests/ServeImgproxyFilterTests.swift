@@ -184,6 +184,30 @@ final class ServeImgproxyFilterTests: ServeTestCase {
         XCTAssertEqual(quality.body, full.body, "quality overrides format_quality")
     }
 
+    /// imgproxy's TestQualitySettings: with `--quality 99`, `q:99` and a URL without quality
+    /// are the same near-copy of the source; `q:1` and `fq:jpg:1` the same far one.
+    func testTheServersQualityIsTheDefaultOfURLs() async throws {
+        let fine = try serve(["--allow-loopback-sources", "--quality", "99"])
+        let source = try ImageCoders.shared.decode(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg"))).pixels
+        var bodies: [String: Data] = [:]
+        for options in ["q:99", "w:0", "q:1", "fq:jpg:1"] {
+            let answer = try await get(fine + "/insecure/\(options)/plain/\(origin.url("/photo.jpg").absoluteString)@jpg")
+            XCTAssertEqual(answer.status, 200, options)
+            bodies[options] = answer.body
+        }
+        XCTAssertEqual(bodies["w:0"], bodies["q:99"], "the server's quality when the URL gives none")
+        XCTAssertEqual(bodies["fq:jpg:1"], bodies["q:1"])
+        func distance(_ options: String) throws -> Double {
+            let pixels = try ImageCoders.shared.decode(try XCTUnwrap(bodies[options])).pixels
+            XCTAssertEqual([pixels.width, pixels.height], [source.width, source.height])
+            let total = zip(pixels.bytes, source.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+            return Double(total) / Double(source.bytes.count)
+        }
+        let near = try distance("q:99"), far = try distance("q:1")
+        XCTAssertLessThan(near, 1.5, "q:99 is a near copy")
+        XCTAssertGreaterThan(far, 5 * near, "q:1 is far from it")
+    }
+
     func testCompatibilityOptionsAreAccepted() async throws {
         let plain = try await response("w:100", "geometry.png")
         for options in ["ph:1", "preserve_hdr:0", "kcr:0", "eth:1", "enforce_thumbnail:0", "dpi:300", "scp:1",
