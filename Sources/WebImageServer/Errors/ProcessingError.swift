@@ -53,6 +53,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .sourceNotModified: 304
         case .invalidURL(.securityOptionNotAllowed): 403
+        case .invalidURL(.unwritableFormat): 422
         case .invalidURL, .watermarkFailed: 400
         case .forbidden: 403
         case .expired, .sourceNotFound, .sourceRefused: 404

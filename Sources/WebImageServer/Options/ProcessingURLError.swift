@@ -1,6 +1,6 @@
 /// Why a request path is not a valid imgproxy or thumbor URL. Each case says what was wrong in one line,
 /// quoting at most a short, sanitised piece of the input; a server answers them with 400, but
-/// ``securityOptionNotAllowed(_:)`` with 403.
+/// ``securityOptionNotAllowed(_:)`` with 403 and ``unwritableFormat(_:)`` with 422.
 public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path is longer than ``ProcessingURLLimits/maxPathLength`` bytes.
     case pathTooLong(length: Int, limit: Int)
@@ -23,6 +23,9 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
     case presetTooDeep(String)
     /// The requested format is not one this server can write.
     case unsupportedFormat(String)
+    /// The requested format is an image format this server does not write (`bmp`, `tiff`):
+    /// 422, as imgproxy answers a result format it cannot save.
+    case unwritableFormat(String)
     /// The source part is not a valid URL (bad percent-encoding or base64, no scheme, not UTF-8).
     case invalidSource(String)
     /// A thumbor filter this server does not apply. thumbor skips such filters silently; this
@@ -44,6 +47,7 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
         case let .unknownPreset(name): "unknown preset \"\(name)\""
         case let .presetTooDeep(name): "preset \"\(name)\" nests too deeply"
         case let .unsupportedFormat(name): "unsupported output format \"\(name)\""
+        case let .unwritableFormat(name): "results cannot be written as \"\(name)\""
         case let .invalidSource(reason): "invalid source URL: \(reason)"
         case let .unsupportedFilter(name): "unsupported filter \"\(name)\""
         case let .unsupportedPart(part): "unsupported URL part \"\(part)\""

@@ -65,7 +65,11 @@ extension ProcessingOptions {
         case "svg": return .svg
         case "jxl": return .jxl
         case "heic", "heif": return .heic
-        default: throw .unsupportedFormat(ProcessingURLError.quoting(name))
+        default:
+            // An image format this server reads but does not write (`bmp`, `tiff`…) is a result
+            // it cannot make (422, as imgproxy answers a format it cannot save); anything else is no format.
+            if (try? anyFormat(named: name)) != nil { throw .unwritableFormat(ProcessingURLError.quoting(name)) }
+            throw .unsupportedFormat(ProcessingURLError.quoting(name))
         }
     }
 
