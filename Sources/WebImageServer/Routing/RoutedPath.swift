@@ -1,7 +1,9 @@
 /// A request path the router has read and whose signature it has checked, with what its
 /// responses derive from it, kept by ``ImageServerResponder`` so that the next request for the
-/// same path is answered without parsing, verifying or deriving anything again.
-struct RoutedPath: Sendable {
+/// same path is answered without parsing, verifying or deriving anything again. A class: a
+/// memory hit takes it from the route cache for one reference count, where its URL, a large
+/// value, would be copied field by field.
+final class RoutedPath: Sendable {
     /// The URL the path describes.
     let url: ProcessingURL
     /// The name a `Content-Disposition` gives, without extension: the `filename` option or

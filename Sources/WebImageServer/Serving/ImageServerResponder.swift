@@ -129,14 +129,22 @@ public struct ImageServerResponder: HTTPResponder {
     /// answered however busy the tasks are. Such a request is never in flight, so
     /// `webimage_requests_in_flight` does not count it.
     public func immediateAnswer(to request: HTTPRequest) -> PreparedResponse? {
-        guard request.method == .get || request.method == .head, let path = request.path.flatMap(unprefixed) else { return nil }
+        guard request.method == .get || request.method == .head, let target = request.path, let path = unprefixed(target) else {
+            return nil
+        }
         if let answer = serviceAnswer(to: path, head: request.method == .head) { return answer }
         guard let route = routes.value(forKey: Self.routeKey(path, hints: clientHints(in: request.headerFields))) else { return nil }
         let started = ContinuousClock.now
-        let target = target(of: route, accepting: request.headerFields)
-        // An expired URL is nil here too: respond(to:context:) gives its error.
-        guard let image = try? processor.resultInMemory(target.url, cacheKey: target.cacheKey) else { return nil }
-        let answer = imageAnswer(image, for: route, request: request, variesByAccept: target.variesByAccept)
+        let negotiated = negotiated(route, accepting: request.headerFields)
+        // An expired URL is nil here too: respond(to:context:) gives its error. The route's own
+        // URL is read where it is kept, not copied: the common case, and a large value.
+        let image = if let negotiated {
+            try? processor.resultInMemory(negotiated.url, cacheKey: negotiated.cacheKey)
+        } else {
+            try? processor.resultInMemory(route.url, cacheKey: route.cacheKey)
+        }
+        guard let image else { return nil }
+        let answer = imageAnswer(image, for: route, request: request, variesByAccept: negotiated != nil)
         record(answer, to: request, path: path, image: image, route: route, since: started)
         return answer
     }
@@ -167,12 +175,13 @@ public struct ImageServerResponder: HTTPResponder {
         do throws(ProcessingError) {
             let route = try route(path, hints: clientHints(in: request.headerFields))
             routed = route
-            let target = target(of: route, accepting: request.headerFields)
+            let negotiated = negotiated(route, accepting: request.headerFields)
             let conditions = SourceConditions(ifNoneMatch: request.headerFields[.ifNoneMatch],
                                               ifModifiedSince: request.headerFields[.ifModifiedSince],
                                               configuration: processor.configuration)
-            let image = try await processor.process(target.url, cacheKey: target.cacheKey, conditions: conditions)
-            return (imageAnswer(image, for: route, request: request, variesByAccept: target.variesByAccept), image, route)
+            let image = try await processor.process(negotiated?.url ?? route.url, cacheKey: negotiated?.cacheKey ?? route.cacheKey,
+                                                    conditions: conditions)
+            return (imageAnswer(image, for: route, request: request, variesByAccept: negotiated != nil), image, route)
         } catch .sourceNotModified(let origin) {
             return (notModifiedAnswer(origin, for: routed), nil, routed)
         } catch {
@@ -180,15 +189,15 @@ public struct ImageServerResponder: HTTPResponder {
         }
     }
 
-    /// The URL a request for `route` asks for, with its cache key: the route's own, or, when
-    /// formats are chosen from `Accept` (the answer then varies by `Accept`), the route's URL
-    /// with the formats `fields` accept: among ``acceptedFormats`` for a URL naming no format,
-    /// among ``enforcedFormats`` (to be written in place of the one it names) for the others.
-    private func target(of route: RoutedPath, accepting fields: HTTPFields)
-        -> (url: ProcessingURL, cacheKey: String, variesByAccept: Bool) {
+    /// The URL a request for `route` asks for, with its cache key, when formats are chosen
+    /// from `Accept` (the answer then varies by `Accept`): the route's URL with the formats
+    /// `fields` accept, among ``acceptedFormats`` for a URL naming no format, among
+    /// ``enforcedFormats`` (to be written in place of the one it names) for the others; nil when
+    /// the route's own URL is asked for.
+    private func negotiated(_ route: RoutedPath, accepting fields: HTTPFields) -> (url: ProcessingURL, cacheKey: String)? {
         let named = route.url.options.format
         let choices = named == nil ? acceptedFormats : enforcedFormats
-        guard !choices.isEmpty else { return (route.url, route.cacheKey, false) }
+        guard !choices.isEmpty else { return nil }
         var negotiated = route.url
         let accepted = Self.formats(among: choices, accepting: fields[values: .accept])
         if named == nil {
@@ -196,7 +205,7 @@ public struct ImageServerResponder: HTTPResponder {
         } else {
             negotiated.options.enforcedFormats = accepted
         }
-        return (negotiated, negotiated.cacheKey, true)
+        return (negotiated, negotiated.cacheKey)
     }
 
     /// The route of `path` with the browser's `hints`, from ``routes`` or read by the router now
@@ -258,12 +267,14 @@ public struct ImageServerResponder: HTTPResponder {
             let fields = [variesByAccept ? "Accept" : nil, hinted ? Self.clientHintsVary : nil].compactMap { $0 }
             headers.append(Field(name: .vary, value: fields.joined(separator: ", ")))
         }
-        let configuration = processor.configuration
-        if configuration.useETag { headers.append(Field(name: .eTag, value: image.etag)) }
-        if configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
+        // The settings are read where the processor keeps them: a copy of the configuration
+        // would cost a reference count for each of its many texts and lists, per request.
+        if processor.configuration.useETag { headers.append(Field(name: .eTag, value: image.etag)) }
+        if processor.configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
         if image.isFallback {
             // A fallback stands in for an image that may exist soon: kept briefly, never 304.
-            let maxAge = configuration.fallbackImageTTL > 0 ? configuration.fallbackImageTTL : configuration.ttl
+            let ttl = processor.configuration.fallbackImageTTL
+            let maxAge = ttl > 0 ? ttl : processor.configuration.ttl
             headers.append(Field(name: .cacheControl, value: "max-age=\(maxAge), public"))
             headers.append(Field(name: Self.fallbackField, value: "1"))
         } else {
@@ -314,13 +325,12 @@ public struct ImageServerResponder: HTTPResponder {
     /// field the configuration turns off (``ServerConfiguration/useETag``,
     /// ``ServerConfiguration/useLastModified``) is not read.
     private func isNotModified(_ image: ProcessedImage, request: HTTPRequest) -> Bool {
-        let configuration = processor.configuration
-        let tags = configuration.useETag ? request.headerFields[values: .ifNoneMatch] : []
+        let tags = processor.configuration.useETag ? request.headerFields[values: .ifNoneMatch] : []
         guard tags.isEmpty else {
             return tags.flatMap { $0.split(separator: ",") }
                 .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == image.etag || tag == "*" }
         }
-        guard configuration.useLastModified else { return false }
+        guard processor.configuration.useLastModified else { return false }
         return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
     }
 
