@@ -39,7 +39,7 @@ public struct SourceConditions: Sendable, Hashable {
 
     /// The head of the origin's answer to a conditional download, kept by the load's response
     /// modifier: a 304 carries no body, only what the origin says of the source.
-    final class Answer: Sendable {
+    final class AnsweredHead: Sendable {
         private let head = Mutex<ImageLoadResponse?>(nil)
         /// What the origin answered, once it has.
         var response: ImageLoadResponse? { head.withLock { $0 } }
@@ -48,10 +48,10 @@ public struct SourceConditions: Sendable, Hashable {
     }
 
     /// Has the loads of `context` ask with these conditions; the head of the origin's answer
-    /// is kept in the ``Answer`` returned. A context with modifiers shares no download with
+    /// is kept in the ``AnsweredHead`` returned. A context with modifiers shares no download with
     /// other loads.
-    func ask(in context: inout ImageContext) -> Answer {
-        let answer = Answer()
+    func ask(in context: inout ImageContext) -> AnsweredHead {
+        let answer = AnsweredHead()
         context.requestModifier = { [self] request in
             var request = request
             if let ifNoneMatch { request.headers.replaceOrAdd(name: "If-None-Match", value: ifNoneMatch) }
