@@ -73,6 +73,24 @@ final class ServeThumborFilterTests: ServeTestCase {
         XCTAssertEqual(equalized.pixels[15, 10], RGBA(r: 0, g: 0, b: 0))
     }
 
+    /// thumbor's `curve` through a request (red lifted to 255 by its curve, green to 0, blue
+    /// through the identity, then all three through the curve of all) and `proportion`
+    /// (tests/filters/test_proportion.py: the result scaled, a value over 1 ignored).
+    func testCurveAndProportion() async throws {
+        let base = try serve(["--allow-loopback-sources"])
+        let source = try servePNG("curved.png", width: 40, height: 20, fill: RGBA(r: 100, g: 150, b: 200))
+        let curve = "curve([(0,0),(128,64),(255,255)],[(0,255),(255,255)],[(0,0),(255,0)],[(0,0),(255,255)])"
+        let (_, curved) = try await fetched(base, "/unsafe/filters:\(curve):format(png)/\(source)", format: .png)
+        let all = try XCTUnwrap(ToneCurve([ToneCurve.Point(0, 0), ToneCurve.Point(128, 64), ToneCurve.Point(255, 255)])).table
+        XCTAssertEqual(curved.pixels[5, 5], RGBA(r: all[255], g: all[0], b: all[200]))
+        let (_, scaled) = try await fetched(base, "/unsafe/filters:proportion(0.5):format(png)/\(source)", format: .png)
+        XCTAssertEqual([scaled.pixelWidth, scaled.pixelHeight], [20, 10])
+        let (_, resized) = try await fetched(base, "/unsafe/30x10/filters:proportion(0.5):format(png)/\(source)", format: .png)
+        XCTAssertEqual([resized.pixelWidth, resized.pixelHeight], [15, 5])
+        let (_, ignored) = try await fetched(base, "/unsafe/filters:proportion(10000):format(png)/\(source)", format: .png)
+        XCTAssertEqual([ignored.pixelWidth, ignored.pixelHeight], [40, 20])
+    }
+
     /// tests/filters/test_max_age.py `test_max_age_url` (`max-age=30,public`) and test_format.py
     /// `test_invalid_format_should_be_null` (the source's format).
     func testOutputFilters() async throws {

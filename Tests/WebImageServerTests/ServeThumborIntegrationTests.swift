@@ -6,8 +6,10 @@ import WebImageTestSupport
 import XCTest
 
 /// thumbor's integration_tests/urls_helpers.py `single_dataset`: every option alone
-/// (`/unsafe/{option}/{image}`) must answer 200, on a JPEG, a CMYK JPEG, a transparent PNG and
-/// an animated GIF, through a real `webimage serve` on loopback.
+/// (`/unsafe/{option}/{image}`) must answer 200, on the nine kinds of image thumbor's
+/// integration test reads (a JPEG, a CMYK JPEG, a grey JPEG, a transparent PNG, a 16-bit PNG, a
+/// PNG with an EXIF orientation, a WebP, a still GIF and an animated GIF), through a real
+/// `webimage serve` on loopback.
 final class ServeThumborIntegrationTests: ServeTestCase {
     /// urls_helpers.py's ALL_OPTIONS, but for its three watermarks (see ``watermarks(of:)``).
     static let options: [String] = [
@@ -22,6 +24,7 @@ final class ServeThumborIntegrationTests: ServeTestCase {
         "filters:fill(transparent)", "filters:fill(transparent,true)", "filters:blur(2)", "filters:extract_focal()",
         "filters:focal()", "filters:focal(0x0:1x1)", "filters:no_upscale()", "filters:max_age(600)", "filters:upscale()",
         "filters:format(avif)", "filters:format(heic)", "filters:format(heif)",
+        "filters:curve([(0,0),(255,255)],[(0,50),(16,51)],[(0,0),(16,2)],[(0,48),(16,50)])",
     ]
 
     /// urls_helpers.py's three watermarks, their mark (thumbor's file loader's
@@ -32,10 +35,9 @@ final class ServeThumborIntegrationTests: ServeTestCase {
     }
 
     /// The options of ALL_OPTIONS this server answers with a 400 on purpose: filters it does
-    /// not have (thumbor's `frame`, the `gifv` video output and `curve`).
+    /// not have (thumbor's `frame` and the `gifv` video output).
     static let refused: [String] = [
         "filters:frame(rgba.png)", "filters:gifv()", "filters:gifv(webm)", "filters:gifv(mp4)",
-        "filters:curve([(0,0),(255,255)],[(0,50),(16,51)],[(0,0),(16,2)],[(0,48),(16,50)])",
     ]
 
     func testEveryOptionAloneAnswers() async throws {
@@ -49,8 +51,17 @@ final class ServeThumborIntegrationTests: ServeTestCase {
         }
         origin.route("/animated.gif", .bytes(try ImageCoders(WebImageCodecs.defaultCoders).encode(Image(frames: frames), as: .gif),
                                              contentType: "image/gif"))
+        let coders = ImageCoders(WebImageCodecs.defaultCoders), gradient = Image(pixels: ImgproxyTestImages.geometry)
+        let more: [(String, Data, String)] = [
+            ("grayscale.jpg", try Fixtures.imageData("jpeg/sd_MonochromeTestImage.jpg"), "image/jpeg"),
+            ("16bit.png", try Fixtures.imageData("png/pngsuite_basn2c16.png"), "image/png"),
+            ("thumbor-exif.png", try ImgproxyTestImages.png(ImgproxyTestImages.geometry, exifOrientation: 6), "image/png"),
+            ("gradient.webp", try coders.encode(gradient, as: .webp), "image/webp"),
+            ("gradient.gif", try coders.encode(gradient, as: .gif), "image/gif"),
+        ]
+        for (name, data, type) in more { origin.route("/\(name)", .bytes(data, contentType: type)) }
         let images = [origin.url("/gradient.jpg").absoluteString, origin.url("/cmyk.jpg").absoluteString, rgba,
-                      origin.url("/animated.gif").absoluteString]
+                      origin.url("/animated.gif").absoluteString] + more.map { origin.url("/\($0.0)").absoluteString }
         var failed: [String] = []
         let options = Self.options + Self.watermarks(of: rgba)
         for option in options {

@@ -86,6 +86,28 @@ final class ThumborURLParserTests: XCTestCase {
         XCTAssertNotEqual(auto.cacheKey, try parser.parse("/unsafe/fit-in/9x9/filters:fill(transparent)/h/x.jpg").cacheKey)
     }
 
+    /// thumbor's `curve` with its documentation's example (brackets and parentheses inside the
+    /// arguments) and `proportion` (tests/filters/test_proportion.py: values outside (0, 1]
+    /// are ignored).
+    func testCurveAndProportionFilters() throws {
+        let curve = "curve([(0,0),(255,255)],[(0,50),(16,51),(32,69)],[(0,0),(16,2)],[(0,48),(16,50)])"
+        let options = try parser.parse("/unsafe/filters:\(curve):proportion(0.6)/h/x.jpg").options
+        guard case let .curves(all, red, _, blue)? = options.colorAdjustments.first else { return XCTFail("no curve") }
+        XCTAssertEqual(all.points, [ToneCurve.Point(0, 0), ToneCurve.Point(255, 255)])
+        XCTAssertEqual(red.points.count, 3)
+        XCTAssertEqual(blue.points, [ToneCurve.Point(0, 48), ToneCurve.Point(16, 50)])
+        XCTAssertEqual(options.resultProportion, 0.6)
+        for ignored in ["proportion(1.0)", "proportion(10000)", "proportion(0)", "proportion(-0.5)"] {
+            XCTAssertEqual(try parser.parse("/unsafe/filters:\(ignored)/h/x.jpg").options.resultProportion, 1, ignored)
+        }
+        XCTAssertNotEqual(try parser.parse("/unsafe/filters:\(curve)/h/x.jpg").cacheKey, try parser.parse("/unsafe/h/x.jpg").cacheKey)
+        for bad in ["curve([(0,0)],[(0,0)],[(0,0)])", "curve([(0,0),(0,5)],[(0,0)],[(0,0)],[(0,0)])", "curve([],[(0,0)],[(0,0)],[(0,0)])",
+                    "curve([(0,300)],[(0,0)],[(0,0)],[(0,0)])", "curve([(0,0);(1,1)],[(0,0)],[(0,0)],[(0,0)])",
+                    "curve([(0,0)],[(0,0)],[(0,0)],[(0,0)]", "curve([(0,0)),[(0,0)],[(0,0)],[(0,0)])"] {
+            XCTAssertThrowsError(try parser.parse("/unsafe/filters:\(bad)/h/x.jpg"), bad)
+        }
+    }
+
     /// Arguments as thumbor's filter tests write them (tests/filters/test_brightness.py
     /// `brightness(20)`, test_contrast.py `contrast(20)`, test_rgb.py `rgb(10,2,4)`,
     /// test_saturation.py `saturation(10)`, test_noise.py `noise(200,123)`, test_format.py

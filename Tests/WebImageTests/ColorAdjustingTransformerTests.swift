@@ -59,4 +59,26 @@ final class ColorAdjustingTransformerTests: XCTestCase {
         let keys = lists.map { ColorAdjustingTransformer($0).key }
         XCTAssertEqual(Set(keys).count, keys.count)
     }
+
+    /// thumbor's `curve` (thumbor/ext/filters/_curve.c): a natural cubic spline through the
+    /// points, flat before the first and from the last; levels worked out with thumbor's
+    /// arithmetic for the second example of its filter's documentation.
+    func testToneCurvesFollowThumborsSpline() throws {
+        let red = try XCTUnwrap(ToneCurve([(0, 50), (16, 51), (32, 69), (58, 85), (92, 120), (128, 170), (140, 186), (167, 225),
+                                           (192, 245), (225, 255), (244, 255), (255, 254)].map { ToneCurve.Point($0.0, $0.1) }))
+        let green = try XCTUnwrap(ToneCurve([(0, 0), (16, 2), (32, 18), (64, 59), (92, 116), (128, 182), (167, 211), (192, 227),
+                                             (224, 240), (244, 247), (255, 252)].map { ToneCurve.Point($0.0, $0.1) }))
+        let levels = [0, 8, 16, 24, 40, 64, 100, 128, 150, 200, 230, 250, 255]
+        XCTAssertEqual(levels.map { Int(red.table[$0]) }, [50, 49, 51, 59, 76, 89, 131, 170, 201, 249, 255, 254, 254])
+        XCTAssertEqual(levels.map { Int(green.table[$0]) }, [0, 0, 2, 9, 27, 59, 133, 182, 201, 231, 242, 250, 252])
+        let two = try XCTUnwrap(ToneCurve([ToneCurve.Point(40, 59), ToneCurve.Point(100, 200)]))
+        XCTAssertEqual([0, 39, 40, 70, 99, 100, 255].map { Int(two.table[$0]) }, [59, 59, 59, 130, 198, 200, 200])
+        let identity = try XCTUnwrap(ToneCurve([ToneCurve.Point(0, 0), ToneCurve.Point(255, 255)]))
+        XCTAssertEqual(identity.table, (0...255).map(UInt8.init))
+        XCTAssertNil(ToneCurve([]))
+        XCTAssertNil(ToneCurve([ToneCurve.Point(10, 0), ToneCurve.Point(10, 5)]), "inputs must increase")
+        // Channel curves first, then the curve of all three; alpha untouched.
+        XCTAssertEqual(try adjusted([.curves(all: two, red: identity, green: green, blue: red)], [pixel]),
+                       [RGBA(r: two.table[100], g: two.table[Int(green.table[200])], b: two.table[Int(red.table[250])], a: 128)])
+    }
 }

@@ -42,6 +42,9 @@ public struct ColorAdjustingTransformer: ImageTransformer {
             addNoise(&bytes, amount: amount, seed: seed)
         case .equalize:
             equalize(&bytes)
+        case .curves(let all, let red, let green, let blue):
+            let overall = all.table, channels = [red.table, green.table, blue.table]
+            mapChannels(&bytes) { value, channel in Int(overall[Int(channels[channel][value])]) }
         }
     }
 

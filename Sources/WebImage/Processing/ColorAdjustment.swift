@@ -15,6 +15,9 @@ public enum ColorAdjustment: Sendable, Hashable {
     case noise(amount: Int, seed: UInt64)
     /// Spreads each channel's histogram over 0…255 (histogram equalisation, per channel).
     case equalize
+    /// Maps red, green and blue through their own curves, then all three through `all` (thumbor's
+    /// `curve` filter).
+    case curves(all: ToneCurve, red: ToneCurve, green: ToneCurve, blue: ToneCurve)
 
     /// A short spelling for cache keys: `brightness(20)`, `rgb(10,0,-5)`.
     public var key: String {
@@ -25,6 +28,7 @@ public enum ColorAdjustment: Sendable, Hashable {
         case .saturation(let factor): "saturation(\(factor))"
         case .noise(let amount, let seed): "noise(\(amount),\(seed))"
         case .equalize: "equalize"
+        case .curves(let all, let red, let green, let blue): "curve(\(all.key),\(red.key),\(green.key),\(blue.key))"
         }
     }
 }

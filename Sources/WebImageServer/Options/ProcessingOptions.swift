@@ -38,6 +38,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var zoomX = 1.0, zoomY = 1.0
     /// The largest side the result may have, the padding and canvas included, or 0 for no limit.
     public var maxResultDimension = 0
+    /// What the whole result is scaled by, canvases included, below 1 (thumbor's `proportion`
+    /// filter); 1 leaves it.
+    public var resultProportion = 1.0
     /// The server's source limits as the URL overrides them (imgproxy's security options).
     public var sourceLimits = SourceLimitOverrides()
     /// The space added around the result (times ``dpr``).

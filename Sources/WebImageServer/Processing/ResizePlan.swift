@@ -31,6 +31,7 @@ struct ResizePlan: Hashable {
         let source = PixelSize(width: max(source.width, 1), height: max(source.height, 1))
         let options = requested.resolvingSourceSides(for: source)
         var scales = ResizeScales(options: options, source: source)
+        if options.resultProportion < 1 { scales.limit(by: options.resultProportion, source: source) }
         var targets = ResizeTargets(options: options, source: source, scales: scales)
         let limit = options.maxResultDimension
         if limit > 0 {

@@ -8,17 +8,21 @@ struct ThumborFilter: Hashable {
     let arguments: [Substring]
 
     /// The filters `list` writes, `name(arguments):name(arguments)…`, at most `limit` of them.
+    /// An argument may hold brackets and parentheses of its own (`curve([(0,0),(255,255)],…)`):
+    /// the filter ends at the parenthesis matching its opening one, and only commas outside
+    /// any inner bracket separate arguments.
     static func list(_ list: String, limit: Int) throws(ProcessingURLError) -> [ThumborFilter] {
         var rest = Substring(list), filters: [ThumborFilter] = []
         while !rest.isEmpty {
             guard filters.count < limit else { throw .tooManyOptions(limit: limit) }
-            guard let open = rest.firstIndex(of: "("), let close = rest[open...].firstIndex(of: ")"),
-                  case let name = rest[..<open], !name.isEmpty, name.utf8.allSatisfy(isNameByte) else {
+            guard let open = rest.firstIndex(of: "("), case let name = rest[..<open], !name.isEmpty, name.utf8.allSatisfy(isNameByte),
+                  let (close, commas) = closing(rest, from: open) else {
                 throw .invalidArgument(option: "filters", reason: "\"\(ProcessingURLError.quoting(rest))\" is not name(arguments)")
             }
-            let inside = rest[rest.index(after: open)..<close]
-            let arguments = inside.isEmpty ? [] : inside.split(separator: ",", omittingEmptySubsequences: false).map {
-                Substring($0.trimmingCharacters(in: .whitespaces))
+            var arguments: [Substring] = [], start = rest.index(after: open)
+            for end in commas + [close] where !(end == close && commas.isEmpty && start == close) {
+                arguments.append(Substring(rest[start..<end].trimmingCharacters(in: .whitespaces)))
+                start = rest.index(after: end)
             }
             filters.append(ThumborFilter(name: String(name), arguments: arguments))
             rest = rest[rest.index(after: close)...]
@@ -28,6 +32,24 @@ struct ThumborFilter: Hashable {
             rest = rest.dropFirst()
         }
         return filters
+    }
+
+    /// The parenthesis closing the one at `open` in `text`, and the commas between them outside
+    /// any inner bracket or parenthesis; nil when brackets do not match.
+    private static func closing(_ text: Substring, from open: Substring.Index) -> (Substring.Index, [Substring.Index])? {
+        var closers: [Character] = [], commas: [Substring.Index] = []
+        for index in text[open...].indices {
+            switch text[index] {
+            case "(": closers.append(")")
+            case "[": closers.append("]")
+            case ")", "]":
+                guard closers.popLast() == text[index] else { return nil }
+                if closers.isEmpty { return (index, commas) }
+            case "," where closers.count == 1: commas.append(index)
+            default: break
+            }
+        }
+        return nil
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

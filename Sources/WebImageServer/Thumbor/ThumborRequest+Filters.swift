@@ -4,6 +4,25 @@ extension ThumborRequest {
     /// The formats thumbor's `format` filter knows; any other name is ignored, as thumbor ignores it.
     private static let knownFormats: Set<String> = ["png", "jpeg", "jpg", "gif", "webp", "avif", "heic", "heif"]
 
+    /// Argument `index` of `arguments` as a tone curve, `[(x,y),(x,y),…]` with levels 0…255 and
+    /// each x above the one before (thumbor's `curve`).
+    private static func toneCurve(_ arguments: OptionArguments, _ index: Int) throws(ProcessingURLError) -> ToneCurve {
+        let text = arguments.values[index]
+        let invalid = arguments.fail("\"\(ProcessingURLError.quoting(text))\" is not [(x,y),…] with x increasing, 0…255")
+        guard text.first == "[", text.last == "]" else { throw invalid }
+        var points: [ToneCurve.Point] = []
+        for pair in text.dropFirst().dropLast().split(separator: ")", omittingEmptySubsequences: true) {
+            let numbers = pair.drop { $0 == "," || $0 == " " }
+            guard numbers.first == "(" else { throw invalid }
+            let parts = numbers.dropFirst().split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let x = UInt8(parts[0].trimmingCharacters(in: .whitespaces)),
+                  let y = UInt8(parts[1].trimmingCharacters(in: .whitespaces)) else { throw invalid }
+            points.append(ToneCurve.Point(x, y))
+        }
+        guard let curve = ToneCurve(points) else { throw invalid }
+        return curve
+    }
+
     /// Applies the colour, sharpening and output filters; false for a filter that is none of them.
     mutating func applyPixelOrOutputFilter(_ filter: ThumborFilter, _ arguments: OptionArguments,
                                            parser: ThumborURLParser) throws(ProcessingURLError) -> Bool {
@@ -31,6 +50,10 @@ extension ThumborRequest {
         case "equalize":
             try arguments.expectCount(0, 0)
             options.colorAdjustments.append(.equalize)
+        case "curve":
+            try arguments.expectCount(4, 4)
+            let curves = try (0..<4).map { index throws(ProcessingURLError) in try Self.toneCurve(arguments, index) }
+            options.colorAdjustments.append(.curves(all: curves[0], red: curves[1], green: curves[2], blue: curves[3]))
         case "sharpen":
             // thumbor's amount and luminance_only are read but the unsharp mask has one strength.
             try arguments.expectCount(3, 3)

@@ -90,6 +90,11 @@ struct ThumborRequest {
             guard options.blurSigma <= limits.maxBlurSigma else {
                 throw arguments.fail("a radius over \(CanonicalNumber.spell(limits.maxBlurSigma)) needs a smaller sigma")
             }
+        case "proportion":
+            // thumbor scales the result by the proportion, and ignores one outside (0, 1].
+            try arguments.expectCount(1, 1)
+            let proportion = try arguments.decimal(0, in: -1_000_000...1_000_000)
+            if proportion > 0, proportion < 1 { options.resultProportion = proportion }
         case "rotate":
             try arguments.expectCount(1, 1)
             let angle = try arguments.integer(0, in: -3600...3600)
