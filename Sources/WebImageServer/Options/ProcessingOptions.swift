@@ -71,6 +71,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// order of preference) that the result may be written in instead of the source's: the first
     /// for a still image, the first that keeps an animation for an animated one.
     public var acceptedFormats: [ImageFormat] = []
+    /// Whether an animated image keeps its own format rather than one of ``acceptedFormats``
+    /// (thumbor's `AUTO_WEBP` never converts an animated GIF; imgproxy writes an animated WebP).
+    public var animationsKeepFormat = false
     /// The formats the client accepts among those the server enforces (imgproxy's
     /// `IMGPROXY_ENFORCE_*`), in its order of preference: the first that suits the image (AVIF
     /// and JPEG XL not for an animation) is written in place of ``format``.
@@ -156,6 +159,7 @@ public struct ProcessingOptions: Sendable, Hashable {
             "g:\(gravity.canonical)",
             "q:\(quality)",
             "f:\(format?.rawValue ?? (["source"] + acceptedFormats.map(\.rawValue)).joined(separator: ","))"
+                + (animationsKeepFormat && format == nil && !acceptedFormats.isEmpty ? "!anim" : "")
                 + (enforcedFormats.isEmpty ? "" : ";" + enforcedFormats.map(\.rawValue).joined(separator: ",")),
             "bl:\(CanonicalNumber.spell(blurSigma))",
             "rot:\(rotation)",

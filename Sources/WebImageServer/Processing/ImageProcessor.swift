@@ -355,6 +355,7 @@ public final class ImageProcessor: Sendable {
         let suits = { (format: ImageFormat) in !animated || animatedFormats.contains(format) }
         if let enforced = options.enforcedFormats.first(where: suits) { return enforced }
         if let format = options.format { return format }
+        if animated, options.animationsKeepFormat { return image.format }
         return options.acceptedFormats.first(where: suits) ?? image.format
     }
 

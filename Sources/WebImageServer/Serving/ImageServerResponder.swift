@@ -262,6 +262,8 @@ public struct ImageServerResponder: HTTPResponder {
                              variesByAccept: Bool) -> PreparedResponse {
         var headers = HTTPFields()
         headers.reserveCapacity(10)
+        // thumbor says nothing varies for an animated GIF, which it never converts.
+        let variesByAccept = variesByAccept && !(route.url.options.animationsKeepFormat && image.format == .gif)
         let hinted = processor.configuration.enableClientHints
         if variesByAccept || hinted {
             let fields = [variesByAccept ? "Accept" : nil, hinted ? Self.clientHintsVary : nil].compactMap { $0 }
@@ -334,10 +336,18 @@ public struct ImageServerResponder: HTTPResponder {
         return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
     }
 
-    /// Those of `choices` whose media types an `Accept` field lists, in their order.
+    /// Those of `choices` whose media types an `Accept` field lists, in their order; a type
+    /// listed with `q=0` is refused, not accepted.
     private static func formats(among choices: [ImageFormat], accepting fields: [String]) -> [ImageFormat] {
-        let listed = Set(fields.flatMap { $0.split(separator: ",") }.map {
-            $0.split(separator: ";", omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces).lowercased()
+        let listed = Set(fields.flatMap { $0.split(separator: ",") }.compactMap { range -> String? in
+            let parts = range.split(separator: ";", omittingEmptySubsequences: false)
+            // `q=0` says the type is not acceptable (RFC 9110, 12.4.2).
+            let refused = parts.dropFirst().contains { parameter in
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                return pair.count == 2 && pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q"
+                    && Double(pair[1].trimmingCharacters(in: .whitespaces)) == 0
+            }
+            return refused ? nil : parts[0].trimmingCharacters(in: .whitespaces).lowercased()
         })
         return choices.filter { listed.contains("image/\($0.rawValue)") }
     }

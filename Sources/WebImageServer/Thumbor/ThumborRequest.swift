@@ -35,6 +35,7 @@ struct ThumborRequest {
             options.enlarge = true
             options.gravity = gravity
         }
+        options.animationsKeepFormat = true
         options.width = size.pixelWidth
         options.height = size.pixelHeight
         options.widthFromSource = size.widthIsOriginal
