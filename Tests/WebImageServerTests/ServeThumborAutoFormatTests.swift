@@ -69,6 +69,18 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
         XCTAssertEqual(refused.headers.first(name: "Content-Type"), "image/jpeg")
     }
 
+    /// tests/handlers/test_base_handler_with_cover.py: `cover()` answers an animated GIF's first
+    /// frame, still a GIF.
+    func testCoverIsTheFirstFrame() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-webp"])
+        let answer = try await get(base + "/unsafe/filters:cover()/\(try XCTUnwrap(sources["animated.gif"]))")
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.headers.first(name: "Content-Type"), "image/gif")
+        let cover = try ImageCoders.shared.decode(answer.body)
+        XCTAssertEqual(cover.frames.count, 1)
+        XCTAssertEqual(cover.pixels[20, 20], RGBA(r: 255, g: 0, b: 0))
+    }
+
     func testAutoAVIF() async throws {
         let base = try serve(["--allow-loopback-sources", "--auto-avif"])
         try await check(base, accepting: .avif, rows: rows(.avif) + [("", "image.heic", .avif, true, "test_can_auto_convert_heic_to_avif")])

@@ -13,6 +13,7 @@ extension ProcessingOptions {
         if zoomX != 1 || zoomY != 1 { parts.append("z:\(CanonicalNumber.spell(zoomX)):\(CanonicalNumber.spell(zoomY))") }
         if maxResultDimension > 0 { parts.append("mrd:\(maxResultDimension)") }
         if !sourceLimits.isEmpty { parts.append(sourceLimits.canonical) }
+        if firstFrameOnly { parts.append("cover") }
         if resultProportion != 1 { parts.append("prop:\(CanonicalNumber.spell(resultProportion))") }
         if !padding.isEmpty { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
         if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal ? 1 : 0):\(flipVertical ? 1 : 0)") }

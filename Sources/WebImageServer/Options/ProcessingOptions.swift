@@ -71,6 +71,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// order of preference) that the result may be written in instead of the source's: the first
     /// for a still image, the first that keeps an animation for an animated one.
     public var acceptedFormats: [ImageFormat] = []
+    /// Whether an animation is reduced to its first frame, still in its format (thumbor's
+    /// `cover` filter).
+    public var firstFrameOnly = false
     /// Whether an animated image keeps its own format rather than one of ``acceptedFormats``
     /// (thumbor's `AUTO_WEBP` never converts an animated GIF; imgproxy writes an animated WebP).
     public var animationsKeepFormat = false

@@ -303,7 +303,8 @@ public final class ImageProcessor: Sendable {
         decodeOptions.maxAnimationFramePixels = framePixels > 0 ? framePixels : nil
         let maxAnimationFrames = overrides.maxAnimationFrames ?? configuration.maxAnimationFrames
         decodeOptions.maxFrameCount = maxAnimationFrames
-        decodeOptions.firstFrameOnly = !(maxAnimationFrames > 1 && options.format.map(Self.animatedFormats.contains) ?? true)
+        decodeOptions.firstFrameOnly = options.firstFrameOnly
+            || !(maxAnimationFrames > 1 && options.format.map(Self.animatedFormats.contains) ?? true)
         drawVector(data, at: options, decodeOptions: &decodeOptions)
         return try manager.coders.decode(data, options: decodeOptions)
     }

@@ -117,6 +117,7 @@ struct ThumborRequest {
         case "stretch" where !fitIn: options.resizingType = .force
         case "stretch": break  // thumbor's fit-in ignores it
         case "strip_exif": options.stripMetadata = true
+        case "cover": options.firstFrameOnly = true
         default: throw .unsupportedFilter(ProcessingURLError.quoting(filter.name))
         }
         try arguments.expectCount(0, 0)
