@@ -200,11 +200,26 @@ final class ThumborURLParserTests: XCTestCase {
         }
     }
 
+    /// tests/filters/test_blur.py `test_blur_filter_with_zero_radius` and `_with_max_radius`,
+    /// test_rotate.py `test_rotate_filter_with_invalid_value` and
+    /// `test_disallows_invalid_context_should_be_none`: arguments thumbor takes without effect or
+    /// bounds are read the same way.
+    func testFilterArgumentsThumborIgnoresOrBounds() throws {
+        let plain = try parser.parse("/unsafe/h/x.jpg")
+        for ignored in ["blur(0)", "rotate(181)", "rotate(91)"] {
+            let url = try parser.parse("/unsafe/filters:\(ignored)/h/x.jpg")
+            XCTAssertEqual(url.cacheKey, plain.cacheKey, ignored)
+        }
+        XCTAssertEqual(try parser.parse("/unsafe/filters:blur(500)/h/x.jpg").options.blurSigma, parser.limits.maxBlurSigma)
+        XCTAssertEqual(try parser.parse("/unsafe/filters:blur(4,2)/h/x.jpg").options.blurSigma, 2)
+        XCTAssertEqual(try parser.parse("/unsafe/filters:rotate(540)/h/x.jpg").cacheKey, try parser.parse("/unsafe/filters:rotate(180)/h/x.jpg").cacheKey)
+    }
+
     func testMalformedURLsAreClientErrors() {
         let paths = [
             "", "/", "/unsafe", "/unsafe/", "/unsafe/fit-in/", "/unsafe/filters:quality(80)", "/unsafe/filters:quality(80/h/x.jpg",
-            "/unsafe/filters:rotate(45)/h/x.jpg", "/unsafe/filters:quality(101)/h/x.jpg", "/unsafe/99999x1/h/x.jpg",
-            "/unsafe/filters:fill(notacolour)/h/x.jpg", "/unsafe/filters:blur(0)/h/x.jpg", "/unsafe/filters:grayscale(1)/h/x.jpg",
+            "/unsafe/filters:quality(101)/h/x.jpg", "/unsafe/99999x1/h/x.jpg",
+            "/unsafe/filters:fill(notacolour)/h/x.jpg", "/unsafe/filters:blur(-1)/h/x.jpg", "/unsafe/filters:grayscale(1)/h/x.jpg",
             "/unsafe/filters:quality(80)x/h/x.jpg", "/unsafe/filters:(80)/h/x.jpg", "/unsafe/10x10/ftp://h/x.jpg",
             "/unsafe/10x10/http:///x.jpg", "/unsafe/%ZZ", "/unsafe/0x0:99999999x99999999/h/x.jpg",
             "/unsafe/filters:" + String(repeating: "upscale():", count: 100) + "/h/x.jpg",

@@ -84,13 +84,12 @@ struct ThumborRequest {
             try arguments.expectCount(1, 1)
             options.background = try ThumborColor.rgba(arguments)
         case "blur":
+            // thumbor: radius 0 blurs nothing, and the radius stops at 150 while a sigma left out
+            // is the radius asked; here the sigma stops at the server's blur limit too.
             try arguments.expectCount(1, 2)
-            let radius = try arguments.integer(0, in: 1...150)
-            let sigma = arguments.has(1) ? try arguments.decimal(1, in: 0...limits.maxBlurSigma) : 0
-            options.blurSigma = sigma > 0 ? sigma : Double(radius)
-            guard options.blurSigma <= limits.maxBlurSigma else {
-                throw arguments.fail("a radius over \(CanonicalNumber.spell(limits.maxBlurSigma)) needs a smaller sigma")
-            }
+            let radius = try arguments.integer(0, in: 0...1_000_000)
+            let sigma = arguments.has(1) ? try arguments.decimal(1, in: 0...1_000_000) : 0
+            options.blurSigma = radius == 0 ? 0 : min(sigma > 0 ? sigma : Double(radius), limits.maxBlurSigma)
         case "proportion":
             // thumbor scales the result by the proportion, and ignores one outside (0, 1].
             try arguments.expectCount(1, 1)
@@ -99,8 +98,8 @@ struct ThumborRequest {
         case "rotate":
             try arguments.expectCount(1, 1)
             let angle = try arguments.integer(0, in: -3600...3600)
-            guard angle % 90 == 0 else { throw arguments.fail("\(angle) is not a multiple of 90") }
-            quarterTurns -= angle / 90  // thumbor turns counter-clockwise
+            // thumbor ignores an angle that is not a multiple of 90, and turns counter-clockwise.
+            if angle % 90 == 0 { quarterTurns -= angle / 90 }
         default:
             if try applyPixelOrOutputFilter(filter, arguments, parser: parser) { return }
             if try applyFocusOrKernelFilter(filter, arguments) { return }
