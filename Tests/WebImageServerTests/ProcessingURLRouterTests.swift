@@ -66,7 +66,13 @@ final class ProcessingURLRouterTests: XCTestCase {
         let both = try router(thumbor: true)
         XCTAssertNoThrow(try both.route(ThumborURLSigner(key: Self.thumborKey).sign(thumborPath)))
         assertForbidden(both, "/unsafe/" + thumborPath)
-        assertForbidden(both, ThumborURLSigner(key: "another key").sign(thumborPath))
+        XCTAssertThrowsError(try both.route(ThumborURLSigner(key: "another key").sign(thumborPath))) {
+            guard case .thumborSignatureRefused = $0 as? ProcessingError else { return XCTFail("\($0)") }
+            XCTAssertEqual(($0 as? ProcessingError)?.status, 400, "as thumbor answers a bad signature")
+        }
+        XCTAssertThrowsError(try router(.thumbor, thumbor: true).route("/unsafe/" + thumborPath)) {
+            XCTAssertEqual(($0 as? ProcessingError)?.status, 400, "where only thumbor URLs are served, as thumbor answers")
+        }
         assertForbidden(both, "/insecure" + imgproxyPath)
         XCTAssertNoThrow(try router(.imgproxy, thumbor: true).route("/insecure" + imgproxyPath),
                          "a thumbor key means nothing where thumbor URLs are not answered")

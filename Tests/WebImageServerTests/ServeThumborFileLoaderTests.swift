@@ -73,10 +73,13 @@ final class ServeThumborFileLoaderTests: ServeTestCase {
             let answered = try await jpegSize(base, path)
             XCTAssertEqual(answered, [source.pixelWidth, source.pixelHeight], path)
         }
+        // test_url_with_encoded_hash and test_getting_unsafe_image_fails: 400, as thumbor answers.
         let wrongSignature = try await get(base + "/_wIUeSaeHw8dricKG2MGhqu5thk=/smart/image")
-        XCTAssertEqual(wrongSignature.status, 403)
+        XCTAssertEqual(wrongSignature.status, 400)
         let encodedSignature = try await get(base + "/%D1%80=/alabama1_ap620%C3%A9.jpg")
-        XCTAssertEqual(encodedSignature.status, 403)
+        XCTAssertEqual(encodedSignature.status, 400)
+        let unsafe = try await get(base + "/unsafe/smart/image.jpg")
+        XCTAssertEqual(unsafe.status, 400)
     }
 
     func testTheLoaderNamesThumborsModulesAndMapsImagesWithoutAScheme() throws {

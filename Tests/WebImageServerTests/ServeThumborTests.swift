@@ -66,15 +66,16 @@ final class ServeThumborTests: ServeTestCase {
         let path = "fit-in/50x50/\(source)"
         let signed = try await thumborImage(base, signer.sign(path), format: .jpeg)
         XCTAssertEqual([signed.pixelWidth, signed.pixelHeight], [50, 38])
-        let refused: [(String, String)] = [
-            ("/unsafe/\(path)", "forbidden: unsigned URLs are refused: this server checks signatures\n"),
-            ("/\(signer.signature(for: "fit-in/51x50/\(source)"))/\(path)", "forbidden: invalid signature\n"),
-            (ThumborURLSigner(key: "another key").sign(path), "forbidden: invalid signature\n"),
-            ("/insecure/w:50/plain/\(source)", "forbidden: imgproxy URLs are refused: this server has no key for them\n"),
+        // A thumbor URL's bad signature is 400, as thumbor answers it; the rest are imgproxy's 403.
+        let refused: [(String, String, Int)] = [
+            ("/unsafe/\(path)", "forbidden: unsigned URLs are refused: this server checks signatures\n", 403),
+            ("/\(signer.signature(for: "fit-in/51x50/\(source)"))/\(path)", "malformed URL: invalid signature\n", 400),
+            (ThumborURLSigner(key: "another key").sign(path), "malformed URL: invalid signature\n", 400),
+            ("/insecure/w:50/plain/\(source)", "forbidden: imgproxy URLs are refused: this server has no key for them\n", 403),
         ]
-        for (refusedPath, message) in refused {
+        for (refusedPath, message, status) in refused {
             let response = try await get(base + refusedPath)
-            XCTAssertEqual(response.status, 403, refusedPath)
+            XCTAssertEqual(response.status, status, refusedPath)
             XCTAssertEqual(String(decoding: response.body, as: UTF8.self), message, refusedPath)
         }
         let unsupported = try await get(base + signer.sign("fit-in/50x50/filters:frame(a.png)/\(source)"))

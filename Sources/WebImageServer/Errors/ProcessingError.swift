@@ -9,6 +9,9 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     case invalidURL(ProcessingURLError)
     /// The signature is wrong or missing, or the object storage denied access to the source (403).
     case forbidden(String)
+    /// A thumbor URL's signature is wrong, or it is `unsafe` where thumbor URLs must be signed:
+    /// 400, as thumbor answers both (imgproxy's URLs are ``forbidden(_:)``).
+    case thumborSignatureRefused(String)
     /// The source URL is not one this server loads: outside the allowed sources, at a refused
     /// address, a local or `s3` source where those are off, a path leaving the local root (404,
     /// as imgproxy answers a source URL it does not allow).
@@ -54,7 +57,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .sourceNotModified: 304
         case .invalidURL(.securityOptionNotAllowed): 403
         case .invalidURL(.unwritableFormat): 422
-        case .invalidURL, .watermarkFailed: 400
+        case .invalidURL, .watermarkFailed, .thumborSignatureRefused: 400
         case .forbidden: 403
         case .expired, .sourceNotFound, .sourceRefused: 404
         case .sourceTooLarge, .notAnImage, .unprocessable, .unsupported: 422
@@ -71,6 +74,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case let .invalidURL(error): error.description
         case let .forbidden(reason): "forbidden: \(reason)"
+        case let .thumborSignatureRefused(reason): "malformed URL: \(reason)"
         case let .sourceRefused(reason): "not allowed: \(reason)"
         case .expired: "the URL has expired"
         case .sourceNotModified: "the source image has not changed since the client's copy"

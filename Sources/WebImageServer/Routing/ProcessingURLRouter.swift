@@ -48,7 +48,7 @@ public struct ProcessingURLRouter: Sendable {
 
     /// The URL `path` describes once its signature is checked: ``ProcessingError/invalidURL(_:)``
     /// when it does not parse, ``ProcessingError/forbidden(_:)`` when the signature is wrong or
-    /// missing. An imgproxy URL starts from the browser's `clientHints` (thumbor's have none).
+    /// missing (``ProcessingError/thumborSignatureRefused(_:)`` for a thumbor URL, as thumbor answers). An imgproxy URL starts from the browser's `clientHints` (thumbor's have none).
     public func route(_ path: String, clientHints: ClientHints? = nil) throws(ProcessingError) -> ProcessingURL {
         let firstSegment = Self.firstSegment(of: path)
         var isThumbor = switch format {
@@ -56,10 +56,12 @@ public struct ProcessingURLRouter: Sendable {
         case .thumbor: true
         case .both: ThumborURLSigner.isSignatureSegment(firstSegment)
         }
-        // An unsigned URL where signatures are required is refused before it is read: 403, as
-        // imgproxy and thumbor answer, whatever the rest of the path holds.
+        // An unsigned URL where signatures are required is refused before it is read, whatever
+        // the rest of the path holds: 403 as imgproxy answers, 400 where only thumbor's URLs are
+        // served, as thumbor answers.
         if firstSegment == "unsafe", requiresSignatures {
-            throw .forbidden(URLSignatureError.unsigned.description)
+            throw format == .thumbor ? .thumborSignatureRefused(URLSignatureError.unsigned.description)
+                : .forbidden(URLSignatureError.unsigned.description)
         }
         let url: ProcessingURL
         do throws(ProcessingURLError) {
@@ -92,7 +94,7 @@ public struct ProcessingURLRouter: Sendable {
                 try imgproxySigner.verify(signature: url.signature, for: url.signedPath)
             }
         } catch {
-            throw .forbidden(error.description)
+            throw isThumbor ? .thumborSignatureRefused(error.description) : .forbidden(error.description)
         }
         return url
     }
