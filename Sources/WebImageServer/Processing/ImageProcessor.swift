@@ -161,7 +161,7 @@ public final class ImageProcessor: Sendable {
 
     /// The result `url` describes if the memory cache holds it under `key` (counted as a memory
     /// hit), else nil; throws ``ProcessingError/expired`` past the URL's `expires`, as
-    /// ``process(_:cacheKey:now:)`` does. It neither waits nor does I/O, so a server can answer
+    /// ``process(_:cacheKey:now:conditions:)`` does. It neither waits nor does I/O, so a server can answer
     /// from it on the thread that read the request.
     public func resultInMemory(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) throws(ProcessingError)
         -> ProcessedImage? {

@@ -1,5 +1,5 @@
 /// One `--url-replacement` (imgproxy's `IMGPROXY_URL_REPLACEMENTS`): a source URL starting with
-/// `pattern` (a ``WildcardPrefix``, `*` standing for a run of characters other than `/`) has
+/// `pattern` (a prefix in which `*` stands for a run of characters other than `/`) has
 /// that start replaced by `replacement`, in which `${1}` (or `$1`) is what the first `*` stood
 /// for, and `$$` is a `$`. Replacements apply in order, each to what the ones before made, before
 /// the base URL: `test://*/=http://images.dev/${1}/` turns `test://lorem/a.jpg` into
