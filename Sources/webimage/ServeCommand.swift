@@ -84,6 +84,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: .setting("enable-client-hints")) var enableClientHints = false
     @Flag(help: .setting("auto-jxl")) var autoJxl = false
     @Flag(help: .setting("enforce-jxl")) var enforceJxl = false
+    @Flag(help: .setting("auto-heif")) var autoHeif = false
+    @Flag(help: .setting("auto-jpg")) var autoJpg = false
+    @Flag(help: .setting("auto-png")) var autoPng = false
+    @Flag(help: .setting("auto-png-to-jpg")) var autoPngToJpg = false
     @Option(help: .setting("watermark-path")) var watermarkPath: String?
     @Option(help: .setting("watermark-url")) var watermarkUrl: String?
     @Option(help: .setting("watermark-data")) var watermarkData: String?
@@ -129,6 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("skip-processing-formats", joined(skipProcessingFormats)), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
             ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
             ("enable-client-hints", on(enableClientHints)), ("auto-jxl", on(autoJxl)), ("enforce-jxl", on(enforceJxl)),
+            ("auto-heif", on(autoHeif)), ("auto-jpg", on(autoJpg)), ("auto-png", on(autoPng)), ("auto-png-to-jpg", on(autoPngToJpg)),
             ("watermark-path", watermarkPath), ("watermark-url", watermarkUrl), ("watermark-data", watermarkData),
             ("watermark-opacity", watermarkOpacity), ("fallback-image-path", fallbackImagePath),
             ("fallback-image-url", fallbackImageUrl), ("fallback-image-data", fallbackImageData),
@@ -249,7 +254,8 @@ struct ServeCommand: AsyncParsableCommand {
             disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent(folders.results), configuration: bounded) },
             sharedCache: sharedCache, executor: codecs, auxiliary: auxiliary)
         let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
-                                         thumborParser: ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader),
+                                         thumborParser: ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader,
+                                                                          opaquePNGToJPEG: configuration.autoPngToJpg),
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
                                              acceptedFormats: configuration.acceptedFormats,

@@ -5,11 +5,14 @@ import WebImageServer
 import WebImageTestSupport
 import XCTest
 
-/// thumbor's `AUTO_WEBP` and `AUTO_AVIF` (tests/handlers/test_base_handler_with_auto_webp.py and
-/// _with_auto_avif.py) through a real `webimage serve` with `--auto-webp` or `--auto-avif`: a
-/// thumbor URL naming no format is answered in the format `Accept` lists, with `Vary: Accept`;
-/// a `format` filter wins and nothing varies; an unknown format is ignored, so the answer
-/// varies; an animated GIF stays a GIF and varies by nothing.
+/// thumbor's auto formats (tests/handlers/test_base_handler_with_auto_webp.py, _auto_avif.py,
+/// _auto_png.py, _auto_heif.py, _auto_jpg.py, _auto_png_to_jpg.py, _with_cover.py) through a
+/// real `webimage serve` with `--auto-webp`, `--auto-avif`, `--auto-png`, `--auto-heif`,
+/// `--auto-jpg` or `--auto-png-to-jpg`: a thumbor URL naming no format is answered in the
+/// format `Accept` lists, with `Vary: Accept`; a `format` filter wins and nothing varies; an
+/// unknown format is ignored, so the answer varies; an animated GIF stays a GIF and varies by
+/// nothing; a transparent image never becomes JPEG. thumbor answers HEIF as `image/heif`, this
+/// server as `image/heic`.
 final class ServeThumborAutoFormatTests: ServeTestCase {
     private var sources: [String: String] = [:]
 
@@ -25,6 +28,9 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
             ("cmyk.jpg", try Fixtures.imageData("jpeg/pil_pil_sample_cmyk.jpg"), "image/jpeg"),
             ("animated.gif", try coders.encode(Image(frames: frames), as: .gif), "image/gif"),
             ("image.heic", try coders.encode(Image(pixels: ImgproxyTestImages.geometry), as: .heic), "image/heic"),
+            ("image.avif", try coders.encode(Image(pixels: ImgproxyTestImages.geometry), as: .avif), "image/avif"),
+            ("opaque.png", try ImgproxyTestImages.png(ImgproxyTestImages.geometry), "image/png"),
+            ("transparent.png", try ImgproxyTestImages.png(ImgproxyTestImages.bands(bottom: .clear)), "image/png"),
         ]
         for (name, data, type) in files {
             origin.route("/\(name)", .bytes(data, contentType: type))
@@ -50,12 +56,15 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
     }
 
     private func check(_ base: String, accepting format: ImageFormat, rows: [(String, String, ImageFormat, Bool, String)]) async throws {
+        try await check(base, accept: "image/\(format.rawValue),*/*;q=0.8", rows: rows)
+    }
+
+    private func check(_ base: String, accept: String, rows: [(String, String, ImageFormat, Bool, String)]) async throws {
         for (parts, image, expected, varies, name) in rows {
-            let answer = try await get(base + "/unsafe/\(parts)\(try XCTUnwrap(sources[image]))",
-                                       headers: [("Accept", "image/\(format.rawValue),*/*;q=0.8")])
+            let answer = try await get(base + "/unsafe/\(parts)\(try XCTUnwrap(sources[image]))", headers: [("Accept", accept)])
             XCTAssertEqual(answer.status, 200, name)
-            XCTAssertEqual(answer.headers.first(name: "Content-Type"), "image/\(expected.rawValue)", name)
-            XCTAssertEqual(ImageFormat(detecting: answer.body), expected, name)
+            XCTAssertEqual(answer.headers.first(name: "Content-Type"), "image/\(expected.rawValue)", "\(name), \(accept)")
+            XCTAssertEqual(ImageFormat(detecting: answer.body), expected, "\(name), \(accept)")
             XCTAssertEqual(answer.headers.first(name: "Vary")?.contains("Accept") ?? false, varies, name)
             XCTAssertNotNil(answer.headers.first(name: "ETag"), "\(name): test_converting_return_etags")
         }
@@ -79,6 +88,63 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
         let cover = try ImageCoders.shared.decode(answer.body)
         XCTAssertEqual(cover.frames.count, 1)
         XCTAssertEqual(cover.pixels[20, 20], RGBA(r: 255, g: 0, b: 0))
+    }
+
+    func testAutoPNG() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-png"])
+        try await check(base, accepting: .png, rows: rows(.png) + [("", "image.heic", .png, true, "test_can_auto_convert_heic_to_png")])
+    }
+
+    func testAutoHEIF() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-heif"])
+        try await check(base, accept: "image/heif,*/*;q=0.8",
+                        rows: rows(.heic).filter { !$0.0.contains("format(heic)") }
+                            + [("", "image.avif", .heic, true, "test_can_auto_convert_avif_to_heif")])
+    }
+
+    /// _auto_jpg.py: every row with `Accept: */*`, `image/jpg` and `image/jpeg` (each at
+    /// q=0.8); `autojpg(false)` does not turn AUTO_JPG off; a transparent PNG stays PNG.
+    func testAutoJPG() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-jpg"])
+        let rows: [(String, String, ImageFormat, Bool, String)] = [
+            ("", "image.avif", .jpeg, true, "test_can_auto_convert_avif_to_jpg"),
+            ("", "image.heic", .jpeg, true, "test_can_auto_convert_heic_to_jpg"),
+            ("", "animated.gif", .gif, false, "test_should_not_convert_animated_gifs_to_jpg"),
+            ("0x0:1681x596/1x/", "image.jpg", .jpeg, true, "test_should_convert_image_with_small_width_and_no_height_to_jpg"),
+            ("", "grayscale.jpg", .jpeg, true, "test_should_convert_monochromatic_jpeg_to_jpg"),
+            ("", "cmyk.jpg", .jpeg, true, "test_should_convert_cmyk_jpeg_to_jpg"),
+            ("filters:format(png)/", "cmyk.jpg", .png, false, "test_shouldnt_convert_to_cmyk_to_jpg_if_format_specified"),
+            ("filters:format(gif)/", "cmyk.jpg", .gif, false, "test_shouldnt_convert_cmyk_to_jpg_if_gif"),
+            ("filters:format(gif)/", "image.jpg", .gif, false, "test_shouldnt_convert_gif_to_jpg_if_format_specified"),
+            ("filters:format(asdf)/", "image.jpg", .jpeg, true, "test_should_convert_to_jpg_if_format_invalid"),
+        ]
+        for accept in ["*/*;q=0.8", "image/jpg;q=0.8", "image/jpeg;q=0.8"] {
+            try await check(base, accept: accept, rows: rows)
+        }
+        try await check(base, accept: "image/jpeg;q=0.8", rows: [
+            ("filters:autojpg(false)/", "image.avif", .jpeg, true, "test_autojpg_false_does_not_disable_auto_jpg"),
+            ("", "transparent.png", .png, true, "test_should_not_convert_to_jpg_if_image_has_transparency_with_accept_jpeg"),
+        ])
+    }
+
+    /// _auto_png_to_jpg.py: an opaque PNG is answered in JPEG, a transparent one stays PNG;
+    /// AUTO_WEBP wins for both when `Accept` lists WebP; `autojpg(true|false)` decides per URL.
+    func testAutoPNGToJPG() async throws {
+        let base = try serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-webp"])
+        try await check(base, accept: "image/*", rows: [
+            ("", "opaque.png", .jpeg, true, "test_should_auto_convert_png_to_jpg"),
+            ("", "transparent.png", .png, true, "test_shouldnt_auto_convert_png_to_jpg_if_png_has_transparency"),
+            ("filters:autojpg(false)/", "opaque.png", .png, true, "test_shouldnt_auto_convert_png_to_jpg_with_autojpg_false"),
+        ])
+        try await check(base, accept: "image/webp,*/*;q=0.8", rows: [
+            ("", "opaque.png", .webp, true, "test_should_auto_convert_png_to_webp_if_auto_webp_is_true"),
+            ("", "transparent.png", .webp, true, "test_should_auto_convert_png_to_webp_if_auto_webp_is_true_and_png_has_transparency"),
+        ])
+        let turnedOn = try serve(["--allow-loopback-sources"])
+        try await check(turnedOn, accept: "image/*", rows: [
+            ("filters:autojpg(true)/", "opaque.png", .jpeg, false, "test_should_auto_convert_png_to_jpg_with_autojpg_true"),
+            ("", "opaque.png", .png, false, "without the setting"),
+        ])
     }
 
     func testAutoAVIF() async throws {

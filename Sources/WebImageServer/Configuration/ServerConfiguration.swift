@@ -141,6 +141,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var enforceWebp = false
     /// Whether any URL, one naming a format too, is answered in AVIF when `Accept` lists it (before WebP).
     public var enforceAvif = false
+    /// Whether a URL without a format is answered in HEIC when `Accept` lists `image/heif` or
+    /// `image/heic` (thumbor's `AUTO_HEIF`), after WebP.
+    public var autoHeif = false
+    /// Whether a URL without a format is answered in JPEG when `Accept` lists `image/jpeg`,
+    /// `image/jpg`, `image/*` or `*/*` (thumbor's `AUTO_JPG`), after HEIC.
+    public var autoJpg = false
+    /// Whether a URL without a format is answered in PNG when `Accept` lists `image/png` or
+    /// `image/*` (thumbor's `AUTO_PNG`), last.
+    public var autoPng = false
+    /// Whether a thumbor URL's opaque, still PNG is answered in JPEG when no format is named or
+    /// chosen from `Accept` (thumbor's `AUTO_PNG_TO_JPG`; the `autojpg` filter turns it on or off).
+    public var autoPngToJpg = false
 
     // MARK: Watermark and fallback
 
@@ -227,7 +239,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The formats a URL without one may be answered in, in order of preference: JPEG XL, then
     /// AVIF, then WebP, as imgproxy.
     public var acceptedFormats: [ImageFormat] {
-        [(ImageFormat.jxl, autoJxl || enforceJxl), (.avif, autoAvif || enforceAvif), (.webp, autoWebp || enforceWebp)]
+        [(ImageFormat.jxl, autoJxl || enforceJxl), (.avif, autoAvif || enforceAvif), (.webp, autoWebp || enforceWebp),
+         (.heic, autoHeif), (.jpeg, autoJpg), (.png, autoPng)]
             .filter(\.1).map(\.0)
     }
 

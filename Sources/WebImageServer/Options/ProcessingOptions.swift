@@ -71,6 +71,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// order of preference) that the result may be written in instead of the source's: the first
     /// for a still image, the first that keeps an animation for an animated one.
     public var acceptedFormats: [ImageFormat] = []
+    /// Whether an opaque still PNG is written as JPEG when no format is named or chosen from
+    /// `Accept` (thumbor's `AUTO_PNG_TO_JPG` and `autojpg` filter).
+    public var opaquePNGToJPEG = false
     /// Whether an animation is reduced to its first frame, still in its format (thumbor's
     /// `cover` filter).
     public var firstFrameOnly = false

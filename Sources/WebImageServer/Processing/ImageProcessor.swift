@@ -353,11 +353,16 @@ public final class ImageProcessor: Sendable {
     /// must not stop moving because the client also takes AVIF).
     static func outputFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
         let animated = image.frames.count > 1
-        let suits = { (format: ImageFormat) in !animated || animatedFormats.contains(format) }
+        // JPEG has no alpha: a transparent image is never chosen into it (thumbor's AUTO_JPG).
+        let suits = { (format: ImageFormat) in
+            (!animated || animatedFormats.contains(format)) && (format != .jpeg || !image.pixels.hasTransparency)
+        }
         if let enforced = options.enforcedFormats.first(where: suits) { return enforced }
         if let format = options.format { return format }
         if animated, options.animationsKeepFormat { return image.format }
-        return options.acceptedFormats.first(where: suits) ?? image.format
+        if let accepted = options.acceptedFormats.first(where: suits) { return accepted }
+        if options.opaquePNGToJPEG, image.format == .png, !animated, !image.pixels.hasTransparency { return .jpeg }
+        return image.format
     }
 
     /// `image` encoded in the ``outputFormat(of:options:)`` (PNG when the source's format cannot

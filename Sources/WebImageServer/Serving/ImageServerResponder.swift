@@ -336,20 +336,41 @@ public struct ImageServerResponder: HTTPResponder {
         return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
     }
 
-    /// Those of `choices` whose media types an `Accept` field lists, in their order; a type
-    /// listed with `q=0` is refused, not accepted.
+    /// Those of `choices` that `Accept` fields take, in their order: a format's own media type
+    /// decides when listed (`q=0` refuses it, RFC 9110 12.4.2), else, for the formats thumbor's
+    /// auto conversions add, `image/*`, and for JPEG `*/*` too, as thumbor reads them. WebP, AVIF
+    /// and JPEG XL must be listed by name, as imgproxy reads them.
     private static func formats(among choices: [ImageFormat], accepting fields: [String]) -> [ImageFormat] {
-        let listed = Set(fields.flatMap { $0.split(separator: ",") }.compactMap { range -> String? in
+        var qualities: [String: Double] = [:]
+        for range in fields.flatMap({ $0.split(separator: ",") }) {
             let parts = range.split(separator: ";", omittingEmptySubsequences: false)
-            // `q=0` says the type is not acceptable (RFC 9110, 12.4.2).
-            let refused = parts.dropFirst().contains { parameter in
+            let type = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+            guard !type.isEmpty else { continue }
+            var quality = 1.0
+            for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
-                return pair.count == 2 && pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q"
-                    && Double(pair[1].trimmingCharacters(in: .whitespaces)) == 0
+                if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q" {
+                    quality = Double(pair[1].trimmingCharacters(in: .whitespaces)).map { $0.isFinite ? $0 : 0 } ?? 0
+                }
             }
-            return refused ? nil : parts[0].trimmingCharacters(in: .whitespaces).lowercased()
-        })
-        return choices.filter { listed.contains("image/\($0.rawValue)") }
+            qualities[type] = max(quality, qualities[type] ?? 0)
+        }
+        return choices.filter { format in
+            let (named, wildcards) = ranges(taking: format)
+            if let listed = named.compactMap({ qualities[$0] }).max() { return listed > 0 }
+            return wildcards.first { qualities[$0] != nil }.map { qualities[$0]! > 0 } ?? false
+        }
+    }
+
+    /// The media types that name `format` in `Accept`, and the wildcards that take it when none
+    /// of them is listed.
+    private static func ranges(taking format: ImageFormat) -> (named: [String], wildcards: [String]) {
+        switch format {
+        case .jpeg: (["image/jpeg", "image/jpg"], ["image/*", "*/*"])
+        case .png: (["image/png"], ["image/*"])
+        case .heic: (["image/heif", "image/heic"], ["image/*"])
+        default: (["image/\(format.rawValue)"], [])
+        }
     }
 
     /// The answer to `error`: its status and its one line.

@@ -95,6 +95,10 @@ struct ThumborRequest {
             try arguments.expectCount(1, 1)
             let proportion = try arguments.decimal(0, in: -1_000_000...1_000_000)
             if proportion > 0, proportion < 1 { options.resultProportion = proportion }
+        case "autojpg":
+            // thumbor's AUTO_PNG_TO_JPG for this URL: on without an argument or with true.
+            try arguments.expectCount(0, 1)
+            options.opaquePNGToJPEG = arguments.has(0) ? try arguments.boolean(0) : true
         case "rotate":
             try arguments.expectCount(1, 1)
             let angle = try arguments.integer(0, in: -3600...3600)

@@ -61,11 +61,16 @@ public struct ThumborURLParser: Sendable {
     public var limits: ProcessingURLLimits
     /// How an image part that names no scheme is read.
     public var loader: ThumborLoader
+    /// Whether an opaque still PNG is answered in JPEG unless a format is named or chosen from
+    /// `Accept` (thumbor's `AUTO_PNG_TO_JPG`); the `autojpg` filter overrides it per URL.
+    public var opaquePNGToJPEG: Bool
 
-    /// A parser with `limits`, reading images without a scheme with `loader`.
-    public init(limits: ProcessingURLLimits = ProcessingURLLimits(), loader: ThumborLoader = .http) {
+    /// A parser with `limits`, reading images without a scheme with `loader`, writing opaque
+    /// PNGs as JPEG when `opaquePNGToJPEG`.
+    public init(limits: ProcessingURLLimits = ProcessingURLLimits(), loader: ThumborLoader = .http, opaquePNGToJPEG: Bool = false) {
         self.limits = limits
         self.loader = loader
+        self.opaquePNGToJPEG = opaquePNGToJPEG
     }
 
     /// The URL `path` (the request target without the host; of the query, only `meta`'s `callback` is read) describes.
@@ -112,6 +117,7 @@ public struct ThumborURLParser: Sendable {
 
         let gravity = smart ? Gravity(kind: .smart) : Self.gravity(halign: halign, valign: valign)
         var request = ThumborRequest(mode: mode, size: size, gravity: gravity)
+        request.options.opaquePNGToJPEG = opaquePNGToJPEG
         request.options.crop = crop
         request.options.trim = trim
         if rest.hasPrefix("filters:") {
