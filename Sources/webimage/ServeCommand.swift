@@ -40,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("timeout")) var timeout: String?
     @Option(help: .setting("read-request-timeout")) var readRequestTimeout: String?
     @Option(help: .setting("max-clients")) var maxClients: String?
+    @Option(help: .setting("allow-origin")) var allowOrigin: String?
     @Option(help: .setting("path-prefix")) var pathPrefix: String?
     @Option(help: .setting("url-format")) var urlFormat: String?
     @Option(help: .setting("key")) var key: [String] = []
@@ -117,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         func joined(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ",") }
         func on(_ isOn: Bool) -> String? { isOn ? "true" : nil }
         return [
-            ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("path-prefix", pathPrefix), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
+            ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("allow-origin", allowOrigin), ("path-prefix", pathPrefix), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
             ("signature-size", signatureSize), ("trusted-signature", joined(trustedSignature)), ("thumbor-key", thumborKey), ("preset", joined(preset)), ("only-presets", on(onlyPresets)),
             ("allowed-processing-options", joined(allowedProcessingOptions)), ("arguments-separator", argumentsSeparator),
             ("base-url", baseUrl), ("url-replacement", urlReplacement.isEmpty ? nil : urlReplacement.joined(separator: ";")),

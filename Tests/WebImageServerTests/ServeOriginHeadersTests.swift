@@ -144,6 +144,25 @@ final class ServeOriginHeadersTests: ServeTestCase {
         }
         XCTAssertEqual(conditions(at: "/since.png").dropFirst(2 * before), [nil, nil])
     }
+
+    /// thumbor's `test_can_get_image_cors_header` and `_with_cors_header`, imgproxy's
+    /// `IMGPROXY_ALLOW_ORIGIN`: no CORS fields by default; with `--allow-origin '*'` every
+    /// answer (a memory hit, an error, `/health`) allows any origin to read it.
+    func testCORSFieldsWhenAnOriginIsAllowed() async throws {
+        origin.route("/plain.png", .bytes(png, contentType: "image/png"))
+        let closed = try serve(["--allow-loopback-sources"])
+        let plain = try await resized(closed, "/plain.png")
+        XCTAssertEqual(plain.status, 200)
+        XCTAssertNil(plain.headers.first(name: "Access-Control-Allow-Origin"))
+        let open = try serve(["--allow-loopback-sources", "--allow-origin", "*"])
+        for path in ["/plain.png", "/plain.png", "/missing.png"] {
+            let answer = try await resized(open, path)
+            XCTAssertEqual(answer.headers.first(name: "Access-Control-Allow-Origin"), "*", path)
+            XCTAssertEqual(answer.headers.first(name: "Access-Control-Allow-Methods"), "GET, OPTIONS", path)
+        }
+        let health = try await get(open + "/health")
+        XCTAssertEqual(health.headers.first(name: "Access-Control-Allow-Origin"), "*")
+    }
 }
 
 private extension DateFormatter {

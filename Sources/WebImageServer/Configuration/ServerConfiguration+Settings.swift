@@ -16,6 +16,14 @@ extension ServerConfiguration {
                 0.001...86_400, \.readRequestTimeout),
         integer("max-clients", "IMGPROXY_MAX_CLIENTS", "N",
                 "Connections open at once; one past it is closed as soon as it is accepted", 1...1_000_000, \.maxClients),
+        setting("allow-origin", "IMGPROXY_ALLOW_ORIGIN", "ORIGIN",
+                "The origin answers allow to read them (Access-Control-Allow-Origin, * for any), with Access-Control-Allow-Methods: GET, OPTIONS",
+                default: "none: no CORS fields") { text, configuration throws(SettingValueError) in
+            guard !text.isEmpty, text.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                throw SettingValueError(reason: "is not an origin in printable ASCII")
+            }
+            configuration.allowOrigin = text
+        },
         // URLs and signing
         setting("path-prefix", "IMGPROXY_PATH_PREFIX", "/PREFIX",
                 "What every path starts with, /health and /metrics too; any other path is answered 404",

@@ -24,6 +24,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var readRequestTimeout = 10.0
     /// The most connections open at once; one past it is closed as soon as it is accepted.
     public var maxClients = 2048
+    /// The origin every answer allows to read it (`Access-Control-Allow-Origin`, with
+    /// `Access-Control-Allow-Methods: GET, OPTIONS`), as imgproxy's `IMGPROXY_ALLOW_ORIGIN` and
+    /// thumbor's `ACCESS_CONTROL_ALLOW_ORIGIN_HEADER`; nil: no CORS fields.
+    public var allowOrigin: String?
 
     // MARK: URLs and signing
 

@@ -71,7 +71,7 @@ public struct ImageServerResponder: HTTPResponder {
         guard let path = unprefixed(request.head.path ?? "/") else {
             return Response(Self.text(.notFound, "not found: paths start with the server's path prefix", head: isHead))
         }
-        if let answer = serviceAnswer(to: path, head: isHead) { return Response(answer) }
+        if let answer = serviceAnswer(to: path, head: isHead) { return Response(withCORS(answer)) }
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
         let started = ContinuousClock.now
@@ -92,7 +92,7 @@ public struct ImageServerResponder: HTTPResponder {
         }
         let (answer, image, route) = answered
         record(answer, to: head, path: path, image: image, route: route, since: started)
-        return Response(answer)
+        return Response(withCORS(answer))
     }
 
     /// `path` after the configuration's ``ServerConfiguration/pathPrefix`` (imgproxy's
@@ -132,7 +132,7 @@ public struct ImageServerResponder: HTTPResponder {
         guard request.method == .get || request.method == .head, let target = request.path, let path = unprefixed(target) else {
             return nil
         }
-        if let answer = serviceAnswer(to: path, head: request.method == .head) { return answer }
+        if let answer = serviceAnswer(to: path, head: request.method == .head) { return withCORS(answer) }
         guard let route = routes.value(forKey: Self.routeKey(path, hints: clientHints(in: request.headerFields))) else { return nil }
         let started = ContinuousClock.now
         let negotiated = negotiated(route, accepting: request.headerFields)
@@ -146,6 +146,15 @@ public struct ImageServerResponder: HTTPResponder {
         guard let image else { return nil }
         let answer = imageAnswer(image, for: route, request: request, variesByAccept: negotiated != nil)
         record(answer, to: request, path: path, image: image, route: route, since: started)
+        return withCORS(answer)
+    }
+
+    /// `answer` with the CORS fields of ``ServerConfiguration/allowOrigin`` when it is set.
+    private func withCORS(_ answer: PreparedResponse) -> PreparedResponse {
+        guard let origin = processor.configuration.allowOrigin else { return answer }
+        var answer = answer
+        answer.head.headerFields.append(Field(name: .accessControlAllowOrigin, value: origin))
+        answer.head.headerFields.append(Field(name: .accessControlAllowMethods, value: "GET, OPTIONS"))
         return answer
     }
 
