@@ -122,7 +122,7 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
             try await check(base, accept: accept, rows: rows)
         }
         try await check(base, accept: "image/jpeg;q=0.8", rows: [
-            ("filters:autojpg(false)/", "image.avif", .jpeg, true, "test_autojpg_false_does_not_disable_auto_jpg"),
+            ("filters:autojpg(false)/", "opaque.png", .jpeg, true, "test_autojpg_false_does_not_disable_auto_jpg"),
             ("", "transparent.png", .png, true, "test_should_not_convert_to_jpg_if_image_has_transparency_with_accept_jpeg"),
         ])
     }
