@@ -18,6 +18,14 @@ public struct OriginHeaders: Sendable, Hashable {
         lifetime = ResultLifetime(cacheControl: response[header: "Cache-Control"], expires: response[header: "Expires"])
     }
 
+    /// The `Last-Modified` answered for the source under `configuration`: the origin's, raised
+    /// to the ``ServerConfiguration/lastModifiedBuster``; nil when the origin sent none or
+    /// ``ServerConfiguration/useLastModified`` is off.
+    func answeredLastModified(under configuration: ServerConfiguration) -> Date? {
+        guard configuration.useLastModified, let lastModified else { return nil }
+        return max(lastModified, configuration.lastModifiedBuster ?? lastModified)
+    }
+
     /// Headers from their parts.
     public init(etag: String? = nil, lastModified: Date? = nil, lifetime: ResultLifetime? = nil) {
         self.etag = etag

@@ -6,9 +6,7 @@ extension ProcessedImage {
     /// ``ServerConfiguration/lastModifiedBuster``) with ``ServerConfiguration/useLastModified``,
     /// its lifetime with ``ServerConfiguration/cacheControlPassthrough``.
     mutating func take(_ origin: OriginHeaders, under configuration: ServerConfiguration) {
-        if configuration.useLastModified, let modified = origin.lastModified {
-            date(max(modified, configuration.lastModifiedBuster ?? modified))
-        }
+        if let modified = origin.answeredLastModified(under: configuration) { date(modified) }
         if configuration.cacheControlPassthrough { lifetime = origin.lifetime }
     }
 }

@@ -322,9 +322,8 @@ public struct ImageServerResponder: HTTPResponder {
         let configuration = processor.configuration
         var headers = HTTPFields()
         if configuration.useETag, let etag = origin.etag { headers.append(Field(name: .eTag, value: etag)) }
-        if configuration.useLastModified, let modified = origin.lastModified {
-            let dated = max(modified, configuration.lastModifiedBuster ?? modified)
-            headers.append(Field(name: .lastModified, value: HTTPDate.string(from: dated)))
+        if let modified = origin.answeredLastModified(under: configuration) {
+            headers.append(Field(name: .lastModified, value: HTTPDate.string(from: modified)))
         }
         let lifetime = configuration.cacheControlPassthrough ? origin.lifetime : nil
         headers.append(Field(name: .cacheControl, value: route.map { cacheControl(of: $0, lifetime: lifetime) } ?? cacheControl))

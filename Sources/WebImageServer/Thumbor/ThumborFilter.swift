@@ -19,10 +19,10 @@ struct ThumborFilter: Hashable {
                   let (close, commas) = closing(rest, from: open) else {
                 throw .invalidArgument(option: "filters", reason: "\"\(ProcessingURLError.quoting(rest))\" is not name(arguments)")
             }
-            var arguments: [Substring] = [], start = rest.index(after: open)
-            for end in commas + [close] where !(end == close && commas.isEmpty && start == close) {
-                arguments.append(Substring(rest[start..<end].trimmingCharacters(in: .whitespaces)))
-                start = rest.index(after: end)
+            // Each argument lies between two boundaries: the parentheses and the commas between them.
+            let boundaries = [open] + commas + [close]
+            let arguments = rest.index(after: open) == close ? [] : zip(boundaries, boundaries.dropFirst()).map {
+                Substring(rest[rest.index(after: $0)..<$1].trimmingCharacters(in: .whitespaces))
             }
             filters.append(ThumborFilter(name: String(name), arguments: arguments))
             rest = rest[rest.index(after: close)...]
