@@ -63,6 +63,9 @@ final class ServeDeadlineTests: ServeTestCase {
         try await waitUntilSourcesFetched(base)
         let answeredB = try await Self.giveUp(on: photo, after: .milliseconds(300), client: http)
         XCTAssertFalse(answeredB, "B waits in the queue behind A")
+        // The server learns of B's hang-up when its connection closes, a moment after B gave up.
+        let left = try await metrics(base, once: "webimage_queue_length", is: 0, timeout: .seconds(5))
+        XCTAssertEqual(left["webimage_queue_length"], 0, "B's place in the queue is given back when it hangs up")
         let c = try await get(base + "/insecure/w:12/plain/" + origin.url("/photo.jpg").absoluteString)
         XCTAssertEqual(c.status, 200, "B left the queue, so C waited in it until A's work ended and freed the slot")
         let aWasAnswered = try await answeredA
