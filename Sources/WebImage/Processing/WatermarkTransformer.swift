@@ -25,7 +25,7 @@ public struct WatermarkTransformer: ImageTransformer {
         case let .tiled(x, y): "tiled:\(x):\(y)"
         case let .grid(x, y, stepX, stepY, columns, rows): "grid:\(x):\(y):\(stepX):\(stepY):\(columns):\(rows)"
         }
-        let digest = String(Self.digest(of: mark), radix: 16)
+        let digest = String(mark.contentDigest, radix: 16)
         return "watermark(\(digest),\(mark.width)x\(mark.height),\(position),\(TransformerKey.number(opacity)))"
     }
 
@@ -44,7 +44,7 @@ public struct WatermarkTransformer: ImageTransformer {
         let rows = Self.copies(of: mark.height, along: frame.height, in: placement, horizontal: false)
         for top in rows {
             for left in columns {
-                lay(on: &out, at: (left, top))
+                out.composite(mark, at: (left, top), opacity: opacity)
             }
         }
         return out
@@ -77,44 +77,6 @@ public struct WatermarkTransformer: ImageTransformer {
         let last = min(count, length - first <= 0 ? 0 : (length - first + step - 1) / step)
         guard skipped < last else { return stride(from: 0, to: 0, by: 1) }
         return stride(from: first + skipped * step, to: first + last * step, by: step)
-    }
-
-    /// The mark composited over `frame` with its top-left corner at `origin` ("source over",
-    /// colours not premultiplied), clipped to the frame.
-    private func lay(on frame: inout PixelBuffer, at origin: (x: Int, y: Int)) {
-        let visible = PixelRect(x: origin.x, y: origin.y, width: mark.width, height: mark.height)
-            .intersection(PixelRect(x: 0, y: 0, width: frame.width, height: frame.height))
-        guard !visible.isEmpty else { return }
-        let frameWidth = frame.width, markWidth = mark.width, opacity = opacity
-        mark.bytes.withUnsafeBufferPointer { source in
-            frame.bytes.withUnsafeMutableBufferPointer { destination in
-                for row in visible.y..<(visible.y + visible.height) {
-                    for column in visible.x..<(visible.x + visible.width) {
-                        let from = ((row - origin.y) * markWidth + (column - origin.x)) * 4
-                        let to = (row * frameWidth + column) * 4
-                        let markAlpha = Double(source[from + 3]) / 255 * opacity
-                        guard markAlpha > 0 else { continue }
-                        let frameAlpha = Double(destination[to + 3]) / 255
-                        let alpha = markAlpha + frameAlpha * (1 - markAlpha)
-                        for channel in 0..<3 {
-                            let value = (Double(source[from + channel]) * markAlpha
-                                + Double(destination[to + channel]) * frameAlpha * (1 - markAlpha)) / alpha
-                            destination[to + channel] = UInt8(min(255, max(0, value.rounded())))
-                        }
-                        destination[to + 3] = UInt8(min(255, max(0, (alpha * 255).rounded())))
-                    }
-                }
-            }
-        }
-    }
-
-    /// FNV-1a over the bytes: stable across runs, unlike `hashValue`.
-    private static func digest(of pixels: PixelBuffer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in pixels.bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return hash
     }
 }
 

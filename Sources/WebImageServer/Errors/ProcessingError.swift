@@ -36,8 +36,8 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The source is an image this server cannot process: too many pixels or frames, a
     /// feature not supported, a result over the limits (422).
     case unprocessable(String)
-    /// The mark of a thumbor `watermark` filter could not be loaded or decoded (400, as thumbor
-    /// answers it): missing, failing, too slow or no image.
+    /// The image of a thumbor `watermark` or `frame` filter could not be loaded or decoded (400,
+    /// as thumbor answers a failing mark): missing, failing, too slow or no image.
     case watermarkFailed(String)
     /// The options ask for something this server does not do (422).
     case unsupported(String)
@@ -84,7 +84,7 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         case let .deadlineExceeded(seconds): "the image was not ready within \(seconds.plainText) s"
         case let .sourceTooLarge(reason): "the source image is too large: \(reason)"
         case let .notAnImage(reason), let .unprocessable(reason): "the source image cannot be processed: \(reason)"
-        case let .watermarkFailed(reason): "the watermark could not be loaded: \(reason)"
+        case let .watermarkFailed(reason): "the image of a watermark or frame filter could not be loaded: \(reason)"
         case let .unsupported(reason): "unsupported: \(reason)"
         case let .encodingFailed(reason): "the result could not be encoded: \(reason)"
         case .busy: "too many requests: try again later"
@@ -102,7 +102,8 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// What a failure to load a thumbor watermark's mark is answered with: a refused mark, one
+    /// What a failure to load a thumbor overlay's image (a watermark's mark, a frame's
+    /// nine-patch) is answered with: a refused image, one
     /// over a size limit and the server's own refusals as they are, anything else
     /// ``watermarkFailed(_:)``, which never brings the fallback image (the source was there).
     var forWatermark: ProcessingError {

@@ -33,7 +33,7 @@ extension ProcessingOptions {
         }
         if !colorAdjustments.isEmpty { parts.append("ca:" + colorAdjustments.map(\.key).joined(separator: ",")) }
         if let watermark { parts.append(watermark.canonical) }
-        parts += thumborWatermarks.map(\.canonical)
+        parts += thumborOverlays.map(\.canonical)
         if !convolutions.isEmpty { parts.append("cv:" + convolutions.map(\.key).joined(separator: ",")) }
         if fillsWithBlur { parts.append("bg:blur") }
         if !focalRegions.isEmpty { parts.append("fp:" + focalRegions.map { "\($0.x).\($0.y).\($0.width).\($0.height)" }.joined(separator: ",")) }
@@ -51,6 +51,7 @@ extension ProcessingOptions {
         if maxBytes > 0 { parts.append("mb:\(maxBytes)") }
         if !skipProcessing.isEmpty { parts.append("skp:" + skipProcessing.map(\.rawValue).sorted().joined(separator: ",")) }
         if !stripColorProfile { parts.append("scp:0") }
+        if let gifVideo { parts.append("gifv:\(gifVideo)") }
         return parts
     }
 }

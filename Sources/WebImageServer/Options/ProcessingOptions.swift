@@ -136,8 +136,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var colorAdjustments: [ColorAdjustment] = []
     /// The configured watermark laid over the result, or nil for none.
     public var watermark: ProcessingWatermark?
-    /// thumbor's `watermark` filters, each mark loaded from its URL and laid over the result in order.
-    public var thumborWatermarks: [ThumborWatermark] = []
+    /// thumbor's `watermark` and `frame` filters, each image loaded from its URL and laid over
+    /// the result in order.
+    public var thumborOverlays: [ThumborOverlay] = []
     /// The convolutions applied after the colour adjustments, in order (thumbor's `convolution` filter).
     public var convolutions: [ConvolutionTransformer] = []
     /// Whether the canvas ``extend`` adds is filled with the image itself, blurred (sigma 50) and
@@ -147,6 +148,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// the fill crop centres on, by their centre weighted by their area, in place of ``gravity``
     /// (thumbor's `focal` and `extract_focal` filters).
     public var focalRegions: [PixelRect] = []
+    /// The video container a GIF result is asked in (`mp4` or `webm`, thumbor's `gifv` filter),
+    /// or nil. This server has no video encoder: a GIF result asked so is refused (422), and a
+    /// result in any other format is made as without it, as thumbor's gifv optimizer leaves it.
+    public var gifVideo: String?
     /// When set, the answer is thumbor's JSON description of the operations rather than the
     /// image (thumbor's `meta`).
     public var meta: ProcessingMeta?

@@ -146,7 +146,7 @@ public final class ImageProcessor: Sendable {
     }
 
     /// The image `url` describes made from `source` and the encoded `marks` of its thumbor
-    /// watermarks in a processing slot, on the executor.
+    /// overlays in a processing slot, on the executor.
     private func makeInSlot(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
         try await slots.run { () async throws(ProcessingError) -> ProcessedImage in
@@ -174,7 +174,7 @@ public final class ImageProcessor: Sendable {
     }
 
     /// The image `url` describes, made now from its `source` bytes and the encoded `marks` of
-    /// its thumbor watermarks: decoded, checked against the limits, transformed, encoded.
+    /// its thumbor overlays: decoded, checked against the limits, transformed, encoded.
     private func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
         let options = url.options
@@ -204,17 +204,17 @@ public final class ImageProcessor: Sendable {
             return ProcessedImage(data: ProcessingTransformer(options: options).metadata(of: decoded, meta: meta),
                                   format: .undefined, sourceOrigin: source.source)
         }
-        // The marks share the source pixel limit between them: many filters of large marks
+        // The overlays' images share the source pixel limit between them: many filters of large marks
         // cost no more than one large source.
         var markPixels: [PixelBuffer] = [], budget = maxSourcePixels
         for mark in marks {
-            guard budget > 0 else { throw .unprocessable("the watermarks' marks are over \(maxSourcePixels) pixels together") }
+            guard budget > 0 else { throw .unprocessable("the overlays' images are over \(maxSourcePixels) pixels together") }
             do throws(ImageCodingError) {
                 let pixels = try AuxiliaryImages.firstFrame(of: mark, coders: manager.coders, maxPixels: budget).pixels
                 budget -= pixels.width * pixels.height
                 markPixels.append(pixels)
             } catch {
-                throw error.isUnusableData ? .watermarkFailed(error.description) : .unprocessable("a watermark: \(error.description)")
+                throw error.isUnusableData ? .watermarkFailed(error.description) : .unprocessable("an overlay image: \(error.description)")
             }
         }
         let transformer = ProcessingTransformer(options: options, watermark: auxiliary.watermark, thumborMarks: markPixels)
@@ -240,14 +240,14 @@ public final class ImageProcessor: Sendable {
         return result
     }
 
-    /// The encoded marks of `url`'s thumbor watermarks, in order, each fetched as a source is
+    /// The encoded images of `url`'s thumbor overlays (marks, nine-patches), in order, each fetched as a source is
     /// (the same allowed sources, address policy, size limit and cache); a failure is
     /// ``ProcessingError/forWatermark``'s.
     private func fetchMarks(of url: ProcessingURL) async throws(ProcessingError) -> [Data] {
         var marks: [Data] = []
-        for watermark in url.options.thumborWatermarks {
+        for overlay in url.options.thumborOverlays {
             do throws(ProcessingError) {
-                marks.append(try await fetch(watermark.url).data)
+                marks.append(try await fetch(overlay.url).data)
             } catch {
                 throw error.forWatermark
             }
@@ -369,6 +369,9 @@ public final class ImageProcessor: Sendable {
     /// be written and it is a drawing or transparent, else JPEG).
     private func encode(_ image: Image, options: ProcessingOptions) throws(ProcessingError) -> ProcessedImage {
         var format = Self.outputFormat(of: image, options: options)
+        if format == .gif, let container = options.gifVideo {
+            throw .unsupported("gifv(\(container)): writing a GIF result as video needs a video encoder, which this server does not have")
+        }
         if !coders.canEncode(format) {
             guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
             format = image.format.isVector || image.pixels.hasTransparency ? .png : .jpeg

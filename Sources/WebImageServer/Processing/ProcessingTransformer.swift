@@ -3,7 +3,7 @@ import WebImage
 /// Applies a request's options to a decoded image, in imgproxy's order: orientation (undone
 /// for `auto_rotate:0`), rotation, flips, trim, crop, resize (with the fill crop), grey, blur,
 /// sharpening, pixelation, colour adjustments and rounded corners, the `extend` and `extend_aspect_ratio` canvases, the padding,
-/// thumbor's flips and turns, flattening onto the background, then the watermarks (imgproxy's, thumbor's). Grey comes before the
+/// thumbor's flips and turns, flattening onto the background, then the watermarks (imgproxy's, thumbor's) and thumbor's frames. Grey comes before the
 /// canvases so that thumbor's `fill` colour stays a colour. The sizes are ``ResizePlan``'s. Every frame of an
 /// animation goes the same way: smart gravity judges the first frame and cuts the others
 /// where it cut that one, so that the animation does not jump about.
@@ -13,7 +13,7 @@ struct ProcessingTransformer: ImageTransformer {
     /// The configured watermark's pixels, laid as ``ProcessingOptions/watermark`` says, or nil
     /// when none is configured (the option then does nothing).
     var watermark: PixelBuffer?
-    /// The marks of ``ProcessingOptions/thumborWatermarks``, decoded, in the same order.
+    /// The images of ``ProcessingOptions/thumborOverlays``, decoded, in the same order.
     var thumborMarks: [PixelBuffer] = []
 
     /// `imgproxy(` the canonical options `)`: equal options share cached results.
@@ -37,7 +37,11 @@ struct ProcessingTransformer: ImageTransformer {
             size = cropSize(crop, of: size)
         }
         let canvas = ResizePlan(options: options, source: size).canvas
-        return options.postResizeOrientation.swapsDimensions ? PixelSize(width: canvas.height, height: canvas.width) : canvas
+        var output = options.postResizeOrientation.swapsDimensions ? PixelSize(width: canvas.height, height: canvas.width) : canvas
+        for (overlay, image) in zip(options.thumborOverlays, thumborMarks) {
+            if case .frame = overlay, let patch = NinePatch(image) { output = NinePatchFrameTransformer(patch: patch).framedSize(of: output) }
+        }
+        return output
     }
 
     /// Where smart gravity cut the first frame, for the next frames: the crop before the resize
@@ -78,8 +82,13 @@ struct ProcessingTransformer: ImageTransformer {
             pixels = Self.applying(placement.transformer(laying: watermark, on: PixelSize(width: pixels.width, height: pixels.height),
                                                          dpr: plan.dprScale), to: pixels)
         }
-        for (filter, mark) in zip(options.thumborWatermarks, thumborMarks) {
-            pixels = Self.applying(filter.transformer(laying: mark, on: PixelSize(width: pixels.width, height: pixels.height)), to: pixels)
+        for (overlay, image) in zip(options.thumborOverlays, thumborMarks) {
+            switch overlay {
+            case let .watermark(filter):
+                pixels = Self.applying(filter.transformer(laying: image, on: PixelSize(width: pixels.width, height: pixels.height)), to: pixels)
+            case .frame:
+                if let patch = NinePatch(image) { pixels = NinePatchFrameTransformer(patch: patch).framed(pixels) }
+            }
         }
         return pixels
     }

@@ -83,7 +83,11 @@ extension ThumborRequest {
             try arguments.expectCount(1, 1)
             options.maxBytes = try arguments.integer(0, in: 0...Int(Int32.max))
         case "watermark":
-            options.thumborWatermarks.append(try Self.watermark(arguments, parser: parser))
+            options.thumborOverlays.append(.watermark(try Self.watermark(arguments, parser: parser)))
+        case "frame":
+            // frame(url): the nine-patch's URL read as the image part is.
+            try arguments.expectCount(1, 1)
+            options.thumborOverlays.append(.frame(try parser.imageURL(arguments.values[0])))
         case "format":
             try arguments.expectCount(1, 1)
             let name = arguments.values[0].lowercased()

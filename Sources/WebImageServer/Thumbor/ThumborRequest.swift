@@ -99,6 +99,14 @@ struct ThumborRequest {
             // thumbor's AUTO_PNG_TO_JPG for this URL: on without an argument or with true.
             try arguments.expectCount(0, 1)
             options.opaquePNGToJPEG = arguments.has(0) ? try arguments.boolean(0) : true
+        case "gifv":
+            // thumbor's gifv optimizer writes a GIF result as a video, MP4 unless `webm` is asked.
+            try arguments.expectCount(0, 1)
+            let container = arguments.has(0) ? arguments.values[0].lowercased() : "mp4"
+            guard container == "mp4" || container == "webm" else {
+                throw arguments.fail("\"\(ProcessingURLError.quoting(container))\" is not a video container: mp4 or webm")
+            }
+            options.gifVideo = container
         case "rotate":
             try arguments.expectCount(1, 1)
             let angle = try arguments.integer(0, in: -3600...3600)
