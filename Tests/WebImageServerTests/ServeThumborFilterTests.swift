@@ -26,7 +26,7 @@ final class ServeThumborFilterTests: ServeTestCase {
         }
     }
 
-    /// The arithmetic of thumbor/ext/filters/_brightness.c, _contrast.c, _rgb.c and _saturation.c
+    /// The arithmetic of thumbor/ext/filters/_brightness.c, _contrast.c, _rgb.c, _saturation.c and _colorize.c
     /// on a flat colour, with tests/filters' arguments (brightness(20), contrast(20), rgb(10,2,4)).
     func testColourFiltersChangeEveryPixelAsThumborDoes() async throws {
         let base = try serve(["--allow-loopback-sources"])
@@ -37,6 +37,8 @@ final class ServeThumborFilterTests: ServeTestCase {
             ("rgb(10,2,4)", RGBA(r: 125, g: 155, b: 210)),
             ("saturation(0)", RGBA(r: 144, g: 144, b: 144)),  // √(0.299 × 100² + 0.587 × 150² + 0.114 × 200²)
             ("brightness(20):rgb(-20,0,0)", RGBA(r: 100, g: 201, b: 251)),
+            ("colorize(40,80,20,ff0000)", RGBA(r: 162, g: 30, b: 160)),  // (v × (100 − p) + c × p) / 100
+            ("colorize(150,0,100,00ff00)", RGBA(r: 0, g: 150, b: 0)),  // past 100 it overshoots, clamped
         ]
         for (filters, expected) in cases {
             let (_, image) = try await fetched(base, "/unsafe/filters:\(filters):format(png)/\(source)", format: .png)

@@ -45,6 +45,11 @@ public struct ColorAdjustingTransformer: ImageTransformer {
         case .curves(let all, let red, let green, let blue):
             let overall = all.table, channels = [red.table, green.table, blue.table]
             mapChannels(&bytes) { value, channel in Int(overall[Int(channels[channel][value])]) }
+        case .colorize(let red, let green, let blue, let colour):
+            let percents = [red, green, blue], targets = [Int(colour.r), Int(colour.g), Int(colour.b)]
+            mapChannels(&bytes) { value, channel in
+                (value * (100 - percents[channel]) + targets[channel] * percents[channel]) / 100
+            }
         }
     }
 

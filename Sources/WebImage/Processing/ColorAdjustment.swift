@@ -1,5 +1,5 @@
 /// One change to the colour of every pixel, with thumbor's arithmetic (its `brightness`,
-/// `contrast`, `rgb`, `saturation`, `noise` and `equalize` filters). Alpha is never changed.
+/// `contrast`, `rgb`, `saturation`, `noise`, `equalize`, `curve` and `colorize` filters). Alpha is never changed.
 public enum ColorAdjustment: Sendable, Hashable {
     /// Adds `percent` of 255 (−100…100, truncated towards zero) to red, green and blue.
     case brightness(percent: Int)
@@ -18,6 +18,9 @@ public enum ColorAdjustment: Sendable, Hashable {
     /// Maps red, green and blue through their own curves, then all three through `all` (thumbor's
     /// `curve` filter).
     case curves(all: ToneCurve, red: ToneCurve, green: ToneCurve, blue: ToneCurve)
+    /// Moves red, green and blue the given percents of the way to `colour`'s (truncated towards
+    /// zero; past 100 they overshoot, clamped to 0…255), as thumbor's `colorize` filter blends.
+    case colorize(red: Int, green: Int, blue: Int, colour: RGBA)
 
     /// A short spelling for cache keys: `brightness(20)`, `rgb(10,0,-5)`.
     public var key: String {
@@ -29,6 +32,7 @@ public enum ColorAdjustment: Sendable, Hashable {
         case .noise(let amount, let seed): "noise(\(amount),\(seed))"
         case .equalize: "equalize"
         case .curves(let all, let red, let green, let blue): "curve(\(all.key),\(red.key),\(green.key),\(blue.key))"
+        case .colorize(let red, let green, let blue, let colour): "colorize(\(red),\(green),\(blue),\(colour.r).\(colour.g).\(colour.b))"
         }
     }
 }

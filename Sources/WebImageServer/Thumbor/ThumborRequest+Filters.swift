@@ -47,6 +47,16 @@ extension ThumborRequest {
             let amount = try arguments.integer(0, in: 0...1000)
             let seed = arguments.has(1) ? try arguments.integer(1, in: 0...Int(UInt32.max)) : 0
             options.colorAdjustments.append(.noise(amount: amount, seed: UInt64(seed)))
+        case "colorize":
+            // colorize(red%,green%,blue%,rrggbb): each channel blended that far towards the colour's.
+            try arguments.expectCount(4, 4)
+            let hex = arguments.values[3]
+            guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else {
+                throw arguments.fail("\"\(ProcessingURLError.quoting(hex))\" is not a colour as rrggbb")
+            }
+            let colour = RGBA(r: UInt8(value >> 16), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF))
+            options.colorAdjustments.append(.colorize(red: try arguments.integer(0, in: 0...1000), green: try arguments.integer(1, in: 0...1000),
+                                                      blue: try arguments.integer(2, in: 0...1000), colour: colour))
         case "equalize":
             try arguments.expectCount(0, 0)
             options.colorAdjustments.append(.equalize)
