@@ -138,7 +138,7 @@ final class ThumborURLParserTests: XCTestCase {
     }
 
     /// tests/filters/test_round_corner.py's `round_corner(50,255,0,0)` and `round_corner(50|75,255,0,0)`.
-    func testRoundCornerTakesOneRadiusAndAColour() throws {
+    func testRoundCornerTakesOneOrTwoRadiiAndAColour() throws {
         let options = try parser.parse("/unsafe/filters:round_corner(50,255,0,0)/h/x.jpg").options
         XCTAssertEqual(options.cornerRadius, 50)
         XCTAssertEqual(options.cornerFill, RGBA(r: 255, g: 0, b: 0))
@@ -147,7 +147,12 @@ final class ThumborURLParserTests: XCTestCase {
         XCTAssertNil(clear.cornerFill)
         XCTAssertNotEqual(try parser.parse("/unsafe/filters:round_corner(50,0,0,255,true)/h/x.jpg").cacheKey,
                           try parser.parse("/unsafe/filters:round_corner(50,0,0,255)/h/x.jpg").cacheKey)
-        for path in ["/unsafe/filters:round_corner(50|75,255,0,0)/h/x.jpg", "/unsafe/filters:round_corner(50,256,0,0)/h/x.jpg",
+        let elliptical = try parser.parse("/unsafe/filters:round_corner(50|75,255,0,0)/h/x.jpg")
+        XCTAssertEqual(elliptical.options.cornerRadius, 50)
+        XCTAssertEqual(elliptical.options.cornerVerticalRadius, 75)
+        XCTAssertNotEqual(elliptical.cacheKey, try parser.parse("/unsafe/filters:round_corner(50,255,0,0)/h/x.jpg").cacheKey)
+        XCTAssertNil(clear.cornerVerticalRadius, "a|a is circular")
+        for path in ["/unsafe/filters:round_corner(50|75|9,255,0,0)/h/x.jpg", "/unsafe/filters:round_corner(50,256,0,0)/h/x.jpg",
                      "/unsafe/filters:round_corner(50,1,2)/h/x.jpg", "/unsafe/filters:round_corner(a,1,2,3)/h/x.jpg"] {
             XCTAssertThrowsError(try parser.parse(path), path)
         }

@@ -154,6 +154,22 @@ final class TransformerTests: XCTestCase {
         XCTAssertTrue(diagonal.contains { $0 > 0 && $0 < 255 }, "no partly covered pixel on the arc: \(diagonal)")
     }
 
+    /// Corners 40 across and 10 down (thumbor's `round_corner(40|10,…)`): long and flat.
+    func testEllipticalCornersAreWiderThanTall() throws {
+        let source = PixelBuffer(width: 100, height: 60, fill: RGBA(r: 255, g: 0, b: 0))
+        let transformer = RoundCornerTransformer.roundCorner(radius: 40, verticalRadius: 10)
+        XCTAssertEqual(transformer.key, "roundCorner(40|10,all)")
+        let out = try apply(transformer, to: source)
+        for (x, y) in [(0, 0), (10, 1), (89, 1), (10, 58), (99, 59)] {
+            XCTAssertEqual(out[x, y].a, 0, "outside the ellipse at (\(x), \(y))")
+        }
+        for (x, y) in [(1, 10), (50, 0), (98, 49), (50, 30)] {
+            XCTAssertEqual(out[x, y].a, 255, "inside at (\(x), \(y))")
+        }
+        let circular = try apply(.roundCorner(radius: 40), to: source)
+        XCTAssertEqual(circular[1, 10].a, 0, "circular corners clamped to 30 reach further down")
+    }
+
     func testOnlyTheChosenCornersAreRounded() throws {
         let source = PixelBuffer(width: 40, height: 40, fill: RGBA(r: 10, g: 200, b: 30))
         let out = try apply(.roundCorner(radius: 10, corners: [.topLeft, .bottomRight]), to: source)

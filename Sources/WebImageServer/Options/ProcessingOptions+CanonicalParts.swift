@@ -29,7 +29,7 @@ extension ProcessingOptions {
         }
         if backgroundIsAverage { parts.append("bg:auto") }
         if cornerRadius > 0 {
-            parts.append("rc:\(cornerRadius):" + (cornerFill.map { "\($0.r).\($0.g).\($0.b)" } ?? "clear"))
+            parts.append("rc:\(cornerRadius)" + (cornerVerticalRadius.map { "|\($0)" } ?? "") + ":" + (cornerFill.map { "\($0.r).\($0.g).\($0.b)" } ?? "clear"))
         }
         if !colorAdjustments.isEmpty { parts.append("ca:" + colorAdjustments.map(\.key).joined(separator: ",")) }
         if let watermark { parts.append(watermark.canonical) }

@@ -129,6 +129,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var backgroundIsAverage = false
     /// The radius in pixels of the result's rounded corners (thumbor's `round_corner`), 0 for square.
     public var cornerRadius = 0
+    /// The vertical radius of elliptical corners (thumbor's `round_corner(a|b,…)`, ``cornerRadius``
+    /// across and this down), or nil for circular ones.
+    public var cornerVerticalRadius: Int?
     /// The colour outside the rounded corners, or nil to leave them transparent.
     public var cornerFill: RGBA?
     /// The colour adjustments applied after the resize, in order (thumbor's `brightness`,

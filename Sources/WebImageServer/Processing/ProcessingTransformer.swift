@@ -63,7 +63,8 @@ struct ProcessingTransformer: ImageTransformer {
         pixels = Self.applying(ColorAdjustingTransformer(options.colorAdjustments), to: pixels)
         for convolution in options.convolutions { pixels = Self.applying(convolution, to: pixels) }
         if options.cornerRadius > 0 {
-            pixels = Self.applying(RoundCornerTransformer(radius: Double(options.cornerRadius)), to: pixels)
+            pixels = Self.applying(RoundCornerTransformer(radius: Double(options.cornerRadius),
+                                                                 verticalRadius: options.cornerVerticalRadius.map(Double.init)), to: pixels)
             if let fill = options.cornerFill { pixels = pixels.flattened(onto: fill) }
         }
         let background = options.backgroundIsAverage ? pixels.averageColour : options.background

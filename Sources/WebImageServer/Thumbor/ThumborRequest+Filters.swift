@@ -71,16 +71,16 @@ extension ThumborRequest {
             options.sharpenSigma = try arguments.decimal(1, in: 0...limits.maxBlurSigma)
             _ = try arguments.boolean(2)
         case "round_corner":
-            // round_corner(a|b,r,g,b[,transparent]): corners of radius a (b, if given, must equal a).
+            // round_corner(a|b,r,g,b[,transparent]): corners of radius a across and b (a if not given) down.
             try arguments.expectCount(4, 5)
-            let radii = arguments.values[0].split(separator: "|", omittingEmptySubsequences: false)
-            let radius = try OptionArguments(option: filter.name, values: radii).integer(0, in: 0...limits.maxDimension)
-            guard radii.count <= 2, radii.last == radii.first else {
-                throw arguments.fail("elliptical corners (a|b with b not a) are not supported")
-            }
+            let radii = OptionArguments(option: filter.name, values: arguments.values[0].split(separator: "|", omittingEmptySubsequences: false))
+            try radii.expectCount(1, 2)
+            let radius = try radii.integer(0, in: 0...limits.maxDimension)
+            let verticalRadius = radii.values.count == 2 ? try radii.integer(1, in: 0...limits.maxDimension) : radius
             let colour = RGBA(r: UInt8(try arguments.integer(1, in: 0...255)), g: UInt8(try arguments.integer(2, in: 0...255)),
                               b: UInt8(try arguments.integer(3, in: 0...255)))
             options.cornerRadius = radius
+            options.cornerVerticalRadius = verticalRadius == radius ? nil : verticalRadius
             let transparent = arguments.has(4) ? try arguments.boolean(4) : false
             options.cornerFill = transparent ? nil : colour
         case "strip_icc":
