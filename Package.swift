@@ -65,6 +65,8 @@ let package = Package(
         // libde265 directly, for the HEVC frames of HEIF image sequences (libheif 1.15 reads items only).
         .systemLibrary(name: "CDE265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // libtiff: TIFF sources, read and written over memory (wi_tiff.c).
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // Little CMS 2: ICC profiles and the conversion of decoded pixels to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
 
@@ -75,7 +77,7 @@ let package = Package(
         // (wi_png_write.c). librsvg (librsvg2-dev; over cairo) draws SVG sources at the size
         // asked for, opened with dlopen when the first SVG is drawn (wi_svg.c), not linked: its
         // libraries would cost every process about 10 MiB of resident memory.
-        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG"],
+        .target(name: "CCodecShims", dependencies: ["CJPEG", "CPNG", "CTIFF"],
                 linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("dl")]),
 
         // Coders over the system libraries.

@@ -30,6 +30,8 @@ enum FuzzTarget: String, CaseIterable {
     case svg
     /// ``BMPCoder``: bitmaps of every depth, RLE4/RLE8 and bit fields, whole and as a thumbnail.
     case bmp
+    /// ``TIFFCoder``: TIFF over libtiff in every layout Pillow writes, whole and as a thumbnail.
+    case tiff
     /// ``EXIF/orientation(fromTIFF:)``: the TIFF-structured EXIF block every format carries.
     case exif
     /// ``ColorProfile/init(iccData:)`` and ``ColorConversion``: an embedded ICC profile read,
@@ -56,6 +58,7 @@ enum FuzzTarget: String, CaseIterable {
         case .jxl: FuzzedDecoding(coder: JXLCoder(), format: .jxl, data: data).run()
         case .svg: FuzzedSVG(data: data).run()
         case .bmp: FuzzedDecoding(coder: BMPCoder(), format: .bmp, data: data).run()
+        case .tiff: FuzzedDecoding(coder: TIFFCoder(), format: .tiff, data: data).run()
         case .exif: "orientation \(EXIF.orientation(fromTIFF: data))"
         case .icc: FuzzedColorProfile(data: data).run()
         case .url: FuzzedURL(data: data).run()

@@ -186,7 +186,7 @@ final class ProcessingURLParserTests: XCTestCase {
             ("/sig/bg:+fffff/plain/http://h/x", .invalidArgument(option: "background", reason: "\"+fffff\" is not RRGGBB or RGB")),
             ("/sig/exp:99999999999999999999/plain/http://h/x", .invalidArgument(option: "expires", reason: "\"99999999999999999999\" is not an integer")),
             ("/sig/f:bmp/plain/http://h/x", .unwritableFormat("bmp")),
-            ("/sig/plain/http://h/x@tiff", .unwritableFormat("tiff")),
+            ("/sig/plain/http://h/x@bmp", .unwritableFormat("bmp")),
             ("/sig/plain/ftp://h/x", .invalidSource("scheme must be http, https, local or s3")),
             ("/sig/plain/http%ZZ", .invalidSource("bad percent-encoding")),
             ("/sig/plain/notaurl", .invalidSource("not an absolute URL")),

@@ -75,7 +75,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         case UInt8(ascii: "R"):
             if starts("RIFF") && starts("WEBP", at: 8) { return .webp }
         case UInt8(ascii: "I"), UInt8(ascii: "M"):
-            if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+            if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) || starts([0x49, 0x49, 0x2B, 0x00])
+                || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }  // TIFF, then BigTIFF
         case UInt8(ascii: "B"):
             if starts("BM") { return .bmp }
         case UInt8(ascii: "%"):

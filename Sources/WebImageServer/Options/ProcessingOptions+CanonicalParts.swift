@@ -52,6 +52,7 @@ extension ProcessingOptions {
         if !skipProcessing.isEmpty { parts.append("skp:" + skipProcessing.map(\.rawValue).sorted().joined(separator: ",")) }
         if !stripColorProfile { parts.append("scp:0") }
         if let gifVideo { parts.append("gifv:\(gifVideo)") }
+        if let sourceOnlyFallback { parts.append("fb:\(sourceOnlyFallback.rawValue)") }
         return parts
     }
 }

@@ -80,6 +80,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether an animated image keeps its own format rather than one of ``acceptedFormats``
     /// (thumbor's `AUTO_WEBP` never converts an animated GIF; imgproxy writes an animated WebP).
     public var animationsKeepFormat = false
+    /// The format a source in a format browsers do not show (TIFF, BMP) is answered in when no
+    /// format is asked for or chosen from `Accept`: nil for imgproxy's choice (JPEG, or PNG for
+    /// a transparent or drawn image), PNG for thumbor's.
+    public var sourceOnlyFallback: ImageFormat?
     /// The formats the client accepts among those the server enforces (imgproxy's
     /// `IMGPROXY_ENFORCE_*`), in its order of preference: the first that suits the image (AVIF
     /// and JPEG XL not for an animation) is written in place of ``format``.

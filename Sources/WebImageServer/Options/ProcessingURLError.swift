@@ -23,7 +23,7 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
     case presetTooDeep(String)
     /// The requested format is not one this server can write.
     case unsupportedFormat(String)
-    /// The requested format is an image format this server does not write (`bmp`, `tiff`):
+    /// The requested format is an image format this server does not write (`bmp`, `ico`):
     /// 422, as imgproxy answers a result format it cannot save.
     case unwritableFormat(String)
     /// The source part is not a valid URL (bad percent-encoding or base64, no scheme, not UTF-8).

@@ -347,9 +347,14 @@ public final class ImageProcessor: Sendable {
     /// costs many times a WebP animation's encoding time.
     static let animatedFormats: Set<ImageFormat> = [.gif, .webp, .png]
 
+    /// Formats read as sources but answered in only when asked for by name: browsers show
+    /// none of them (imgproxy's preferred formats leave them out too).
+    static let sourceOnlyFormats: Set<ImageFormat> = [.tiff, .bmp]
+
     /// The format `image` is written in: the first enforced format that suits it; else the
     /// requested one; else, among the formats the client accepts, the first that suits it; else
-    /// the source's. Any format suits a still image, only ``animatedFormats`` an animation (which
+    /// the source's, unless it is one of ``sourceOnlyFormats`` (then ``fallbackFormat(of:options:)``).
+    /// Any format suits a still image, only ``animatedFormats`` an animation (which
     /// must not stop moving because the client also takes AVIF).
     static func outputFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
         let animated = image.frames.count > 1
@@ -362,11 +367,18 @@ public final class ImageProcessor: Sendable {
         if animated, options.animationsKeepFormat { return image.format }
         if let accepted = options.acceptedFormats.first(where: suits) { return accepted }
         if options.opaquePNGToJPEG, image.format == .png, !animated, !image.pixels.hasTransparency { return .jpeg }
-        return image.format
+        return sourceOnlyFormats.contains(image.format) ? fallbackFormat(of: image, options: options) : image.format
     }
 
-    /// `image` encoded in the ``outputFormat(of:options:)`` (PNG when the source's format cannot
-    /// be written and it is a drawing or transparent, else JPEG).
+    /// What an image is written in when its own format is not answered in: the options'
+    /// ``ProcessingOptions/sourceOnlyFallback`` when set, else PNG for a drawing or a
+    /// transparent image and JPEG for any other.
+    static func fallbackFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
+        options.sourceOnlyFallback ?? (image.format.isVector || image.pixels.hasTransparency ? .png : .jpeg)
+    }
+
+    /// `image` encoded in the ``outputFormat(of:options:)`` (the ``fallbackFormat(of:options:)``
+    /// when the source's format cannot be written).
     private func encode(_ image: Image, options: ProcessingOptions) throws(ProcessingError) -> ProcessedImage {
         var format = Self.outputFormat(of: image, options: options)
         if format == .gif, let container = options.gifVideo {
@@ -374,7 +386,7 @@ public final class ImageProcessor: Sendable {
         }
         if !coders.canEncode(format) {
             guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
-            format = image.format.isVector || image.pixels.hasTransparency ? .png : .jpeg
+            format = Self.fallbackFormat(of: image, options: options)
         }
         let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
             ?? configuration.quality

@@ -53,8 +53,9 @@ extension ProcessingOptions {
         return (enabled, gravity)
     }
 
-    /// The format an extension names: `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif`, `svg` (an SVG
-    /// source answered as sanitized SVG; any other source cannot be written as SVG).
+    /// The format an extension names: `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif`, `jxl`,
+    /// `heic`/`heif`, `tiff`/`tif`, `svg` (an SVG source answered as sanitized SVG; any other
+    /// source cannot be written as SVG).
     static func format(named name: Substring) throws(ProcessingURLError) -> ImageFormat {
         switch name.lowercased() {
         case "jpg", "jpeg": return .jpeg
@@ -65,8 +66,9 @@ extension ProcessingOptions {
         case "svg": return .svg
         case "jxl": return .jxl
         case "heic", "heif": return .heic
+        case "tiff", "tif": return .tiff
         default:
-            // An image format this server reads but does not write (`bmp`, `tiff`…) is a result
+            // An image format this server reads but does not write (`bmp`, `ico`…) is a result
             // it cannot make (422, as imgproxy answers a format it cannot save); anything else is no format.
             if (try? anyFormat(named: name)) != nil { throw .unwritableFormat(ProcessingURLError.quoting(name)) }
             throw .unsupportedFormat(ProcessingURLError.quoting(name))
