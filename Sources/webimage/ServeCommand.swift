@@ -68,6 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("max-animation-frame-resolution")) var maxAnimationFrameResolution: String?
     @Flag(help: .setting("allow-security-options")) var allowSecurityOptions = false
     @Option(help: .setting("max-result-resolution")) var maxResultResolution: String?
+    @Option(help: .setting("thumbor-max-width")) var thumborMaxWidth: String?
+    @Option(help: .setting("thumbor-max-height")) var thumborMaxHeight: String?
     @Option(help: .setting("concurrency")) var concurrency: String?
     @Option(help: .setting("max-queue")) var maxQueue: String?
     @Option(help: .setting("quality")) var quality: String?
@@ -128,7 +130,8 @@ struct ServeCommand: AsyncParsableCommand {
             ("download-timeout", downloadTimeout), ("max-redirects", maxRedirects), ("max-src-resolution", maxSrcResolution),
             ("max-src-file-size", maxSrcFileSize), ("max-animation-frames", maxAnimationFrames),
             ("max-animation-frame-resolution", maxAnimationFrameResolution),
-            ("allow-security-options", on(allowSecurityOptions)), ("max-result-resolution", maxResultResolution), ("concurrency", concurrency), ("max-queue", maxQueue),
+            ("allow-security-options", on(allowSecurityOptions)), ("max-result-resolution", maxResultResolution),
+            ("thumbor-max-width", thumborMaxWidth), ("thumbor-max-height", thumborMaxHeight), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("use-etag", useEtag), ("use-last-modified", useLastModified),
             ("last-modified-buster", lastModifiedBuster), ("cache-control-passthrough", on(cacheControlPassthrough)), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
             ("skip-processing-formats", joined(skipProcessingFormats)), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
@@ -256,7 +259,8 @@ struct ServeCommand: AsyncParsableCommand {
             sharedCache: sharedCache, executor: codecs, auxiliary: auxiliary)
         let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                          thumborParser: ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader,
-                                                                          opaquePNGToJPEG: configuration.autoPngToJpg),
+                                                                          opaquePNGToJPEG: configuration.autoPngToJpg,
+                                                                          sourceBound: configuration.thumborSourceBound),
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
                                              acceptedFormats: configuration.acceptedFormats,

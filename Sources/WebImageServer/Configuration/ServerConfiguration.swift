@@ -101,6 +101,16 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var allowSecurityOptions = false
     /// The most megapixels a result may have, all frames together.
     public var maxResultResolution = 50.0
+    /// thumbor's `MAX_WIDTH`: the widest a thumbor URL may ask for, and the width a wider source
+    /// is shrunk to first (by ``ThumborSourceBound``'s rule); 0 for no bound.
+    public var thumborMaxWidth = 0
+    /// thumbor's `MAX_HEIGHT`, as ``thumborMaxWidth`` for the height.
+    public var thumborMaxHeight = 0
+
+    /// ``thumborMaxWidth`` × ``thumborMaxHeight`` as thumbor URLs are bounded by it, or nil when both are 0.
+    public var thumborSourceBound: ThumborSourceBound? {
+        thumborMaxWidth > 0 || thumborMaxHeight > 0 ? ThumborSourceBound(width: thumborMaxWidth, height: thumborMaxHeight) : nil
+    }
     /// Images processed at once.
     public var concurrency = 2 * ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for processing; more are answered 429.

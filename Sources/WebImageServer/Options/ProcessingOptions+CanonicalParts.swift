@@ -53,6 +53,7 @@ extension ProcessingOptions {
         if !stripColorProfile { parts.append("scp:0") }
         if let gifVideo { parts.append("gifv:\(gifVideo)") }
         if let sourceOnlyFallback { parts.append("fb:\(sourceOnlyFallback.rawValue)") }
+        if let thumborSourceBound { parts.append(thumborSourceBound.canonical) }
         return parts
     }
 }

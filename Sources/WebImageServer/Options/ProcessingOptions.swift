@@ -84,6 +84,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// format is asked for or chosen from `Accept`: nil for imgproxy's choice (JPEG, or PNG for
     /// a transparent or drawn image), PNG for thumbor's.
     public var sourceOnlyFallback: ImageFormat?
+    /// thumbor's `MAX_WIDTH` × `MAX_HEIGHT`: a source past it is shrunk before the crop and
+    /// resize, or nil for no bound.
+    public var thumborSourceBound: ThumborSourceBound?
     /// The formats the client accepts among those the server enforces (imgproxy's
     /// `IMGPROXY_ENFORCE_*`), in its order of preference: the first that suits the image (AVIF
     /// and JPEG XL not for an animation) is written in place of ``format``.

@@ -36,12 +36,22 @@ struct ProcessingTransformer: ImageTransformer {
         if let crop = options.crop {
             size = cropSize(crop, of: size)
         }
+        size = bounded(size, of: PixelSize(width: image.pixelWidth, height: image.pixelHeight))
         let canvas = ResizePlan(options: options, source: size).canvas
         var output = options.postResizeOrientation.swapsDimensions ? PixelSize(width: canvas.height, height: canvas.width) : canvas
         for (overlay, image) in zip(options.thumborOverlays, thumborMarks) {
             if case .frame = overlay, let patch = NinePatch(image) { output = NinePatchFrameTransformer(patch: patch).framedSize(of: output) }
         }
         return output
+    }
+
+    /// `size` (a part of a `source` frame, once trimmed and cropped) scaled as thumbor's
+    /// ``ProcessingOptions/thumborSourceBound`` shrinks the whole source: thumbor shrinks first
+    /// and crops after, in the shrunk source's pixels.
+    private func bounded(_ size: PixelSize, of source: PixelSize) -> PixelSize {
+        guard let shrunk = options.thumborSourceBound?.shrunk(source) else { return size }
+        return PixelSize(width: max(1, Int((Double(size.width) * Double(shrunk.width) / Double(source.width)).rounded())),
+                         height: max(1, Int((Double(size.height) * Double(shrunk.height) / Double(source.height)).rounded())))
     }
 
     /// Where smart gravity cut the first frame, for the next frames: the crop before the resize
@@ -53,7 +63,12 @@ struct ProcessingTransformer: ImageTransformer {
 
     private func process(_ frame: PixelBuffer, orientation: ImageOrientation, trims: Bool,
                          smartOrigins: inout SmartOrigins) -> PixelBuffer {
-        let prepared = prepared(frame, orientation: orientation, trims: trims, smartOrigin: &smartOrigins.crop)
+        var prepared = prepared(frame, orientation: orientation, trims: trims, smartOrigin: &smartOrigins.crop)
+        let bounded = bounded(PixelSize(width: prepared.pixels.width, height: prepared.pixels.height),
+                              of: PixelSize(width: frame.width, height: frame.height))
+        if bounded != PixelSize(width: prepared.pixels.width, height: prepared.pixels.height) {
+            prepared.pixels = Resampler.resize(prepared.pixels, to: bounded)
+        }
         let plan = ResizePlan(options: options, source: PixelSize(width: prepared.pixels.width, height: prepared.pixels.height))
         var pixels = resized(prepared, plan: plan, smartOrigin: &smartOrigins.fill).pixels
         if options.grayscale { pixels = Self.applying(GrayscaleTransformer(), to: pixels) }

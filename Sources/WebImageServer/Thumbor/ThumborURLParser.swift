@@ -64,13 +64,18 @@ public struct ThumborURLParser: Sendable {
     /// Whether an opaque still PNG is answered in JPEG unless a format is named or chosen from
     /// `Accept` (thumbor's `AUTO_PNG_TO_JPG`); the `autojpg` filter overrides it per URL.
     public var opaquePNGToJPEG: Bool
+    /// thumbor's `MAX_WIDTH` × `MAX_HEIGHT`: the most a URL may ask for on each side, and the
+    /// bound sources are shrunk to first; nil for none.
+    public var sourceBound: ThumborSourceBound?
 
     /// A parser with `limits`, reading images without a scheme with `loader`, writing opaque
-    /// PNGs as JPEG when `opaquePNGToJPEG`.
-    public init(limits: ProcessingURLLimits = ProcessingURLLimits(), loader: ThumborLoader = .http, opaquePNGToJPEG: Bool = false) {
+    /// PNGs as JPEG when `opaquePNGToJPEG`, bounding sizes and sources by `sourceBound`.
+    public init(limits: ProcessingURLLimits = ProcessingURLLimits(), loader: ThumborLoader = .http, opaquePNGToJPEG: Bool = false,
+                sourceBound: ThumborSourceBound? = nil) {
         self.limits = limits
         self.loader = loader
         self.opaquePNGToJPEG = opaquePNGToJPEG
+        self.sourceBound = sourceBound
     }
 
     /// The URL `path` (the request target without the host; of the query, only `meta`'s `callback` is read) describes.
@@ -118,6 +123,12 @@ public struct ThumborURLParser: Sendable {
         let gravity = smart ? Gravity(kind: .smart) : Self.gravity(halign: halign, valign: valign)
         var request = ThumborRequest(mode: mode, size: size, gravity: gravity)
         request.options.opaquePNGToJPEG = opaquePNGToJPEG
+        if let sourceBound {
+            // thumbor lowers a size asked past MAX_WIDTH or MAX_HEIGHT to it (`orig` stays the source's).
+            request.options.thumborSourceBound = sourceBound
+            if sourceBound.width > 0, request.options.width > sourceBound.width { request.options.width = sourceBound.width }
+            if sourceBound.height > 0, request.options.height > sourceBound.height { request.options.height = sourceBound.height }
+        }
         request.options.crop = crop
         request.options.trim = trim
         if rest.hasPrefix("filters:") {
