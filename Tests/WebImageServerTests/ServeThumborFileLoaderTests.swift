@@ -48,8 +48,8 @@ final class ServeThumborFileLoaderTests: ServeTestCase {
 
         let refused: [(path: String, status: Int)] = [
             ("/unsafe/smart/imag", 404),
-            // thumbor answers 400 for a file that is no image; this server answers 422, as imgproxy does.
-            ("/unsafe/image_invalid.jpg", 422),
+            // A file that is no image: 400 for a thumbor URL, as thumbor answers it (imgproxy's 422 otherwise).
+            ("/unsafe/image_invalid.jpg", 400),
             ("/unsafe/filters:watermark(boom.jpg,0,0,0)/image.jpg", 400),
             ("/alabama1_ap620%C3%A9.jpg", 400),
             ("/unsafe/", 400),

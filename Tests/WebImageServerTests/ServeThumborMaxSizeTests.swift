@@ -53,6 +53,21 @@ final class ServeThumborMaxSizeTests: ServeTestCase {
         XCTAssertEqual(imgproxy, [300, 400], "imgproxy URLs are not bounded")
     }
 
+    /// test_base_handler_with_max_dimensions.py `ImageOperationsWithMaxPixels.test_should_error`
+    /// and the decompression-bomb tests: a source over the pixel limit is a 400 for a thumbor
+    /// URL, as thumbor answers it, and a 422 for an imgproxy URL, as imgproxy answers it.
+    func testASourceOverThePixelLimitIs400ForThumbor() async throws {
+        let base = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.001"])
+        let grey = try serveJPEG("grayscale.jpg", width: 100, height: 100)
+        let thumbor = try await get(base + "/unsafe/200x200/\(grey)")
+        XCTAssertEqual(thumbor.status, 400, String(decoding: thumbor.body, as: UTF8.self))
+        let imgproxy = try await get(base + "/insecure/rs:fit:200:200/plain/\(grey)")
+        XCTAssertEqual(imgproxy.status, 422)
+        origin.route("/image_invalid.jpg", .bytes(Data("not an image".utf8), contentType: "image/jpeg"))
+        let invalid = try await get(base + "/unsafe/\(origin.url("/image_invalid.jpg").absoluteString)")
+        XCTAssertEqual(invalid.status, 400, "test_getting_invalid_image_returns_bad_request")
+    }
+
     func testTheBoundsRule() {
         let both = ThumborSourceBound(width: 150, height: 150)
         XCTAssertNil(both.shrunk(PixelSize(width: 300, height: 300)), "overshooting both sides by as much: left as it is")

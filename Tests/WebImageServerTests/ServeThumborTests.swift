@@ -52,9 +52,9 @@ final class ServeThumborTests: ServeTestCase {
         // One fetch served every variant: the source bytes are cached.
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 1)
 
-        let unsupported = try await get(base + "/unsafe/fit-in/64x48/filters:frame(a.png)/\(source)")
+        let unsupported = try await get(base + "/unsafe/fit-in/64x48/filters:sepia(80)/\(source)")
         XCTAssertEqual(unsupported.status, 400)
-        XCTAssertEqual(String(decoding: unsupported.body, as: UTF8.self), "unsupported filter \"frame\"\n")
+        XCTAssertEqual(String(decoding: unsupported.body, as: UTF8.self), "unsupported filter \"sepia\"\n")
         let debug = try await get(base + "/unsafe/debug/fit-in/64x48/\(source)")
         XCTAssertEqual(debug.status, 400)
     }

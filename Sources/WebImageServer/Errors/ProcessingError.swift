@@ -69,6 +69,15 @@ public enum ProcessingError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// The status a URL in `form` is answered with: ``status``, except that thumbor answers a
+    /// source it cannot decode or process (no image, a decompression bomb) with 400.
+    public func status(answering form: ProcessingURLForm) -> Int {
+        switch (self, form) {
+        case (.notAnImage, .thumbor), (.unprocessable, .thumbor): 400
+        default: status
+        }
+    }
+
     /// One line saying what went wrong.
     public var description: String {
         switch self {

@@ -12,6 +12,8 @@ public struct ProcessingURL: Sendable, Hashable {
     public var options: ProcessingOptions
     /// The source image: `http`, `https` or `local`.
     public var source: URL
+    /// Whose form the path was in: failures are answered with that server's statuses.
+    public var form = ProcessingURLForm.imgproxy
 
     /// Identifies the output image regardless of the signature, option spelling and order:
     /// the source URL and the canonical options.

@@ -194,7 +194,7 @@ public struct ImageServerResponder: HTTPResponder {
         } catch .sourceNotModified(let origin) {
             return (notModifiedAnswer(origin, for: routed), nil, routed)
         } catch {
-            return (Self.errorAnswer(error, head: isHead), nil, routed)
+            return (Self.errorAnswer(error, form: routed?.url.form ?? .imgproxy, head: isHead), nil, routed)
         }
     }
 
@@ -381,9 +381,9 @@ public struct ImageServerResponder: HTTPResponder {
         }
     }
 
-    /// The answer to `error`: its status and its one line.
-    private static func errorAnswer(_ error: ProcessingError, head: Bool) -> PreparedResponse {
-        text(HTTPResponse.Status(code: error.status), error.description, head: head)
+    /// The answer to `error` for a URL in `form`: its status and its one line.
+    private static func errorAnswer(_ error: ProcessingError, form: ProcessingURLForm = .imgproxy, head: Bool) -> PreparedResponse {
+        text(HTTPResponse.Status(code: error.status(answering: form)), error.description, head: head)
     }
 
     /// A short `text/plain` response.

@@ -97,7 +97,7 @@ public struct ThumborURLParser: Sendable {
             request.options.meta?.flipsVertically = request.size.flipsVertically
         }
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
-                             options: request.finished, source: try imageURL(image))
+                             options: request.finished, source: try imageURL(image), form: .thumbor)
     }
 
     /// The request the parts after the signature (and `meta`) describe, with the image part as written.
