@@ -91,6 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: .setting("auto-jpg")) var autoJpg = false
     @Flag(help: .setting("auto-png")) var autoPng = false
     @Flag(help: .setting("auto-png-to-jpg")) var autoPngToJpg = false
+    @Option(help: .setting("auto-image-format-preference")) var autoImageFormatPreference: String?
     @Option(help: .setting("watermark-path")) var watermarkPath: String?
     @Option(help: .setting("watermark-url")) var watermarkUrl: String?
     @Option(help: .setting("watermark-data")) var watermarkData: String?
@@ -138,6 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
             ("enable-client-hints", on(enableClientHints)), ("auto-jxl", on(autoJxl)), ("enforce-jxl", on(enforceJxl)),
             ("auto-heif", on(autoHeif)), ("auto-jpg", on(autoJpg)), ("auto-png", on(autoPng)), ("auto-png-to-jpg", on(autoPngToJpg)),
+            ("auto-image-format-preference", autoImageFormatPreference),
             ("watermark-path", watermarkPath), ("watermark-url", watermarkUrl), ("watermark-data", watermarkData),
             ("watermark-opacity", watermarkOpacity), ("fallback-image-path", fallbackImagePath),
             ("fallback-image-url", fallbackImageUrl), ("fallback-image-data", fallbackImageData),

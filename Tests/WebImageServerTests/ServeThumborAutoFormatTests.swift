@@ -147,6 +147,38 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
         ])
     }
 
+    /// test_base_handler_with_auto_image_format_preference.py: `--auto-image-format-preference`
+    /// orders the formats whatever `Accept`'s order, replaces the `--auto-*` flags, refuses a
+    /// format listed with q=0, leaves the source's format when none matches (still varying), and
+    /// keeps `--auto-png-to-jpg` as the last resort after it, which `autojpg` turns on or off.
+    func testAutoImageFormatPreference() async throws {
+        let ordered = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif", "--auto-image-format-preference", "avif,webp,jpg,png"])
+        try await check(ordered, accept: "image/webp,image/avif,*/*;q=0.8",
+                        rows: [("", "image.jpg", .avif, true, "test_can_auto_convert_to_avif")])
+        try await check(ordered, accept: "image/avif;q=0,image/webp;q=0.8",
+                        rows: [("", "image.jpg", .webp, true, "test_skips_preferred_format_rejected_with_quality_zero")])
+        try await check(ordered, accept: "image/tiff",
+                        rows: [("", "image.jpg", .jpeg, true, "test_falls_back_to_engine_extension_when_no_match_exists")])
+        let legacy = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"])
+        try await check(legacy, accept: "image/webp,image/avif,*/*;q=0.8",
+                        rows: [("", "image.jpg", .avif, true, "without a preference, imgproxy's order: AVIF before WebP")])
+        let override = try serve(["--allow-loopback-sources", "--auto-image-format-preference", " WebP ,webp"])
+        try await check(override, accept: "image/webp,*/*;q=0.8",
+                        rows: [("", "image.jpg", .webp, true, "test_preference_overrides_auto_flags")])
+        let jpg = try serve(["--allow-loopback-sources", "--auto-image-format-preference", "jpg"])
+        try await check(jpg, accept: "image/jpeg", rows: [
+            ("filters:autojpg(false)/", "opaque.png", .jpeg, true, "test_autojpg_false_does_not_override_explicit_jpg_preference"),
+        ])
+        let fallback = try serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-image-format-preference", "webp"])
+        try await check(fallback, accept: "image/webp", rows: [("", "opaque.png", .webp, true, "test_preferred_format_wins_over_auto_png_to_jpg")])
+        try await check(fallback, accept: "image/png", rows: [
+            ("", "opaque.png", .jpeg, true, "test_auto_png_to_jpg_is_fallback_after_preference"),
+            ("filters:autojpg(false)/", "opaque.png", .png, true, "test_autojpg_false_disables_only_png_to_jpg_fallback"),
+            ("filters:autojpg(true)/", "opaque.png", .jpeg, true, "test_autojpg_true_keeps_png_to_jpg_fallback_enabled"),
+        ])
+        XCTAssertThrowsError(try serve(["--auto-image-format-preference", "webp,bmp"]), "a name that is no auto format stops the start")
+    }
+
     func testAutoAVIF() async throws {
         let base = try serve(["--allow-loopback-sources", "--auto-avif"])
         try await check(base, accepting: .avif, rows: rows(.avif) + [("", "image.heic", .avif, true, "test_can_auto_convert_heic_to_avif")])

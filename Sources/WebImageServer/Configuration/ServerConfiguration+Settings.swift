@@ -182,6 +182,18 @@ extension ServerConfiguration {
                 \.autoPng),
         boolean("auto-png-to-jpg", "THUMBOR_AUTO_PNG_TO_JPG",
                 "Answer a thumbor URL's opaque still PNG in JPEG when no format is named or chosen from Accept", \.autoPngToJpg),
+        setting("auto-image-format-preference", "THUMBOR_AUTO_IMAGE_FORMAT_PREFERENCE", "FORMAT,…",
+                "The formats URLs without one are answered in, first the client's Accept takes, in this order; replaces the --auto-* flags",
+                default: "none: the --auto-* flags") { text, configuration throws(SettingValueError) in
+            var formats: [ImageFormat] = []
+            for name in SettingText.list(text) {
+                guard let format = ServerConfiguration.autoFormat(named: name) else {
+                    throw SettingValueError(reason: "names \"\(name)\", which is not webp, avif, jpg, heif, png or jxl")
+                }
+                if !formats.contains(format) { formats.append(format) }
+            }
+            configuration.autoImageFormatPreference = formats
+        },
         // Watermark and fallback
         imageSource("watermark-path", "The watermark image the watermark option lays over results, from a file", \.watermark,
                     default: "none: watermark does nothing"),

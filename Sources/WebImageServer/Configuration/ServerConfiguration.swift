@@ -167,6 +167,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether a thumbor URL's opaque, still PNG is answered in JPEG when no format is named or
     /// chosen from `Accept` (thumbor's `AUTO_PNG_TO_JPG`; the `autojpg` filter turns it on or off).
     public var autoPngToJpg = false
+    /// The formats URLs without one are answered in, the first `Accept` takes, in this order
+    /// (thumbor's `AUTO_IMAGE_FORMAT_PREFERENCE`); when given, the `auto` flags are not read.
+    public var autoImageFormatPreference: [ImageFormat] = []
 
     // MARK: Watermark and fallback
 
@@ -250,12 +253,31 @@ public struct ServerConfiguration: Sendable, Equatable {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
-    /// The formats a URL without one may be answered in, in order of preference: JPEG XL, then
-    /// AVIF, then WebP, as imgproxy.
+    /// The formats a URL without one may be answered in, in order of preference: the
+    /// ``autoImageFormatPreference`` when given (then the enforced formats it leaves out), else
+    /// those the `auto` flags turn on, JPEG XL, AVIF and WebP first, as imgproxy, then thumbor's
+    /// HEIC, JPEG and PNG.
     public var acceptedFormats: [ImageFormat] {
-        [(ImageFormat.jxl, autoJxl || enforceJxl), (.avif, autoAvif || enforceAvif), (.webp, autoWebp || enforceWebp),
-         (.heic, autoHeif), (.jpeg, autoJpg), (.png, autoPng)]
+        guard autoImageFormatPreference.isEmpty else {
+            return autoImageFormatPreference + enforcedFormats.filter { !autoImageFormatPreference.contains($0) }
+        }
+        return [(ImageFormat.jxl, autoJxl || enforceJxl), (.avif, autoAvif || enforceAvif), (.webp, autoWebp || enforceWebp),
+                (.heic, autoHeif), (.jpeg, autoJpg), (.png, autoPng)]
             .filter(\.1).map(\.0)
+    }
+
+    /// The format a name of thumbor's `AUTO_IMAGE_FORMAT_PREFERENCE` stands for (`webp`, `avif`,
+    /// `jpg`/`jpeg`, `heif`/`heic`, `png`, and `jxl` too), whatever its case; nil for any other.
+    static func autoFormat(named name: String) -> ImageFormat? {
+        switch name.lowercased() {
+        case "webp": .webp
+        case "avif": .avif
+        case "jpg", "jpeg": .jpeg
+        case "heif", "heic": .heic
+        case "png": .png
+        case "jxl": .jxl
+        default: nil
+        }
     }
 
     /// The formats any URL is answered in when `Accept` lists them, the format it names
