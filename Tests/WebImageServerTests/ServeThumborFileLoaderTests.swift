@@ -82,6 +82,32 @@ final class ServeThumborFileLoaderTests: ServeTestCase {
         XCTAssertEqual(unsafe.status, 400)
     }
 
+    /// test_base_handler_with_auto_png_to_jpg.py's signed rows, with the signatures libthumbor
+    /// made for its files (key `ACME-SEC`): an opaque PNG is answered in JPEG, a transparent one
+    /// stays PNG, neither varies; with `--auto-webp` and `Accept` listing WebP both are WebP and vary.
+    func testAutoPNGToJPGOnThumborsSignedURLs() async throws {
+        let root = folder.appending("png-files")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try ImgproxyTestImages.png(ImgproxyTestImages.geometry).write(to: root.appendingPathComponent("Giunchedi,_Filippo_January_2015_01.png"))
+        try ImgproxyTestImages.png(ImgproxyTestImages.bands(bottom: .clear)).write(to: root.appendingPathComponent("watermark.png"))
+        let opaque = "/l6-C2u-6xglE4rjGeOpXN9gzSZo=/Giunchedi%2C_Filippo_January_2015_01.png"
+        let transparent = "/ssPYryBShQGs-ZXN5q7ws--khOA=/watermark.png"
+        let settings = ["--thumbor-loader", "file", "--local-root", root.path, "--thumbor-key", Self.thumborKey,
+                        "--url-format", "thumbor", "--auto-png-to-jpg"]
+        let cases: [(server: String, path: String, accept: String?, type: String, varies: Bool)] = [
+            (try serve(settings), opaque, nil, "image/jpeg", false),
+            (try serve(settings), transparent, nil, "image/png", false),
+            (try serve(settings + ["--auto-webp"]), opaque, "image/webp,*/*;q=0.8", "image/webp", true),
+            (try serve(settings + ["--auto-webp"]), transparent, "image/webp,*/*;q=0.8", "image/webp", true),
+        ]
+        for (server, path, accept, type, varies) in cases {
+            let response = try await get(server + path, headers: accept.map { [("Accept", $0)] } ?? [])
+            XCTAssertEqual(response.status, 200, "\(path): \(String(decoding: response.body, as: UTF8.self))")
+            XCTAssertEqual(response.headers.first(name: "Content-Type"), type, path)
+            XCTAssertEqual(response.headers.first(name: "Vary")?.contains("Accept") ?? false, varies, path)
+        }
+    }
+
     func testTheLoaderNamesThumborsModulesAndMapsImagesWithoutAScheme() throws {
         XCTAssertNil(ThumborLoader(setting: "thumbor.loaders.s3_loader"))
         XCTAssertEqual(ThumborLoader(setting: "thumbor.loaders.file_loader_http_fallback"), .file)
