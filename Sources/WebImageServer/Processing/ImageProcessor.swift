@@ -178,8 +178,10 @@ public final class ImageProcessor: Sendable {
     private func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
         let options = url.options
-        if options.meta == nil,
-           var svg = try Self.sanitizedSVG(source.data, options: options, rasterizesUnnamed: configuration.alwaysRasterizeSVG) {
+        // thumbor always draws an SVG source (as PNG unless a format is chosen); imgproxy only
+        // when asked, or with --always-rasterize-svg.
+        let rasterizesUnnamed = configuration.alwaysRasterizeSVG || url.form == .thumbor
+        if options.meta == nil, var svg = try Self.sanitizedSVG(source.data, options: options, rasterizesUnnamed: rasterizesUnnamed) {
             svg.sourceOrigin = source.source
             return svg
         }
