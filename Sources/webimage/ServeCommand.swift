@@ -48,6 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("signature-size")) var signatureSize: String?
     @Option(help: .setting("trusted-signature")) var trustedSignature: [String] = []
     @Option(help: .setting("thumbor-key")) var thumborKey: String?
+    @Flag(help: .setting("thumbor-allow-unsafe-url")) var thumborAllowUnsafeUrl = false
     @Option(help: .setting("preset")) var preset: [String] = []
     @Flag(help: .setting("only-presets")) var onlyPresets = false
     @Option(help: .setting("allowed-processing-options")) var allowedProcessingOptions: [String] = []
@@ -122,7 +123,8 @@ struct ServeCommand: AsyncParsableCommand {
         func on(_ isOn: Bool) -> String? { isOn ? "true" : nil }
         return [
             ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("allow-origin", allowOrigin), ("path-prefix", pathPrefix), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
-            ("signature-size", signatureSize), ("trusted-signature", joined(trustedSignature)), ("thumbor-key", thumborKey), ("preset", joined(preset)), ("only-presets", on(onlyPresets)),
+            ("signature-size", signatureSize), ("trusted-signature", joined(trustedSignature)), ("thumbor-key", thumborKey),
+            ("thumbor-allow-unsafe-url", on(thumborAllowUnsafeUrl)), ("preset", joined(preset)), ("only-presets", on(onlyPresets)),
             ("allowed-processing-options", joined(allowedProcessingOptions)), ("arguments-separator", argumentsSeparator),
             ("base-url", baseUrl), ("url-replacement", urlReplacement.isEmpty ? nil : urlReplacement.joined(separator: ";")),
             ("base64-url-includes-filename", on(base64UrlIncludesFilename)),
@@ -263,7 +265,8 @@ struct ServeCommand: AsyncParsableCommand {
                                          thumborParser: ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader,
                                                                           opaquePNGToJPEG: configuration.autoPngToJpg,
                                                                           sourceBound: configuration.thumborSourceBound),
-                                         thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
+                                         thumborSigner: ThumborURLSigner(key: configuration.thumborKey,
+                                                                         allowsUnsafe: configuration.thumborAllowUnsafeURL))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
                                              acceptedFormats: configuration.acceptedFormats,
                                              enforcedFormats: configuration.enforcedFormats, logger: Logger(label: "webimage.serve"),

@@ -78,6 +78,17 @@ final class ProcessingURLRouterTests: XCTestCase {
                          "a thumbor key means nothing where thumbor URLs are not answered")
     }
 
+    /// thumbor's `ALLOW_UNSAFE_URL` (`--thumbor-allow-unsafe-url`): with the key, `unsafe`
+    /// thumbor URLs are answered again; imgproxy's still need their signature.
+    func testAllowingUnsafeThumborURLsKeepsImgproxysSigned() throws {
+        let allowing = ProcessingURLRouter(format: .both, imgproxySigner: try URLSigner(hexKeys: [Self.imgproxyKey], hexSalts: [Self.imgproxySalt]),
+                                           thumborSigner: ThumborURLSigner(key: Self.thumborKey, allowsUnsafe: true))
+        XCTAssertEqual(try allowing.route("/unsafe/" + thumborPath).form, .thumbor)
+        XCTAssertNoThrow(try allowing.route(ThumborURLSigner(key: Self.thumborKey).sign(thumborPath)))
+        XCTAssertThrowsError(try allowing.route(ThumborURLSigner(key: "another key").sign(thumborPath)), "a wrong signature is still wrong")
+        assertForbidden(allowing, "/insecure" + imgproxyPath)
+    }
+
     func testAnImgproxyKeyLeavesNoUnsignedThumborURLs() throws {
         let both = try router(imgproxy: true)
         assertForbidden(both, "/unsafe/" + thumborPath)

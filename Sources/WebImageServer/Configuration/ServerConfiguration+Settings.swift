@@ -47,6 +47,8 @@ extension ServerConfiguration {
              "A signature accepted for any path while signing is on; repeat for more", default: "none", \.trustedSignatures),
         setting("thumbor-key", "THUMBOR_SECURITY_KEY", "KEY", "thumbor's security key: thumbor URLs must carry its HMAC-SHA1 signature",
                 default: "none") { text, configuration throws(SettingValueError) in configuration.thumborKey = text },
+        boolean("thumbor-allow-unsafe-url", "THUMBOR_ALLOW_UNSAFE_URL",
+                "With --thumbor-key, still answer unsigned /unsafe/ thumbor URLs (thumbor's default; off here)", \.thumborAllowUnsafeURL),
         list("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none", \.presets),
         boolean("only-presets", "IMGPROXY_ONLY_PRESETS",
                 "imgproxy URLs name presets only: /SIGNATURE/PRESET:PRESET/SOURCE", \.onlyPresets),

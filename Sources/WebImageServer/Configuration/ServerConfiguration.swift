@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var trustedSignatures: [String] = []
     /// thumbor's security key; with one, thumbor URLs must be signed.
     public var thumborKey: String?
+    /// Whether `unsafe` thumbor URLs are answered although ``thumborKey`` is set (thumbor's
+    /// `ALLOW_UNSAFE_URL`, on in thumbor, off here).
+    public var thumborAllowUnsafeURL = false
     /// Presets, `NAME=OPTION/OPTION/…`.
     public var presets: [String] = []
 

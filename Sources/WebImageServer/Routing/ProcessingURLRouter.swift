@@ -58,8 +58,8 @@ public struct ProcessingURLRouter: Sendable {
         }
         // An unsigned URL where signatures are required is refused before it is read, whatever
         // the rest of the path holds: 403 as imgproxy answers, 400 where only thumbor's URLs are
-        // served, as thumbor answers.
-        if firstSegment == "unsafe", requiresSignatures {
+        // served, as thumbor answers; unless thumbor's `unsafe` URLs are allowed.
+        if firstSegment == "unsafe", requiresSignatures, !(thumborSigner.allowsUnsafe && format != .imgproxy) {
             throw format == .thumbor ? .thumborSignatureRefused(URLSignatureError.unsigned.description)
                 : .forbidden(URLSignatureError.unsigned.description)
         }

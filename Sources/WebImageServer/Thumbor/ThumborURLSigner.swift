@@ -6,15 +6,20 @@ import Foundation
 /// bytes (thumbor's `SECURITY_KEY`) and the path is everything after `/{signature}/`, without
 /// that slash, exactly as received.
 ///
-/// With a key set, `unsafe` URLs are refused (thumbor's `ALLOW_UNSAFE_URL = False`); without one,
-/// nothing is checked, as imgproxy URLs without a key are not.
+/// With a key set, `unsafe` URLs are refused (thumbor's `ALLOW_UNSAFE_URL = False`) unless
+/// ``allowsUnsafe``; without one, nothing is checked, as imgproxy URLs without a key are not.
 public struct ThumborURLSigner: Sendable {
     /// The HMAC key's bytes, or nil when signing is off.
     let key: [UInt8]?
+    /// Whether `unsafe` URLs are answered although a key is set (thumbor's `ALLOW_UNSAFE_URL`,
+    /// on by default in thumbor, off by default here).
+    public let allowsUnsafe: Bool
 
-    /// A signer with the security key `key`; nil or empty turns signing off.
-    public init(key: String?) {
+    /// A signer with the security key `key` (nil or empty turns signing off), still answering
+    /// `unsafe` URLs when `allowsUnsafe`.
+    public init(key: String?, allowsUnsafe: Bool = false) {
         self.key = key.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+        self.allowsUnsafe = allowsUnsafe
     }
 
     /// Whether URLs are checked at all.
@@ -35,11 +40,15 @@ public struct ThumborURLSigner: Sendable {
 
     /// Passes when signing is off or `signature` (percent-encoded or not, padded or not) is the
     /// signature of `path` (without a leading `/`); throws ``URLSignatureError/unsigned`` for
-    /// `unsafe` and ``URLSignatureError/forbidden`` for any other mismatch, compared in constant time.
+    /// `unsafe` (unless ``allowsUnsafe``) and ``URLSignatureError/forbidden`` for any other
+    /// mismatch, compared in constant time.
     public func verify(signature: String, for path: String) throws(URLSignatureError) {
         guard let key else { return }
         let given = signature.removingPercentEncoding ?? signature
-        guard given != "unsafe" else { throw .unsigned }
+        guard given != "unsafe" else {
+            if allowsUnsafe { return }
+            throw .unsigned
+        }
         guard let bytes = URLSafeBase64.decode(given) else { throw .forbidden }
         guard URLSigner.constantTimeEqual(bytes, Self.digest(of: path, key: key)) else { throw .forbidden }
     }
