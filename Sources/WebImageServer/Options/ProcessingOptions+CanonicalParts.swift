@@ -52,7 +52,6 @@ extension ProcessingOptions {
         if !skipProcessing.isEmpty { parts.append("skp:" + skipProcessing.map(\.rawValue).sorted().joined(separator: ",")) }
         if !stripColorProfile { parts.append("scp:0") }
         if let gifVideo { parts.append("gifv:\(gifVideo)") }
-        if let sourceOnlyFallback { parts.append("fb:\(sourceOnlyFallback.rawValue)") }
         if let thumborSourceBound { parts.append(thumborSourceBound.canonical) }
         return parts
     }

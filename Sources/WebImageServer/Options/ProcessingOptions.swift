@@ -80,10 +80,6 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether an animated image keeps its own format rather than one of ``acceptedFormats``
     /// (thumbor's `AUTO_WEBP` never converts an animated GIF; imgproxy writes an animated WebP).
     public var animationsKeepFormat = false
-    /// The format a source in a format browsers do not show (TIFF, BMP) is answered in when no
-    /// format is asked for or chosen from `Accept`: nil for imgproxy's choice (JPEG, or PNG for
-    /// a transparent or drawn image), PNG for thumbor's.
-    public var sourceOnlyFallback: ImageFormat?
     /// thumbor's `MAX_WIDTH` × `MAX_HEIGHT`: a source past it is shrunk before the crop and
     /// resize, or nil for no bound.
     public var thumborSourceBound: ThumborSourceBound?

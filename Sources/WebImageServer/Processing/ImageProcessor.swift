@@ -355,7 +355,7 @@ public final class ImageProcessor: Sendable {
 
     /// The format `image` is written in: the first enforced format that suits it; else the
     /// requested one; else, among the formats the client accepts, the first that suits it; else
-    /// the source's, unless it is one of ``sourceOnlyFormats`` (then ``fallbackFormat(of:options:)``).
+    /// the source's, unless it is one of ``sourceOnlyFormats`` (then ``fallbackFormat(of:)``).
     /// Any format suits a still image, only ``animatedFormats`` an animation (which
     /// must not stop moving because the client also takes AVIF).
     static func outputFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
@@ -369,17 +369,17 @@ public final class ImageProcessor: Sendable {
         if animated, options.animationsKeepFormat { return image.format }
         if let accepted = options.acceptedFormats.first(where: suits) { return accepted }
         if options.opaquePNGToJPEG, image.format == .png, !animated, !image.pixels.hasTransparency { return .jpeg }
-        return sourceOnlyFormats.contains(image.format) ? fallbackFormat(of: image, options: options) : image.format
+        return sourceOnlyFormats.contains(image.format) ? fallbackFormat(of: image) : image.format
     }
 
-    /// What an image is written in when its own format is not answered in: the options'
-    /// ``ProcessingOptions/sourceOnlyFallback`` when set, else PNG for a drawing or a
-    /// transparent image and JPEG for any other.
-    static func fallbackFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
-        options.sourceOnlyFallback ?? (image.format.isVector || image.pixels.hasTransparency ? .png : .jpeg)
+    /// What an image is written in when its own format is not answered in: PNG for a TIFF (a
+    /// lossless source stays lossless, as thumbor answers it; one rule for both URL forms keeps
+    /// them one cache entry), a drawing or a transparent image, JPEG for any other.
+    static func fallbackFormat(of image: Image) -> ImageFormat {
+        image.format == .tiff || image.format.isVector || image.pixels.hasTransparency ? .png : .jpeg
     }
 
-    /// `image` encoded in the ``outputFormat(of:options:)`` (the ``fallbackFormat(of:options:)``
+    /// `image` encoded in the ``outputFormat(of:options:)`` (the ``fallbackFormat(of:)``
     /// when the source's format cannot be written).
     private func encode(_ image: Image, options: ProcessingOptions) throws(ProcessingError) -> ProcessedImage {
         var format = Self.outputFormat(of: image, options: options)
@@ -388,7 +388,7 @@ public final class ImageProcessor: Sendable {
         }
         if !coders.canEncode(format) {
             guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
-            format = Self.fallbackFormat(of: image, options: options)
+            format = Self.fallbackFormat(of: image)
         }
         let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
             ?? configuration.quality

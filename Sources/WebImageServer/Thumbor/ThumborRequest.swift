@@ -36,7 +36,6 @@ struct ThumborRequest {
             options.gravity = gravity
         }
         options.animationsKeepFormat = true
-        options.sourceOnlyFallback = .png
         options.width = size.pixelWidth
         options.height = size.pixelHeight
         options.widthFromSource = size.widthIsOriginal
