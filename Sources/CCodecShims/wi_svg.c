@@ -71,7 +71,7 @@ static void fail(wi_svg_error *error, g_error *reason, const char *fallback) {
     if (reason) api.error_free(reason);
 }
 
-wi_svg_document *wi_svg_load(const void *data, size_t size, wi_svg_error *error) {
+wi_svg_document *wi_svg_load(const void *data, size_t size, double dpi, wi_svg_error *error) {
     if (!wi_svg_available()) {
         fail(error, NULL, "librsvg (librsvg-2.so.2) is not installed");
         return NULL;
@@ -85,7 +85,7 @@ wi_svg_document *wi_svg_load(const void *data, size_t size, wi_svg_error *error)
         fail(error, reason, "librsvg could not read the document");
         return NULL;
     }
-    api.handle_set_dpi(handle, 96);
+    api.handle_set_dpi(handle, dpi);
     return handle;
 }
 

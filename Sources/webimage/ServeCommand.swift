@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import Prometheus
 import WebImage
+import WebImageCodecs
 import WebImageServer
 
 /// `webimage serve`: an imgproxy-compatible image server on WebImage's pipeline.
@@ -82,6 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: .setting("auto-webp")) var autoWebp = false
     @Flag(help: .setting("auto-avif")) var autoAvif = false
     @Option(help: .setting("skip-processing-formats")) var skipProcessingFormats: [String] = []
+    @Option(help: .setting("svg-dpi")) var svgDpi: String?
     @Flag(help: .setting("always-rasterize-svg")) var alwaysRasterizeSvg = false
     @Flag(help: .setting("enforce-webp")) var enforceWebp = false
     @Flag(help: .setting("enforce-avif")) var enforceAvif = false
@@ -137,7 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("thumbor-max-width", thumborMaxWidth), ("thumbor-max-height", thumborMaxHeight), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("use-etag", useEtag), ("use-last-modified", useLastModified),
             ("last-modified-buster", lastModifiedBuster), ("cache-control-passthrough", on(cacheControlPassthrough)), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
-            ("skip-processing-formats", joined(skipProcessingFormats)), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
+            ("skip-processing-formats", joined(skipProcessingFormats)), ("svg-dpi", svgDpi), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
             ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
             ("enable-client-hints", on(enableClientHints)), ("auto-jxl", on(autoJxl)), ("enforce-jxl", on(enforceJxl)),
             ("auto-heif", on(autoHeif)), ("auto-jpg", on(autoJpg)), ("auto-png", on(autoPng)), ("auto-png-to-jpg", on(autoPngToJpg)),
@@ -245,6 +247,8 @@ struct ServeCommand: AsyncParsableCommand {
         let loaders = ImageLoaders.standard(downloader: downloader)
         if let objects = storage?.loader { loaders.add(objects) }
         let manager = ImageManager(imageCache: sourceCache, imageLoader: loaders)
+        // SVG's absolute units at the configured dpi: added last, this coder is asked first.
+        if configuration.svgDPI != SVGCoder().dpi { manager.coders.add(SVGCoder(dpi: configuration.svgDPI)) }
         // Results: Redis first, then object storage (the cache added last is asked first).
         let sharedResults = [storage?.results as (any ImageCaching)?, tier?.results].compactMap { $0 }
         let sharedCache: (any ImageCaching)? = sharedResults.count > 1

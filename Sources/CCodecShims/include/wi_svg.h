@@ -18,9 +18,10 @@ typedef struct wi_svg_error {
 /// the first call, once per process.
 int wi_svg_available(void);
 
-/// The document the `size` bytes at `data` hold, read from memory with no base file, at 96 dpi;
-/// NULL with `error` set when librsvg cannot read it or is not available.
-wi_svg_document *wi_svg_load(const void *data, size_t size, wi_svg_error *error);
+/// The document the `size` bytes at `data` hold, read from memory with no base file, its
+/// absolute units (in, cm, mm, pt, pc) counted at `dpi` pixels an inch; NULL with `error` set
+/// when librsvg cannot read it or is not available.
+wi_svg_document *wi_svg_load(const void *data, size_t size, double dpi, wi_svg_error *error);
 
 /// Releases `document`.
 void wi_svg_free(wi_svg_document *document);

@@ -7,7 +7,7 @@ import WebImage
 /// drawn small and enlarged: with ``ImageDecodeOptions/thumbnailPixelSize`` it is drawn to fit
 /// that box (or fill it exactly, without ``ImageDecodeOptions/preserveAspectRatio``), larger
 /// than its intrinsic size when the box is larger, as SDWebImageSVGCoder does; without a box, at
-/// its intrinsic size (`width`/`height` at 96 dpi, else the `viewBox`). A size over
+/// its intrinsic size (`width`/`height`, absolute units at ``dpi``, else the `viewBox`). A size over
 /// ``ImageDecodeOptions/maxPixels`` (or 32 767 pixels a side, cairo's limit) is drawn at the
 /// largest size within it, keeping the aspect ratio, as imgproxy shrinks a vector to its
 /// resolution limit; ``ImageDecodeOptions/maxSourcePixels`` does not apply, since the source
@@ -21,10 +21,14 @@ import WebImage
 public struct SVGCoder: ImageCoder, ImageHeaderReading {
     /// The bounds documents are held to before they are parsed.
     public let limits: SVGLimits
+    /// The pixels an inch of a document's absolute units (`in`, `cm`, `mm`, `pt`, `pc`) counts
+    /// for: CSS's 96 by default (thumbor's `SVG_DPI` is 150).
+    public let dpi: Double
 
-    /// A coder holding documents to `limits`.
-    public init(limits: SVGLimits = SVGLimits()) {
+    /// A coder holding documents to `limits`, drawing their absolute units at `dpi` (clamped to 1…9600).
+    public init(limits: SVGLimits = SVGLimits(), dpi: Double = 96) {
         self.limits = limits
+        self.dpi = dpi.isNaN ? 96 : min(max(dpi, 1), 9600)
     }
 
     /// Whether `data` looks like an SVG document (`<svg`, or an XML prolog before one).
@@ -114,6 +118,6 @@ public struct SVGCoder: ImageCoder, ImageHeaderReading {
         if data.isEmpty { throw .empty }
         guard canDecode(data) else { throw .corrupt(.svg, "not an SVG document (no <svg root)") }
         let (rewritten, filterRuns) = try SVGSanitizer(policy: .rendering, limits: limits).rewrite(data)
-        return (try SVGDocument(sanitized: rewritten), filterRuns)
+        return (try SVGDocument(sanitized: rewritten, dpi: dpi), filterRuns)
     }
 }

@@ -11,17 +11,18 @@ import WebImage
 /// decode on one thread.
 final class SVGDocument {
     private let handle: OpaquePointer
-    /// The size the document asks for, in CSS pixels at 96 dpi: its `width` and `height`, else
-    /// its `viewBox`'s, else 300 × 150 (CSS's size of a replaced element that states none).
+    /// The size the document asks for, in pixels, absolute units at the dpi it was loaded with:
+    /// its `width` and `height`, else its `viewBox`'s, else 300 × 150 (CSS's size of a replaced
+    /// element that states none).
     let intrinsicSize: (width: Double, height: Double)
 
-    /// Loads `data`, which ``SVGSanitizer`` rewrote for rendering. Without librsvg on the
-    /// machine, ``ImageCodingError/unsupportedFeature(_:_:)``.
-    init(sanitized data: Data) throws(ImageCodingError) {
+    /// Loads `data`, which ``SVGSanitizer`` rewrote for rendering, its absolute units at `dpi`.
+    /// Without librsvg on the machine, ``ImageCodingError/unsupportedFeature(_:_:)``.
+    init(sanitized data: Data, dpi: Double) throws(ImageCodingError) {
         guard wi_svg_available() != 0 else { throw .unsupportedFeature(.svg, "librsvg (librsvg-2.so.2) is not installed") }
         var error = wi_svg_error()
         let loaded = data.withUnsafeBytes { bytes in
-            bytes.baseAddress.flatMap { wi_svg_load($0, bytes.count, &error) }
+            bytes.baseAddress.flatMap { wi_svg_load($0, bytes.count, dpi, &error) }
         }
         guard let loaded else {
             throw .corrupt(.svg, data.isEmpty ? "the document is empty" : Self.message(error))

@@ -162,6 +162,9 @@ extension ServerConfiguration {
             }
             configuration.skipProcessingFormats = formats
         },
+        decimal("svg-dpi", "THUMBOR_SVG_DPI", "DPI",
+                "The pixels an inch of an SVG source's absolute units (in, cm, mm, pt) counts for: CSS's 96, or thumbor's SVG_DPI",
+                1...9600, \.svgDPI),
         boolean("always-rasterize-svg", "IMGPROXY_ALWAYS_RASTERIZE_SVG",
                 "Draw SVG sources when a URL names no format (in PNG unless Accept chooses), rather than answer them as sanitized SVG",
                 \.alwaysRasterizeSVG),

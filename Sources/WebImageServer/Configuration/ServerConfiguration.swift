@@ -150,6 +150,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether SVG sources are drawn when a URL names no format, rather than answered as
     /// sanitized SVG (imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG`).
     public var alwaysRasterizeSVG = false
+    /// The pixels an inch of an SVG source's absolute units counts for (thumbor's `SVG_DPI`;
+    /// CSS's 96 by default).
+    public var svgDPI = 96.0
     /// Whether a URL without a format is answered in JPEG XL when `Accept` lists it (before AVIF).
     public var autoJxl = false
     /// Whether any URL, one naming a format too, is answered in JPEG XL when `Accept` lists it.
