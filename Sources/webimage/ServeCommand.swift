@@ -83,6 +83,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: .setting("auto-webp")) var autoWebp = false
     @Flag(help: .setting("auto-avif")) var autoAvif = false
     @Option(help: .setting("skip-processing-formats")) var skipProcessingFormats: [String] = []
+    @Option(help: .setting("keep-copyright")) var keepCopyright: String?
+    @Flag(help: .setting("thumbor-preserve-exif-copyright-info")) var thumborPreserveExifCopyrightInfo = false
     @Option(help: .setting("svg-dpi")) var svgDpi: String?
     @Flag(help: .setting("always-rasterize-svg")) var alwaysRasterizeSvg = false
     @Flag(help: .setting("enforce-webp")) var enforceWebp = false
@@ -139,7 +141,8 @@ struct ServeCommand: AsyncParsableCommand {
             ("thumbor-max-width", thumborMaxWidth), ("thumbor-max-height", thumborMaxHeight), ("concurrency", concurrency), ("max-queue", maxQueue),
             ("quality", quality), ("ttl", ttl), ("use-etag", useEtag), ("use-last-modified", useLastModified),
             ("last-modified-buster", lastModifiedBuster), ("cache-control-passthrough", on(cacheControlPassthrough)), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
-            ("skip-processing-formats", joined(skipProcessingFormats)), ("svg-dpi", svgDpi), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
+            ("skip-processing-formats", joined(skipProcessingFormats)), ("keep-copyright", keepCopyright),
+            ("thumbor-preserve-exif-copyright-info", on(thumborPreserveExifCopyrightInfo)), ("svg-dpi", svgDpi), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
             ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
             ("enable-client-hints", on(enableClientHints)), ("auto-jxl", on(autoJxl)), ("enforce-jxl", on(enforceJxl)),
             ("auto-heif", on(autoHeif)), ("auto-jpg", on(autoJpg)), ("auto-png", on(autoPng)), ("auto-png-to-jpg", on(autoPngToJpg)),
@@ -219,6 +222,7 @@ struct ServeCommand: AsyncParsableCommand {
         parser.allowSecurityOptions = configuration.allowSecurityOptions
         parser.argumentsSeparator = configuration.argumentsSeparator
         parser.onlyPresets = configuration.onlyPresets
+        parser.defaults.keepCopyright = configuration.keepCopyright
         parser.allowedOptions = configuration.allowedProcessingOptions
         parser.defaults.skipProcessing = Set(configuration.skipProcessingFormats)
         let downloader = HTTPImageDownloader(
@@ -268,7 +272,8 @@ struct ServeCommand: AsyncParsableCommand {
         let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                          thumborParser: ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader,
                                                                           opaquePNGToJPEG: configuration.autoPngToJpg,
-                                                                          sourceBound: configuration.thumborSourceBound),
+                                                                          sourceBound: configuration.thumborSourceBound,
+                                                                          preservesCopyright: configuration.thumborPreserveExifCopyrightInfo),
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey,
                                                                          allowsUnsafe: configuration.thumborAllowUnsafeURL))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,

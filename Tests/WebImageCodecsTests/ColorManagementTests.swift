@@ -182,7 +182,7 @@ final class ColorManagementTests: XCTestCase {
         var image = try coders.decode(Data(png), options: preserve)
         image.colorProfile = nil
         let bare = try LibPNG.encode(image.pixels, keepAlpha: true)
-        let spliced = try PNGColorProfile.embedding(cmyk, in: bare)
+        let spliced = try PNGWriter.inserting([(.iCCP, try PNGColorProfile.chunkData(for: cmyk))], afterHeaderOf: bare)
         let decoded = try coders.decode(Data(spliced))
         XCTAssertEqual(decoded.colorProfileWarning, .unsupported("a CMYK profile for RGB pixels"))
         XCTAssertEqual(decoded.pixels, image.pixels)

@@ -26,6 +26,11 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// `SDImageCoderEncodeMaxPixelSize`): a larger image is scaled down to fit inside both,
     /// keeping its aspect ratio (5250×3450 under 4000×4000 becomes 4000×2629). Never scales up.
     public var maxPixelSize: PixelSize?
+    /// A TIFF-structured EXIF block the file carries (JPEG's `Exif` APP1 segment, PNG's `eXIf`
+    /// chunk; other formats leave it out), or nil for none: what a server keeps of a source's
+    /// metadata, such as its copyright (``EXIF/copyright(fromTIFF:)``). Written as given: its
+    /// orientation, if any, is not applied to the pixels.
+    public var exif: [UInt8]?
 
     /// Options with the given values.
     public init(quality: Double = 0.9, lossless: Bool = false, firstFrameOnly: Bool = false,

@@ -12,7 +12,8 @@ extension JPEGCoder {
     }
 
     /// Encodes the first frame as a baseline JPEG at ``ImageEncodeOptions/quality`` (0...1 maps
-    /// to libjpeg's 1...100), 4:2:0, without EXIF (the pixels are already upright). JPEG has no
+    /// to libjpeg's 1...100), 4:2:0, without EXIF (the pixels are already upright) unless
+    /// ``ImageEncodeOptions/exif`` gives a block, written as an `Exif` APP1 segment. JPEG has no
     /// alpha: translucent pixels are composited over white, as a browser shows them on a page.
     /// An RGB ``Image/colorProfile`` is embedded as `ICC_PROFILE` markers; sRGB pixels get none.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
@@ -38,7 +39,26 @@ extension JPEGCoder {
         guard status == WI_JPEG_OK, let output else {
             throw ImageCodingError.encodingFailed(.jpeg, String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))
         }
-        return Data(bytesNoCopy: output, count: length, deallocator: .free)
+        let jpeg = Data(bytesNoCopy: output, count: length, deallocator: .free)
+        return options.exif.map { Self.inserting(exif: $0, into: jpeg) } ?? jpeg
+    }
+
+    /// `jpeg` (as libjpeg writes it: SOI, then JFIF's APP0) with `exif` as an `Exif\0\0` APP1
+    /// segment after the APP0 (after SOI without one); as it is when the block is empty or over
+    /// one segment's 65 533 bytes.
+    static func inserting(exif: [UInt8], into jpeg: Data) -> Data {
+        let payload = Array("Exif\0\0".utf8) + exif
+        guard !exif.isEmpty, payload.count + 2 <= 0xFFFF, jpeg.count >= 4, jpeg.starts(with: [0xFF, 0xD8]) else { return jpeg }
+        var at = jpeg.startIndex + 2
+        if jpeg[at] == 0xFF, jpeg[at + 1] == 0xE0, jpeg.count >= 6 {
+            at += 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3]))
+        }
+        guard at <= jpeg.endIndex else { return jpeg }
+        let length = payload.count + 2
+        var out = Data(jpeg[..<at])
+        out.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
+        out.append(jpeg[at...])
+        return out
     }
 
     /// libjpeg's quality (1...100) for a quality of 0...1; out-of-range values are clamped and

@@ -76,7 +76,8 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     /// Encodes a still image as an 8-bit PNG (RGB when every pixel is opaque, RGBA otherwise),
     /// and an animation as an APNG unless ``ImageEncodeOptions/firstFrameOnly`` is set. An RGB
-    /// ``Image/colorProfile`` is embedded as an `iCCP` chunk; sRGB pixels get none.
+    /// ``Image/colorProfile`` is embedded as an `iCCP` chunk; sRGB pixels get none. A still
+    /// carries ``ImageEncodeOptions/exif`` as an `eXIf` chunk.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .png else { throw ImageCodingError.noEncoder(format) }
         let (written, profile) = image.withEmbeddableProfile()
@@ -84,6 +85,9 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
             return Data(try APNGEncoder.encode(written.frames, loopCount: written.loopCount, profile: profile))
         }
         let png = try LibPNG.encode(written.pixels, keepAlpha: written.pixels.hasTransparency)
-        return Data(try PNGColorProfile.embedding(profile, in: png))
+        var chunks: [(type: PNGChunkType, data: [UInt8])] = []
+        if let profile { chunks.append((.iCCP, try PNGColorProfile.chunkData(for: profile))) }
+        if let exif = options.exif { chunks.append((.eXIf, exif)) }
+        return Data(try PNGWriter.inserting(chunks, afterHeaderOf: png))
     }
 }

@@ -53,20 +53,4 @@ enum PNGColorProfile {
         defer { free(output) }
         return Array(name.utf8) + [0, 0] + UnsafeBufferPointer(start: output, count: length)
     }
-
-    /// `png` (a file libpng wrote) with an `iCCP` chunk for `profile` after its `IHDR`; `png`
-    /// itself without a profile.
-    static func embedding(_ profile: ColorProfile?, in png: [UInt8]) throws -> [UInt8] {
-        guard let profile else { return png }
-        let iccp = try chunkData(for: profile)
-        return try png.withUnsafeBytes { file in
-            let chunks = try PNGChunkList(file)
-            var writer = PNGWriter()
-            for (index, chunk) in chunks.chunks.enumerated() {
-                writer.append(chunk: file[chunk.bytes])
-                if index == 0 { writer.append(.iCCP, iccp) }
-            }
-            return writer.bytes
-        }
-    }
 }

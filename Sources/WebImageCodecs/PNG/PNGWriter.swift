@@ -19,6 +19,22 @@ struct PNGWriter {
     mutating func append(chunk: some Collection<UInt8>) {
         bytes += chunk
     }
+
+    /// The PNG file `png` with `chunks` (type and data) put right after its `IHDR`, where the
+    /// ancillary chunks that must come before the image data (`iCCP`, `eXIf`) go.
+    static func inserting(_ chunks: [(type: PNGChunkType, data: [UInt8])], afterHeaderOf png: [UInt8]) throws -> [UInt8] {
+        guard !chunks.isEmpty else { return png }
+        return try png.withUnsafeBytes { file in
+            var writer = PNGWriter()
+            for (index, chunk) in try PNGChunkList(file).chunks.enumerated() {
+                writer.append(chunk: file[chunk.bytes])
+                if index == 0 {
+                    for (type, data) in chunks { writer.append(type, data) }
+                }
+            }
+            return writer.bytes
+        }
+    }
 }
 
 extension [UInt8] {

@@ -97,8 +97,13 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var crop: ProcessingCrop?
     /// Whether the orientation from the image's metadata is applied.
     public var autoRotate = true
-    /// Whether metadata is removed from the output.
+    /// Whether metadata is removed from the output (it always is: outputs carry none but the
+    /// copyright ``keepCopyright`` keeps).
     public var stripMetadata = true
+    /// Whether the source's EXIF copyright tags (Artist, Copyright, DateTime) are written into
+    /// a JPEG or PNG result (imgproxy's `keep_copyright`, on by default; thumbor's
+    /// `PRESERVE_EXIF_COPYRIGHT_INFO`, off by default).
+    public var keepCopyright = true
     /// Whether the pixels are converted to sRGB and written without a profile (true, the
     /// default) or keep the source's ICC profile, which the encoder writes again.
     public var stripColorProfile = true

@@ -3,6 +3,7 @@ import Foundation
 import Locking
 import Metrics
 import WebImage
+import WebImageCodecs
 
 /// Turns parsed imgproxy URLs into encoded images through an `ImageManager`: the source's
 /// bytes are fetched (and cached) by the manager before a processing slot is taken, so that a
@@ -236,7 +237,9 @@ public final class ImageProcessor: Sendable {
                 + "at most \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
         }
         let image = transformer.transform(decoded, forKey: transformer.key) ?? decoded
-        var result = try encode(image, options: options)
+        // Of a source's metadata, only its copyright tags are carried, when kept.
+        let copyright = options.keepCopyright ? EXIFBlock.find(in: source.data).flatMap(EXIF.copyright(fromTIFF:)) : nil
+        var result = try encode(image, options: options, exif: copyright)
         metrics.processingDuration.record(duration: started.duration(to: .now))
         result.sourceOrigin = source.source
         return result
@@ -380,8 +383,9 @@ public final class ImageProcessor: Sendable {
     }
 
     /// `image` encoded in the ``outputFormat(of:options:)`` (the ``fallbackFormat(of:)``
-    /// when the source's format cannot be written).
-    private func encode(_ image: Image, options: ProcessingOptions) throws(ProcessingError) -> ProcessedImage {
+    /// when the source's format cannot be written), carrying the EXIF block `exif` where the
+    /// format has a place for it.
+    private func encode(_ image: Image, options: ProcessingOptions, exif: [UInt8]?) throws(ProcessingError) -> ProcessedImage {
         var format = Self.outputFormat(of: image, options: options)
         if format == .gif, let container = options.gifVideo {
             throw .unsupported("gifv(\(container)): writing a GIF result as video needs a video encoder, which this server does not have")
@@ -394,8 +398,9 @@ public final class ImageProcessor: Sendable {
             ?? configuration.quality
         do {
             // imgproxy's max_bytes lowers only the quality (down to 10), never the size.
-            let encoding = ImageEncodeOptions(quality: Double(quality) / 100, maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
+            var encoding = ImageEncodeOptions(quality: Double(quality) / 100, maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
                                               shrinksToFitFileSize: false)
+            encoding.exif = exif
             let data = try coders.encode(image, as: format, options: encoding)
             return ProcessedImage(data: data, format: format)
         } catch {

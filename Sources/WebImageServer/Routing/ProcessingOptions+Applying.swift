@@ -68,9 +68,12 @@ extension ProcessingOptions {
         case .stripColorProfile:
             try arguments.expectCount(1, 1)
             stripColorProfile = try arguments.boolean(0)
-        case .keepCopyright, .preserveHDR, .enforceThumbnail:
-            // Accepted for compatibility: outputs carry no metadata, pixels are 8-bit, and a
-            // decode that can shrink already reads the smallest image that covers the result.
+        case .keepCopyright:
+            try arguments.expectCount(1, 1)
+            keepCopyright = try arguments.boolean(0)
+        case .preserveHDR, .enforceThumbnail:
+            // Accepted for compatibility: pixels are 8-bit, and a decode that can shrink
+            // already reads the smallest image that covers the result.
             try arguments.expectCount(1, 1)
             _ = try arguments.boolean(0)
         case .dpi:

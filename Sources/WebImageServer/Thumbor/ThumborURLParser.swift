@@ -67,15 +67,21 @@ public struct ThumborURLParser: Sendable {
     /// thumbor's `MAX_WIDTH` × `MAX_HEIGHT`: the most a URL may ask for on each side, and the
     /// bound sources are shrunk to first; nil for none.
     public var sourceBound: ThumborSourceBound?
+    /// Whether a source's EXIF copyright tags are kept in results (thumbor's
+    /// `PRESERVE_EXIF_COPYRIGHT_INFO`).
+    public var preservesCopyright: Bool
 
     /// A parser with `limits`, reading images without a scheme with `loader`, writing opaque
-    /// PNGs as JPEG when `opaquePNGToJPEG`, bounding sizes and sources by `sourceBound`.
+    /// PNGs as JPEG when `opaquePNGToJPEG`, bounding sizes and sources by `sourceBound`, keeping
+    /// copyright tags when `preservesCopyright` (on by default here, so that both URL forms of
+    /// one image share a key; a server passes thumbor's setting, off by default).
     public init(limits: ProcessingURLLimits = ProcessingURLLimits(), loader: ThumborLoader = .http, opaquePNGToJPEG: Bool = false,
-                sourceBound: ThumborSourceBound? = nil) {
+                sourceBound: ThumborSourceBound? = nil, preservesCopyright: Bool = true) {
         self.limits = limits
         self.loader = loader
         self.opaquePNGToJPEG = opaquePNGToJPEG
         self.sourceBound = sourceBound
+        self.preservesCopyright = preservesCopyright
     }
 
     /// The URL `path` (the request target without the host; of the query, only `meta`'s `callback` is read) describes.
@@ -123,6 +129,7 @@ public struct ThumborURLParser: Sendable {
         let gravity = smart ? Gravity(kind: .smart) : Self.gravity(halign: halign, valign: valign)
         var request = ThumborRequest(mode: mode, size: size, gravity: gravity)
         request.options.opaquePNGToJPEG = opaquePNGToJPEG
+        request.options.keepCopyright = preservesCopyright
         if let sourceBound {
             // thumbor lowers a size asked past MAX_WIDTH or MAX_HEIGHT to it (`orig` stays the source's).
             request.options.thumborSourceBound = sourceBound
