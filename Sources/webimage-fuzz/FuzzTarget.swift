@@ -32,7 +32,8 @@ enum FuzzTarget: String, CaseIterable {
     case bmp
     /// ``TIFFCoder``: TIFF over libtiff in every layout Pillow writes, whole and as a thumbnail.
     case tiff
-    /// ``EXIF/orientation(fromTIFF:)``: the TIFF-structured EXIF block every format carries.
+    /// ``EXIF/orientation(fromTIFF:)`` and ``EXIF/copyright(fromTIFF:)``: the TIFF-structured
+    /// EXIF block every format carries.
     case exif
     /// ``ColorProfile/init(iccData:)`` and ``ColorConversion``: an embedded ICC profile read,
     /// then opened by lcms2 and used on pixels.
@@ -59,7 +60,7 @@ enum FuzzTarget: String, CaseIterable {
         case .svg: FuzzedSVG(data: data).run()
         case .bmp: FuzzedDecoding(coder: BMPCoder(), format: .bmp, data: data).run()
         case .tiff: FuzzedDecoding(coder: TIFFCoder(), format: .tiff, data: data).run()
-        case .exif: "orientation \(EXIF.orientation(fromTIFF: data))"
+        case .exif: "orientation \(EXIF.orientation(fromTIFF: data)), copyright \(EXIF.copyright(fromTIFF: data)?.count ?? 0) bytes"
         case .icc: FuzzedColorProfile(data: data).run()
         case .url: FuzzedURL(data: data).run()
         }

@@ -11,12 +11,16 @@ struct FuzzedDetection {
     /// The fuzzed bytes.
     let data: Data
 
-    /// Detects the format from `Data` and from bytes (which must agree), then decodes through
-    /// the registry: a decoded image must have the detected format, and a refusal must name it.
+    /// Detects the format from `Data` and from bytes (which must agree) and looks for the EXIF
+    /// block a server keeps copyright from, then decodes through the registry: a decoded image
+    /// must have the detected format, and a refusal must name it.
     func run() -> String {
         let format = ImageFormat(detecting: data)
         let fromBytes = ImageFormat(detecting: [UInt8](data))
         invariant(format == fromBytes, "detected \(format) from Data but \(fromBytes) from [UInt8]")
+        if let block = EXIFBlock.find(in: data) {
+            invariant(block.count <= data.count, "an EXIF block of \(block.count) bytes in \(data.count)")
+        }
         do {
             let image = try Self.registry.decode(data, options: FuzzTarget.options)
             invariant(image.format == format, "detected \(format) but decoded \(image.format)")
