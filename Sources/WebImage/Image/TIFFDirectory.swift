@@ -2,7 +2,7 @@
 /// `MM\0*…`, JPEG's `Exif\0\0` header dropped), read with every offset checked against the block.
 struct TIFFDirectory {
     /// One entry: its tag, its TIFF type and where its value's bytes start in the block.
-    struct Entry {
+    struct Tag {
         let tag: Int
         let type: Int
         let count: Int
@@ -12,7 +12,7 @@ struct TIFFDirectory {
     private let bytes: [UInt8]
     private let littleEndian: Bool
     /// The entries, in the order the block lists them.
-    private(set) var entries: [Entry] = []
+    private(set) var entries: [Tag] = []
 
     /// The directory `block` starts with, or nil when it is no TIFF structure or is cut short.
     init?(_ block: some Collection<UInt8>) {
@@ -27,13 +27,13 @@ struct TIFFDirectory {
         }
         self.bytes = bytes
         guard let directory = u32(4), let count = u16(directory) else { return nil }
-        var entries: [Entry] = []
+        var entries: [Tag] = []
         for index in 0..<count {
             let at = directory + 2 + index * 12
             guard let tag = u16(at), let type = u16(at + 2), let valueCount = u32(at + 4) else { break }
             let size = Self.byteSize(ofType: type) * valueCount
             let offset = size <= 4 ? at + 8 : u32(at + 8)
-            if let offset { entries.append(Entry(tag: tag, type: type, count: valueCount, valueOffset: offset)) }
+            if let offset { entries.append(Tag(tag: tag, type: type, count: valueCount, valueOffset: offset)) }
         }
         self.entries = entries
     }
@@ -61,7 +61,7 @@ struct TIFFDirectory {
     }
 
     /// The value bytes of `entry` when it is ASCII text (type 2) lying within the block.
-    func ascii(_ entry: Entry) -> [UInt8]? {
+    func ascii(_ entry: Tag) -> [UInt8]? {
         guard entry.type == 2, entry.count > 0, entry.valueOffset >= 0, entry.count <= bytes.count - entry.valueOffset else { return nil }
         return Array(bytes[entry.valueOffset..<(entry.valueOffset + entry.count)])
     }

@@ -5,7 +5,7 @@ import Foundation
 public enum ThumborOverlay: Sendable, Hashable {
     /// `watermark(url,x,y,alpha[,w_ratio,h_ratio])`.
     case watermark(ThumborWatermark)
-    /// `frame(url)`: the nine-patch at the URL frames the result (``NinePatchFrameTransformer``).
+    /// `frame(url)`: the nine-patch at the URL frames the result (`NinePatchFrameTransformer`).
     case frame(URL)
 
     /// Where the overlay's image comes from, loaded as a source is (the same allowed sources,
