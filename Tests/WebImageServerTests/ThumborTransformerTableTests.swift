@@ -27,6 +27,8 @@ final class ThumborTransformerTableTests: XCTestCase {
         case crop(Int, Int, Int, Int)
         case resize(Int, Int)
         case flipHorizontally, flipVertically
+        /// An operation no row expects: its description fails the row's comparison.
+        case unknown(String)
     }
 
     /// A crop box as thumbor's table writes it: left, top, right, bottom.
@@ -83,7 +85,7 @@ final class ThumborTransformerTableTests: XCTestCase {
             case "resize": return .resize(try value("width"), try value("height"))
             case "flip_horizontally": return .flipHorizontally
             case "flip_vertically": return .flipVertically
-            default: throw XCTSkip("\(path): unknown operation \(operation)")
+            default: return .unknown("\(operation)")
             }
         }
         let target = try XCTUnwrap(thumbor["target"] as? [String: Int], path)

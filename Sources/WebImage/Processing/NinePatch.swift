@@ -62,13 +62,12 @@ public struct NinePatch: Sendable, Hashable {
             canvas.bytes.withUnsafeMutableBufferPointer { destination in
                 for (y, row) in rows.enumerated() {
                     for (x, column) in columns.enumerated() {
-                        let taps = [(row.lower, column.lower, (1 - row.weight) * (1 - column.weight)),
-                                    (row.lower, column.upper, (1 - row.weight) * column.weight),
-                                    (row.upper, column.lower, row.weight * (1 - column.weight)),
-                                    (row.upper, column.upper, row.weight * column.weight)]
                         var alpha = 0.0, colour = (0.0, 0.0, 0.0)
-                        for (tapRow, tapColumn, weight) in taps where weight > 0 {
-                            let i = (tapRow * pictureWidth + tapColumn) * 4
+                        for tap in 0..<4 {
+                            let lowerRow = tap < 2, lowerColumn = tap % 2 == 0
+                            let weight = (lowerRow ? 1 - row.weight : row.weight) * (lowerColumn ? 1 - column.weight : column.weight)
+                            guard weight > 0 else { continue }
+                            let i = ((lowerRow ? row.lower : row.upper) * pictureWidth + (lowerColumn ? column.lower : column.upper)) * 4
                             let covered = weight * Double(source[i + 3])
                             alpha += covered
                             colour.0 += covered * Double(source[i])

@@ -65,7 +65,7 @@ struct JXLEncoder {
                 header.duration = UInt32(max(1, (frame.duration * 1000).rounded()))
                 try check(JxlEncoderSetFrameHeader(settings, &header), encoder)
             }
-            let samples = alpha ? frame.pixels.bytes : Self.rgb(frame.pixels.bytes)
+            let samples = alpha ? frame.pixels.bytes : RGBASamples.rgb(frame.pixels.bytes)
             try samples.withUnsafeBytes { buffer in
                 try check(JxlEncoderAddImageFrame(settings, &format, buffer.baseAddress, buffer.count), encoder)
             }
@@ -95,14 +95,6 @@ struct JXLEncoder {
                 try check(status, encoder)
             }
         }
-    }
-
-    /// The RGB samples of RGBA `bytes` (alpha dropped).
-    private static func rgb(_ bytes: [UInt8]) -> [UInt8] {
-        var rgb = [UInt8]()
-        rgb.reserveCapacity(bytes.count / 4 * 3)
-        for i in stride(from: 0, to: bytes.count, by: 4) { rgb.append(contentsOf: bytes[i..<i + 3]) }
-        return rgb
     }
 
     private func check(_ status: JxlEncoderStatus, _ encoder: OpaquePointer) throws {

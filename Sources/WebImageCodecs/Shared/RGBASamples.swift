@@ -63,3 +63,14 @@ extension RGBASamples {
         return PixelBuffer(width: pixels.width, height: pixels.height, bytes: bytes)
     }
 }
+
+extension RGBASamples {
+    /// The red, green and blue samples of RGBA8 `bytes`, alpha dropped: what an encoder takes
+    /// for an opaque image.
+    static func rgb(_ bytes: [UInt8]) -> [UInt8] {
+        var rgb = [UInt8]()
+        rgb.reserveCapacity(bytes.count / 4 * 3)
+        for i in stride(from: 0, to: bytes.count, by: 4) { rgb.append(contentsOf: bytes[i..<i + 3]) }
+        return rgb
+    }
+}

@@ -12,7 +12,7 @@ struct TIFFEncoder {
         let image = source.inSRGB()
         let pixels = image.pixels
         let alpha = pixels.hasTransparency
-        let samples = alpha ? pixels.bytes : Self.rgb(pixels.bytes)
+        let samples = alpha ? pixels.bytes : RGBASamples.rgb(pixels.bytes)
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var message = [CChar](repeating: 0, count: 512)
@@ -26,16 +26,5 @@ struct TIFFEncoder {
         }
         defer { free(output) }
         return Data(bytes: output, count: size)
-    }
-
-    /// The red, green and blue of RGBA `bytes`.
-    private static func rgb(_ bytes: [UInt8]) -> [UInt8] {
-        var rgb = [UInt8](repeating: 0, count: bytes.count / 4 * 3)
-        for pixel in 0..<(bytes.count / 4) {
-            rgb[pixel * 3] = bytes[pixel * 4]
-            rgb[pixel * 3 + 1] = bytes[pixel * 4 + 1]
-            rgb[pixel * 3 + 2] = bytes[pixel * 4 + 2]
-        }
-        return rgb
     }
 }

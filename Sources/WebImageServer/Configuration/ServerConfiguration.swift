@@ -280,15 +280,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The format a name of thumbor's `AUTO_IMAGE_FORMAT_PREFERENCE` stands for (`webp`, `avif`,
     /// `jpg`/`jpeg`, `heif`/`heic`, `png`, and `jxl` too), whatever its case; nil for any other.
     static func autoFormat(named name: String) -> ImageFormat? {
-        switch name.lowercased() {
-        case "webp": .webp
-        case "avif": .avif
-        case "jpg", "jpeg": .jpeg
-        case "heif", "heic": .heic
-        case "png": .png
-        case "jxl": .jxl
-        default: nil
-        }
+        guard let format = try? ProcessingOptions.format(named: Substring(name)),
+              [ImageFormat.webp, .avif, .jpeg, .heic, .png, .jxl].contains(format) else { return nil }
+        return format
     }
 
     /// The formats any URL is answered in when `Accept` lists them, the format it names
