@@ -277,8 +277,7 @@ struct ServeCommand: AsyncParsableCommand {
                                          thumborSigner: ThumborURLSigner(key: configuration.thumborKey,
                                                                          allowsUnsafe: configuration.thumborAllowUnsafeURL))
         let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
-                                             acceptedFormats: configuration.acceptedFormats,
-                                             enforcedFormats: configuration.enforcedFormats, logger: Logger(label: "webimage.serve"),
+                                             logger: Logger(label: "webimage.serve"),
                                              metricsRegistry: metrics)
         return (ImageServer(responder: responder, host: configuration.host, port: configuration.port), downloader)
     }

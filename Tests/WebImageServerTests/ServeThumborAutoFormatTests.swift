@@ -59,12 +59,13 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
         try await check(base, accept: "image/\(format.rawValue),*/*;q=0.8", rows: rows)
     }
 
-    private func check(_ base: String, accept: String, rows: [(String, String, ImageFormat, Bool, String)]) async throws {
+    /// Checks each of `rows` asked with `accept` as the `Accept` field (nil: none sent).
+    private func check(_ base: String, accept: String?, rows: [(String, String, ImageFormat, Bool, String)]) async throws {
         for (parts, image, expected, varies, name) in rows {
-            let answer = try await get(base + "/unsafe/\(parts)\(try XCTUnwrap(sources[image]))", headers: [("Accept", accept)])
+            let answer = try await get(base + "/unsafe/\(parts)\(try XCTUnwrap(sources[image]))", headers: accept.map { [("Accept", $0)] } ?? [])
             XCTAssertEqual(answer.status, 200, name)
-            XCTAssertEqual(answer.headers.first(name: "Content-Type"), "image/\(expected.rawValue)", "\(name), \(accept)")
-            XCTAssertEqual(ImageFormat(detecting: answer.body), expected, "\(name), \(accept)")
+            XCTAssertEqual(answer.headers.first(name: "Content-Type"), "image/\(expected.rawValue)", "\(name), \(accept ?? "no Accept")")
+            XCTAssertEqual(ImageFormat(detecting: answer.body), expected, "\(name), \(accept ?? "no Accept")")
             XCTAssertEqual(answer.headers.first(name: "Vary")?.contains("Accept") ?? false, varies, name)
             XCTAssertNotNil(answer.headers.first(name: "ETag"), "\(name): test_converting_return_etags")
         }
@@ -127,24 +128,35 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
         ])
     }
 
-    /// _auto_png_to_jpg.py: an opaque PNG is answered in JPEG, a transparent one stays PNG;
-    /// AUTO_WEBP wins for both when `Accept` lists WebP; `autojpg(true|false)` decides per URL.
+    /// _auto_png_to_jpg.py: without `Accept`, an opaque PNG is answered in JPEG and a transparent
+    /// one stays PNG, and nothing varies; with AUTO_WEBP, WebP wins for both when `Accept` lists
+    /// it; `autojpg(true|false)` decides per URL. Without a preference, thumbor ranks the JPEG of
+    /// an opaque PNG with AUTO_JPG, before HEIC and PNG.
     func testAutoPNGToJPG() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-webp"])
-        try await check(base, accept: "image/*", rows: [
-            ("", "opaque.png", .jpeg, true, "test_should_auto_convert_png_to_jpg"),
-            ("", "transparent.png", .png, true, "test_shouldnt_auto_convert_png_to_jpg_if_png_has_transparency"),
-            ("filters:autojpg(false)/", "opaque.png", .png, true, "test_shouldnt_auto_convert_png_to_jpg_with_autojpg_false"),
+        let base = try serve(["--allow-loopback-sources", "--auto-png-to-jpg"])
+        try await check(base, accept: nil, rows: [
+            ("", "opaque.png", .jpeg, false, "test_should_auto_convert_png_to_jpg"),
+            ("", "transparent.png", .png, false, "test_shouldnt_auto_convert_png_to_jpg_if_png_has_transparency"),
+            ("filters:autojpg(false)/", "opaque.png", .png, false, "test_shouldnt_auto_convert_png_to_jpg_with_autojpg_false"),
         ])
-        try await check(base, accept: "image/webp,*/*;q=0.8", rows: [
+        let webp = try serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-webp"])
+        try await check(webp, accept: "image/webp,*/*;q=0.8", rows: [
             ("", "opaque.png", .webp, true, "test_should_auto_convert_png_to_webp_if_auto_webp_is_true"),
             ("", "transparent.png", .webp, true, "test_should_auto_convert_png_to_webp_if_auto_webp_is_true_and_png_has_transparency"),
         ])
         let turnedOn = try serve(["--allow-loopback-sources"])
-        try await check(turnedOn, accept: "image/*", rows: [
+        try await check(turnedOn, accept: nil, rows: [
             ("filters:autojpg(true)/", "opaque.png", .jpeg, false, "test_should_auto_convert_png_to_jpg_with_autojpg_true"),
             ("", "opaque.png", .png, false, "without the setting"),
         ])
+        let ranked = try serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-png", "--auto-heif"])
+        try await check(ranked, accept: "image/png,image/heif", rows: [
+            ("", "opaque.png", .jpeg, true, "PNG to JPEG before AUTO_HEIF and AUTO_PNG"),
+            ("", "transparent.png", .heic, true, "a transparent PNG goes on to AUTO_HEIF"),
+            ("", "image.jpg", .heic, true, "a JPEG source goes on to AUTO_HEIF"),
+        ])
+        let rankedImgproxy = try await get(ranked + "/insecure/plain/\(try XCTUnwrap(sources["opaque.png"]))", headers: [("Accept", "image/png,image/heif")])
+        XCTAssertEqual(ImageFormat(detecting: rankedImgproxy.body), .heic, "AUTO_PNG_TO_JPG is thumbor's: an imgproxy URL takes HEIC")
     }
 
     /// test_base_handler_with_auto_image_format_preference.py: `--auto-image-format-preference`
@@ -161,7 +173,9 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
                         rows: [("", "image.jpg", .jpeg, true, "test_falls_back_to_engine_extension_when_no_match_exists")])
         let legacy = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"])
         try await check(legacy, accept: "image/webp,image/avif,*/*;q=0.8",
-                        rows: [("", "image.jpg", .avif, true, "without a preference, imgproxy's order: AVIF before WebP")])
+                        rows: [("", "image.jpg", .webp, true, "test_can_auto_convert_to_webp: without a preference, WebP before AVIF")])
+        let imgproxy = try await get(legacy + "/insecure/plain/\(try XCTUnwrap(sources["image.jpg"]))", headers: [("Accept", "image/webp,image/avif")])
+        XCTAssertEqual(ImageFormat(detecting: imgproxy.body), .avif, "imgproxy URLs keep imgproxy's order, AVIF before WebP")
         let override = try serve(["--allow-loopback-sources", "--auto-image-format-preference", " WebP ,webp"])
         try await check(override, accept: "image/webp,*/*;q=0.8",
                         rows: [("", "image.jpg", .webp, true, "test_preference_overrides_auto_flags")])

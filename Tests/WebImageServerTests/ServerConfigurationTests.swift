@@ -20,7 +20,7 @@ final class ServerConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.maxSrcResolution, 16.8)
         XCTAssertEqual(configuration.urlFormat, .thumbor)
         XCTAssertEqual(configuration.ttl, ImageServer.Configuration().ttl, "an empty variable counts as unset")
-        XCTAssertEqual(configuration.acceptedFormats, [.webp])
+        XCTAssertEqual(configuration.acceptedFormats(for: .imgproxy), [.webp])
 
         try configuration.set(flag: "quality", to: "70")
         try configuration.set(flag: "bind", to: "[::1]:0")

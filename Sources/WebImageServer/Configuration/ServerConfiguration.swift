@@ -142,7 +142,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var cacheControlPassthrough = false
     /// Whether a URL without a format is answered in WebP when `Accept` lists it.
     public var autoWebp = false
-    /// Whether a URL without a format is answered in AVIF when `Accept` lists it (before WebP).
+    /// Whether a URL without a format is answered in AVIF when `Accept` lists it (in the
+    /// order ``acceptedFormats(for:)`` gives).
     public var autoAvif = false
     /// Sources of these formats are answered with their own bytes unless a URL asks for
     /// another format (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); a URL's `skp` replaces them.
@@ -164,13 +165,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var enforceJxl = false
     /// Whether any URL, one naming a format too, is answered in WebP when `Accept` lists it.
     public var enforceWebp = false
-    /// Whether any URL, one naming a format too, is answered in AVIF when `Accept` lists it (before WebP).
+    /// Whether any URL, one naming a format too, is answered in AVIF when `Accept` lists it (in the
+    /// order ``acceptedFormats(for:)`` gives).
     public var enforceAvif = false
     /// Whether a URL without a format is answered in HEIC when `Accept` lists `image/heif` or
-    /// `image/heic` (thumbor's `AUTO_HEIF`), after WebP.
+    /// `image/heic` (thumbor's `AUTO_HEIF`).
     public var autoHeif = false
     /// Whether a URL without a format is answered in JPEG when `Accept` lists `image/jpeg`,
-    /// `image/jpg`, `image/*` or `*/*` (thumbor's `AUTO_JPG`), after HEIC.
+    /// `image/jpg`, `image/*` or `*/*` (thumbor's `AUTO_JPG`).
     public var autoJpg = false
     /// Whether a URL without a format is answered in PNG when `Accept` lists `image/png` or
     /// `image/*` (thumbor's `AUTO_PNG`), last.
@@ -264,17 +266,27 @@ public struct ServerConfiguration: Sendable, Equatable {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
-    /// The formats a URL without one may be answered in, in order of preference: the
+    /// The formats a URL of `form` without one may be answered in, in order of preference: the
     /// ``autoImageFormatPreference`` when given (then the enforced formats it leaves out), else
-    /// those the `auto` flags turn on, JPEG XL, AVIF and WebP first, as imgproxy, then thumbor's
-    /// HEIC, JPEG and PNG.
-    public var acceptedFormats: [ImageFormat] {
+    /// those the `auto` flags turn on, in imgproxy's order for its URLs (JPEG XL, AVIF, WebP,
+    /// then thumbor's HEIC, JPEG and PNG) and in thumbor's for its URLs (WebP before AVIF, JPEG
+    /// before HEIC).
+    public func acceptedFormats(for form: ProcessingURLForm) -> [ImageFormat] {
         guard autoImageFormatPreference.isEmpty else {
             return autoImageFormatPreference + enforcedFormats.filter { !autoImageFormatPreference.contains($0) }
         }
-        return [(ImageFormat.jxl, autoJxl || enforceJxl), (.avif, autoAvif || enforceAvif), (.webp, autoWebp || enforceWebp),
-                (.heic, autoHeif), (.jpeg, autoJpg), (.png, autoPng)]
-            .filter(\.1).map(\.0)
+        let order: [ImageFormat] = form == .thumbor ? [.jxl, .webp, .avif, .jpeg, .heic, .png] : [.jxl, .avif, .webp, .heic, .jpeg, .png]
+        let on: Set<ImageFormat> = Set([(ImageFormat.jxl, autoJxl || enforceJxl), (.avif, autoAvif || enforceAvif),
+                                        (.webp, autoWebp || enforceWebp), (.heic, autoHeif), (.jpeg, autoJpg), (.png, autoPng)]
+            .filter(\.1).map(\.0))
+        return order.filter(on.contains)
+    }
+
+    /// The accepted formats that an opaque still PNG's JPEG (``autoPngToJpg``, the `autojpg`
+    /// filter) goes before, for a URL of `form`: thumbor's order without a preference ranks it
+    /// with JPEG, before HEIC and PNG; otherwise it is the last resort, after every accepted format.
+    public func formatsOpaquePNGToJPEGOutranks(for form: ProcessingURLForm) -> [ImageFormat] {
+        form == .thumbor && autoImageFormatPreference.isEmpty ? [.heic, .png] : []
     }
 
     /// The format a name of thumbor's `AUTO_IMAGE_FORMAT_PREFERENCE` stands for (`webp`, `avif`,

@@ -14,7 +14,7 @@ extension ProcessingOptions {
         if maxResultDimension > 0 { parts.append("mrd:\(maxResultDimension)") }
         if !sourceLimits.isEmpty { parts.append(sourceLimits.canonical) }
         if firstFrameOnly { parts.append("cover") }
-        if opaquePNGToJPEG { parts.append("png2jpg") }
+        if opaquePNGToJPEG { parts.append("png2jpg" + formatsOpaquePNGToJPEGOutranks.map { ">" + $0.rawValue }.joined()) }
         if resultProportion != 1 { parts.append("prop:\(CanonicalNumber.spell(resultProportion))") }
         if !padding.isEmpty { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
         if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal ? 1 : 0):\(flipVertical ? 1 : 0)") }

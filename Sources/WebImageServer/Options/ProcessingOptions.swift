@@ -74,6 +74,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether an opaque still PNG is written as JPEG when no format is named or chosen from
     /// `Accept` (thumbor's `AUTO_PNG_TO_JPG` and `autojpg` filter).
     public var opaquePNGToJPEG = false
+    /// The ``acceptedFormats`` that ``opaquePNGToJPEG`` goes before (thumbor's order without a
+    /// preference ranks it with JPEG: HEIC and PNG); empty: it is the last resort.
+    public var formatsOpaquePNGToJPEGOutranks: [ImageFormat] = []
     /// Whether an animation is reduced to its first frame, still in its format (thumbor's
     /// `cover` filter).
     public var firstFrameOnly = false

@@ -357,8 +357,10 @@ public final class ImageProcessor: Sendable {
     static let sourceOnlyFormats: Set<ImageFormat> = [.tiff, .bmp]
 
     /// The format `image` is written in: the first enforced format that suits it; else the
-    /// requested one; else, among the formats the client accepts, the first that suits it; else
-    /// the source's, unless it is one of ``sourceOnlyFormats`` (then ``fallbackFormat(of:)``).
+    /// requested one; else, among the formats the client accepts, the first that suits it (JPEG
+    /// for an opaque still PNG when the options rank that higher); else JPEG for such a PNG when
+    /// the options say so; else the source's, unless it is one of ``sourceOnlyFormats`` (then
+    /// ``fallbackFormat(of:)``).
     /// Any format suits a still image, only ``animatedFormats`` an animation (which
     /// must not stop moving because the client also takes AVIF).
     static func outputFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
@@ -370,8 +372,11 @@ public final class ImageProcessor: Sendable {
         if let enforced = options.enforcedFormats.first(where: suits) { return enforced }
         if let format = options.format { return format }
         if animated, options.animationsKeepFormat { return image.format }
-        if let accepted = options.acceptedFormats.first(where: suits) { return accepted }
-        if options.opaquePNGToJPEG, image.format == .png, !animated, !image.pixels.hasTransparency { return .jpeg }
+        let opaquePNGAsJPEG = options.opaquePNGToJPEG && image.format == .png && !animated && !image.pixels.hasTransparency
+        if let accepted = options.acceptedFormats.first(where: suits) {
+            return opaquePNGAsJPEG && options.formatsOpaquePNGToJPEGOutranks.contains(accepted) ? .jpeg : accepted
+        }
+        if opaquePNGAsJPEG { return .jpeg }
         return sourceOnlyFormats.contains(image.format) ? fallbackFormat(of: image) : image.format
     }
 

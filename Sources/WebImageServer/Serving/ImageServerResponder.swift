@@ -23,12 +23,12 @@ public struct ImageServerResponder: HTTPResponder {
     public let processor: ImageProcessor
     /// `Cache-Control: max-age` of images, in seconds.
     public let ttl: Int
-    /// The formats chosen from `Accept` for URLs that name none, in order of preference
-    /// (imgproxy's `IMGPROXY_AUTO_WEBP`); such responses say `Vary: Accept`.
-    public let acceptedFormats: [ImageFormat]
+    /// The formats chosen from `Accept` for URLs that name none, in order of preference, by
+    /// URL form (``ServerConfiguration/acceptedFormats(for:)``); such responses say `Vary: Accept`.
+    private let acceptedFormats: [ProcessingURLForm: [ImageFormat]]
     /// The formats chosen from `Accept` for URLs that name one too (imgproxy's
     /// `IMGPROXY_ENFORCE_WEBP`), in order of preference; such responses say `Vary: Accept`.
-    public let enforcedFormats: [ImageFormat]
+    private let enforcedFormats: [ImageFormat]
 
     /// Receives one line per image request: method, path without the signature, status, bytes,
     /// milliseconds, where the result came from and, when made now, where its source came from.
@@ -46,10 +46,9 @@ public struct ImageServerResponder: HTTPResponder {
     private let routes = MemoryCache<String, RoutedPath>(costLimit: 4 << 20, countLimit: 10_000)
 
     /// A responder reading URLs with `router`, processing with `processor`, letting caches keep
-    /// images for `ttl` seconds, choosing among `acceptedFormats` (and for URLs naming a format,
-    /// `enforcedFormats`) by `Accept`, showing `metricsRegistry` at `/metrics`.
-    public init(router: ProcessingURLRouter, processor: ImageProcessor, ttl: Int,
-                acceptedFormats: [ImageFormat] = [], enforcedFormats: [ImageFormat] = [], logger: Logger = Logger(label: "webimage.serve"),
+    /// images for `ttl` seconds, choosing formats by `Accept` as the processor's configuration
+    /// says, showing `metricsRegistry` at `/metrics`.
+    public init(router: ProcessingURLRouter, processor: ImageProcessor, ttl: Int, logger: Logger = Logger(label: "webimage.serve"),
                 metricsRegistry: PrometheusCollectorRegistry? = nil) {
         self.logger = logger
         self.metricsRegistry = metricsRegistry
@@ -58,8 +57,9 @@ public struct ImageServerResponder: HTTPResponder {
         self.processor = processor
         self.ttl = ttl
         cacheControl = "max-age=\(ttl), public"
-        self.acceptedFormats = acceptedFormats
-        self.enforcedFormats = enforcedFormats
+        let configuration = processor.configuration
+        acceptedFormats = [.imgproxy: configuration.acceptedFormats(for: .imgproxy), .thumbor: configuration.acceptedFormats(for: .thumbor)]
+        enforcedFormats = configuration.enforcedFormats
     }
 
     /// The response to `request`.
@@ -204,13 +204,16 @@ public struct ImageServerResponder: HTTPResponder {
     /// ``enforcedFormats`` (to be written in place of the one it names) for the others; nil when
     /// the route's own URL is asked for.
     private func negotiated(_ route: RoutedPath, accepting fields: HTTPFields) -> (url: ProcessingURL, cacheKey: String)? {
+        let form = route.url.form
         let named = route.url.options.format
-        let choices = named == nil ? acceptedFormats : enforcedFormats
+        let choices = named == nil ? acceptedFormats[form] ?? [] : enforcedFormats
         guard !choices.isEmpty else { return nil }
         var negotiated = route.url
-        let accepted = Self.formats(among: choices, accepting: fields[values: .accept])
+        let ranges = AcceptedMediaRanges(fields[values: .accept])
+        let accepted = choices.filter { ranges.accept($0, imageWildcard: form == .thumbor) }
         if named == nil {
             negotiated.options.acceptedFormats = accepted
+            negotiated.options.formatsOpaquePNGToJPEGOutranks = processor.configuration.formatsOpaquePNGToJPEGOutranks(for: form)
         } else {
             negotiated.options.enforcedFormats = accepted
         }
@@ -342,43 +345,6 @@ public struct ImageServerResponder: HTTPResponder {
         }
         guard processor.configuration.useLastModified else { return false }
         return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
-    }
-
-    /// Those of `choices` that `Accept` fields take, in their order: a format's own media type
-    /// decides when listed (`q=0` refuses it, RFC 9110 12.4.2), else, for the formats thumbor's
-    /// auto conversions add, `image/*`, and for JPEG `*/*` too, as thumbor reads them. WebP, AVIF
-    /// and JPEG XL must be listed by name, as imgproxy reads them.
-    private static func formats(among choices: [ImageFormat], accepting fields: [String]) -> [ImageFormat] {
-        var qualities: [String: Double] = [:]
-        for range in fields.flatMap({ $0.split(separator: ",") }) {
-            let parts = range.split(separator: ";", omittingEmptySubsequences: false)
-            let type = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
-            guard !type.isEmpty else { continue }
-            var quality = 1.0
-            for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1)
-                if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q" {
-                    quality = Double(pair[1].trimmingCharacters(in: .whitespaces)).map { $0.isFinite ? $0 : 0 } ?? 0
-                }
-            }
-            qualities[type] = max(quality, qualities[type] ?? 0)
-        }
-        return choices.filter { format in
-            let (named, wildcards) = ranges(taking: format)
-            if let listed = named.compactMap({ qualities[$0] }).max() { return listed > 0 }
-            return wildcards.first { qualities[$0] != nil }.map { qualities[$0]! > 0 } ?? false
-        }
-    }
-
-    /// The media types that name `format` in `Accept`, and the wildcards that take it when none
-    /// of them is listed.
-    private static func ranges(taking format: ImageFormat) -> (named: [String], wildcards: [String]) {
-        switch format {
-        case .jpeg: (["image/jpeg", "image/jpg"], ["image/*", "*/*"])
-        case .png: (["image/png"], ["image/*"])
-        case .heic: (["image/heif", "image/heic"], ["image/*"])
-        default: (["image/\(format.rawValue)"], [])
-        }
     }
 
     /// The answer to `error` for a URL in `form`: its status and its one line.
