@@ -5,7 +5,7 @@ import WebImageTestSupport
 import XCTest
 
 /// The copyright tags a server keeps of a source's EXIF: ``EXIF/copyright(fromTIFF:)`` picks
-/// Artist, Copyright and DateTime out of a block, JPEG and PNG results carry the new block
+/// Artist, Copyright and DateTime out of a block, JPEG, PNG, WebP, AVIF and HEIC results carry the new block
 /// (``ImageEncodeOptions/exif``), Pillow reads those tags back and nothing else, and
 /// ``EXIFBlock/find(in:)`` finds a block in each container.
 final class EXIFCopyrightTests: XCTestCase {
@@ -23,13 +23,21 @@ final class EXIFCopyrightTests: XCTestCase {
         XCTAssertNil(EXIF.copyright(fromTIFF: Array("not exif at all".utf8)))
     }
 
-    func testJPEGAndPNGResultsCarryTheBlockAsPillowReadsIt() throws {
+    /// thumbor's `test_should_preserve_copyright_exif_in_image_with_broken_exif_tag`: an
+    /// orientation of 0 does not stop the copyright tags being kept.
+    func testABrokenOrientationDoesNotLoseTheCopyright() throws {
+        let broken = EXIFSamples.copyrightSource(orientation: 0)
+        XCTAssertEqual(EXIF.orientation(fromTIFF: broken), .up)
+        XCTAssertEqual(EXIF.copyright(fromTIFF: broken), EXIF.copyright(fromTIFF: EXIFSamples.copyrightSource))
+    }
+
+    func testResultsCarryTheBlockAsPillowReadsIt() throws {
         let folder = try TemporaryFolder(self)
         let kept = try XCTUnwrap(EXIF.copyright(fromTIFF: EXIFSamples.copyrightSource))
         var options = ImageEncodeOptions()
         options.exif = kept
         let image = Image(pixels: PixelBuffer(width: 16, height: 8, fill: RGBA(r: 10, g: 120, b: 200)))
-        for format in [ImageFormat.jpeg, .png] {
+        for format in [ImageFormat.jpeg, .png, .webp, .avif] {
             let data = try coders.encode(image, as: format, options: options)
             XCTAssertEqual(EXIFBlock.find(in: data), kept, "\(format)")
             XCTAssertEqual(try coders.decode(data).pixelWidth, 16)
@@ -51,8 +59,12 @@ final class EXIFCopyrightTests: XCTestCase {
         var options = ImageEncodeOptions()
         options.exif = EXIFSamples.copyrightSource
         let image = Image(pixels: PixelBuffer(width: 4, height: 4, fill: .white))
-        for format in [ImageFormat.jpeg, .png] {
-            XCTAssertEqual(EXIFBlock.find(in: try coders.encode(image, as: format, options: options)), EXIFSamples.copyrightSource, "\(format)")
+        for format in [ImageFormat.jpeg, .png, .webp, .avif, .heic] {
+            let data = try coders.encode(image, as: format, options: options)
+            XCTAssertEqual(EXIFBlock.find(in: data), EXIFSamples.copyrightSource, "\(format)")
+            for cut in stride(from: 0, to: data.count, by: max(1, data.count / 40)) {
+                _ = EXIFBlock.find(in: data.prefix(cut))  // a file cut anywhere is read without a trap
+            }
         }
         let tiff = try coders.encode(image, as: .tiff)
         XCTAssertEqual(EXIFBlock.find(in: tiff).map { Data($0) }, tiff, "a TIFF is its own block")

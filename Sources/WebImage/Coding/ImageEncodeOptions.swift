@@ -27,7 +27,8 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// keeping its aspect ratio (5250×3450 under 4000×4000 becomes 4000×2629). Never scales up.
     public var maxPixelSize: PixelSize?
     /// A TIFF-structured EXIF block the file carries (JPEG's `Exif` APP1 segment, PNG's `eXIf`
-    /// chunk; other formats leave it out), or nil for none: what a server keeps of a source's
+    /// chunk, WebP's `EXIF` chunk, AVIF's and HEIC's `Exif` item; GIF, JPEG XL, TIFF and BMP
+    /// leave it out), or nil for none: what a server keeps of a source's
     /// metadata, such as its copyright (``EXIF/copyright(fromTIFF:)``). Written as given: its
     /// orientation, if any, is not applied to the pixels.
     public var exif: [UInt8]?

@@ -23,7 +23,8 @@ struct AVIFEncoder {
     }
 
     /// `image` as AVIF bytes: every frame (a sequence) unless `options` asks for the first only;
-    /// an RGB ``Image/colorProfile`` goes into a `colr` box (sRGB pixels get none).
+    /// an RGB ``Image/colorProfile`` goes into a `colr` box (sRGB pixels get none), the options'
+    /// EXIF block into an `Exif` item.
     func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
         let (written, profile) = image.withEmbeddableProfile()
         let frames = options.firstFrameOnly ? [written.frames[0]] : written.frames
@@ -46,6 +47,11 @@ struct AVIFEncoder {
             defer { avifImageDestroy(image) }
             if let profile {
                 profile.data.withUnsafeBytes { avifImageSetProfileICC(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+            }
+            if let exif = options.exif {
+                exif.withUnsafeBufferPointer { avifImageSetMetadataExif(image, $0.baseAddress, $0.count) }
+                // libavif turns the block's orientation into irot and imir boxes; the block is written as given.
+                image.pointee.transformFlags &= ~avifTransformFlags(AVIF_TRANSFORM_IROT.rawValue | AVIF_TRANSFORM_IMIR.rawValue)
             }
             let milliseconds = UInt64(max(1, (frame.duration * 1000).rounded()))
             try check(avifEncoderAddImage(encoder, image, milliseconds, avifAddImageFlags(flags)), encoder)

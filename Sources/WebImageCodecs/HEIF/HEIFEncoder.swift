@@ -7,7 +7,8 @@ import WebImage
 ///
 /// Quality 0–1 becomes libheif's lossy quality 0–100; lossless asks x265 for lossless coding
 /// (the RGB to YCbCr conversion still rounds). Opaque images are written as RGB, others with an
-/// alpha plane. An RGB ``Image/colorProfile`` goes into a `colr` box; sRGB pixels get none.
+/// alpha plane. An RGB ``Image/colorProfile`` goes into a `colr` box; sRGB pixels get none. An
+/// EXIF block the options carry goes into an `Exif` item.
 /// One frame: libheif 1.15 writes no image sequences, so an animation keeps its first frame.
 struct HEIFEncoder {
     /// Whether libheif has an HEVC encoder (`heif_have_encoder_for_format`).
@@ -43,7 +44,12 @@ struct HEIFEncoder {
         }
         var handle: OpaquePointer?
         try Self.check(heif_context_encode_image(context, heifImage, encoder, nil, &handle))
-        if let handle { heif_image_handle_release(handle) }
+        defer { heif_image_handle_release(handle) }
+        if let exif = options.exif {
+            try exif.withUnsafeBytes { bytes in
+                try Self.check(heif_context_add_exif_metadata(context, handle, bytes.baseAddress, Int32(clamping: bytes.count)))
+            }
+        }
         return try Self.write(context)
     }
 

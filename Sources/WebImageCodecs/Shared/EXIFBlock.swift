@@ -2,8 +2,8 @@ import Foundation
 import WebImage
 
 /// Finds the TIFF-structured EXIF block an encoded file carries, without decoding it: JPEG's
-/// `Exif\0\0` APP1 segment, PNG's `eXIf` chunk, WebP's `EXIF` chunk, or a TIFF file's own
-/// structure. Every length is checked against the bytes, which are hostile input.
+/// `Exif\0\0` APP1 segment, PNG's `eXIf` chunk, WebP's `EXIF` chunk, the `Exif` item of HEIC
+/// and AVIF (``ISOBMFFEXIFItem``), or a TIFF file's own structure. Every length is checked against the bytes, which are hostile input.
 public enum EXIFBlock {
     /// The block in `data`, or nil when its format carries none here or the file has none.
     public static func find(in data: Data) -> [UInt8]? {
@@ -14,6 +14,7 @@ public enum EXIFBlock {
             case .jpeg: jpeg(bytes)
             case .png: chunk("eXIf", in: bytes, png: true)
             case .webp: chunk("EXIF", in: bytes, png: false)
+            case .heic, .avif: ISOBMFFEXIFItem.find(in: bytes)
             default: nil
             }
         }

@@ -19,14 +19,14 @@ struct WebPEncoder {
 
     /// `image` as WebP bytes: an animation when it has several frames (unless the options ask
     /// for the first frame only), a still image otherwise; with an `ICCP` chunk when the image
-    /// carries an RGB ``Image/colorProfile``.
+    /// carries an RGB ``Image/colorProfile``, an `EXIF` chunk when the options carry a block.
     func encode(_ image: Image) throws(ImageCodingError) -> Data {
         var config = try makeConfig()
         let (written, profile) = image.withEmbeddableProfile()
         guard written.frames.count > 1 && !options.firstFrameOnly else {
-            return try WebPColorProfile.embedding(profile, in: try encodeStill(written.pixels, config: &config))
+            return try WebPMetadataChunks.embedding(profile, exif: options.exif, in: try encodeStill(written.pixels, config: &config))
         }
-        var data = try WebPColorProfile.embedding(profile, in: try encodeAnimation(written, config: &config))
+        var data = try WebPMetadataChunks.embedding(profile, exif: options.exif, in: try encodeAnimation(written, config: &config))
         if written.frames.contains(where: { $0.pixels.hasTransparency }) { Self.setAlphaFlag(&data) }
         return data
     }

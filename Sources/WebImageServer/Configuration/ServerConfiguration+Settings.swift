@@ -163,10 +163,10 @@ extension ServerConfiguration {
             configuration.skipProcessingFormats = formats
         },
         switchable("keep-copyright", "IMGPROXY_KEEP_COPYRIGHT",
-                   "Write a source's EXIF Artist, Copyright and DateTime into JPEG and PNG results of imgproxy URLs (kcr overrides)",
+                   "Write a source's EXIF Artist, Copyright and DateTime into JPEG, PNG, WebP, AVIF and HEIC results of imgproxy URLs (kcr overrides)",
                    \.keepCopyright),
         boolean("thumbor-preserve-exif-copyright-info", "THUMBOR_PRESERVE_EXIF_COPYRIGHT_INFO",
-                "Write a source's EXIF Artist, Copyright and DateTime into JPEG and PNG results of thumbor URLs", \.thumborPreserveExifCopyrightInfo),
+                "Write a source's EXIF Artist, Copyright and DateTime into JPEG, PNG, WebP, AVIF and HEIC results of thumbor URLs", \.thumborPreserveExifCopyrightInfo),
         decimal("svg-dpi", "THUMBOR_SVG_DPI", "DPI",
                 "The pixels an inch of an SVG source's absolute units (in, cm, mm, pt) counts for: CSS's 96, or thumbor's SVG_DPI",
                 1...9600, \.svgDPI),

@@ -151,7 +151,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether SVG sources are drawn when a URL names no format, rather than answered as
     /// sanitized SVG (imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG`).
     public var alwaysRasterizeSVG = false
-    /// Whether imgproxy URLs keep a source's EXIF copyright tags in JPEG and PNG results unless
+    /// Whether imgproxy URLs keep a source's EXIF copyright tags in JPEG, PNG, WebP, AVIF and HEIC results unless
     /// their `kcr` says otherwise (imgproxy's `IMGPROXY_KEEP_COPYRIGHT`, on by default).
     public var keepCopyright = true
     /// Whether thumbor URLs keep them (thumbor's `PRESERVE_EXIF_COPYRIGHT_INFO`, off by default).

@@ -104,7 +104,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// copyright ``keepCopyright`` keeps).
     public var stripMetadata = true
     /// Whether the source's EXIF copyright tags (Artist, Copyright, DateTime) are written into
-    /// a JPEG or PNG result (imgproxy's `keep_copyright`, on by default; thumbor's
+    /// a JPEG, PNG, WebP, AVIF or HEIC result (imgproxy's `keep_copyright`, on by default; thumbor's
     /// `PRESERVE_EXIF_COPYRIGHT_INFO`, off by default).
     public var keepCopyright = true
     /// Whether the pixels are converted to sRGB and written without a profile (true, the

@@ -62,7 +62,7 @@ extension ProcessingOptionName {
         case .sharpen: "Unsharp mask"
         case .pixelate: "Blocks of that many pixels"
         case .stripMetadata: "Accepted: outputs carry no metadata but the copyright `kcr` keeps"
-        case .keepCopyright: "1 writes the source's EXIF Artist, Copyright and DateTime into a JPEG or PNG result; default --keep-copyright"
+        case .keepCopyright: "1 writes the source's EXIF Artist, Copyright and DateTime into a JPEG, PNG, WebP, AVIF or HEIC result; default --keep-copyright"
         case .stripColorProfile: "0 keeps the source's ICC profile (written again) instead of converting to sRGB"
         case .preserveHDR: "Accepted without effect: pixels are 8-bit"
         case .enforceThumbnail: "Accepted without effect: a shrinking decode already reads the smallest image that covers the result"
