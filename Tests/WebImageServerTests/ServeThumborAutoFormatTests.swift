@@ -169,6 +169,8 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
                         rows: [("", "image.jpg", .avif, true, "test_can_auto_convert_to_avif")])
         try await check(ordered, accept: "image/avif;q=0,image/webp;q=0.8",
                         rows: [("", "image.jpg", .webp, true, "test_skips_preferred_format_rejected_with_quality_zero")])
+        try await check(ordered, accept: "image/webp,image/avif,*/*;q=0.8",
+                        rows: [("", "image.jpg", .avif, true, "test_put_and_get_keep_accept_variants_separate: each Accept its own entry")])
         try await check(ordered, accept: "image/tiff",
                         rows: [("", "image.jpg", .jpeg, true, "test_falls_back_to_engine_extension_when_no_match_exists")])
         let legacy = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"])
