@@ -246,7 +246,7 @@ struct ServeCommand: AsyncParsableCommand {
         } ?? localSources
         // Decoding, transforming and encoding run on threads of their own, one per image made at
         // once: Swift's cooperative pool stays free for requests, /health and cache hits.
-        let codecs = CodecExecutor(threads: configuration.concurrency, name: "webimage-serve-codec")
+        let codecs = CodecExecutor(threads: configuration.concurrency, name: "serve-codec")
         // The manager fetches source bytes only (`data(for:)`); the processor decodes them on `codecs`.
         let loaders = ImageLoaders.standard(downloader: downloader)
         if let objects = storage?.loader { loaders.add(objects) }

@@ -195,6 +195,23 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
         XCTAssertThrowsError(try serve(["--auto-image-format-preference", "webp,bmp"]), "a name that is no auto format stops the start")
     }
 
+    /// The preference file's module-level cases (`resolve_preferred_extension`), black-box: each
+    /// format alone is chosen when accepted; a format `Accept` does not list is skipped; JPEG is
+    /// skipped for a transparent image and every format for an animated one (both keep their own).
+    func testEachPreferredFormatResolves() async throws {
+        let everything = "image/webp,image/avif,image/jpeg,image/heif,image/png"
+        for (name, format) in [("webp", ImageFormat.webp), ("avif", .avif), ("jpg", .jpeg), ("heif", .heic), ("png", .png)] {
+            let base = try serve(["--allow-loopback-sources", "--auto-image-format-preference", name])
+            try await check(base, accept: everything, rows: [("", "cmyk.jpg", format, true, "test_resolves_every_supported_preferred_format[\(name)]")])
+        }
+        let skipping = try serve(["--allow-loopback-sources", "--auto-image-format-preference", "avif,webp"])
+        try await check(skipping, accept: "image/webp", rows: [("", "image.jpg", .webp, true, "test_skips_unsupported_preferred_format")])
+        let jpg = try serve(["--allow-loopback-sources", "--auto-image-format-preference", "jpg"])
+        try await check(jpg, accept: everything, rows: [("", "transparent.png", .png, true, "test_skips_jpg_for_transparent_image")])
+        let animated = try serve(["--allow-loopback-sources", "--auto-image-format-preference", "webp,png"])
+        try await check(animated, accept: everything, rows: [("", "animated.gif", .gif, false, "test_skips_preferred_formats_for_multiple_images")])
+    }
+
     func testAutoAVIF() async throws {
         let base = try serve(["--allow-loopback-sources", "--auto-avif"])
         try await check(base, accepting: .avif, rows: rows(.avif) + [("", "image.heic", .avif, true, "test_can_auto_convert_heic_to_avif")])

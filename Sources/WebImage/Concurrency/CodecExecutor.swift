@@ -17,14 +17,20 @@ public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
     /// How many threads run the jobs.
     public let threadCount: Int
 
-    /// A pool of `threads` threads (at least one), named `name` in debuggers and profiles.
+    /// A pool of `threads` threads (at least one), named `name` and their number in debuggers
+    /// and profiles. Linux keeps 15 bytes of a thread's name: a longer `name` is cut so that
+    /// the number stays, as a thread the system does not name keeps its creator's name.
     public init(threads: Int, name: String = "WebImage.codec") {
         threadCount = max(1, threads)
         for index in 0..<threadCount {
             // The threads keep the pool: it lives as long as the process, as documented.
-            let thread = Thread { self.runJobs() }
-            thread.name = "\(name)-\(index)"
-            thread.start()
+            let number = "-\(index)"
+            let threadName = String(decoding: name.utf8.prefix(15 - number.utf8.count), as: UTF8.self) + number
+            // Named from the thread itself: Foundation names a thread not yet started only for itself.
+            Thread {
+                Thread.current.name = threadName
+                self.runJobs()
+            }.start()
         }
     }
 
