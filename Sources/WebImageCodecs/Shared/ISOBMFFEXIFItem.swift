@@ -23,24 +23,13 @@ enum ISOBMFFEXIFItem {
         return Array(payload[(4 + headerOffset)...])
     }
 
-    /// The contents (after the header) of the first box of `type` among the boxes that fill `range`.
+    /// The payload of the first box of `type` among the boxes that fill `range`, read one after
+    /// another (``ISOBMFFBox``) until one does not fit.
     private static func box(_ type: String, in bytes: UnsafeRawBufferPointer, within range: Range<Int>) -> Range<Int>? {
-        let wanted = Array(type.utf8)
-        var reader = BoxReader(bytes: bytes, range: range)
-        while reader.remaining >= 8 {
-            let start = reader.at
-            guard let size32 = reader.integer(4), let name = reader.bytes(4) else { return nil }
-            var size = size32
-            if size32 == 1 {
-                guard let size64 = reader.integer(8) else { return nil }
-                size = size64
-            } else if size32 == 0 {
-                size = range.upperBound - start
-            }
-            let header = reader.at - start
-            guard size >= header, size <= range.upperBound - start else { return nil }
-            if name.elementsEqual(wanted) { return reader.at..<(start + size) }
-            reader.at = start + size
+        var offset = range.lowerBound
+        while let box = ISOBMFFBox.box(at: offset, before: range.upperBound, of: bytes) {
+            if box.type == type { return box.payload }
+            offset = box.payload.upperBound
         }
         return nil
     }
@@ -53,8 +42,8 @@ enum ISOBMFFEXIFItem {
             guard let infe = box("infe", in: bytes, within: reader.at..<iinf.upperBound) else { return nil }
             var entry = BoxReader(bytes: bytes, range: infe)
             if let entryVersion = entry.integer(1), entryVersion >= 2, entry.skip(3),
-               let id = entry.integer(entryVersion == 2 ? 2 : 4), entry.skip(2), let type = entry.bytes(4),
-               type.elementsEqual("Exif".utf8) {
+               let id = entry.integer(entryVersion == 2 ? 2 : 4), entry.skip(2), entry.remaining >= 4,
+               bytes.fourCC(at: entry.at) == "Exif" {
                 return id
             }
             reader.at = infe.upperBound
@@ -120,19 +109,10 @@ enum ISOBMFFEXIFItem {
         /// for a value that does not fit in 62 bits.
         mutating func integer(_ size: Int) -> Int? {
             guard size <= 8, size <= remaining else { return nil }
-            var value = 0
-            for index in 0..<size {
-                guard value < 1 << 54 else { return nil }
-                value = value << 8 | Int(bytes[at + index])
-            }
+            let value = bytes.bigEndianInteger(at: at, count: size)
+            guard value < 1 << 62 else { return nil }
             at += size
-            return value
-        }
-
-        mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer.SubSequence? {
-            guard count <= remaining else { return nil }
-            defer { at += count }
-            return bytes[at..<(at + count)]
+            return Int(value)
         }
 
         mutating func skip(_ count: Int) -> Bool {

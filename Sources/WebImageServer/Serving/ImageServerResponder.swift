@@ -26,6 +26,9 @@ public struct ImageServerResponder: HTTPResponder {
     /// The formats chosen from `Accept` for URLs that name none, in order of preference, by
     /// URL form (``ServerConfiguration/acceptedFormats(for:)``); such responses say `Vary: Accept`.
     private let acceptedFormats: [ProcessingURLForm: [ImageFormat]]
+    /// The accepted formats an opaque still PNG's JPEG goes before, by URL form
+    /// (``ServerConfiguration/formatsOpaquePNGToJPEGOutranks(for:)``).
+    private let formatsOpaquePNGToJPEGOutranks: [ProcessingURLForm: [ImageFormat]]
     /// The formats chosen from `Accept` for URLs that name one too (imgproxy's
     /// `IMGPROXY_ENFORCE_WEBP`), in order of preference; such responses say `Vary: Accept`.
     private let enforcedFormats: [ImageFormat]
@@ -59,6 +62,8 @@ public struct ImageServerResponder: HTTPResponder {
         cacheControl = "max-age=\(ttl), public"
         let configuration = processor.configuration
         acceptedFormats = [.imgproxy: configuration.acceptedFormats(for: .imgproxy), .thumbor: configuration.acceptedFormats(for: .thumbor)]
+        formatsOpaquePNGToJPEGOutranks = [.imgproxy: configuration.formatsOpaquePNGToJPEGOutranks(for: .imgproxy),
+                                          .thumbor: configuration.formatsOpaquePNGToJPEGOutranks(for: .thumbor)]
         enforcedFormats = configuration.enforcedFormats
     }
 
@@ -213,7 +218,7 @@ public struct ImageServerResponder: HTTPResponder {
         let accepted = choices.filter { ranges.accept($0, imageWildcard: form == .thumbor) }
         if named == nil {
             negotiated.options.acceptedFormats = accepted
-            negotiated.options.formatsOpaquePNGToJPEGOutranks = processor.configuration.formatsOpaquePNGToJPEGOutranks(for: form)
+            negotiated.options.formatsOpaquePNGToJPEGOutranks = formatsOpaquePNGToJPEGOutranks[form] ?? []
         } else {
             negotiated.options.enforcedFormats = accepted
         }
