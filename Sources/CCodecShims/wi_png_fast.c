@@ -77,10 +77,10 @@ static int wi_chunk_at(const uint8_t *data, size_t size, size_t offset, uint32_t
     return 1;
 }
 
-/// Whether the CRC of the chunk at `offset` (data `length` bytes) is right.
+/// Whether the CRC of the chunk at `offset` (data `length` bytes) is right: libdeflate's CRC,
+/// with carry-less multiplication, runs several times as fast as zlib's over a photo's IDATs.
 static int wi_crc_ok(const uint8_t *data, size_t offset, uint32_t length) {
-    uLong crc = crc32(0L, data + offset + 4, (uInt)length + 4);
-    return (uint32_t)crc == wi_be32(data + offset + 8 + length);
+    return libdeflate_crc32(0, data + offset + 4, (size_t)length + 4) == wi_be32(data + offset + 8 + length);
 }
 
 /// Reads the IHDR and the chunks before the first IDAT; returns the offset of that IDAT, or 0
@@ -430,7 +430,8 @@ static void wi_widen_row(const wi_png_fast *r, const uint8_t *in, uint8_t *out) 
 
 int wi_png_fast_read(wi_png_fast *r, uint8_t *rgba, uint32_t count) {
     size_t stride = r->row_bytes + 1;
-    for (; count > 0; count--, rgba += (size_t)r->width * 4) {
+    size_t rgba_stride = (size_t)r->width * 4;
+    for (; count > 0; count--, rgba += rgba_stride) {
         if (r->pending == 0) {
             if (r->rows_inflated == r->height) return 0;
             if (r->rows_inflated > 0) {
@@ -445,7 +446,18 @@ int wi_png_fast_read(wi_png_fast *r, uint8_t *rgba, uint32_t count) {
         }
         uint8_t *row = r->batch + (size_t)r->next_in_batch * stride;
         const uint8_t *above = r->next_in_batch == 0 ? r->prior : row - stride + 1;
-        if (!wi_png_unfilter_row(row[0], row + 1, above, r->row_bytes, r->channels)) return 0;
+        // Two Paeth rows in a row, both wanted and both inflated, are unfiltered together.
+        if (count >= 2 && r->pending >= 2 && row[0] == 4 && row[stride] == 4
+            && wi_png_unfilter_paeth_pair(row + 1, row + stride + 1, above, r->row_bytes, r->channels)) {
+            wi_widen_row(r, row + 1, rgba);
+            row += stride;
+            rgba += rgba_stride;
+            count--;
+            r->next_in_batch++;
+            r->pending--;
+        } else if (!wi_png_unfilter_row(row[0], row + 1, above, r->row_bytes, r->channels)) {
+            return 0;
+        }
         wi_widen_row(r, row + 1, rgba);
         r->next_in_batch++;
         r->pending--;

@@ -96,6 +96,13 @@ final class ColorTransform: @unchecked Sendable {
         self.shaper = shaper.flatMap { $0.agrees(with: transform) ? $0 : nil }
     }
 
+    /// Whether a decode that resamples converts after the resample, on the fewer pixels of its
+    /// result, rather than each band before it: RGB and grey are resampled in their own space
+    /// and converted afterwards, as libvips's thumbnail converts after its shrink (a 1024 px PNG
+    /// in Display P3 to 256 px: the conversion was a tenth of the thumbnail's time). CMYK has to
+    /// become RGB before it can be resampled.
+    var convertsAfterResampling: Bool { input != .invertedCMYK }
+
     /// Whether pixels go through the ``MatrixShaper`` rather than lcms2.
     var usesMatrixShaper: Bool { shaper != nil }
 
@@ -123,8 +130,8 @@ final class ColorTransform: @unchecked Sendable {
     }
 
     /// Converts the RGBA8-sized pixels in `bytes` (whole pixels) to sRGB in place, as the
-    /// `PixelBuffer` form does: a streaming decoder converts each band of rows before it
-    /// reaches the resampler.
+    /// `PixelBuffer` form does: a streaming decoder of CMYK converts each band of rows before
+    /// it reaches the resampler.
     func apply(to bytes: UnsafeMutableRawBufferPointer) {
         let count = bytes.count / 4
         let bands = count >= Self.bandedPixels ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1

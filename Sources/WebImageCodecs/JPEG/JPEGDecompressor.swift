@@ -99,8 +99,9 @@ struct JPEGDecompressor: ~Copyable {
     }
 
     /// As ``decode(scaleDenominator:size:maxPixels:converting:)``, resized to
-    /// `target`: the rows go from libjpeg through the colour transform to a
-    /// ``ResamplingStream`` a band at a time, so the pixels at `size` are never held whole.
+    /// `target`: the rows go from libjpeg to a ``ResamplingStream`` a band at a time, so the
+    /// pixels at `size` are never held whole. The colour transform converts the result, or
+    /// for CMYK each band on its way (``ColorTransform/convertsAfterResampling``).
     func decode(scaleDenominator: Int, size: PixelSize, maxPixels: Int, converting transform: ColorTransform?,
                 resampledTo target: PixelSize) throws(ImageCodingError) -> (pixels: PixelBuffer, incomplete: Bool)
     {
@@ -119,12 +120,14 @@ struct JPEGDecompressor: ~Copyable {
             let filled = UnsafeMutableRawBufferPointer(rebasing: band[0..<rows * rowBytes])
             try check(wi_jpeg_read_rows(handle, filled.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(rows)),
                       maxPixels: maxPixels)
-            transform?.apply(to: filled)
+            if let transform, !transform.convertsAfterResampling { transform.apply(to: filled) }
             stream.append(rows: UnsafeRawPointer(band.baseAddress!), count: rows)
         }
         var incomplete: Int32 = 0
         try check(wi_jpeg_finish(handle, &incomplete), maxPixels: maxPixels)
-        return (stream.finish(), incomplete != 0)
+        var pixels = stream.finish()
+        if let transform, transform.convertsAfterResampling { transform.apply(to: &pixels) }
+        return (pixels, incomplete != 0)
     }
 
     /// The bytes of rows decoded at once when streaming to the resampler.

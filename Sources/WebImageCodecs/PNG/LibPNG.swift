@@ -20,9 +20,10 @@ enum LibPNG {
     }
 
     /// Decodes the complete PNG in `file`, whose `IHDR` states `size`, straight to `target`:
-    /// bands of rows go from the decoder through `transform` (the `iCCP` profile's conversion,
-    /// when there is one) into a ``ResamplingStream``, so the full-size pixels are never held. `nil` for an interlaced PNG, whose rows are final only after the last
-    /// pass: decode it whole. When WebImage's own reader leaves the file to libpng mid-way,
+    /// bands of rows go from the decoder into a ``ResamplingStream``, so the full-size pixels
+    /// are never held, and `transform` (the `iCCP` profile's conversion, when there is one)
+    /// converts the result. `nil` for an interlaced PNG, whose rows are final only after the
+    /// last pass: decode it whole. When WebImage's own reader leaves the file to libpng mid-way,
     /// the decode starts again with libpng, whose answer stands.
     static func decode(_ file: UnsafeRawBufferPointer, size: PixelSize, converting transform: ColorTransform?,
                        resampledTo target: PixelSize) throws(ImageCodingError) -> PixelBuffer?
@@ -45,17 +46,16 @@ enum LibPNG {
             while stream.remainingRows > 0 && status == WI_PNG_OK {
                 let rows = min(bandRows, stream.remainingRows)
                 status = wi_png_rows_read(reader, band.assumingMemoryBound(to: UInt8.self), UInt32(rows), &error)
-                if status == WI_PNG_OK {
-                    transform?.apply(to: UnsafeMutableRawBufferPointer(start: band, count: rows * rowBytes))
-                    stream.append(rows: band, count: rows)
-                }
+                if status == WI_PNG_OK { stream.append(rows: band, count: rows) }
             }
             if status == WI_PNG_FALLBACK && mode == WI_PNG_ROWS_ANY {
                 mode = WI_PNG_ROWS_LIBPNG
                 continue
             }
             try check(status, error)
-            return stream.finish()
+            var pixels = stream.finish()
+            transform?.apply(to: &pixels)
+            return pixels
         }
     }
 

@@ -74,9 +74,9 @@ final class PNGFrameReader: AnimatedFrameReader {
         return drawn.pixels
     }
 
-    /// The still image shrunk to what `options` ask for, decoded a band of rows at a time
-    /// (each band converted through the `iCCP` profile as a whole image would be) into the
-    /// resampler so that its full-size pixels are never held; `nil` when that does not apply
+    /// The still image shrunk to what `options` ask for, decoded a band of rows at a time into
+    /// the resampler so that its full-size pixels are never held, and the result converted
+    /// through the `iCCP` profile; `nil` when that does not apply
     /// (an animation, an EXIF orientation, no shrinking, an interlaced file) and the image must
     /// be decoded whole.
     func decodeShrunkStill(options: ImageDecodeOptions) throws -> Image? {
