@@ -65,6 +65,28 @@ final class ImageProcessorTests: XCTestCase {
         }
     }
 
+    /// The tag is `"sha256-` and 32 hex digits. A disk copy an earlier version tagged with the
+    /// MD5 of its bytes cannot be checked: it is made again and stored with the new tag.
+    func testADiskCopyTaggedWithMD5IsMadeAgainWithTheSHA256Tag() async throws {
+        let results = folder.appending("md5-results")
+        func instance() throws -> ImageProcessor {
+            ImageProcessor(manager: processor.manager, configuration: configuration(), disk: try DiskCache(directory: results))
+        }
+        let url = try parser.parse("/x/rs:fit:120:120/plain/local:///photo.jpg@png")
+        let made = try await instance().process(url)
+        XCTAssertNotNil(made.etag.wholeMatch(of: /"sha256-[0-9a-f]{32}"/), made.etag)
+        let disk = try DiskCache(directory: results)
+        let validators = try XCTUnwrap(disk.extendedData(forKey: url.cacheKey).map { String(decoding: $0, as: UTF8.self) })
+        XCTAssertTrue(validators.contains(made.etag), validators)
+        try disk.setExtendedData(Data(validators.replacingOccurrences(of: made.etag, with: "\"\(MD5.hex(made.data))\"").utf8),
+                                 forKey: url.cacheKey)
+        let remade = try await instance().process(url)
+        XCTAssertEqual(remade.source, .made, "an MD5 tag is a miss")
+        XCTAssertEqual(remade.etag, made.etag)
+        let again = try await instance().process(url)
+        XCTAssertEqual(again.source, .disk, "stored again with the new tag")
+    }
+
     /// Two instances with caches of their own over one shared tier (an `ImageCache` here; a
     /// Redis tier in `webimage serve --redis`): what one made, the other answers as it is.
     func testAResultInTheSharedCacheIsAnsweredWithoutMakingItAndWrittenBack() async throws {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -20,8 +21,8 @@ public struct ProcessedImage: Sendable, Hashable {
     /// Where the source image came from (network, disk cache, file...) when the result was made
     /// for this request; nil for a result from the cache.
     public var sourceOrigin: ImageSource?
-    /// The strong entity tag of ``body``, quoted: `"` + the MD5 of the bytes in 32 hex digits + `"`.
-    /// It names the bytes, not their meaning, so equal bytes always have the same tag.
+    /// The strong entity tag of ``body``, quoted (see ``etag(of:)``). It names the bytes, not
+    /// their meaning, so equal bytes always have the same tag.
     public let etag: String
     /// ``created`` as an HTTP date, the `Last-Modified` field's value.
     public private(set) var lastModified: String
@@ -60,8 +61,23 @@ public struct ProcessedImage: Sendable, Hashable {
     /// `image/gif`, `image/svg+xml`.
     public var mediaType: String { format == .svg ? "image/svg+xml" : "image/\(format.rawValue)" }
 
-    /// The strong entity tag of `data`, quoted.
+    /// The strong entity tag of `data`, quoted: `"sha256-`, the first 128 bits of the bytes'
+    /// SHA-256 in 32 hex digits, `"`. SHA-256, not MD5: BoringSSL computes it with the
+    /// processor's SHA extensions, 0.15 ms for a 277 KB PNG where MD5 in Swift took 0.85 ms,
+    /// 2 % of such a request's CPU, and every disk hit checks its bytes against its tag.
     static func etag(of data: Data) -> String {
-        "\"" + MD5.hex(data) + "\""
+        let digest = SHA256.hash(data: data)
+        let digits: StaticString = "0123456789abcdef"
+        return etagPrefix + String(unsafeUninitializedCapacity: 32) { out in
+            for (index, byte) in digest.prefix(16).enumerated() {
+                out[index * 2] = digits.utf8Start[Int(byte >> 4)]
+                out[index * 2 + 1] = digits.utf8Start[Int(byte & 0x0f)]
+            }
+            return 32
+        } + "\""
     }
+
+    /// How every tag of ``etag(of:)`` begins; a stored tag without it is an earlier version's
+    /// (the MD5 of the bytes), which cannot be checked without MD5.
+    static let etagPrefix = "\"sha256-"
 }

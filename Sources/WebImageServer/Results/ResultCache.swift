@@ -86,10 +86,10 @@ final class ResultCache: Sendable {
     /// a miss too.
     private func onDisk(forKey key: String) -> ProcessedImage? {
         guard let disk, let data = disk.data(forKey: key) else { return nil }
-        // No tag yet: written a moment ago (the tag follows the bytes) or by a version that kept
-        // none; a miss, made again and stored over it, but not damage to remove.
+        // No tag yet: written a moment ago (the tag follows the bytes), or by a version that kept
+        // none or tagged with MD5; a miss, made again and stored over it, but not damage to remove.
         guard let stored = disk.extendedData(forKey: key).flatMap(StoredResultValidators.init(extendedData:)),
-              let etag = stored.etag
+              let etag = stored.etag, etag.hasPrefix(ProcessedImage.etagPrefix)
         else { return nil }
         guard etag == ProcessedImage.etag(of: data) else {
             disk.removeData(forKey: key)
