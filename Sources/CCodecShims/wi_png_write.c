@@ -3,6 +3,7 @@
 // and Pillow's. libdeflate reaches that level's compression (its output is a little smaller
 // than zlib's) in about a third of zlib's time, and PNG encoding is mostly deflate.
 #include "wi_png.h"
+#include "wi_png_paeth.h"
 
 #include <libdeflate.h>
 #include <stdio.h>
@@ -39,11 +40,42 @@ static uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
 }
 
 /// The sum of `length` filtered bytes taken as signed magnitudes, the measure libpng's and
-/// Pillow's heuristic minimises.
+/// Pillow's heuristic minimises. With SSE2, 16 bytes at a time: a byte's magnitude is the
+/// smaller of it and its negation (both unsigned), and `psadbw` against zero adds them up.
 static uint64_t magnitude(const uint8_t *filtered, size_t length) {
     uint64_t sum = 0;
-    for (size_t i = 0; i < length; i++) sum += filtered[i] < 128 ? filtered[i] : 256 - filtered[i];
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    __m128i sums = zero;
+    for (; i + 16 <= length; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(filtered + i));
+        sums = _mm_add_epi64(sums, _mm_sad_epu8(_mm_min_epu8(x, _mm_sub_epi8(zero, x)), zero));
+    }
+    sum = (uint64_t)_mm_cvtsi128_si64(sums) + (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
+#endif
+    for (; i < length; i++) sum += filtered[i] < 128 ? filtered[i] : 256 - filtered[i];
     return sum;
+}
+
+/// Paeth from byte `bpp` on: every input is a known byte of the image, so unlike the reader's
+/// unfilter nothing waits on the byte before, and with SSE2 16 bytes are filtered at once.
+/// Returns where the bytes left to the scalar loop begin.
+static size_t paeth_simd(const uint8_t *row, const uint8_t *above, size_t length, size_t bpp, uint8_t *out) {
+    size_t i = bpp;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= length; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(row + i - bpp));
+        __m128i b = _mm_loadu_si128((const __m128i *)(above + i));
+        __m128i c = _mm_loadu_si128((const __m128i *)(above + i - bpp));
+        __m128i low = wi_paeth_predictor_simd(_mm_unpacklo_epi8(a, zero), _mm_unpacklo_epi8(b, zero), _mm_unpacklo_epi8(c, zero));
+        __m128i high = wi_paeth_predictor_simd(_mm_unpackhi_epi8(a, zero), _mm_unpackhi_epi8(b, zero), _mm_unpackhi_epi8(c, zero));
+        __m128i x = _mm_loadu_si128((const __m128i *)(row + i));
+        _mm_storeu_si128((__m128i *)(out + i), _mm_sub_epi8(x, _mm_packus_epi16(low, high)));
+    }
+#endif
+    return i;
 }
 
 /// Writes `row` (`length` bytes, `bpp` per pixel, `above` the row before it, all zero for the
@@ -69,7 +101,9 @@ static void filter_row(int type, const uint8_t *row, const uint8_t *above, size_
     default:
         // Paeth with nothing to the left predicts the byte above.
         for (size_t i = 0; i < first; i++) out[i] = (uint8_t)(row[i] - above[i]);
-        for (size_t i = bpp; i < length; i++) out[i] = (uint8_t)(row[i] - paeth(row[i - bpp], above[i], above[i - bpp]));
+        for (size_t i = paeth_simd(row, above, length, bpp, out); i < length; i++) {
+            out[i] = (uint8_t)(row[i] - paeth(row[i - bpp], above[i], above[i - bpp]));
+        }
         break;
     }
 }
