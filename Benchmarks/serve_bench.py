@@ -69,7 +69,7 @@ def serving(which, binaries):
     with tempfile.TemporaryDirectory(prefix=f"webimage-bench-{which}-") as root:
         if which == "webimage":
             command = [webimage(binaries), "serve", "--bind", f"127.0.0.1:{port}", "--cache-dir", root,
-                       "--allow-loopback-sources"]
+                       "--allow-loopback-sources", "--log-level", "warn"]
         else:
             exe = os.path.join(os.path.dirname(sys.executable), "thumbor")
             if not os.access(exe, os.X_OK):

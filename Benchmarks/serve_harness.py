@@ -69,7 +69,7 @@ def server(side, binaries):
     with tempfile.TemporaryDirectory(prefix=f"webimage-harness-{side}-") as root:
         if side == "webimage":
             command = [serve_bench.webimage(binaries), "serve", "--bind", f"127.0.0.1:{port}", "--cache-dir", root,
-                       "--allow-loopback-sources"]
+                       "--allow-loopback-sources", "--log-level", "warn"]
         else:
             command = [sys.executable, os.path.join(here, "vips_server.py"), str(port)]
         with serve_bench.started(command, port, side) as process:

@@ -119,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .setting("s3-session-token")) var s3SessionToken: String?
     @Option(help: .setting("result-storage")) var resultStorage: String?
     @Option(help: .setting("log-interval")) var logInterval: String?
+    @Option(help: .setting("log-level")) var logLevel: String?
 
     /// The flags given, by setting: a repeated option's values joined as its variable lists
     /// them, a switch as `true`.
@@ -154,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("cache-dir", cacheDir), ("cache-size", cacheSize), ("redis", redis), ("redis-ttl", redisTtl),
             ("use-s3", on(useS3)), ("s3-endpoint", s3Endpoint), ("s3-region", s3Region), ("s3-path-style", s3PathStyle),
             ("s3-access-key-id", s3AccessKeyId), ("s3-secret-access-key", s3SecretAccessKey), ("s3-session-token", s3SessionToken),
-            ("result-storage", resultStorage), ("log-interval", logInterval),
+            ("result-storage", resultStorage), ("log-interval", logInterval), ("log-level", logLevel),
         ]
     }
 
@@ -179,7 +180,11 @@ struct ServeCommand: AsyncParsableCommand {
         // tenth of a second by default, and all of them before the command returns).
         let logLines = LogLineBuffer(interval: .milliseconds(Int((configuration.logInterval * 1000).rounded())))
         defer { logLines.flush() }
-        LoggingSystem.bootstrap { BufferedLogHandler(label: $0, buffer: logLines) }
+        LoggingSystem.bootstrap { label in
+            var handler = BufferedLogHandler(label: label, buffer: logLines)
+            handler.logLevel = configuration.logLevel
+            return handler
+        }
         // Once per process, before any handle exists: everything counted through swift-metrics,
         // in any module, lands in this registry, which /metrics shows.
         let registry = PrometheusCollectorRegistry()

@@ -267,6 +267,27 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertEqual(logged().count, 3, server.errorOutput)
     }
 
+    /// `--log-level warn` (imgproxy's `IMGPROXY_LOG_LEVEL`) writes no request lines; `info`
+    /// writes them; a level imgproxy does not name stops the server before it starts.
+    func testTheLogLevelWarnWritesNoRequestLines() async throws {
+        for (arguments, environment, lines) in [(["--log-level", "warn"], [:], 0), ([], ["IMGPROXY_LOG_LEVEL": "info"], 2),
+                                                ([], ["IMGPROXY_LOG_LEVEL": "ERROR"], 0)] {
+            let base = try serve(arguments + ["--log-interval", "0"], environment: environment)
+            for _ in 0..<2 {
+                let missing = try await get(base + "/insecure/w:11/plain/local:///missing.jpg")
+                XCTAssertEqual(missing.status, 404)
+            }
+            let server = try XCTUnwrap(servers.last)
+            server.send(SIGTERM)
+            XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
+            XCTAssertEqual(server.errorOutput.split(separator: "\n").filter { $0.contains("path=/w:11/") }.count, lines,
+                           "\(arguments) \(environment): \(server.errorOutput)")
+        }
+        XCTAssertThrowsError(try ServerConfiguration(environment: ["IMGPROXY_LOG_LEVEL": "verbose"])) { error in
+            XCTAssertTrue("\(error)".contains("IMGPROXY_LOG_LEVEL"), "\(error)")
+        }
+    }
+
     func testLogLinesAreWrittenWithinATenthOfASecondByDefault() async throws {
         // An empty variable is unset: the default interval.
         let base = try serve([], environment: ["WEBIMAGE_LOG_INTERVAL": ""])

@@ -264,6 +264,11 @@ extension ServerConfiguration {
         // Logs
         decimal("log-interval", "WEBIMAGE_LOG_INTERVAL", "SECONDS",
                 "Seconds a log line may wait in memory to be written with others; 0 writes each at once", 0...60, \.logInterval),
+        setting("log-level", "IMGPROXY_LOG_LEVEL", "debug|info|warn|error",
+                "The least level a line needs to be written; info writes one line per image request, warn and error none",
+                default: "info") { text, configuration throws(SettingValueError) in
+            configuration.logLevel = try SettingText.logLevel(text)
+        },
     ]
 
     /// The defaults the table shows.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// How a setting's text is read, the same from a variable and from a flag.
 enum SettingText {
@@ -26,6 +27,17 @@ enum SettingText {
         case "1", "t", "T", "true", "TRUE", "True": return true
         case "0", "f", "F", "false", "FALSE", "False": return false
         default: throw SettingValueError(reason: "is not true or false")
+        }
+    }
+
+    /// A log level as imgproxy names them (`debug`, `info`, `warn`, `error`), `warning` too.
+    static func logLevel(_ text: String) throws(SettingValueError) -> Logger.Level {
+        switch text.lowercased() {
+        case "debug": return .debug
+        case "info": return .info
+        case "warn", "warning": return .warning
+        case "error": return .error
+        default: throw SettingValueError(reason: "is not debug, info, warn or error")
         }
     }
 

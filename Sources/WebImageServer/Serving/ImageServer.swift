@@ -30,7 +30,7 @@ public struct ImageServer: Sendable {
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> Application<ImageServerResponder> {
         var logger = Logger(label: "webimage.serve")
-        logger.logLevel = .warning
+        logger.logLevel = max(.warning, responder.processor.configuration.logLevel)
         let serverName = "webimage"
         let clock = HTTPDateClock()
         let configuration = responder.processor.configuration
