@@ -37,6 +37,12 @@ final class ImageProcessorTests: XCTestCase {
         return configuration
     }
 
+    /// A fresh processor, as after a restart, sharing the sources but keeping its results on
+    /// the disk at `results`.
+    private func restarted(over results: URL) throws -> ImageProcessor {
+        ImageProcessor(manager: processor.manager, configuration: configuration(), disk: try DiskCache(directory: results))
+    }
+
     private func process(_ path: String) async throws -> (ProcessedImage, Image) {
         let result = try await processor.process(try parser.parse(path))
         return (result, try ImageCoders.shared.decode(result.data))
@@ -46,9 +52,7 @@ final class ImageProcessorTests: XCTestCase {
     /// A fresh instance over the same disk must make it again, never serve the rest.
     func testAResultCutShortOnDiskIsRemovedAndMadeAgain() async throws {
         let results = folder.appending("cut-results")
-        func instance() throws -> ImageProcessor {
-            ImageProcessor(manager: processor.manager, configuration: configuration(), disk: try DiskCache(directory: results))
-        }
+        func instance() throws -> ImageProcessor { try restarted(over: results) }
         let url = try parser.parse("/x/rs:fit:200:200/plain/local:///photo.jpg@png")
         let made = try await instance().process(url)
         let stored = try DiskCache(directory: results).cachePath(forKey: url.cacheKey)
@@ -69,9 +73,7 @@ final class ImageProcessorTests: XCTestCase {
     /// MD5 of its bytes cannot be checked: it is made again and stored with the new tag.
     func testADiskCopyTaggedWithMD5IsMadeAgainWithTheSHA256Tag() async throws {
         let results = folder.appending("md5-results")
-        func instance() throws -> ImageProcessor {
-            ImageProcessor(manager: processor.manager, configuration: configuration(), disk: try DiskCache(directory: results))
-        }
+        func instance() throws -> ImageProcessor { try restarted(over: results) }
         let url = try parser.parse("/x/rs:fit:120:120/plain/local:///photo.jpg@png")
         let made = try await instance().process(url)
         XCTAssertNotNil(made.etag.wholeMatch(of: /"sha256-[0-9a-f]{32}"/), made.etag)

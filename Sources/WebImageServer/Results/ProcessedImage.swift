@@ -21,8 +21,9 @@ public struct ProcessedImage: Sendable, Hashable {
     /// Where the source image came from (network, disk cache, file...) when the result was made
     /// for this request; nil for a result from the cache.
     public var sourceOrigin: ImageSource?
-    /// The strong entity tag of ``body``, quoted (see ``etag(of:)``). It names the bytes, not
-    /// their meaning, so equal bytes always have the same tag.
+    /// The strong entity tag of ``body``, quoted: `"sha256-`, the first 128 bits of the bytes'
+    /// SHA-256 in 32 hex digits, `"`. It names the bytes, not their meaning, so equal bytes
+    /// always have the same tag.
     public let etag: String
     /// ``created`` as an HTTP date, the `Last-Modified` field's value.
     public private(set) var lastModified: String
