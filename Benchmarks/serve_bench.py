@@ -30,7 +30,7 @@ def webimage(binaries):
     """The release `webimage` binary in the folder `binaries`."""
     path = os.path.join(binaries, "webimage")
     if not os.access(path, os.X_OK):
-        raise RuntimeError(f"{path} is not built (swift build -c release --product webimage)")
+        raise RuntimeError(f"{path} is not built (scripts/build-release webimage)")
     return path
 
 

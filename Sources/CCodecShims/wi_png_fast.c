@@ -1,7 +1,8 @@
 // WebImage's reader of the common PNG: see wi_png_rows.h for what it takes and why, and
 // wi_png_fast.h for its calls. It parses the chunks itself, inflates the IDAT stream (in one
 // call with libdeflate when the image data is small enough, else with zlib a batch of rows at a
-// time), unfilters with wi_png_unfilter_row and widens to RGBA8. Whatever libpng might answer
+// time), unfilters with wi_png_unfilter_row (two Paeth rows at once with
+// wi_png_unfilter_paeth_pair) and widens to RGBA8. Whatever libpng might answer
 // differently about is refused at open or ends a read with 0.
 #include "wi_png_fast.h"
 

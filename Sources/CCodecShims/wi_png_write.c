@@ -79,8 +79,8 @@ static size_t paeth_simd(const uint8_t *row, const uint8_t *above, size_t length
 }
 
 /// Writes `row` (`length` bytes, `bpp` per pixel, `above` the row before it, all zero for the
-/// first) filtered with `type` into `out`, one plain loop a filter so that the compiler can
-/// vectorise all but Paeth.
+/// first) filtered with `type` into `out`: one plain loop a filter, which the compiler
+/// vectorises, and Paeth in SSE2 (paeth_simd).
 static void filter_row(int type, const uint8_t *row, const uint8_t *above, size_t length, size_t bpp, uint8_t *out) {
     size_t first = bpp < length ? bpp : length;
     switch (type) {

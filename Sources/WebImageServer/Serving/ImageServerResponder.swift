@@ -53,6 +53,8 @@ public struct ImageServerResponder: HTTPResponder {
     /// says, showing `metricsRegistry` at `/metrics`.
     public init(router: ProcessingURLRouter, processor: ImageProcessor, ttl: Int, logger: Logger = Logger(label: "webimage.serve"),
                 metricsRegistry: PrometheusCollectorRegistry? = nil) {
+        var logger = logger
+        logger.logLevel = max(logger.logLevel, processor.configuration.logLevel)
         self.logger = logger
         self.metricsRegistry = metricsRegistry
         metrics = ServerMetrics()
