@@ -182,7 +182,7 @@ let package = Package(
         // The executables they run are dependencies so that they are built first.
         // The core's tests; the codecs only make and read the images they work with.
         .testTarget(
-            name: "WebImageTests", dependencies: ["WebImage", "WebImageCodecs", "WebImageTestSupport", "Locking", "cache-writer"]),
+            name: "WebImageTests", dependencies: ["WebImage", "WebImageCodecs", "CResampling", "WebImageTestSupport", "Locking", "cache-writer"]),
         // References/ holds Pillow's outputs, read by path (see scripts/make-resize-references.py).
         .testTarget(
             name: "WebImageCodecsTests",

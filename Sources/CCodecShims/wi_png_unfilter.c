@@ -138,10 +138,24 @@ WI_INLINE void wi_unfilter_paeth(uint8_t *row, const uint8_t *prior, size_t leng
 #include <smmintrin.h>
 #define WI_HAVE_SSE41_DISPATCH 1
 
-/// Paeth with SSSE3's abs and SSE4.1's blend: the chain from one pixel to the next (left `a`
-/// feeds the next predictor) is about two thirds as long as with SSE2 alone, and that chain,
+/// The Paeth predictors (16-bit lanes) from left `a`, above `b` and upper-left `c`, with
+/// SSSE3's abs and SSE4.1's blend: the chain from one pixel to the next (left `a` feeds the next
+/// predictor) is about two thirds as long as with SSE2 alone (wi_png_paeth.h), and that chain,
 /// not the instruction count, bounds the filter. `pa` = |b − c| does not depend on `a` at all;
 /// `a` wins where pa ≤ pb and pa ≤ pc, else `b` where pb ≤ pc, else `c`.
+__attribute__((target("sse4.1"), always_inline)) static inline __m128i
+wi_paeth_predictor_sse41(__m128i a, __m128i b, __m128i c) {
+    __m128i dbc = _mm_sub_epi16(b, c);
+    __m128i dac = _mm_sub_epi16(a, c);
+    __m128i pa = _mm_abs_epi16(dbc);
+    __m128i pb = _mm_abs_epi16(dac);
+    __m128i pc = _mm_abs_epi16(_mm_add_epi16(dbc, dac));
+    __m128i notA = _mm_or_si128(_mm_cmpgt_epi16(pa, pb), _mm_cmpgt_epi16(pa, pc));
+    __m128i bc = _mm_blendv_epi8(b, c, _mm_cmpgt_epi16(pb, pc));
+    return _mm_blendv_epi8(a, bc, notA);
+}
+
+/// Paeth on one row with wi_paeth_predictor_sse41.
 __attribute__((target("sse4.1"), always_inline)) static inline void
 wi_unfilter_paeth_sse41_bpp(uint8_t *row, const uint8_t *prior, size_t length, unsigned bpp) {
     const __m128i zero = _mm_setzero_si128();
@@ -156,14 +170,7 @@ wi_unfilter_paeth_sse41_bpp(uint8_t *row, const uint8_t *prior, size_t length, u
     for (; i + step <= length; i += bpp) {
         __m128i b = _mm_unpacklo_epi8(wi_load_pixel(prior + i, step), zero);
         __m128i x = _mm_unpacklo_epi8(wi_load_pixel(row + i, step), zero);
-        __m128i dbc = _mm_sub_epi16(b, c);
-        __m128i dac = _mm_sub_epi16(a, c);
-        __m128i pa = _mm_abs_epi16(dbc);
-        __m128i pb = _mm_abs_epi16(dac);
-        __m128i pc = _mm_abs_epi16(_mm_add_epi16(dbc, dac));
-        __m128i notA = _mm_or_si128(_mm_cmpgt_epi16(pa, pb), _mm_cmpgt_epi16(pa, pc));
-        __m128i bc = _mm_blendv_epi8(b, c, _mm_cmpgt_epi16(pb, pc));
-        __m128i predictor = _mm_and_si128(_mm_blendv_epi8(a, bc, notA), keep);
+        __m128i predictor = _mm_and_si128(wi_paeth_predictor_sse41(a, b, c), keep);
         a = _mm_add_epi8(x, predictor);
         c = b;
         wi_store_pixel(row + i, _mm_packus_epi16(a, a), bpp);
@@ -194,14 +201,7 @@ wi_paeth_pair_step(uint8_t *row, uint8_t *next, const uint8_t *prior, size_t k, 
     __m128i x1 = high ? _mm_unpacklo_epi8(wi_load_pixel(next + (k - 1) * bpp, highLoad), zero) : zero;
     __m128i a = *out;
     __m128i b = _mm_unpacklo_epi64(above, a);
-    __m128i dbc = _mm_sub_epi16(b, *c);
-    __m128i dac = _mm_sub_epi16(a, *c);
-    __m128i pa = _mm_abs_epi16(dbc);
-    __m128i pb = _mm_abs_epi16(dac);
-    __m128i pc = _mm_abs_epi16(_mm_add_epi16(dbc, dac));
-    __m128i notA = _mm_or_si128(_mm_cmpgt_epi16(pa, pb), _mm_cmpgt_epi16(pa, pc));
-    __m128i bc = _mm_blendv_epi8(b, *c, _mm_cmpgt_epi16(pb, pc));
-    __m128i predictor = _mm_and_si128(_mm_blendv_epi8(a, bc, notA), keep);
+    __m128i predictor = _mm_and_si128(wi_paeth_predictor_sse41(a, b, *c), keep);
     *out = _mm_add_epi8(_mm_unpacklo_epi64(x0, x1), predictor);
     *c = b;
     __m128i packed = _mm_packus_epi16(*out, *out);

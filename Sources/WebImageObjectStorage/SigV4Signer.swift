@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebImage
 
 /// AWS Signature Version 4 (`AWS4-HMAC-SHA256`) over swift-crypto's HMAC: the header fields
 /// that authenticate a request to S3 and to every S3-compatible store (MinIO, Ceph RGW, R2,
@@ -93,15 +94,9 @@ public struct SigV4Signer: Sendable {
         hex(SHA256.hash(data: data))
     }
 
-    /// `bytes` in lowercase hexadecimal.
-    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+    /// A digest in lowercase hexadecimal.
+    static func hex(_ digest: some ContiguousBytes) -> String {
+        digest.withUnsafeBytes { Hexadecimal.lowercase($0) }
     }
 
     /// `value` without leading or trailing spaces, its runs of spaces made one.

@@ -1,3 +1,4 @@
+import CResampling
 import WebImage
 import WebImageTestSupport
 import XCTest
@@ -53,8 +54,38 @@ final class ResamplerTests: XCTestCase {
 
 /// The resampler's vector loops (CResampling) against Lanczos-3 written out plainly in Double:
 /// sizes that give every remainder of taps the loops handle apart, shrinking and enlarging,
-/// opaque sources and sources with alpha.
+/// opaque sources (filtered from their bytes with fixed-point weights) and sources with alpha
+/// (premultiplied Floats).
 final class ResamplerArithmeticTests: XCTestCase {
+    /// The fixed-point row filter, in the code the CPU picks (AVX2 here) and in the baseline
+    /// code, against the same sums in plain integers: every tap count from 1 to 40 (each
+    /// remainder of the 8-, 4-, 2- and 1-tap steps), negative weights, 255s at the edges of
+    /// the 16-bit products.
+    func testTheFixedPointRowFilterSumsExactly() {
+        var generator = SeededRandom(seed: 11)
+        let width = 64, outCount = 40, pairStride = 20
+        let row = (0..<width * 4).map { i in i % 7 == 0 ? 255 : UInt8(truncatingIfNeeded: generator.next()) }
+        let counts = (0..<outCount).map { $0 + 1 }
+        let starts = counts.map { Int(generator.next() % UInt64(width - $0 + 1)) }
+        var pairs = [Int16](repeating: 0, count: outCount * pairStride * 8)
+        var expected = [Float]()
+        for x in 0..<outCount {
+            let weights = (0..<counts[x]).map { _ in Int16(Int(generator.next() % 8_001) - 3_000) }
+            for (k, weight) in weights.enumerated() {
+                for lane in 0..<4 { pairs[(x * pairStride + k / 2) * 8 + k % 2 + lane * 2] = weight }
+            }
+            for channel in 0..<4 {
+                let sum = weights.indices.reduce(0) { $0 + Int(row[(starts[x] + $1) * 4 + channel]) * Int(weights[$1]) }
+                expected.append(Float(sum) / Float(WI_RESAMPLE_FIXED_ONE))
+            }
+        }
+        for filter in [wi_resample_filter_row_bytes, wi_resample_filter_row_bytes_baseline] {
+            var out = [Float](repeating: -1, count: outCount * 4)
+            filter(row, &out, outCount, starts, counts, pairs, pairStride)
+            XCTAssertEqual(out, expected)
+        }
+    }
+
     func testEveryOutputPixelMatchesThePlainConvolution() {
         var generator = SeededRandom(seed: 7)
         let cases: [(PixelSize, PixelSize)] = [

@@ -11,16 +11,7 @@ public enum MD5 {
 
     /// The digest of `bytes` as 32 lowercase hex digits.
     public static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        let state = digestWords(bytes)
-        return String(unsafeUninitializedCapacity: 32) { out in
-            let digits: StaticString = "0123456789abcdef"
-            for index in 0..<16 {
-                let byte = UInt8(truncatingIfNeeded: state[index / 4] >> UInt32(index % 4 * 8))
-                out[index * 2] = digits.utf8Start[Int(byte >> 4)]
-                out[index * 2 + 1] = digits.utf8Start[Int(byte & 0x0f)]
-            }
-            return 32
-        }
+        Hexadecimal.lowercase(digest(bytes))
     }
 
     /// The digest of a string's UTF-8 bytes as 32 lowercase hex digits.

@@ -23,6 +23,8 @@ final class SeparableConvolution {
     private let vertical: FilterTable
     /// `horizontal`'s weights, each written four times (once a channel), as the row filter takes them.
     private let horizontalWeights: UnsafeMutablePointer<Float>
+    /// `horizontal`'s weights in fixed point (``FilterTable/fixedPointPairs()``), for opaque rows.
+    private let horizontalPairs: [Int16]?
     /// Horizontally filtered rows; source row `r` lives in slot `r % ringRows`.
     private let ring: UnsafeMutablePointer<SIMD4<Float>>
     private let ringRows: Int
@@ -43,6 +45,7 @@ final class SeparableConvolution {
         for (i, weight) in horizontal.weights.enumerated() {
             (horizontalWeights + i * 4).initialize(repeating: weight, count: 4)
         }
+        horizontalPairs = horizontal.fixedPointPairs()
         ringRows = max(1, vertical.stride)
         ring = .allocate(capacity: horizontal.outputSize * ringRows)
         ringOpaque = .allocate(capacity: ringRows)
@@ -81,16 +84,34 @@ final class SeparableConvolution {
         let width = horizontal.inputSize, outWidth = horizontal.outputSize
         for y in 0..<count {
             let slot = received % ringRows
-            ringOpaque[slot] = premultiply(rows + y * width * 4, count: width)
-            horizontal.starts.withUnsafeBufferPointer { starts in
-                horizontal.counts.withUnsafeBufferPointer { counts in
-                    wi_resample_filter_row(
-                        floats(scratch), floats(ring + slot * outWidth), outWidth, starts.baseAddress,
-                        counts.baseAddress, horizontalWeights, horizontal.stride)
-                }
-            }
+            let row = (rows + y * width * 4).assumingMemoryBound(to: UInt8.self)
+            ringOpaque[slot] = filter(row, into: floats(ring + slot * outWidth))
             received += 1
             makeReadyRows()
+        }
+    }
+
+    /// One source row of `horizontal.inputSize` RGBA8 pixels filtered into `out`; returns
+    /// whether every alpha was 255. An opaque row is filtered from its bytes with fixed-point
+    /// weights (half the loads of Floats, and no widening); any other is premultiplied first.
+    private func filter(_ row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Float>) -> Bool {
+        let width = horizontal.inputSize, outWidth = horizontal.outputSize
+        return horizontal.starts.withUnsafeBufferPointer { starts in
+            horizontal.counts.withUnsafeBufferPointer { counts in
+                if let horizontalPairs, wi_resample_row_is_opaque(row, width) {
+                    horizontalPairs.withUnsafeBufferPointer { pairs in
+                        wi_resample_filter_row_bytes(
+                            row, out, outWidth, starts.baseAddress, counts.baseAddress, pairs.baseAddress,
+                            horizontal.fixedPointPairStride)
+                    }
+                    return true
+                }
+                let opaque = premultiply(row, count: width)
+                wi_resample_filter_row(
+                    floats(scratch), out, outWidth, starts.baseAddress, counts.baseAddress, horizontalWeights,
+                    horizontal.stride)
+                return opaque
+            }
         }
     }
 
@@ -120,8 +141,8 @@ final class SeparableConvolution {
     /// One source row as premultiplied Float pixels in ``scratch``. Most rows are opaque, so
     /// the row is converted first and premultiplied only if some alpha is under 255; returns
     /// whether every alpha was 255.
-    private func premultiply(_ source: UnsafeRawPointer, count: Int) -> Bool {
-        guard !wi_resample_load_row(source.assumingMemoryBound(to: UInt8.self), floats(scratch), count) else { return true }
+    private func premultiply(_ source: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard !wi_resample_load_row(source, floats(scratch), count) else { return true }
         for x in 0..<count { scratch[x] = PremultipliedRGBA.premultiplied(scratch[x]) }
         return false
     }

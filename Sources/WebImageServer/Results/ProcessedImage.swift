@@ -68,14 +68,7 @@ public struct ProcessedImage: Sendable, Hashable {
     /// 2 % of such a request's CPU, and every disk hit checks its bytes against its tag.
     static func etag(of data: Data) -> String {
         let digest = SHA256.hash(data: data)
-        let digits: StaticString = "0123456789abcdef"
-        return etagPrefix + String(unsafeUninitializedCapacity: 32) { out in
-            for (index, byte) in digest.prefix(16).enumerated() {
-                out[index * 2] = digits.utf8Start[Int(byte >> 4)]
-                out[index * 2 + 1] = digits.utf8Start[Int(byte & 0x0f)]
-            }
-            return 32
-        } + "\""
+        return etagPrefix + digest.withUnsafeBytes { Hexadecimal.lowercase($0.prefix(16)) } + "\""
     }
 
     /// How every tag of ``etag(of:)`` begins; a stored tag without it is an earlier version's
