@@ -59,14 +59,20 @@ struct FilterTable: Sendable {
     /// each pair written four times (`w0, w1, w0, w1, …`), ``fixedPointPairStride`` pairs a
     /// position, an odd last tap paired with 0. Each weight is rounded to a multiple of
     /// 1 / 16,384 and the rounding's remainder goes to a position's largest weight, so that its
-    /// weights still add up to exactly 1; nil when a weight does not fit 16 bits (it never does
-    /// for Lanczos or a Gaussian, whose weights stay within −1…1).
+    /// weights still add up to exactly 1; nil when a weight does not fit 16 bits or is not a
+    /// number (never for Lanczos or a Gaussian, whose weights stay within −1…1).
     func fixedPointPairs() -> [Int16]? {
         let one = Int(WI_RESAMPLE_FIXED_ONE)
         var pairs = [Int16](repeating: 0, count: outputSize * fixedPointPairStride * 8)
         for i in 0..<outputSize {
             let position = weights[i * stride..<i * stride + counts[i]]
-            var fixed = position.map { Int(($0 * Float(one)).rounded()) }
+            var fixed: [Int] = []
+            for weight in position {
+                // Checked before the conversion to Int, which would trap on a NaN or a huge weight.
+                let scaled = (weight * Float(one)).rounded()
+                guard abs(scaled) <= Float(Int16.max) else { return nil }
+                fixed.append(Int(scaled))
+            }
             if let largest = position.indices.max(by: { abs(position[$0]) < abs(position[$1]) }),
                position.reduce(0, +) != 0 {
                 fixed[largest - position.startIndex] += one - fixed.reduce(0, +)
