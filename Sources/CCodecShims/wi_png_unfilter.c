@@ -243,11 +243,7 @@ __attribute__((target("sse4.1"))) static void wi_unfilter_paeth4_pair_sse41(uint
     wi_unfilter_paeth_pair_sse41_bpp(row, next, prior, length, 4);
 }
 
-static int wi_has_sse41(void) {
-    static int known = -1;
-    if (known < 0) known = __builtin_cpu_supports("sse4.1") ? 1 : 0;
-    return known;
-}
+static int wi_has_sse41(void) { return __builtin_cpu_supports("sse4.1"); }
 #endif
 
 #endif

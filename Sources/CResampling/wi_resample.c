@@ -100,6 +100,9 @@ void wi_resample_store_opaque(const float *pixels, uint8_t *rgba, size_t count) 
     }
 }
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+
 WI_CLONES
 bool wi_resample_row_is_opaque(const uint8_t *rgba, size_t count) {
     uint8_t alphas = 255;
@@ -109,9 +112,6 @@ bool wi_resample_row_is_opaque(const uint8_t *rgba, size_t count) {
 
 /// 1 / WI_RESAMPLE_FIXED_ONE: a sum of pixels times fixed-point weights back on 0…255.
 static const float wi_fixed_scale = 1.0f / WI_RESAMPLE_FIXED_ONE;
-
-#if defined(__x86_64__)
-#include <immintrin.h>
 
 /// Two pixels' eight bytes (the low half of `eight`) as 16-bit lanes channel by channel,
 /// R0 R1 G0 G1 B0 B1 A0 A1: the order a multiply-add with a pair of weights takes.
@@ -136,21 +136,30 @@ static inline __m128i wi_filter_taps_sse2(const uint8_t *pixel, const int16_t *p
     return sum;
 }
 
+/// A pixel's four integer sums as Floats on 0…255, into `out`.
 static inline void wi_store_fixed(float *out, __m128i sum) {
     _mm_storeu_ps(out, _mm_mul_ps(_mm_cvtepi32_ps(sum), _mm_set1_ps(wi_fixed_scale)));
 }
 
 void wi_resample_filter_row_bytes_baseline(const uint8_t *row, float *out, size_t outCount, const ptrdiff_t *starts,
-                                     const ptrdiff_t *counts, const int16_t *pairs, size_t pairStride) {
+                                           const ptrdiff_t *counts, const int16_t *pairs, size_t pairStride) {
     for (size_t x = 0; x < outCount; x++) {
         __m128i sum = wi_filter_taps_sse2(row + starts[x] * 4, pairs + x * pairStride * 8, 0, counts[x], _mm_setzero_si128());
         wi_store_fixed(out + x * 4, sum);
     }
 }
 
-/// Four taps a multiply-add: the four pixels' 16 bytes in both halves of a vector, pixels 0 and
-/// 1 spread into the low half's lanes and 2 and 3 into the high half's; eight taps a step in two
-/// sums, so that the additions do not wait on each other.
+/// Taps `k` to `k + 3` of one output pixel in one multiply-add: the four pixels' 16 bytes in
+/// both halves of a vector, pixels 0 and 1 spread into the low half's lanes and 2 and 3 into
+/// the high half's (`order`), against the two pairs of weights.
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+wi_four_taps_avx2(const uint8_t *pixel, const int16_t *pairs, ptrdiff_t k, __m256i order) {
+    __m256i lanes = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(pixel + k * 4))), order);
+    return _mm256_madd_epi16(lanes, _mm256_loadu_si256((const __m256i *)(pairs + k * 4)));
+}
+
+/// Eight taps a step in two sums, so that the additions do not wait on each other, then four,
+/// then the rest as the baseline takes them.
 __attribute__((target("avx2"))) static void
 wi_filter_row_bytes_avx2(const uint8_t *row, float *out, size_t outCount, const ptrdiff_t *starts,
                          const ptrdiff_t *counts, const int16_t *pairs, size_t pairStride) {
@@ -163,14 +172,11 @@ wi_filter_row_bytes_avx2(const uint8_t *row, float *out, size_t outCount, const 
         __m256i a = _mm256_setzero_si256(), b = a;
         ptrdiff_t k = 0, n = counts[x];
         for (; k + 8 <= n; k += 8) {
-            __m256i p0 = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(pixel + k * 4))), order);
-            __m256i p1 = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(pixel + k * 4 + 16))), order);
-            a = _mm256_add_epi32(a, _mm256_madd_epi16(p0, _mm256_loadu_si256((const __m256i *)(weights + k * 4))));
-            b = _mm256_add_epi32(b, _mm256_madd_epi16(p1, _mm256_loadu_si256((const __m256i *)(weights + k * 4 + 16))));
+            a = _mm256_add_epi32(a, wi_four_taps_avx2(pixel, weights, k, order));
+            b = _mm256_add_epi32(b, wi_four_taps_avx2(pixel, weights, k + 4, order));
         }
         if (k + 4 <= n) {
-            __m256i p = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(pixel + k * 4))), order);
-            a = _mm256_add_epi32(a, _mm256_madd_epi16(p, _mm256_loadu_si256((const __m256i *)(weights + k * 4))));
+            a = _mm256_add_epi32(a, wi_four_taps_avx2(pixel, weights, k, order));
             k += 4;
         }
         a = _mm256_add_epi32(a, b);
@@ -181,28 +187,7 @@ wi_filter_row_bytes_avx2(const uint8_t *row, float *out, size_t outCount, const 
 
 void wi_resample_filter_row_bytes(const uint8_t *row, float *out, size_t outCount, const ptrdiff_t *starts,
                                   const ptrdiff_t *counts, const int16_t *pairs, size_t pairStride) {
-    static int avx2 = -1;
-    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2) wi_filter_row_bytes_avx2(row, out, outCount, starts, counts, pairs, pairStride);
+    if (__builtin_cpu_supports("avx2")) wi_filter_row_bytes_avx2(row, out, outCount, starts, counts, pairs, pairStride);
     else wi_resample_filter_row_bytes_baseline(row, out, outCount, starts, counts, pairs, pairStride);
-}
-#else
-void wi_resample_filter_row_bytes(const uint8_t *row, float *out, size_t outCount, const ptrdiff_t *starts,
-                                  const ptrdiff_t *counts, const int16_t *pairs, size_t pairStride) {
-    wi_resample_filter_row_bytes_baseline(row, out, outCount, starts, counts, pairs, pairStride);
-}
-
-void wi_resample_filter_row_bytes_baseline(const uint8_t *row, float *out, size_t outCount, const ptrdiff_t *starts,
-                                           const ptrdiff_t *counts, const int16_t *pairs, size_t pairStride) {
-    for (size_t x = 0; x < outCount; x++) {
-        const uint8_t *pixel = row + starts[x] * 4;
-        const int16_t *weights = pairs + x * pairStride * 8;
-        int32_t sum[4] = {0, 0, 0, 0};
-        for (ptrdiff_t k = 0; k < counts[x]; k++) {
-            const int32_t weight = weights[k / 2 * 8 + k % 2];
-            for (int c = 0; c < 4; c++) sum[c] += pixel[k * 4 + c] * weight;
-        }
-        for (int c = 0; c < 4; c++) out[x * 4 + c] = (float)sum[c] * wi_fixed_scale;
-    }
 }
 #endif

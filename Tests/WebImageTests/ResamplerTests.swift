@@ -1,4 +1,6 @@
+#if arch(x86_64)
 import CResampling
+#endif
 import WebImage
 import WebImageTestSupport
 import XCTest
@@ -57,6 +59,7 @@ final class ResamplerTests: XCTestCase {
 /// opaque sources (filtered from their bytes with fixed-point weights) and sources with alpha
 /// (premultiplied Floats).
 final class ResamplerArithmeticTests: XCTestCase {
+    #if arch(x86_64)
     /// The fixed-point row filter, in the code the CPU picks (AVX2 here) and in the baseline
     /// code, against the same sums in plain integers: every tap count from 1 to 40 (each
     /// remainder of the 8-, 4-, 2- and 1-tap steps), negative weights, 255s at the edges of
@@ -85,6 +88,7 @@ final class ResamplerArithmeticTests: XCTestCase {
             XCTAssertEqual(out, expected)
         }
     }
+    #endif
 
     func testEveryOutputPixelMatchesThePlainConvolution() {
         var generator = SeededRandom(seed: 7)

@@ -21,22 +21,27 @@ bool wi_resample_load_row(const uint8_t *rgba, float *pixels, size_t count);
 void wi_resample_filter_row(const float *row, float *out, size_t outCount, const ptrdiff_t *starts,
                             const ptrdiff_t *counts, const float *weights, size_t stride);
 
+#if defined(__x86_64__)
+/// Whether all `count` RGBA8 pixels at `rgba` have alpha 255: whether a row takes
+/// wi_resample_filter_row_bytes.
+bool wi_resample_row_is_opaque(const uint8_t *rgba, size_t count);
 /// The fixed-point scale of the weights wi_resample_filter_row_bytes takes: 14 fractional bits.
 #define WI_RESAMPLE_FIXED_ONE 16384
-/// Whether all `count` RGBA8 pixels at `rgba` have alpha 255.
-bool wi_resample_row_is_opaque(const uint8_t *rgba, size_t count);
 /// wi_resample_filter_row for an opaque RGBA8 row, read as bytes rather than widened to Floats
-/// first: the weights are fixed-point (WI_RESAMPLE_FIXED_ONE is 1), in pairs of taps, each
-/// pair written four times (w0, w1, w0, w1, …: 8 values) so that one multiply-add of 16-bit
-/// lanes takes two taps of a pixel's four channels; an odd last tap pairs with a zero.
-/// Output pixel `x`'s pairs start at `pairs + x * pairStride * 8`. The sums are exact integers,
-/// written as Floats on the same 0…255 scale as wi_resample_filter_row's.
+/// first (x86-64 only: elsewhere the Float loop runs): the weights are fixed-point
+/// (WI_RESAMPLE_FIXED_ONE is 1), in pairs of taps, each pair written four times (w0, w1, w0, w1,
+/// …: 8 values) so that one multiply-add of 16-bit lanes takes two taps of a pixel's four
+/// channels; an odd last tap pairs with a zero. Output pixel `x`'s pairs start at
+/// `pairs + x * pairStride * 8`, and `counts[x]` is at most `2 * pairStride`. The sums are
+/// integers, exact while 255 times the sum of a position's |weights| fits 32 bits, written as
+/// Floats on the same 0…255 scale as wi_resample_filter_row's.
 void wi_resample_filter_row_bytes(const uint8_t *row, float *out, size_t outCount, const ptrdiff_t *starts,
                                   const ptrdiff_t *counts, const int16_t *pairs, size_t pairStride);
-/// wi_resample_filter_row_bytes in the code every CPU of the target runs (SSE2 on x86-64),
-/// which the dispatch picks when AVX2 is missing; exposed so tests compare the two.
+/// wi_resample_filter_row_bytes in SSE2, which every x86-64 CPU runs: what the dispatch picks
+/// when AVX2 is missing; exposed so tests compare the two.
 void wi_resample_filter_row_bytes_baseline(const uint8_t *row, float *out, size_t outCount, const ptrdiff_t *starts,
                                            const ptrdiff_t *counts, const int16_t *pairs, size_t pairStride);
+#endif
 /// The weighted sum of `count` rows of `width` pixels into `sum`: row `k` is slot
 /// `(firstSlot + k) % ringRows` of `ring` and weighs `weights[k]`.
 void wi_resample_sum_rows(const float *ring, size_t ringRows, size_t firstSlot, size_t count,

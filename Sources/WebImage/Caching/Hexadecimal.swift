@@ -1,7 +1,9 @@
 /// Lowercase hexadecimal text of bytes: how digests are written in cache file names, ETags and
 /// request signatures.
 public enum Hexadecimal {
-    /// `bytes` as lowercase hex digits, two per byte, most significant nibble first.
+    /// `bytes` as lowercase hex digits, two per byte, most significant nibble first. Inlinable,
+    /// so that a caller's digest type is specialised rather than walked through generics.
+    @inlinable
     public static func lowercase<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: bytes.count * 2) { out in

@@ -1,4 +1,3 @@
-import CResampling
 import Foundation
 
 /// The weights of a one-dimensional convolution from `inputSize` samples to `outputSize`:
@@ -54,40 +53,6 @@ struct FilterTable: Sendable {
         self.counts = counts
         self.weights = weights
     }
-
-    /// The weights in fixed point, as `wi_resample_filter_row_bytes` takes them: pairs of taps,
-    /// each pair written four times (`w0, w1, w0, w1, …`), ``fixedPointPairStride`` pairs a
-    /// position, an odd last tap paired with 0. Each weight is rounded to a multiple of
-    /// 1 / 16,384 and the rounding's remainder goes to a position's largest weight, so that its
-    /// weights still add up to exactly 1; nil when a weight does not fit 16 bits or is not a
-    /// number (never for Lanczos or a Gaussian, whose weights stay within −1…1).
-    func fixedPointPairs() -> [Int16]? {
-        let one = Int(WI_RESAMPLE_FIXED_ONE)
-        var pairs = [Int16](repeating: 0, count: outputSize * fixedPointPairStride * 8)
-        for i in 0..<outputSize {
-            let position = weights[i * stride..<i * stride + counts[i]]
-            var fixed: [Int] = []
-            for weight in position {
-                // Checked before the conversion to Int, which would trap on a NaN or a huge weight.
-                let scaled = (weight * Float(one)).rounded()
-                guard abs(scaled) <= Float(Int16.max) else { return nil }
-                fixed.append(Int(scaled))
-            }
-            if let largest = position.indices.max(by: { abs(position[$0]) < abs(position[$1]) }),
-               position.reduce(0, +) != 0 {
-                fixed[largest - position.startIndex] += one - fixed.reduce(0, +)
-            }
-            for (k, weight) in fixed.enumerated() {
-                guard let weight = Int16(exactly: weight) else { return nil }
-                let first = (i * fixedPointPairStride + k / 2) * 8 + k % 2
-                for lane in 0..<4 { pairs[first + lane * 2] = weight }
-            }
-        }
-        return pairs
-    }
-
-    /// Pairs of taps a position in ``fixedPointPairs()``.
-    var fixedPointPairStride: Int { (stride + 1) / 2 }
 
     /// Lanczos-3 resampling from `inputSize` to `outputSize` samples. When shrinking, the
     /// kernel is widened by the reduction factor so every input sample contributes, as

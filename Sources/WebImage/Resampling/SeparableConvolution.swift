@@ -23,8 +23,10 @@ final class SeparableConvolution {
     private let vertical: FilterTable
     /// `horizontal`'s weights, each written four times (once a channel), as the row filter takes them.
     private let horizontalWeights: UnsafeMutablePointer<Float>
-    /// `horizontal`'s weights in fixed point (``FilterTable/fixedPointPairs()``), for opaque rows.
+    #if arch(x86_64)
+    /// `horizontal`'s weights in fixed point (`FilterTable.fixedPointPairs()`), for opaque rows.
     private let horizontalPairs: [Int16]?
+    #endif
     /// Horizontally filtered rows; source row `r` lives in slot `r % ringRows`.
     private let ring: UnsafeMutablePointer<SIMD4<Float>>
     private let ringRows: Int
@@ -45,7 +47,9 @@ final class SeparableConvolution {
         for (i, weight) in horizontal.weights.enumerated() {
             (horizontalWeights + i * 4).initialize(repeating: weight, count: 4)
         }
+        #if arch(x86_64)
         horizontalPairs = horizontal.fixedPointPairs()
+        #endif
         ringRows = max(1, vertical.stride)
         ring = .allocate(capacity: horizontal.outputSize * ringRows)
         ringOpaque = .allocate(capacity: ringRows)
@@ -92,12 +96,14 @@ final class SeparableConvolution {
     }
 
     /// One source row of `horizontal.inputSize` RGBA8 pixels filtered into `out`; returns
-    /// whether every alpha was 255. An opaque row is filtered from its bytes with fixed-point
-    /// weights (half the loads of Floats, and no widening); any other is premultiplied first.
+    /// whether every alpha was 255. On x86-64 an opaque row is filtered from its bytes with
+    /// fixed-point weights (half the loads of Floats, and no widening); any other row is
+    /// widened to Floats and premultiplied first.
     private func filter(_ row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Float>) -> Bool {
         let width = horizontal.inputSize, outWidth = horizontal.outputSize
         return horizontal.starts.withUnsafeBufferPointer { starts in
             horizontal.counts.withUnsafeBufferPointer { counts in
+                #if arch(x86_64)
                 if let horizontalPairs, wi_resample_row_is_opaque(row, width) {
                     horizontalPairs.withUnsafeBufferPointer { pairs in
                         wi_resample_filter_row_bytes(
@@ -106,6 +112,7 @@ final class SeparableConvolution {
                     }
                     return true
                 }
+                #endif
                 let opaque = premultiply(row, count: width)
                 wi_resample_filter_row(
                     floats(scratch), out, outWidth, starts.baseAddress, counts.baseAddress, horizontalWeights,
