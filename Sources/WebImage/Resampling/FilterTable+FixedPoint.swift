@@ -9,7 +9,7 @@ extension FilterTable {
     func fixedPointPairs() -> [Int16]? {
         var pairs = [Int16](repeating: 0, count: outputSize * fixedPointPairStride * 8)
         for i in 0..<outputSize {
-            let position = Array(weights[i * stride..<i * stride + counts[i]])
+            let position = weights[i * stride..<i * stride + counts[i]]
             guard let fixed = Self.fixedPoint(position, one: Int(WI_RESAMPLE_FIXED_ONE)) else { return nil }
             for (k, weight) in fixed.enumerated() {
                 let first = (i * fixedPointPairStride + k / 2) * 8 + k % 2
@@ -28,7 +28,7 @@ extension FilterTable {
     /// exactly `one` (a flat colour stays flat) and each stays within one unit of its value.
     /// Nil when a weight is not a number or does not fit 16 bits, or when 255 times the sum of
     /// their magnitudes does not fit 32 bits (the row filter's sums would overflow).
-    static func fixedPoint(_ weights: [Float], one: Int) -> [Int16]? {
+    static func fixedPoint(_ weights: some Collection<Float>, one: Int) -> [Int16]? {
         var fixed: [Int] = [], rounding: [Float] = []
         for weight in weights {
             let scaled = weight * Float(one)
@@ -37,8 +37,8 @@ extension FilterTable {
             fixed.append(Int(scaled.rounded()))
             rounding.append(scaled - scaled.rounded())
         }
-        if weights.reduce(0, +) > 0 {
-            let remainder = one - fixed.reduce(0, +)
+        let remainder = one - fixed.reduce(0, +)
+        if remainder != 0, weights.reduce(0, +) > 0 {
             let furthest = rounding.indices.sorted { remainder > 0 ? rounding[$0] > rounding[$1] : rounding[$0] < rounding[$1] }
             for index in furthest.prefix(abs(remainder)) { fixed[index] += remainder.signum() }
         }
