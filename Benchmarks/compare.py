@@ -345,6 +345,12 @@ for (output, source), sides in sorted({(o, s): None for o, s, _ in serve_harness
     label = f"{source} -> {output}"
     print(f"{label:34} {both('median', 1e3, 1):>13} {both('p95', 1e3, 1):>13} {both('cpu', 1e3, 1):>13}"
           f" {both('peak'):>11} {both('bytes'):>13} {both('psnr', 1, 2):>13}")
+if all(serve_bench.warm_cpu.values()):
+    # Where serve.warm.nginx's gap lies: the kernel's share of a request against user space's.
+    print(f"{'serve.warm.nginx CPU (ours / nginx)':34} {'user µs/req':>17} {'kernel µs/req':>17}")
+    user, kernel = [" / ".join(f"{statistics.median(r[i] for r in serve_bench.warm_cpu[side]) * 1e6:.1f}"
+                               for side in ("webimage", "nginx")) for i in (0, 1)]
+    print(f"{'':34} {user:>17} {kernel:>17}")
 for name, _, _, _, ratio, low, high in results:
     print(f"ratio {name} {ratio:.3f} min {low:.3f} max {high:.3f}")
 for name, mib, _ in peak_results:

@@ -9,7 +9,8 @@ bench_server runs (its large/ folder holds the 12 MP testjfif_full.jpg).
   seconds for all 120; for `webimage serve` its peak resident memory (VmHWM) goes to `peaks`.
 - warm(which): requests per second that wrk measures on one result `webimage serve` has made
   and cached, against nginx (a worker per core) serving the same bytes as a static file.
-  Returns seconds per request.
+  Returns seconds per request; the server's CPU per request, in user space and in the kernel
+  (utime and stime from /proc, nginx's workers summed), goes to `warm_cpu`.
 
 Each raises RuntimeError when a server or tool is missing or an answer is not the image asked for.
 """
@@ -23,6 +24,8 @@ WARM_PATH = "/unsafe/fit-in/300x300/"
 here = os.path.dirname(os.path.abspath(__file__))
 # Peak resident memory of `webimage serve` in each cold run, in MiB.
 peaks = []
+# CPU seconds per request of each warm run, as (user, kernel), by "webimage" and "nginx".
+warm_cpu = {"webimage": [], "nginx": []}
 _warm_result = {}
 
 
@@ -127,16 +130,32 @@ def cold(which, binaries):
     return seconds
 
 
-def wrk(url, duration):
-    """Seconds per request wrk measures on `url` with 2 threads and 16 connections."""
+def wrk(url, duration, pids):
+    """Seconds per request wrk measures on `url` with 2 threads and 16 connections, and the CPU
+    seconds per request, as (user, kernel), of the server processes `pids`."""
     exe = shutil.which("wrk")
     if exe is None:
         raise RuntimeError("wrk is not installed")
+    before = cpu_split(pids)
     out = subprocess.run([exe, "-t2", "-c16", f"-d{duration}s", url], capture_output=True, text=True, timeout=120)
-    match = re.search(r"Requests/sec:\s*([\d.]+)", out.stdout)
-    if out.returncode != 0 or match is None or "Non-2xx" in out.stdout or "Socket errors" in out.stdout:
+    after = cpu_split(pids)
+    count = re.search(r"(\d+) requests in", out.stdout)
+    rate = re.search(r"Requests/sec:\s*([\d.]+)", out.stdout)
+    if out.returncode != 0 or count is None or rate is None or "Non-2xx" in out.stdout or "Socket errors" in out.stdout:
         raise RuntimeError(f"wrk on {url}: {out.stdout.strip() or out.stderr.strip()}")
-    return 1 / float(match.group(1))
+    requests = int(count.group(1))
+    return 1 / float(rate.group(1)), tuple((a - b) / requests for a, b in zip(after, before))
+
+
+def cpu_split(pids):
+    """The user and kernel CPU seconds (utime, stime) the processes `pids` have used so far."""
+    user = kernel = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        user, kernel = user + int(fields[11]), kernel + int(fields[12])
+    ticks = os.sysconf("SC_CLK_TCK")
+    return user / ticks, kernel / ticks
 
 
 def get(port, path):
@@ -157,10 +176,12 @@ def warm(which, binaries, duration):
     """Seconds per request on one cached result from `which` ("webimage" or "nginx"). nginx
     serves the bytes `webimage serve` made for the URL (made again when it has not run yet)."""
     if which == "webimage" or "bytes" not in _warm_result:
-        with serving("webimage", binaries) as (port, _):
+        with serving("webimage", binaries) as (port, process):
             _warm_result["bytes"] = get(port, WARM_PATH + source())
             if which == "webimage":
-                return wrk(f"http://127.0.0.1:{port}{WARM_PATH}{source()}", duration)
+                seconds, cpu = wrk(f"http://127.0.0.1:{port}{WARM_PATH}{source()}", duration, [process.pid])
+                warm_cpu[which].append(cpu)
+                return seconds
     with tempfile.TemporaryDirectory(prefix="webimage-bench-nginx-") as root:
         os.chmod(root, 0o755)
         images = os.path.join(root, "images")
@@ -168,4 +189,17 @@ def warm(which, binaries, duration):
         with open(os.path.join(images, "result.jpg"), "wb") as f:
             f.write(_warm_result["bytes"])
         with bench_server.nginx_serving(root, images, workers="auto") as url:
-            return wrk(url + "result.jpg", duration)
+            seconds, cpu = wrk(url + "result.jpg", duration, nginx_workers(root))
+            warm_cpu[which].append(cpu)
+            return seconds
+
+
+def nginx_workers(root):
+    """The worker processes of the nginx whose pid file is in `root`."""
+    with open(os.path.join(root, "nginx.pid")) as f:
+        master = int(f.read())
+    with open(f"/proc/{master}/task/{master}/children") as f:
+        workers = [int(pid) for pid in f.read().split()]
+    if not workers:
+        raise RuntimeError("nginx has no workers")
+    return workers
