@@ -77,9 +77,8 @@ def server(side, binaries):
 
 
 def cpu_seconds(process):
-    with open(f"/proc/{process.pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The CPU seconds, user and kernel together, `process` has used so far."""
+    return sum(serve_bench.cpu_split([process.pid]))
 
 
 def displayed(image):
