@@ -167,7 +167,7 @@ let package = Package(
             ]),
 
         // Fixture paths, pixel comparison, child processes and temporary folders, shared by the test targets;
-        // load_page.py is the selenium script HeadlessChromium runs, read by path.
+        // load_page.py and probe_documents.py are the selenium scripts HeadlessChromium runs, read by path.
         .target(
             name: "WebImageTestSupport",
             dependencies: [
@@ -175,7 +175,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/WebImageTestSupport",
-            exclude: ["load_page.py"]),
+            exclude: ["load_page.py", "probe_documents.py"]),
         // Stores entries into a disk cache in a loop, for the tests that kill it mid-write.
         .executableTarget(
             name: "cache-writer", dependencies: ["WebImage", "WebImageTestSupport"], path: "Tests/CacheWriter"),

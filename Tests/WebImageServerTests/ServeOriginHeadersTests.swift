@@ -163,6 +163,38 @@ final class ServeOriginHeadersTests: ServeTestCase {
         let health = try await get(open + "/health")
         XCTAssertEqual(health.headers.first(name: "Access-Control-Allow-Origin"), "*")
     }
+
+    /// A browser's preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is
+    /// answered 204 with the allowed origin, methods, fields and `Access-Control-Max-Age`, at
+    /// any path, `Vary: Origin` where one origin is allowed rather than any; without
+    /// `--allow-origin`, `OPTIONS` stays a method the server does not serve (405, `Allow`).
+    func testPreflightsAreAnsweredWhenAnOriginIsAllowed() async throws {
+        let preflight = [("Origin", "https://site.example"), ("Access-Control-Request-Method", "GET"),
+                         ("Access-Control-Request-Headers", "if-none-match")]
+        let one = try serve(["--allow-origin", "https://site.example"])
+        let path = "/insecure/rs:fit:10:10/plain/" + origin.url("/plain.png").absoluteString
+        for url in [one + path, one + "/health"] {
+            let answer = try await get(url, headers: preflight, method: .OPTIONS)
+            XCTAssertEqual(answer.status, 204, url)
+            XCTAssertEqual(answer.headers.first(name: "Access-Control-Allow-Origin"), "https://site.example", url)
+            XCTAssertEqual(answer.headers.first(name: "Access-Control-Allow-Methods"), "GET, OPTIONS", url)
+            XCTAssertEqual(answer.headers.first(name: "Access-Control-Max-Age"), "86400", url)
+            XCTAssertTrue(answer.headers.first(name: "Access-Control-Allow-Headers")?.contains("If-None-Match") == true, url)
+            XCTAssertEqual(answer.headers.first(name: "Vary"), "Origin", url)
+            XCTAssertEqual(answer.body.count, 0, url)
+        }
+        let any = try serve(["--allow-origin", "*"])
+        let open = try await get(any + path, headers: preflight, method: .OPTIONS)
+        XCTAssertEqual(open.status, 204)
+        XCTAssertEqual(open.headers.first(name: "Access-Control-Allow-Origin"), "*")
+        XCTAssertNil(open.headers.first(name: "Vary"), "an answer for any origin does not vary by it")
+        let closed = try serve([])
+        let refused = try await get(closed + path, headers: preflight, method: .OPTIONS)
+        XCTAssertEqual(refused.status, 405)
+        XCTAssertEqual(refused.headers.first(name: "Allow"), "GET, HEAD")
+        XCTAssertNil(refused.headers.first(name: "Access-Control-Allow-Origin"))
+        XCTAssertEqual(origin.requestCount("/plain.png"), 0, "a preflight fetches nothing")
+    }
 }
 
 private extension DateFormatter {

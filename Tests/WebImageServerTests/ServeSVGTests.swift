@@ -45,19 +45,29 @@ final class ServeSVGTests: ServeTestCase {
         XCTAssertEqual(filled.pixels[150, 26].a, 255)
     }
 
-    /// No format, or `f:svg`: the source as SVG with its script and handler removed.
+    /// No format, or `f:svg`: the source as SVG with its script and handler removed, under
+    /// imgproxy's `Content-Security-Policy` (no script, no fetch, a sandbox) and `nosniff`, as
+    /// every answer; the memory hit's answer (the second request) says the same.
     func testSVGIsAnsweredSanitizedWhenSVGOrNoFormatIsAsked() async throws {
         let base = try serveVectors()
-        for path in ["/insecure/plain/local:///script.svg", "/insecure/rs:fit:100:100/f:svg/plain/local:///script.svg"] {
+        for path in ["/insecure/plain/local:///script.svg", "/insecure/rs:fit:100:100/f:svg/plain/local:///script.svg",
+                     "/insecure/plain/local:///script.svg"] {
             let response = try await get(base + path)
             XCTAssertEqual(response.status, 200, path)
             XCTAssertEqual(response.headers.first(name: "Content-Type"), "image/svg+xml", path)
+            XCTAssertEqual(response.headers.first(name: "Content-Security-Policy"),
+                           "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox", path)
+            XCTAssertEqual(response.headers.first(name: "X-Content-Type-Options"), "nosniff", path)
             let body = String(decoding: response.body, as: UTF8.self)
             XCTAssertTrue(body.contains(##"<rect width="8" height="8" fill="#00f"/>"##), body)
             XCTAssertFalse(body.contains("alert"), body)
         }
         let png = try await get(base + "/insecure/plain/local:///script.svg@png")
         XCTAssertEqual(png.headers.first(name: "Content-Type"), "image/png")
+        XCTAssertEqual(png.headers.first(name: "X-Content-Type-Options"), "nosniff")
+        let missing = try await get(base + "/insecure/plain/local:///missing.svg")
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertEqual(missing.headers.first(name: "X-Content-Type-Options"), "nosniff", "an error's text too")
         XCTAssertEqual(try ImageCoders.shared.decode(png.body).pixels[4, 4], RGBA(r: 0, g: 0, b: 255))
     }
 

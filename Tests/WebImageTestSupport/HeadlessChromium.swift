@@ -8,11 +8,11 @@ public struct HeadlessChromium: Sendable {
     public static let browser = URL(fileURLWithPath: "/usr/bin/chromium")
     /// Where Debian's `chromium-driver` package puts its WebDriver server.
     public static let driver = URL(fileURLWithPath: "/usr/bin/chromedriver")
-    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("load_page.py")
+    /// The folder of the selenium scripts (`load_page.py`, `probe_documents.py`).
+    static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     /// A Python that imports selenium.
-    private let python: URL
+    let python: URL
 
     /// Finds the browser, its driver and a Python with selenium (see
     /// ``Python/interpreter(importing:)``); when one is missing, throws
@@ -35,7 +35,7 @@ public struct HeadlessChromium: Sendable {
     public func loadAndReload(_ page: URL) throws -> (first: PageLoad, reload: PageLoad) {
         // SE_OFFLINE: were selenium ever to run selenium-manager despite the paths given, it
         // must not download a browser or a driver.
-        let result = try ChildProcess.run(python, [Self.script.path, page.absoluteString, Self.browser.path, Self.driver.path],
+        let result = try ChildProcess.run(python, [Self.scripts.appendingPathComponent("load_page.py").path, page.absoluteString, Self.browser.path, Self.driver.path],
                                           environment: ["SE_OFFLINE": "true"], timeout: 90)
         guard result.status == 0 else {
             throw HeadlessChromiumError(message: "load_page.py exited with \(result.status.map(String.init) ?? "a signal"): \(result.error)")

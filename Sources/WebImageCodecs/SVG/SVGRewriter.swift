@@ -1,8 +1,8 @@
 import WebImage
 
 /// The one pass of ``SVGSanitizer``: reads the document token by token (text, CDATA, comments,
-/// processing instructions, the document type, tags) and writes what the policy keeps,
-/// counting elements and depth as it goes.
+/// processing instructions, the document type, tags) and writes what ``SVGAllowList`` and the
+/// policy keep, counting elements and depth as it goes.
 struct SVGRewriter {
     private var scanner: SVGByteScanner
     private let policy: SVGSanitizer.Policy
@@ -13,9 +13,10 @@ struct SVGRewriter {
     private var open: [ArraySlice<UInt8>] = []
     private var elementCount = 0
     private var cost = SVGDrawingCost()
-    /// While inside a removed element (`<script>`): the depth at which it was opened.
+    /// While inside a removed element (`<script>`, `<foreignObject>`, anything not on the
+    /// allow-list): the depth at which it was opened.
     private var removedAt: Int?
-    /// While inside a `<style>` element drawn here: its text so far, references resolved.
+    /// While inside a `<style>` element: its text so far, references resolved.
     private var styleText: [UInt8]?
 
     /// A rewriter of `bytes`.
@@ -30,11 +31,11 @@ struct SVGRewriter {
     /// The rewritten document, and how many times a filter primitive may run over its drawing
     /// (``SVGDrawingCost/filterRuns``).
     mutating func run() throws(ImageCodingError) -> (document: [UInt8], filterRuns: Int) {
+        // XML has no NUL character; a reader may stop at one that this scan reads past.
+        if let nul = scanner.bytes.firstIndex(of: 0) { throw .corrupt(.svg, "a NUL byte at byte \(nul)") }
         _ = scanner.skip("\u{FEFF}")
         if scanner.starts(with: "<?xml") {
-            let start = scanner.position
-            _ = try scanner.read(until: "?>")
-            out += scanner.bytes[start..<scanner.position]
+            out += try SVGDeclaration.read(&scanner)
         }
         while !scanner.atEnd {
             if scanner.current != UInt8(ascii: "<") {
@@ -68,6 +69,15 @@ struct SVGRewriter {
         let start = scanner.position
         while !scanner.atEnd, scanner.current != UInt8(ascii: "<") { scanner.position += 1 }
         let raw = scanner.bytes[start..<scanner.position]
+        if open.isEmpty {
+            // Outside the root only white space is XML; anything else (a UTF-16 byte order
+            // mark among it) would be read by some reader, not by this one.
+            guard raw.allSatisfy(SVGByteScanner.isWhitespace) else {
+                throw .corrupt(.svg, "text outside the root element at byte \(start)")
+            }
+            out += raw
+            return
+        }
         guard removedAt == nil else { return }
         if styleText != nil {
             styleText! += try entities.resolve(raw, resolvingAll: true)
@@ -78,6 +88,7 @@ struct SVGRewriter {
 
     /// The contents of a CDATA section.
     private mutating func characterData(_ raw: ArraySlice<UInt8>) throws(ImageCodingError) {
+        guard !open.isEmpty else { throw .corrupt(.svg, "character data outside the root element") }
         guard removedAt == nil else { return }
         if styleText != nil {
             styleText! += raw
@@ -123,11 +134,11 @@ struct SVGRewriter {
                           || key == Array("style".utf8) && Self.contains(attribute.value.map(SVGByteScanner.lowercased), "filter")
                   },
                   selfClosing: selfClosing)
-        if removedAt == nil, local == Array("script".utf8) {
+        if removedAt == nil, !keeps(name, local: local, attributes: attributes) {
             if !selfClosing { removedAt = open.count }
         } else if removedAt == nil {
             write(name, attributes: attributes, element: local, selfClosing: selfClosing)
-            if !selfClosing, policy == .rendering, local == Array("style".utf8) { styleText = [] }
+            if !selfClosing, local == Array("style".utf8) { styleText = [] }
         }
         if !selfClosing { open.append(name) }
     }
@@ -171,24 +182,28 @@ struct SVGRewriter {
         out += Array((selfClosing ? "/>" : ">").utf8)
     }
 
-    /// The value to write for `attribute` of `element`, nil to drop it.
+    /// Whether the element `name` (its local name `local`) is written: it is on the allow-list
+    /// and, for a SMIL element, animates no attribute it must not.
+    private func keeps(_ name: ArraySlice<UInt8>, local: [UInt8],
+                       attributes: [(name: ArraySlice<UInt8>, value: [UInt8])]) -> Bool {
+        guard SVGAllowList.keeps(element: name) else { return false }
+        guard SVGAllowList.animations.contains(local) else { return true }
+        return !attributes.contains { $0.name.elementsEqual("attributeName".utf8) && SVGAllowList.animatesUnsafeAttribute($0.value) }
+    }
+
+    /// The value to write for `attribute` of `element`, nil to drop it: an attribute on the
+    /// allow-list; a namespace declaration of its own namespace only; an `href` naming a
+    /// fragment of the document (or, when serving, a raster `data:` URL in `<image>`); any
+    /// other value with its style sheet references neutralised (``SVGStyleText``).
     private func keptValue(of attribute: ArraySlice<UInt8>, value: [UInt8], element: [UInt8]) -> [UInt8]? {
-        let local = Self.localName(attribute).map(SVGByteScanner.lowercased)
-        if local.starts(with: Array("on".utf8)) { return nil }
+        guard SVGAllowList.keeps(attribute: attribute) else { return nil }
+        if let namespace = SVGAllowList.namespace(declaredBy: attribute) { return value == namespace ? value : nil }
         let url = value.filter { $0 > 0x20 }.map(SVGByteScanner.lowercased)
         if url.starts(with: Array("javascript:".utf8)) || url.starts(with: Array("vbscript:".utf8)) { return nil }
-        let isHref = local == Array("href".utf8)
-        let fragment = url.first == UInt8(ascii: "#")
-        switch policy {
-        case .serving:
-            return isHref && element == Array("use".utf8) && !fragment && !url.isEmpty ? nil : value
-        case .rendering:
-            if isHref { return fragment ? value : nil }
-            let lower = value.map(SVGByteScanner.lowercased)
-            let styled = local == Array("style".utf8) || lower.contains(UInt8(ascii: "\\"))
-                || Self.contains(lower, "url(") || Self.contains(lower, "@import")
-            return styled ? SVGStyleText.neutralised(value) : value
-        }
+        guard Self.localName(attribute) == Array("href".utf8) else { return SVGStyleText.neutralised(value) }
+        if url.first == UInt8(ascii: "#") { return value }
+        let raster = policy == .serving && element == Array("image".utf8) && SVGAllowList.isRasterDataURL(value)
+        return raster ? value : nil
     }
 
     /// The id a `<use>` refers to: its `href` (or `xlink:href`) without the `#`; nil for another document.

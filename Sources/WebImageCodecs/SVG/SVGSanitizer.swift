@@ -4,12 +4,15 @@ import WebImage
 /// Rewrites an SVG document so that what it may do is draw, reading it once with a small
 /// hand-written scanner held to ``SVGLimits`` before any XML parser sees it.
 ///
-/// Either way the result has no document type (its plain-text entities expanded in place, see
-/// ``SVGLimits``), no comments and no processing instructions beyond the XML declaration, no
-/// `<script>` elements, no event-handler attributes (`onload`, `onclick`…) and no attribute
-/// whose value is a `javascript:` or `vbscript:` URL (however its characters are written).
-/// ``Policy-swift.enum`` says what else goes. A document that breaks a limit, or is not
-/// well-formed enough to scan, fails with an ``ImageCodingError``.
+/// The writer is an allow-list: it keeps the elements and attributes of SVG that draw and
+/// drops everything else, an element with all it holds (`<script>`, `<foreignObject>` and the
+/// HTML in it, `<metadata>`, vendors' namespaces). Either way the result has no document type
+/// (its plain-text entities expanded in place, see ``SVGLimits``), no comments, no processing
+/// instructions beyond an XML declaration of an ASCII-compatible encoding, no event-handler
+/// attributes (`onload`, `onclick`…) and no attribute whose value is a `javascript:` or
+/// `vbscript:` URL (however its characters are written). ``Policy-swift.enum`` says what
+/// becomes of URLs. A document that breaks a limit, or is not well-formed enough to scan
+/// (a NUL byte, text outside the root element), fails with an ``ImageCodingError``.
 public struct SVGSanitizer: Sendable {
     /// What the rewritten document is for.
     public var policy: Policy

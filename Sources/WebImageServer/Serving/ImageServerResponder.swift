@@ -7,7 +7,9 @@ import WebImage
 
 /// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy (or thumbor) URL → the
 /// processed image, `/health` → 200, `/metrics` → the registry's metrics in Prometheus's text
-/// format (when one is given), errors → their status with a one-line text body.
+/// format (when one is given), `OPTIONS` → a CORS preflight's answer when an origin is
+/// allowed (``CORSPolicy``; 405 otherwise, as any other method), errors → their status with a
+/// one-line text body.
 ///
 /// The path is read from the raw request target, not from a router's segments, so a plain
 /// source URL keeps the `//` of `http://` and the signature covers exactly what was sent.
@@ -41,6 +43,8 @@ public struct ImageServerResponder: HTTPResponder {
     public let metricsRegistry: PrometheusCollectorRegistry?
     /// Where requests are counted.
     private let metrics: ServerMetrics
+    /// The CORS fields and preflight answer when ``ServerConfiguration/allowOrigin`` is set.
+    private let cors: CORSPolicy?
     /// The `Cache-Control` field of images, spelled once.
     private let cacheControl: String
     /// Paths routed lately (their signatures checked), by the raw path: a cached result's
@@ -67,12 +71,16 @@ public struct ImageServerResponder: HTTPResponder {
         formatsOpaquePNGToJPEGOutranks = [.imgproxy: configuration.formatsOpaquePNGToJPEGOutranks(for: .imgproxy),
                                           .thumbor: configuration.formatsOpaquePNGToJPEGOutranks(for: .thumbor)]
         enforcedFormats = configuration.enforcedFormats
+        cors = configuration.allowOrigin.map(CORSPolicy.init(allowOrigin:))
     }
 
     /// The response to `request`.
     public func respond(to request: Request, context: Context) async throws -> Response {
+        if request.method == .options, let cors { return Response(cors.preflightAnswer()) }
         guard request.method == .get || request.method == .head else {
-            return Response(Self.text(.methodNotAllowed, "only GET and HEAD are served", head: false))
+            var refusal = Self.text(.methodNotAllowed, "only GET and HEAD are served", head: false)
+            refusal.head.headerFields[.allow] = cors == nil ? "GET, HEAD" : "GET, HEAD, OPTIONS"
+            return Response(refusal)
         }
         let isHead = request.method == .head
         guard let path = unprefixed(request.head.path ?? "/") else {
@@ -128,14 +136,15 @@ public struct ImageServerResponder: HTTPResponder {
         return Self.uncached(.ok, metricsRegistry.emitToBuffer(), type: "text/plain; version=0.0.4; charset=utf-8", head: head)
     }
 
-    /// The answer to `request` when it can be given at once: `/health`, `/metrics`, or a `GET`
-    /// or `HEAD` of a path routed before whose result the memory cache holds (counted and logged
+    /// The answer to `request` when it can be given at once: `/health`, `/metrics`, a CORS
+    /// preflight (``CORSPolicy``), or a `GET` or `HEAD` of a path routed before whose result the memory cache holds (counted and logged
     /// as ``respond(to:context:)`` does); nil for any other request, which
     /// ``respond(to:context:)`` must answer. It neither waits nor does I/O: the
     /// `MemoryHitHandler` calls it on the thread that read the request, so a liveness probe is
     /// answered however busy the tasks are. Such a request is never in flight, so
     /// `webimage_requests_in_flight` does not count it.
     public func immediateAnswer(to request: HTTPRequest) -> PreparedResponse? {
+        if request.method == .options, let cors { return cors.preflightAnswer() }
         guard request.method == .get || request.method == .head, let target = request.path, let path = unprefixed(target) else {
             return nil
         }
@@ -158,11 +167,7 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// `answer` with the CORS fields of ``ServerConfiguration/allowOrigin`` when it is set.
     private func withCORS(_ answer: PreparedResponse) -> PreparedResponse {
-        guard let origin = processor.configuration.allowOrigin else { return answer }
-        var answer = answer
-        answer.head.headerFields.append(Field(name: .accessControlAllowOrigin, value: origin))
-        answer.head.headerFields.append(Field(name: .accessControlAllowMethods, value: "GET, OPTIONS"))
-        return answer
+        cors?.applied(to: answer) ?? answer
     }
 
     /// Counts `answer` by its status and logs its line: the request's method, its path without
@@ -306,6 +311,7 @@ public struct ImageServerResponder: HTTPResponder {
         }
         let meta = route.url.options.meta
         headers.append(Field(name: .contentType, value: meta?.mediaType ?? image.mediaType))
+        Self.appendContentPolicy(to: &headers)
         headers.append(Field(name: .contentLength, value: String(image.body.readableBytes)))
         let disposition: String = route.url.options.returnAttachment ? "attachment" : "inline"
         let fileName: String = route.fileStem + "." + (meta.map { $0.callback == nil ? "json" : "js" } ?? image.format.fileExtension)
@@ -364,10 +370,20 @@ public struct ImageServerResponder: HTTPResponder {
         uncached(status, Array((message + "\n").utf8), type: "text/plain; charset=utf-8", head: head)
     }
 
+    /// The fields that keep a browser from running anything an answer holds, on every answer
+    /// with a body: `Content-Security-Policy` as imgproxy sends it (no script, no fetch but
+    /// `data:` images and inline style, a sandbox: an SVG opened as a page can do nothing), and
+    /// `X-Content-Type-Options: nosniff`, so that no answer is read as another type than it says.
+    private static func appendContentPolicy(to headers: inout HTTPFields) {
+        headers.append(Field(name: .contentSecurityPolicy, value: "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"))
+        headers.append(Field(name: .xContentTypeOptions, value: "nosniff"))
+    }
+
     /// A response of `bytes` in `type` that caches must not keep.
     private static func uncached(_ status: HTTPResponse.Status, _ bytes: [UInt8], type: String, head: Bool) -> PreparedResponse {
         var headers = HTTPFields()
         headers[.contentType] = type
+        appendContentPolicy(to: &headers)
         headers[.contentLength] = String(bytes.count)
         headers[.cacheControl] = "no-cache"
         return PreparedResponse(status: status, headerFields: headers, body: head ? nil : ByteBuffer(bytes: bytes))

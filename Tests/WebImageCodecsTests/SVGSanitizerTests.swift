@@ -1,0 +1,132 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+import WebImageTestSupport
+import XCTest
+
+/// `SVGSanitizer`'s allow-list on the crafted documents of `Tests/Fixtures/vector/hostile`
+/// (each an attack around a blue square) and on documents that try the writer's edges: what a
+/// browser could run or fetch is gone, what draws is kept and draws the same.
+final class SVGSanitizerTests: XCTestCase {
+    private let vector = Fixtures.subset.root.appendingPathComponent("vector")
+    private let serving = SVGSanitizer(policy: .serving)
+    private let coder = SVGCoder()
+
+    /// The names of the documents in `folder` of `Tests/Fixtures/vector`.
+    private func documents(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: vector.appendingPathComponent(folder).path).filter { $0.hasSuffix(".svg") }.sorted()
+    }
+
+    private func served(_ svg: String) throws -> String {
+        String(decoding: try serving.sanitize(Data(svg.utf8)), as: UTF8.self)
+    }
+
+    /// Each hostile document loses every script, handler, foreign element and outside
+    /// reference, keeps its square, and is written as a second pass would write it.
+    func testHostileDocumentsKeepOnlyWhatDraws() throws {
+        let names = try documents(in: "hostile")
+        XCTAssertGreaterThanOrEqual(names.count, 5)
+        for name in names {
+            let data = try Fixtures.data(vector.appendingPathComponent("hostile/\(name)"))
+            let served = try serving.sanitize(data)
+            let text = String(decoding: served, as: UTF8.self)
+            for gone in ["ATTACKER", "foreignObject", "script", "iframe", "<html", "<form", "<embed", " on", "@import",
+                         "image-set", "xml-stylesheet", "data:image/svg", "target="] {
+                XCTAssertFalse(text.contains(gone), "\(name): \(gone) is gone: \(text)")
+            }
+            XCTAssertTrue(text.contains(##"fill="#0000ff""##), "\(name): the square is kept: \(text)")
+            XCTAssertEqual(try serving.sanitize(served), served, "\(name): a second pass changes nothing")
+            XCTAssertEqual(ImageFormat(detecting: served), .svg, name)
+        }
+        let refs = try served(String(decoding: Fixtures.data(vector.appendingPathComponent("hostile/external_refs.svg")), as: UTF8.self))
+        XCTAssertTrue(refs.contains(#"href="data:image/png;base64,iVBOR"#), "a raster data: image stays for a browser: \(refs)")
+        XCTAssertTrue(refs.contains(#"filter="url(#f)""#), "fragment references stay: \(refs)")
+    }
+
+    /// SMIL stays, but not when it animates `href`, `style`, `xml:base` or a handler, however
+    /// the attribute's name is written; the values it sets lose their outside URLs.
+    func testAnimationsOfHandlersLinksAndStyleAreDropped() throws {
+        let text = try served(#"""
+            <svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect id="r" width="4" height="4">\#
+            <animate attributeName="x" values="0;1" dur="1s"/><set attributeName=" ONclick " to="alert(1)"/>\#
+            <set attributeName="xlink:href" to="x"/><animate attributeName="style" values="a"/><set attributeName="xml:base" to="b"/>\#
+            <set attributeName="fill" to="url(https://example.com/p#q)"/></rect></svg>
+            """#)
+        XCTAssertTrue(text.contains(#"<animate attributeName="x" values="0;1" dur="1s"/>"#), text)
+        for gone in ["ONclick", "xlink:href", "\"style\"", "xml:base", "example.com"] {
+            XCTAssertFalse(text.contains(gone), "\(gone): \(text)")
+        }
+        XCTAssertTrue(text.contains(#"<set attributeName="fill" to="none"/>"#), text)
+    }
+
+    /// Namespaces cannot smuggle an element or an attribute past the list: only SVG's and
+    /// XLink's declarations are kept, elements only with `svg:`, attributes only as `xlink:href`.
+    func testNamespacesCannotRenameWhatIsDropped() throws {
+        let text = try served(#"""
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:h="http://www.w3.org/1999/xhtml" \#
+            xmlns:x="http://www.w3.org/1999/xlink" width="4" height="4"><svg:rect xmlns:svg="http://www.w3.org/2000/svg" width="4"/>\#
+            <h:style>@import "https://example.com/a.css";</h:style><g xmlns="http://www.w3.org/1999/xhtml"><rect x:href="javascript:1" \#
+            inkscape:label="l" width="2"/></g><a xlink:href="#r" xmlns:xlink="https://example.com/"><rect height="1"/></a></svg>
+            """#)
+        XCTAssertTrue(text.contains(#"<svg:rect xmlns:svg="http://www.w3.org/2000/svg" width="4"/>"#), text)
+        XCTAssertTrue(text.contains(#"<g><rect width="2"/></g>"#), text)
+        XCTAssertTrue(text.contains(##"<a xlink:href="#r"><rect height="1"/></a>"##), "a rebinding of xlink is dropped: \(text)")
+        for gone in ["xhtml", "xmlns:x=", "h:style", "example.com", "inkscape", "javascript"] {
+            XCTAssertFalse(text.contains(gone), "\(gone): \(text)")
+        }
+    }
+
+    /// Style sheets keep their rules and fragment references; every way to fetch goes, and a
+    /// sheet a writer cannot read for certain (a CSS escape, a function taking a URL as a
+    /// string) goes whole.
+    func testStyleSheetsLoseEveryFetch() throws {
+        let text = try served(#"""
+            <svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><style>@import url(a.css); rect { fill: url(#g); \#
+            stroke: url('https://example.com/s#t') } @font-face { src: url(f.woff) }</style>\#
+            <style>svg { background: -webkit-image-set("https://example.com/i.png" 1x) }</style>\#
+            <style>rect { fill: u\72l(https://example.com/e) }</style>\#
+            <rect width="4" height="4" style="fill: url(  &quot;#g&quot; ); cursor: url(c.png)"/></svg>
+            """#)
+        XCTAssertTrue(text.contains("<style> rect { fill: url(#g); stroke: none } @font-face { src: none }</style>"), text)
+        XCTAssertTrue(text.contains("<style></style><style></style>"), "an image-set and an escape drop their sheets: \(text)")
+        XCTAssertTrue(text.contains(##"style="fill: url(  &quot;#g&quot; ); cursor: none""##), text)
+        XCTAssertFalse(text.contains("example.com"), text)
+    }
+
+    /// A document that a browser could read as other markup than the writer read is refused:
+    /// an encoding that is not ASCII's superset, a NUL byte, text outside the root element (a
+    /// UTF-16 byte order mark among it).
+    func testDocumentsAnotherReaderWouldReadOtherwiseAreRefused() throws {
+        let root = #"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>"#
+        func refusal(_ data: Data) -> String {
+            do {
+                _ = try serving.sanitize(data)
+                return "written"
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertTrue(refusal(Data((#"<?xml version="1.0" encoding="UTF-16"?>"# + root).utf8)).contains("encoding \"utf-16\""))
+        XCTAssertTrue(refusal(Data((#"<?xml version="1.0" encoding='utf-7'?>"# + root).utf8)).contains("encoding"))
+        XCTAssertEqual(refusal(Data((#"<?xml version="1.0" encoding="UTF-8"?>"# + root).utf8)), "written")
+        XCTAssertEqual(refusal(Data(("<?xml version=\"1.0\"?>\n" + root + "\n").utf8)), "written")
+        XCTAssertTrue(refusal(Data(root.utf8) + Data([0])).contains("NUL"))
+        XCTAssertTrue(refusal(Data([0xFF, 0xFE]) + Data(root.utf8)).contains("text outside the root element"))
+        XCTAssertTrue(refusal(Data((root + "<script>alert(1)</script>x").utf8)).contains("text outside the root element"))
+    }
+
+    /// What the writer keeps draws as the document did: each drawable document of the vector
+    /// folder, and each hostile one, written for serving and drawn again by librsvg, gives the
+    /// same pixels as the document itself.
+    func testTheWrittenDocumentDrawsTheSamePicture() throws {
+        let drawable = try documents(in: "svg").filter { !$0.hasPrefix("bomb_") && $0 != "truncated.svg" }.map { "svg/\($0)" }
+        let hostile = try documents(in: "hostile").map { "hostile/\($0)" }
+        XCTAssertGreaterThanOrEqual(drawable.count, 9)
+        for path in drawable + hostile {
+            let data = try Fixtures.data(vector.appendingPathComponent(path))
+            let original = try coder.decode(data, options: ImageDecodeOptions())
+            let rewritten = try coder.decode(serving.sanitize(data), options: ImageDecodeOptions())
+            FormatFixtures.assertNear(rewritten.pixels, original.pixels, maximum: 0, mean: 0, path)
+        }
+    }
+}
