@@ -5,6 +5,15 @@ import Darwin
 #endif
 import Foundation
 
+/// `send(2)` of `count` bytes at `bytes` on `descriptor`, asking for no `SIGPIPE` on a closed connection.
+private func sendWithoutSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+    send(descriptor, bytes, count, 0)
+    #endif
+}
+
 /// One TCP connection to a loopback server, written and read as bytes: for what an HTTP client
 /// library will not do, such as pipelining requests in one write or seeing the server close.
 final class RawHTTPConnection {
@@ -35,11 +44,15 @@ final class RawHTTPConnection {
 
     deinit { close(descriptor) }
 
-    /// Sends `text` in one write.
+    /// Sends `text` in one write (more when the kernel takes it in parts); throws when the
+    /// server has closed the connection, without the `SIGPIPE` that would end the tests.
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
-            throw POSIXError(.EIO)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { sendWithoutSignal(descriptor, $0.baseAddress! + sent, $0.count - sent) }
+            guard count > 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            sent += count
         }
     }
 

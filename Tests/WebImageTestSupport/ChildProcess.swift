@@ -60,6 +60,9 @@ public final class ChildProcess {
     /// Whether the process has not ended yet.
     public var isRunning: Bool { process.isRunning }
 
+    /// The child's process ID.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// Everything written to standard output so far.
     public var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
 

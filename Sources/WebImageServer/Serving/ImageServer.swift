@@ -1,10 +1,15 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
+import WebImage
 
 /// An HTTP server (Hummingbird 2) answering with an ``ImageServerResponder``, until SIGTERM or
 /// SIGINT, after which it finishes the requests under way and returns. Results in memory are
 /// answered on the event loop that read the request (`MemoryHitHandler`), the rest in tasks.
+///
+/// ``init(configuration:extensions:)`` assembles the whole server from its configuration, as
+/// `webimage serve` runs it; ``init(responder:host:port:)`` serves a responder put together by hand.
 public struct ImageServer: Sendable {
     /// What answers requests.
     public let responder: ImageServerResponder
@@ -12,12 +17,27 @@ public struct ImageServer: Sendable {
     public let host: String
     /// The port to listen on; 0 lets the system choose one.
     public let port: Int
+    /// The downloader of sources the assembly made, which ``shutdown()`` shuts down; nil for a
+    /// responder put together by hand, whose parts its maker shuts down.
+    private let downloader: HTTPImageDownloader?
 
     /// A server for `responder` on `host`:`port`.
     public init(responder: ImageServerResponder, host: String, port: Int) {
+        self.init(responder: responder, host: host, port: port, downloader: nil)
+    }
+
+    /// A server for `responder` on `host`:`port` that owns `downloader`.
+    init(responder: ImageServerResponder, host: String, port: Int, downloader: HTTPImageDownloader?) {
         self.responder = responder
         self.host = host
         self.port = port
+        self.downloader = downloader
+    }
+
+    /// Releases what the assembly opened (the source downloader's connections) once the server
+    /// has stopped serving; later source fetches fail.
+    public func shutdown() async throws {
+        try await downloader?.shutdown()
     }
 
     /// Serves until a shutdown signal; `onListening` gets the bound port once requests are accepted.
@@ -36,18 +56,23 @@ public struct ImageServer: Sendable {
         let configuration = responder.processor.configuration
         let connections = ConnectionLimitHandler.OpenConnections(limit: configuration.maxClients)
         let headLimit = TimeAmount.nanoseconds(Int64(configuration.readRequestTimeout * 1_000_000_000))
-        // Each connection gets its own handlers: the connection limit first, then the request
-        // head deadline (which also closes idle connections: Hummingbird's idle timeout would not
-        // see the memory hits answered before it), the client's departure, and memory hits
-        // answered before Hummingbird's tasks.
+        let maxTargetLength = configuration.pathPrefix.utf8.count + responder.router.imgproxyParser.limits.maxPathLength
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: RequestFramingHandler.maxHeadBytes, maxHeaderListSize: RequestFramingHandler.maxHeadBytes,
+            maxHeaderFieldCount: RequestFramingHandler.maxFields)
+        // Each connection gets its own handlers: the connection limit first, then the refusal
+        // of heads no image request has, the request head deadline (which also closes idle
+        // connections: Hummingbird's idle timeout would not see the memory hits answered
+        // before it), the client's departure, and memory hits answered before Hummingbird's tasks.
         return Application(
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [
                 ConnectionLimitHandler(connections: connections),
+                RequestFramingHandler(maxTargetLength: maxTargetLength),
                 RequestHeadDeadlineHandler(limit: headLimit),
                 ClientDepartureHandler(),
                 MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
-            ])),
+            ], httpDecoderConfiguration: decoder)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
