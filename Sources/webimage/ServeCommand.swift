@@ -191,9 +191,10 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
         let storage = try await CommandFailure.reporting { try ObjectStorageTier(configuration) }
-        let (server, downloader) = try await CommandFailure.reporting {
-            try await makeServer(configuration, tier: tier, storage: storage, metrics: registry)
-        }
+        let extensions = ImageServer.Extensions(
+            sharedSources: tier?.sources, sharedResults: [tier?.results as (any ImageCaching)?, storage?.results].compactMap { $0 },
+            loaders: [storage?.loader as (any ImageLoader)?].compactMap { $0 }, metricsRegistry: registry)
+        let server = try await CommandFailure.reporting { try await ImageServer(configuration: configuration, extensions: extensions) }
         do {
             try await server.run { port in
                 var lines = "webimage serve: listening on \(ServeExample.baseURL(host: server.host, port: port))\n"
@@ -203,88 +204,17 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(lines.utf8))
             }
         } catch {
-            try? await downloader.shutdown()
-            await storage?.shutdown()
-            await tier?.client.close()
+            await shutDown(server, storage: storage, tier: tier)
             throw error
         }
-        try await downloader.shutdown()
-        await storage?.shutdown()
-        await tier?.client.close()
+        await shutDown(server, storage: storage, tier: tier)
     }
 
-    /// The server `configuration` describes, its caches over `tier` and `storage` when there
-    /// are, its metrics in `metrics`, and the downloader to shut down once it has stopped.
-    private func makeServer(_ configuration: ImageServer.Configuration, tier: SharedTier?, storage: ObjectStorageTier?,
-                            metrics: PrometheusCollectorRegistry) async throws -> (ImageServer, HTTPImageDownloader) {
-        let signer = try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts,
-                                   signatureSize: configuration.signatureSize, trustedSignatures: configuration.trustedSignatures)
-        var parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets,
-                                                                        separator: configuration.argumentsSeparator))
-        parser.baseURL = configuration.baseURL
-        parser.urlReplacements = configuration.urlReplacements.compactMap { URLReplacement(setting: Substring($0)) }
-        parser.base64URLIncludesFilename = configuration.base64URLIncludesFilename
-        parser.allowSecurityOptions = configuration.allowSecurityOptions
-        parser.argumentsSeparator = configuration.argumentsSeparator
-        parser.onlyPresets = configuration.onlyPresets
-        parser.defaults.keepCopyright = configuration.keepCopyright
-        parser.allowedOptions = configuration.allowedProcessingOptions
-        parser.defaults.skipProcessing = Set(configuration.skipProcessingFormats)
-        let downloader = HTTPImageDownloader(
-            configuration: HTTPImageDownloader.Configuration(
-                downloadTimeout: configuration.downloadTimeout, wholeDownloadTimeout: configuration.downloadTimeout,
-                maxBytes: configuration.maxSrcFileSize,
-                maxRedirects: configuration.maxRedirects),
-            addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.allowLoopbackSources,
-                                               allowsPrivate: configuration.allowPrivateSources))
-        let cacheFolder = configuration.cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let folders = ImageServer.Configuration.cacheSubfolders
-        // Each disk cache keeps half the bound, trimmed every minute.
-        let bounded = DiskCache.Configuration(maxSize: configuration.cacheSize / 2, autoTrimInterval: 60)
-        let sourceFolder = cacheFolder?.appendingPathComponent(folders.sources)
-            ?? DiskCache.defaultDirectory(namespace: "webimage-serve-sources")
-        let localSources = ImageCache(memory: MemoryCache(costLimit: 64 << 20),
-                                      disk: try DiskCache(directory: sourceFolder, configuration: bounded))
-        // The cache added last is asked first: local memory and disk, then Redis; stores go to both.
-        let sourceCache: any ImageCaching = tier.map {
-            ImageCachesManager(caches: [$0.sources, localSources], storePolicy: .all)
-        } ?? localSources
-        // Decoding, transforming and encoding run on threads of their own, one per image made at
-        // once: Swift's cooperative pool stays free for requests, /health and cache hits.
-        let codecs = CodecExecutor(threads: configuration.concurrency, name: "serve-codec")
-        // The manager fetches source bytes only (`data(for:)`); the processor decodes them on `codecs`.
-        let loaders = ImageLoaders.standard(downloader: downloader)
-        if let objects = storage?.loader { loaders.add(objects) }
-        let manager = ImageManager(imageCache: sourceCache, imageLoader: loaders)
-        // SVG's absolute units at the configured dpi: added last, this coder is asked first.
-        if configuration.svgDPI != SVGCoder().dpi { manager.coders.add(SVGCoder(dpi: configuration.svgDPI)) }
-        // Results: Redis first, then object storage (the cache added last is asked first).
-        let sharedResults = [storage?.results as (any ImageCaching)?, tier?.results].compactMap { $0 }
-        let sharedCache: (any ImageCaching)? = sharedResults.count > 1
-            ? ImageCachesManager(caches: sharedResults, storePolicy: .all) : sharedResults.first
-        // The watermark and the fallback image, loaded once, a URL through the same downloader.
-        let auxiliary: AuxiliaryImages
-        do {
-            auxiliary = try await AuxiliaryImages.load(configuration, manager: manager)
-        } catch {
-            try? await downloader.shutdown()
-            throw error
-        }
-        let processor = ImageProcessor(
-            manager: manager, configuration: configuration,
-            disk: try cacheFolder.map { try DiskCache(directory: $0.appendingPathComponent(folders.results), configuration: bounded) },
-            sharedCache: sharedCache, executor: codecs, auxiliary: auxiliary)
-        let router = ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
-                                         thumborParser: ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader,
-                                                                          opaquePNGToJPEG: configuration.autoPngToJpg,
-                                                                          sourceBound: configuration.thumborSourceBound,
-                                                                          preservesCopyright: configuration.thumborPreserveExifCopyrightInfo),
-                                         thumborSigner: ThumborURLSigner(key: configuration.thumborKey,
-                                                                         allowsUnsafe: configuration.thumborAllowUnsafeURL))
-        let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
-                                             logger: Logger(label: "webimage.serve"),
-                                             metricsRegistry: metrics)
-        return (ImageServer(responder: responder, host: configuration.host, port: configuration.port), downloader)
+    /// Closes what `server` and the tiers opened, once it has stopped.
+    private func shutDown(_ server: ImageServer, storage: ObjectStorageTier?, tier: SharedTier?) async {
+        try? await server.shutdown()
+        await storage?.shutdown()
+        await tier?.client.close()
     }
 }
 

@@ -23,26 +23,29 @@ final class ResponderInProcessTests: XCTestCase {
         try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: root.appendingPathComponent("photo.jpg"))
     }
 
-    /// A server over `local:///` sources from the test's folder, signing with `key` when given.
-    private func server(key: String? = nil) throws -> ImageServer {
+    /// The server `webimage serve` assembles (``ImageServer/init(configuration:extensions:)``)
+    /// over `local:///` sources from the test's folder, caching in it, signing with `key` when
+    /// given; `body` drives it through HummingbirdTesting's router setup, then it is shut down.
+    private func withServer(key: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var configuration = ImageServer.Configuration()
         configuration.localRoot = folder.appending("images").path
+        configuration.cacheDir = folder.appending("cache").path
         if let key {
             configuration.keys = [key]
             configuration.salts = [key]
         }
-        let cache = ImageCache(memory: MemoryCache(), disk: try DiskCache(directory: folder.appending("sources")))
-        let processor = ImageProcessor(manager: ImageManager(imageCache: cache), configuration: configuration)
-        let router = ProcessingURLRouter(
-            format: configuration.urlFormat, imgproxyParser: ProcessingURLParser(),
-            imgproxySigner: try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts),
-            thumborSigner: ThumborURLSigner(key: configuration.thumborKey))
-        let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl)
-        return ImageServer(responder: responder, host: "127.0.0.1", port: 0)
+        let server = try await ImageServer(configuration: configuration)
+        do {
+            try await server.application().test(.router, body)
+        } catch {
+            try await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
     }
 
     func testAnImageIsMadeAndRevalidatedWithItsEntityTag() async throws {
-        try await server().application().test(.router) { client in
+        try await withServer { client in
             let made = try await client.execute(uri: "/insecure/rs:fit:200:200/plain/local:///photo.jpg@png", method: .get)
             XCTAssertEqual(made.status, .ok)
             XCTAssertEqual(made.headers[.contentType], "image/png")
@@ -61,7 +64,7 @@ final class ResponderInProcessTests: XCTestCase {
 
     func testRefusalsAreTypedStatusesWithOneLine() async throws {
         let localPath = folder.url.path
-        try await server().application().test(.router) { client in
+        try await withServer { client in
             let cases: [(String, HTTPRequest.Method, HTTPResponse.Status)] = [
                 ("/insecure/rs:fit:200:200/plain/local:///photo.jpg", .post, .methodNotAllowed),
                 ("/insecure/nonsense:1/plain/local:///photo.jpg", .get, .badRequest),
@@ -79,7 +82,7 @@ final class ResponderInProcessTests: XCTestCase {
     }
 
     func testASignatureIsRequiredWhenAKeyIsSet() async throws {
-        try await server(key: "736563726574").application().test(.router) { client in
+        try await withServer(key: "736563726574") { client in
             let unsigned = try await client.execute(uri: "/insecure/rs:fit:200:200/plain/local:///photo.jpg", method: .get)
             XCTAssertEqual(unsigned.status, .forbidden)
             let health = try await client.execute(uri: "/health", method: .get)

@@ -1,0 +1,111 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+
+extension ImageServer {
+    /// The server `configuration` describes, with `extensions`' shared caches, loaders and
+    /// metrics: its URL router, its source downloader (held to the configured address policy),
+    /// its caches (memory and disk for sources, disk for results, each keeping half of
+    /// `--cache-size`, the shared ones after them), its codec threads and processor, and its
+    /// responder. Call ``shutdown()`` once it has stopped serving.
+    public init(configuration: Configuration, extensions: Extensions = Extensions()) async throws(ImageServerStartError) {
+        let router = try Self.router(configuration)
+        let downloader = HTTPImageDownloader(
+            configuration: HTTPImageDownloader.Configuration(
+                downloadTimeout: configuration.downloadTimeout, wholeDownloadTimeout: configuration.downloadTimeout,
+                maxBytes: configuration.maxSrcFileSize, maxRedirects: configuration.maxRedirects),
+            addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.allowLoopbackSources,
+                                               allowsPrivate: configuration.allowPrivateSources))
+        let processor: ImageProcessor
+        do throws(ImageServerStartError) {
+            processor = try await Self.processor(configuration, extensions: extensions, downloader: downloader)
+        } catch {
+            try? await downloader.shutdown()
+            throw error
+        }
+        let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
+                                             logger: extensions.logger, metricsRegistry: extensions.metricsRegistry)
+        self.init(responder: responder, host: configuration.host, port: configuration.port, downloader: downloader)
+    }
+
+    /// The router of `configuration`'s URL forms, parsers and signers.
+    private static func router(_ configuration: Configuration) throws(ImageServerStartError) -> ProcessingURLRouter {
+        let signer: URLSigner
+        var parser: ProcessingURLParser
+        do throws(URLSignatureError) {
+            signer = try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts,
+                                   signatureSize: configuration.signatureSize, trustedSignatures: configuration.trustedSignatures)
+        } catch {
+            throw .signing(error)
+        }
+        do throws(ProcessingURLError) {
+            parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets,
+                                                                        separator: configuration.argumentsSeparator))
+        } catch {
+            throw .presets(error)
+        }
+        parser.baseURL = configuration.baseURL
+        parser.urlReplacements = configuration.urlReplacements.compactMap { URLReplacement(setting: Substring($0)) }
+        parser.base64URLIncludesFilename = configuration.base64URLIncludesFilename
+        parser.allowSecurityOptions = configuration.allowSecurityOptions
+        parser.argumentsSeparator = configuration.argumentsSeparator
+        parser.onlyPresets = configuration.onlyPresets
+        parser.defaults.keepCopyright = configuration.keepCopyright
+        parser.allowedOptions = configuration.allowedProcessingOptions
+        parser.defaults.skipProcessing = Set(configuration.skipProcessingFormats)
+        let thumborParser = ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader,
+                                             opaquePNGToJPEG: configuration.autoPngToJpg,
+                                             sourceBound: configuration.thumborSourceBound,
+                                             preservesCopyright: configuration.thumborPreserveExifCopyrightInfo)
+        return ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
+                                   thumborParser: thumborParser,
+                                   thumborSigner: ThumborURLSigner(key: configuration.thumborKey,
+                                                                   allowsUnsafe: configuration.thumborAllowUnsafeURL))
+    }
+
+    /// The processor of `configuration`: sources through `downloader` and `extensions`' loaders
+    /// into the source caches, results into the result caches, image work on codec threads.
+    private static func processor(_ configuration: Configuration, extensions: Extensions,
+                                  downloader: HTTPImageDownloader) async throws(ImageServerStartError) -> ImageProcessor {
+        let cacheFolder = configuration.cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let folders = Configuration.cacheSubfolders
+        // Each disk cache keeps half the bound, trimmed every minute.
+        let bounded = DiskCache.Configuration(maxSize: configuration.cacheSize / 2, autoTrimInterval: 60)
+        let sourceDisk: DiskCache
+        let resultDisk: DiskCache?
+        do throws(DiskCacheError) {
+            sourceDisk = try DiskCache(directory: cacheFolder?.appendingPathComponent(folders.sources)
+                                       ?? DiskCache.defaultDirectory(namespace: "webimage-serve-sources"), configuration: bounded)
+            resultDisk = try cacheFolder.map { folder throws(DiskCacheError) in
+                try DiskCache(directory: folder.appendingPathComponent(folders.results), configuration: bounded)
+            }
+        } catch {
+            throw .cacheFolder(error)
+        }
+        let localSources = ImageCache(memory: MemoryCache(costLimit: 64 << 20), disk: sourceDisk)
+        // The cache added last is asked first: local memory and disk, then the shared one; stores go to both.
+        let sourceCache: any ImageCaching = extensions.sharedSources.map {
+            ImageCachesManager(caches: [$0, localSources], storePolicy: .all)
+        } ?? localSources
+        let sharedResults: (any ImageCaching)? = extensions.sharedResults.count > 1
+            ? ImageCachesManager(caches: extensions.sharedResults.reversed(), storePolicy: .all) : extensions.sharedResults.first
+        // The manager fetches source bytes only (`data(for:)`); the processor decodes them on codec threads.
+        let loaders = ImageLoaders.standard(downloader: downloader)
+        for loader in extensions.loaders { loaders.add(loader) }
+        let manager = ImageManager(imageCache: sourceCache, imageLoader: loaders)
+        // SVG's absolute units at the configured dpi: added last, this coder is asked first.
+        if configuration.svgDPI != SVGCoder().dpi { manager.coders.add(SVGCoder(dpi: configuration.svgDPI)) }
+        // The watermark and the fallback image, loaded once, a URL through the same downloader.
+        let auxiliary: AuxiliaryImages
+        do throws(AuxiliaryImageError) {
+            auxiliary = try await AuxiliaryImages.load(configuration, manager: manager)
+        } catch {
+            throw .auxiliaryImage(error)
+        }
+        // Decoding, transforming and encoding run on threads of their own, one per image made at
+        // once: Swift's cooperative pool stays free for requests, /health and cache hits.
+        let codecs = CodecExecutor(threads: configuration.concurrency, name: "serve-codec")
+        return ImageProcessor(manager: manager, configuration: configuration, disk: resultDisk,
+                              sharedCache: sharedResults, executor: codecs, auxiliary: auxiliary)
+    }
+}

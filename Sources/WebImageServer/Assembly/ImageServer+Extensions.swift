@@ -1,0 +1,35 @@
+import Logging
+import Prometheus
+import WebImage
+
+extension ImageServer {
+    /// What an app embedding the server (or `webimage serve`) adds to the server its
+    /// configuration describes: modules the server does not link (WebImageRedis,
+    /// WebImageObjectStorage) come in here as caches and loaders, so that
+    /// ``ImageServer/init(configuration:extensions:)`` is the one assembly of the server.
+    public struct Extensions: Sendable {
+        /// A cache of source bytes shared between instances, asked after the local memory and
+        /// disk caches and stored to with them (Redis).
+        public var sharedSources: (any ImageCaching)?
+        /// Caches of results shared between instances, asked in this order after the local
+        /// disk, each stored to (Redis, then object storage).
+        public var sharedResults: [any ImageCaching]
+        /// Loaders for more URL schemes than the standard ones (`s3://`).
+        public var loaders: [any ImageLoader]
+        /// The registry `/metrics` shows; nil: `/metrics` is a 404.
+        public var metricsRegistry: PrometheusCollectorRegistry?
+        /// Where the request lines go.
+        public var logger: Logger
+
+        /// Extensions with the given parts; by default none, with request lines logged as `webimage.serve`.
+        public init(sharedSources: (any ImageCaching)? = nil, sharedResults: [any ImageCaching] = [],
+                    loaders: [any ImageLoader] = [], metricsRegistry: PrometheusCollectorRegistry? = nil,
+                    logger: Logger = Logger(label: "webimage.serve")) {
+            self.sharedSources = sharedSources
+            self.sharedResults = sharedResults
+            self.loaders = loaders
+            self.metricsRegistry = metricsRegistry
+            self.logger = logger
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import WebImage
+
+/// Why a server could not be assembled from its configuration: a setting that parsed but
+/// cannot be used (keys that do not pair, a preset that is no URL, a cache folder that cannot
+/// be opened, a watermark or fallback image that cannot be loaded). Said as the underlying
+/// error says it, so that `webimage serve` prints the same line whichever part refused.
+public enum ImageServerStartError: Error, Sendable, CustomStringConvertible {
+    /// `--key`, `--salt` or `--trusted-signature` cannot sign.
+    case signing(URLSignatureError)
+    /// A `--preset` is not a preset.
+    case presets(ProcessingURLError)
+    /// A cache folder of `--cache-dir` cannot be opened.
+    case cacheFolder(DiskCacheError)
+    /// The watermark or fallback image cannot be loaded.
+    case auxiliaryImage(AuxiliaryImageError)
+
+    public var description: String {
+        switch self {
+        case .signing(let error): "\(error)"
+        case .presets(let error): "\(error)"
+        case .cacheFolder(let error): "\(error)"
+        case .auxiliaryImage(let error): "\(error)"
+        }
+    }
+}
