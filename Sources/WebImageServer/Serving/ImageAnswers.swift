@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+
+/// Builds the answers that carry an image, or say the client's copy is current: type, length,
+/// caching fields, validators, `Vary`, the file name, the fallback image's status and marks,
+/// and 304s, as the configuration says (imgproxy's `IMGPROXY_TTL`, `_USE_ETAG`,
+/// `_USE_LAST_MODIFIED`, `_CACHE_CONTROL_PASSTHROUGH`, `_FALLBACK_IMAGE_*`).
+struct ImageAnswers: Sendable {
+    /// A header field (HTTPTypes' `HTTPField`, which Hummingbird does not re-export).
+    private typealias Field = HTTPFields.Element
+
+    /// The settings read. Read where they are kept, never copied per request: a copy of the
+    /// configuration costs a reference count for each of its many texts and lists.
+    private let configuration: ServerConfiguration
+    /// `Cache-Control` of images whose URL and origin give no lifetime: `max-age=TTL, public`.
+    private let cacheControl: String
+
+    /// `Fallback-Image: 1` marks an answer made from the fallback image: the source could not be loaded.
+    private static let fallbackField = Field.Name("Fallback-Image")!
+    /// The `Vary` of answers when client hints are read: each hint field.
+    private static let clientHintsVary = "Sec-CH-DPR, DPR, Sec-CH-Width, Width"
+
+    /// The answers `configuration` describes.
+    init(_ configuration: ServerConfiguration) {
+        self.configuration = configuration
+        cacheControl = "max-age=\(configuration.ttl), public"
+    }
+
+    /// The image with its type, caching headers, a strong `ETag` and a `Last-Modified` (each
+    /// unless configured off; 304 when `If-None-Match` has the tag or, without
+    /// `If-None-Match`, `If-Modified-Since` is no earlier) and a `Content-Disposition` naming
+    /// the file; without a body for `HEAD`. The fallback image is answered with its configured
+    /// status and lifetime and `Fallback-Image: 1`.
+    func answer(_ image: ProcessedImage, for route: RoutedPath, request: HTTPRequest, variesByAccept: Bool) -> PreparedResponse {
+        var headers = HTTPFields()
+        headers.reserveCapacity(12)
+        // thumbor says nothing varies for an animated GIF, which it never converts.
+        let variesByAccept = variesByAccept && !(route.url.options.animationsKeepFormat && image.format == .gif)
+        let hinted = configuration.enableClientHints
+        if variesByAccept || hinted {
+            let fields = [variesByAccept ? "Accept" : nil, hinted ? Self.clientHintsVary : nil].compactMap { $0 }
+            headers.append(Field(name: .vary, value: fields.joined(separator: ", ")))
+        }
+        if configuration.useETag { headers.append(Field(name: .eTag, value: image.etag)) }
+        if configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
+        if image.isFallback {
+            // A fallback stands in for an image that may exist soon: kept briefly, never 304.
+            let ttl = configuration.fallbackImageTTL
+            headers.append(Field(name: .cacheControl, value: "max-age=\(ttl > 0 ? ttl : configuration.ttl), public"))
+            headers.append(Field(name: Self.fallbackField, value: "1"))
+        } else {
+            headers.append(Field(name: .cacheControl, value: cacheControl(of: route, lifetime: image.lifetime)))
+            if isNotModified(image, request: request) {
+                return PreparedResponse(status: .notModified, headerFields: headers)
+            }
+        }
+        let meta = route.url.options.meta
+        headers.append(Field(name: .contentType, value: meta?.mediaType ?? image.mediaType))
+        PreparedResponse.appendContentPolicy(to: &headers)
+        headers.append(Field(name: .contentLength, value: String(image.body.readableBytes)))
+        let disposition: String = route.url.options.returnAttachment ? "attachment" : "inline"
+        let fileName: String = route.fileStem + "." + (meta.map { $0.callback == nil ? "json" : "js" } ?? image.format.fileExtension)
+        headers.append(Field(name: .contentDisposition, value: disposition + "; filename=\"" + fileName + "\""))
+        let body = request.method == .head ? nil : image.body
+        let status: HTTPResponse.Status = image.isFallback ? HTTPResponse.Status(code: configuration.fallbackImageHTTPCode) : .ok
+        return PreparedResponse(status: status, headerFields: headers, body: body)
+    }
+
+    /// The 304 answered when the origin said the client's copy of the source is current (its
+    /// validators were sent on with the download): the origin's `ETag` and `Last-Modified` as
+    /// the configuration passes them on, and the image's `Cache-Control`.
+    func notModified(_ origin: OriginHeaders, for route: RoutedPath?) -> PreparedResponse {
+        var headers = HTTPFields()
+        if configuration.useETag, let etag = origin.etag { headers.append(Field(name: .eTag, value: etag)) }
+        if let modified = origin.answeredLastModified(under: configuration) {
+            headers.append(Field(name: .lastModified, value: HTTPDate.string(from: modified)))
+        }
+        let lifetime = configuration.cacheControlPassthrough ? origin.lifetime : nil
+        headers.append(Field(name: .cacheControl, value: route.map { cacheControl(of: $0, lifetime: lifetime) } ?? cacheControl))
+        return PreparedResponse(status: .notModified, headerFields: headers)
+    }
+
+    /// The `Cache-Control` of an image of `route` whose origin gave it `lifetime`: the URL's
+    /// own max-age (thumbor's `max_age` filter) first, then the origin's lifetime, then the TTL.
+    private func cacheControl(of route: RoutedPath, lifetime: ResultLifetime?) -> String {
+        if let maxAge = route.url.options.maxAge { return maxAge > 0 ? "max-age=\(maxAge),public" : "no-cache" }
+        return lifetime?.fieldValue(at: Date()) ?? cacheControl
+    }
+
+    /// Whether the client's copy of `image` is current: `If-None-Match` lists its tag (or `*`),
+    /// or, without `If-None-Match`, `If-Modified-Since` is no earlier than its creation; a
+    /// field the configuration turns off (``ServerConfiguration/useETag``,
+    /// ``ServerConfiguration/useLastModified``) is not read.
+    private func isNotModified(_ image: ProcessedImage, request: HTTPRequest) -> Bool {
+        let tags = configuration.useETag ? request.headerFields[values: .ifNoneMatch] : []
+        guard tags.isEmpty else {
+            return tags.flatMap { $0.split(separator: ",") }
+                .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == image.etag || tag == "*" }
+        }
+        guard configuration.useLastModified else { return false }
+        return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
+    }
+}
