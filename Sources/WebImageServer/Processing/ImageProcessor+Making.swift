@@ -1,0 +1,133 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+
+/// The making of a result from its source's bytes, inside a processing slot: decoded within the
+/// limits (reduced on load when the output is smaller), checked, transformed, encoded.
+extension ImageProcessor {
+    /// The image `url` describes, made now from its `source` bytes and the encoded `marks` of
+    /// its thumbor overlays: decoded, checked against the limits, transformed, encoded.
+    func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
+        -> ProcessedImage {
+        let options = url.options
+        // thumbor always draws an SVG source (as PNG unless a format is chosen); imgproxy only
+        // when asked, or with --always-rasterize-svg.
+        let rasterizesUnnamed = configuration.alwaysRasterizeSVG || url.form == .thumbor
+        if options.meta == nil, var svg = try Self.sanitizedSVG(source.data, options: options, rasterizesUnnamed: rasterizesUnnamed) {
+            svg.sourceOrigin = source.source
+            return svg
+        }
+        let started = ContinuousClock.now
+        let decoded: Image
+        do {
+            decoded = try decode(source.data, options: options)
+        } catch {
+            // Bytes that are no image (an upload not finished, a body cut off) are not kept: the
+            // next request asks the origin again and answers what it has then.
+            if error.isUnusableData, source.url != Self.fallbackURL { await manager.removeData(for: source.url) }
+            throw ProcessingError(loading: .badImageData(error))
+        }
+        // Decoded first all the same: the source's size is checked against the limits.
+        if let untouched = Self.skipped(source.data, format: decoded.format, options: options) {
+            var result = untouched
+            result.sourceOrigin = source.source
+            return result
+        }
+        if let meta = options.meta {
+            // thumbor's description of the work, in JSON: no image is encoded, no mark loaded.
+            return ProcessedImage(data: ProcessingTransformer(options: options).metadata(of: decoded, meta: meta),
+                                  format: .undefined, sourceOrigin: source.source)
+        }
+        // The overlays' images share the source pixel limit between them: many filters of large marks
+        // cost no more than one large source.
+        var markPixels: [PixelBuffer] = [], budget = maxSourcePixels
+        for mark in marks {
+            guard budget > 0 else { throw .unprocessable("the overlays' images are over \(maxSourcePixels) pixels together") }
+            do throws(ImageCodingError) {
+                let pixels = try AuxiliaryImages.firstFrame(of: mark, coders: manager.coders, maxPixels: budget).pixels
+                budget -= pixels.width * pixels.height
+                markPixels.append(pixels)
+            } catch {
+                throw error.isUnusableData ? .watermarkFailed(error.description) : .unprocessable("an overlay image: \(error.description)")
+            }
+        }
+        let transformer = ProcessingTransformer(options: options, watermark: auxiliary.watermark, thumborMarks: markPixels)
+        let size = transformer.outputSize(for: decoded)
+        let total = size.area.multipliedReportingOverflow(by: decoded.frames.count)
+        guard !total.overflow, total.partialValue <= maxResultPixels else {
+            throw .unprocessable("the result would be \(size) × \(decoded.frames.count) frame(s), over \(maxResultPixels) pixels")
+        }
+        // A blur costs its pixels times its radius (a separable kernel of about six sigmas a
+        // pass): bounded before it starts, so that a 10-pixel source enlarged to the result
+        // limit and blurred by 100 is refused rather than kept busy for half a minute.
+        // Sharpening blurs once too, at its own sigma.
+        let sigmas = options.blurSigma + options.sharpenSigma + (options.fillsWithBlur ? ProcessingTransformer.fillBlurSigma : 0)
+        let blurWork = Double(total.partialValue) * sigmas
+        guard blurWork <= Double(maxResultPixels) * Self.blurSigmaAtResultLimit else {
+            throw .unprocessable("a blur of \(sigmas.plainText) over \(total.partialValue) pixels is more work than allowed: "
+                + "at most \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
+        }
+        let image = transformer.transform(decoded, forKey: transformer.key) ?? decoded
+        // Of a source's metadata, only its copyright tags are carried, when kept.
+        let copyright = options.keepCopyright ? EXIFBlock.find(in: source.data).flatMap(EXIF.copyright(fromTIFF:)) : nil
+        var result = try encoder.encode(image, options: options, exif: copyright)
+        metrics.processingDuration.record(duration: started.duration(to: .now))
+        result.sourceOrigin = source.source
+        return result
+    }
+
+    /// `data` decoded as `options` allow: reduced on load when they do, at most the
+    /// configuration's `maxAnimationFrames` frames (the first alone when the output cannot move),
+    /// within the source pixel limits, which are checked from the header first; the URL's
+    /// security options override those limits.
+    private func decode(_ data: Data, options: ProcessingOptions) throws(ImageCodingError) -> Image {
+        var decodeOptions = Self.decodeOptions(for: options)
+        let overrides = options.sourceLimits
+        let sourcePixels = overrides.maxSrcResolution.map { Int($0 * 1_000_000) } ?? maxSourcePixels
+        decodeOptions.maxPixels = sourcePixels
+        // The source's own size counts, from its header, as imgproxy counts it: a shrink on load
+        // would let a huge source through while every frame is decoded at full size.
+        decodeOptions.maxSourcePixels = sourcePixels
+        let framePixels = Int((overrides.maxAnimationFrameResolution ?? configuration.maxAnimationFrameResolution) * 1_000_000)
+        decodeOptions.maxAnimationFramePixels = framePixels > 0 ? framePixels : nil
+        let maxAnimationFrames = overrides.maxAnimationFrames ?? configuration.maxAnimationFrames
+        decodeOptions.maxFrameCount = maxAnimationFrames
+        decodeOptions.firstFrameOnly = options.firstFrameOnly
+            || !(maxAnimationFrames > 1 && options.format.map(OutputEncoder.animatedFormats.contains) ?? true)
+        drawVector(data, at: options, decodeOptions: &decodeOptions)
+        return try manager.coders.decode(data, options: decodeOptions)
+    }
+
+    /// Decode options that shrink the source on load when the whole output is known to fit a
+    /// box no larger than the source: `fit`, or one side given (but not `force`). Not with a crop, whose pixel
+    /// sizes refer to the full-size source, nor with `enlarge`.
+    static func decodeOptions(for options: ProcessingOptions) -> ImageDecodeOptions {
+        var decode = ImageDecodeOptions()
+        if !options.stripColorProfile { decode.colorManagement = .preserve }
+        // Trim, zoom and the smallest sizes measure the full-size source.
+        guard options.crop == nil, options.trim == nil, options.meta == nil, !options.enlarge, options.width > 0 || options.height > 0,
+              options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0,
+              !options.widthFromSource, !options.heightFromSource, !options.adaptsToOrientation else { return decode }
+        let requested = options.requestedDevicePixels
+        let oneSide = requested.width == 0 || requested.height == 0
+        // A force with one side keeps the other side of the source: no box bounds it.
+        guard (oneSide && options.resizingType != .force) || options.resizingType == .fit else { return decode }
+        let box = PixelSize(width: requested.width == 0 ? Int(Int32.max) : requested.width,
+                            height: requested.height == 0 ? Int(Int32.max) : requested.height)
+        // The box is the output's; the decoder measures the source before the rotation.
+        decode.thumbnailPixelSize = options.rotatesOnSide ? PixelSize(width: box.height, height: box.width) : box
+        return decode
+    }
+
+    /// The source's bytes `data` (of `format`) as they are, when the options ask for them: `raw`,
+    /// or a format in `skip_processing` with no other output format asked; nil otherwise.
+    static func skipped(_ data: Data, format: ImageFormat, options: ProcessingOptions) -> ProcessedImage? {
+        let skips = options.raw || (options.skipProcessing.contains(format) && (options.format == nil || options.format == format))
+        guard skips, format != .undefined else { return nil }
+        return ProcessedImage(data: data, format: format)
+    }
+
+    /// The largest blur radius allowed on a result at the pixel limit; a smaller result may
+    /// take a larger radius, in proportion (result pixels × radius is what is bounded).
+    static let blurSigmaAtResultLimit = 10.0
+}

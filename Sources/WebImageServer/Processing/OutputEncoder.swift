@@ -1,0 +1,77 @@
+import Foundation
+import WebImage
+
+/// Writes results: chooses the output format (what the URL names, what `Accept` allows,
+/// what the image can be written in) and the quality, and encodes.
+struct OutputEncoder: Sendable {
+    /// Encodes results.
+    let coders: ImageCoders
+    /// The quality of formats the URL sets none for (``ServerConfiguration/quality``).
+    let defaultQuality: Int
+
+    /// The formats whose results keep every frame of an animation. AVIF could (its encoder
+    /// writes sequences), but as imgproxy it is chosen for still images only: an AVIF sequence
+    /// costs many times a WebP animation's encoding time.
+    static let animatedFormats: Set<ImageFormat> = [.gif, .webp, .png]
+
+    /// Formats read as sources but answered in only when asked for by name: browsers show
+    /// none of them (imgproxy's preferred formats leave them out too).
+    static let sourceOnlyFormats: Set<ImageFormat> = [.tiff, .bmp]
+
+    /// The format `image` is written in: the first enforced format that suits it; else the
+    /// requested one; else, among the formats the client accepts, the first that suits it (JPEG
+    /// for an opaque still PNG when the options rank that higher); else JPEG for such a PNG when
+    /// the options say so; else the source's, unless it is one of ``sourceOnlyFormats`` (then
+    /// ``fallbackFormat(of:)``).
+    /// Any format suits a still image, only ``animatedFormats`` an animation (which
+    /// must not stop moving because the client also takes AVIF).
+    static func outputFormat(of image: Image, options: ProcessingOptions) -> ImageFormat {
+        let animated = image.frames.count > 1
+        // JPEG has no alpha: a transparent image is never chosen into it (thumbor's AUTO_JPG).
+        let suits = { (format: ImageFormat) in
+            (!animated || animatedFormats.contains(format)) && (format != .jpeg || !image.pixels.hasTransparency)
+        }
+        if let enforced = options.enforcedFormats.first(where: suits) { return enforced }
+        if let format = options.format { return format }
+        if animated, options.animationsKeepFormat { return image.format }
+        let opaquePNGAsJPEG = options.opaquePNGToJPEG && image.format == .png && !animated && !image.pixels.hasTransparency
+        if let accepted = options.acceptedFormats.first(where: suits) {
+            return opaquePNGAsJPEG && options.formatsOpaquePNGToJPEGOutranks.contains(accepted) ? .jpeg : accepted
+        }
+        if opaquePNGAsJPEG { return .jpeg }
+        return sourceOnlyFormats.contains(image.format) ? fallbackFormat(of: image) : image.format
+    }
+
+    /// What an image is written in when its own format is not answered in: PNG for a TIFF (a
+    /// lossless source stays lossless, as thumbor answers it; one rule for both URL forms keeps
+    /// them one cache entry), a drawing or a transparent image, JPEG for any other.
+    static func fallbackFormat(of image: Image) -> ImageFormat {
+        image.format == .tiff || image.format.isVector || image.pixels.hasTransparency ? .png : .jpeg
+    }
+
+    /// `image` encoded in the ``outputFormat(of:options:)`` (the ``fallbackFormat(of:)``
+    /// when the source's format cannot be written), carrying the EXIF block `exif` where the
+    /// format has a place for it.
+    func encode(_ image: Image, options: ProcessingOptions, exif: [UInt8]?) throws(ProcessingError) -> ProcessedImage {
+        var format = Self.outputFormat(of: image, options: options)
+        if format == .gif, let container = options.gifVideo {
+            throw .unsupported("gifv(\(container)): writing a GIF result as video needs a video encoder, which this server does not have")
+        }
+        if !coders.canEncode(format) {
+            guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
+            format = Self.fallbackFormat(of: image)
+        }
+        let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
+            ?? defaultQuality
+        do {
+            // imgproxy's max_bytes lowers only the quality (down to 10), never the size.
+            var encoding = ImageEncodeOptions(quality: Double(quality) / 100, maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
+                                              shrinksToFitFileSize: false)
+            encoding.exif = exif
+            let data = try coders.encode(image, as: format, options: encoding)
+            return ProcessedImage(data: data, format: format)
+        } catch {
+            throw .encodingFailed(String(describing: error))
+        }
+    }
+}

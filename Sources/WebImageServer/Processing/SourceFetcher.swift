@@ -1,0 +1,62 @@
+import Foundation
+import Locking
+import WebImage
+
+/// Fetches the bytes of sources and of thumbor's overlay images through the manager, not
+/// decoded: from its caches, else downloaded, each address first checked by the
+/// ``SourcePolicy``; downloads are measured in ``ServerMetrics``.
+struct SourceFetcher: Sendable {
+    /// Fetches the bytes (and keeps them), coalescing identical fetches.
+    let manager: ImageManager
+    /// Which sources are loaded, and the folder `local:///path` sources are read from.
+    let sources: SourcePolicy
+    /// Where lookups and downloads are counted and timed.
+    let metrics: ServerMetrics
+
+    /// The encoded images of `url`'s thumbor overlays (marks, nine-patches), in order, each fetched as a source is
+    /// (the same allowed sources, address policy, size limit and cache); a failure is
+    /// ``ProcessingError/forWatermark``'s.
+    func marks(of url: ProcessingURL) async throws(ProcessingError) -> [Data] {
+        var marks: [Data] = []
+        for overlay in url.options.thumborOverlays {
+            do throws(ProcessingError) {
+                marks.append(try await fetch(overlay.url).data)
+            } catch {
+                throw error.forWatermark
+            }
+        }
+        return marks
+    }
+
+    /// The bytes of the source at `address`, not decoded: from the manager's cache, else
+    /// downloaded (and stored there before the result is made: an instance asked next finds
+    /// them), asking the origin with the client's `conditions` when given (its 304 throws
+    /// ``ProcessingError/sourceNotModified(_:)`` with what it said). A download is measured from
+    /// the load's progress: the time until its last byte arrived and the bytes received.
+    func fetch(_ address: URL, conditions: SourceConditions? = nil) async throws(ProcessingError) -> ImageDataResult {
+        let source = try sources.resolve(address)
+        let started = ContinuousClock.now
+        let received = Mutex<(bytes: Int, at: ContinuousClock.Instant)?>(nil)
+        // A source that failed is asked again every time (`retryFailed`): the manager's failed-URL
+        // list would answer an upload that was not finished yet, or a truncated body, with the
+        // same failure until restart, where the origin's answer now is what a client needs.
+        let result: ImageDataResult
+        var context = ImageContext()
+        let answer = conditions?.ask(in: &context)
+        do {
+            result = try await manager.data(for: source, options: [.waitStoreCache, .retryFailed], context: context) { event in
+                if case .progress(let progress) = event { received.withLock { $0 = (progress.receivedBytes, .now) } }
+            }
+        } catch .cacheNotModified where answer != nil {
+            throw .sourceNotModified(answer?.response.map(OriginHeaders.init) ?? OriginHeaders())
+        } catch {
+            throw ProcessingError(loading: error, of: source)
+        }
+        if result.source == .network, let received = received.withLock({ $0 }) {
+            metrics.downloadDuration.record(duration: started.duration(to: received.at))
+            metrics.sourceBytes.increment(by: received.bytes)
+        }
+        metrics.countSource(from: result.source)
+        return result
+    }
+}
