@@ -6,17 +6,12 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case jpeg, png, webp, gif, avif, jxl
 
     /// The format a file name's extension asks for (`jpg`, `jpeg`, `png`, `apng`, `webp`,
-    /// `gif`, `avif`, `jxl`, any case), or nil for any other extension.
+    /// `gif`, `avif`, `jxl`, any case, as ``ImageFormat/init(name:)`` reads them; `apng` is
+    /// PNG's animated form), or nil for any other extension.
     init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "jpg", "jpeg": self = .jpeg
-        case "png", "apng": self = .png
-        case "webp": self = .webp
-        case "gif": self = .gif
-        case "avif": self = .avif
-        case "jxl": self = .jxl
-        default: return nil
-        }
+        let name = fileExtension.lowercased() == "apng" ? "png" : fileExtension
+        guard let format = ImageFormat(name: name), let output = OutputFormat(rawValue: format.rawValue) else { return nil }
+        self = output
     }
 
     /// The extensions ``init(fileExtension:)`` knows, for messages.

@@ -36,7 +36,7 @@ extension AnimatedFrameReader {
     public func frame(at index: Int, orientation: ImageOrientation, size: PixelSize) throws -> PixelBuffer {
         var pixels = try frame(at: index)
         if orientation != .up { pixels = pixels.applying(orientation) }
-        if PixelSize(width: pixels.width, height: pixels.height) != size {
+        if pixels.size != size {
             pixels = Resampler.resize(pixels, to: size)
         }
         return pixels

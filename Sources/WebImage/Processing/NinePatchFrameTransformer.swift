@@ -36,7 +36,7 @@ public struct NinePatchFrameTransformer: ImageTransformer {
 
     /// `frame` framed.
     public func framed(_ frame: PixelBuffer) -> PixelBuffer {
-        let size = framedSize(of: PixelSize(width: frame.width, height: frame.height))
+        let size = framedSize(of: frame.size)
         var canvas = PixelBuffer(width: size.width, height: size.height, fill: fill)
         canvas.composite(frame, at: (patch.contentInsets.left, patch.contentInsets.top))
         canvas.composite(patch.drawn(as: size), at: (0, 0))

@@ -10,7 +10,7 @@ public enum SmartCrop {
     /// The rectangle of `size` inside `pixels` that holds the most of their interest, clipped to
     /// them (a side as large as theirs or larger keeps the whole side).
     public static func region(of size: PixelSize, in pixels: PixelBuffer) -> PixelRect {
-        region(of: size, in: SaliencyMap(pixels), imageSize: PixelSize(width: pixels.width, height: pixels.height))
+        region(of: size, in: SaliencyMap(pixels), imageSize: pixels.size)
     }
 
     /// The rectangle of `size` inside an image of `imageSize` that `map` (the image's scores)

@@ -36,7 +36,7 @@ struct GIFCompositor {
     /// Disposes of the previous frame and prepares to draw `frame` with `palette`.
     mutating func begin(_ frame: GIFFrameInfo, palette: GIFPalette) {
         if let disposal = pendingDisposal { apply(disposal) }
-        let rect = frame.visibleRect(in: PixelSize(width: canvas.width, height: canvas.height))
+        let rect = frame.visibleRect(in: canvas.size)
         frameRect = rect
         switch frame.control.disposal {
         case .keep:

@@ -74,7 +74,7 @@ final class HEIFFile {
         } else {
             pixels = try decode(primary)
         }
-        if PixelSize(width: pixels.width, height: pixels.height) != target {
+        if pixels.size != target {
             pixels = Resampler.resize(pixels, to: target)
         }
         return pixels

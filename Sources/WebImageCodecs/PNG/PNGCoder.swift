@@ -59,7 +59,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
         guard let (stored, complete, orientation, color) = decoded else { return nil }
         var pixels = stored.applying(orientation)
-        let target = options.targetSize(for: PixelSize(width: pixels.width, height: pixels.height))
+        let target = options.targetSize(for: pixels.size)
         if target.width != pixels.width || target.height != pixels.height {
             pixels = Resampler.resize(pixels, to: target)
         }

@@ -4,7 +4,7 @@ extension Gravity {
     /// Where an `inner` area of `pixels` is cut out: for smart gravity, the most interesting
     /// area as `SmartCrop` finds it; for the others, ``origin(of:in:dpr:)`` of the sizes.
     func origin(of inner: PixelSize, in pixels: PixelBuffer, dpr: Double) -> (x: Int, y: Int) {
-        guard kind == .smart else { return origin(of: inner, in: PixelSize(width: pixels.width, height: pixels.height), dpr: dpr) }
+        guard kind == .smart else { return origin(of: inner, in: pixels.size, dpr: dpr) }
         let region = SmartCrop.region(of: inner, in: pixels)
         return (region.x, region.y)
     }

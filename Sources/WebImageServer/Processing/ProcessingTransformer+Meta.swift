@@ -20,7 +20,7 @@ extension ProcessingTransformer {
         for rect in [prepared.trimmed, prepared.cropped].compactMap({ $0 }) {
             operations.append(Self.crop(left: rect.x, top: rect.y, right: rect.x + rect.width, bottom: rect.y + rect.height))
         }
-        let before = PixelSize(width: prepared.pixels.width, height: prepared.pixels.height)
+        let before = prepared.pixels.size
         let plan = ResizePlan(options: options, source: before)
         if let cut = resized(prepared, plan: plan, smartOrigin: &fillOrigin).cut {
             // The cut in the scaled image, measured in the image before the scale, as thumbor cuts first.

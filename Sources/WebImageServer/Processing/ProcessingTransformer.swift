@@ -64,12 +64,12 @@ struct ProcessingTransformer: ImageTransformer {
     private func process(_ frame: PixelBuffer, orientation: ImageOrientation, trims: Bool,
                          smartOrigins: inout SmartOrigins) -> PixelBuffer {
         var prepared = prepared(frame, orientation: orientation, trims: trims, smartOrigin: &smartOrigins.crop)
-        let bounded = bounded(PixelSize(width: prepared.pixels.width, height: prepared.pixels.height),
-                              of: PixelSize(width: frame.width, height: frame.height))
-        if bounded != PixelSize(width: prepared.pixels.width, height: prepared.pixels.height) {
+        let bounded = bounded(prepared.pixels.size,
+                              of: frame.size)
+        if bounded != prepared.pixels.size {
             prepared.pixels = Resampler.resize(prepared.pixels, to: bounded)
         }
-        let plan = ResizePlan(options: options, source: PixelSize(width: prepared.pixels.width, height: prepared.pixels.height))
+        let plan = ResizePlan(options: options, source: prepared.pixels.size)
         var pixels = resized(prepared, plan: plan, smartOrigin: &smartOrigins.fill).pixels
         if options.grayscale { pixels = Self.applying(GrayscaleTransformer(), to: pixels) }
         pixels = Self.applying(GaussianBlurTransformer(radius: options.blurSigma), to: pixels)
@@ -95,13 +95,13 @@ struct ProcessingTransformer: ImageTransformer {
             pixels = pixels.flattened(onto: background)
         }
         if let placement = options.watermark, let watermark {
-            pixels = Self.applying(placement.transformer(laying: watermark, on: PixelSize(width: pixels.width, height: pixels.height),
+            pixels = Self.applying(placement.transformer(laying: watermark, on: pixels.size,
                                                          dpr: plan.dprScale), to: pixels)
         }
         for (overlay, image) in zip(options.thumborOverlays, thumborMarks) {
             switch overlay {
             case let .watermark(filter):
-                pixels = Self.applying(filter.transformer(laying: image, on: PixelSize(width: pixels.width, height: pixels.height)), to: pixels)
+                pixels = Self.applying(filter.transformer(laying: image, on: pixels.size), to: pixels)
             case .frame:
                 if let patch = NinePatch(image) { pixels = NinePatchFrameTransformer(patch: patch).framed(pixels) }
             }
@@ -155,7 +155,7 @@ struct ProcessingTransformer: ImageTransformer {
     func resized(_ prepared: Prepared, plan: ResizePlan, smartOrigin: inout (x: Int, y: Int)?)
         -> (pixels: PixelBuffer, cut: (x: Int, y: Int)?) {
         var pixels = prepared.pixels
-        if plan.scaled != PixelSize(width: pixels.width, height: pixels.height) {
+        if plan.scaled != pixels.size {
             pixels = Resampler.resize(pixels, to: plan.scaled)
         }
         guard plan.cropped != plan.scaled else { return (pixels, nil) }
@@ -195,7 +195,7 @@ struct ProcessingTransformer: ImageTransformer {
     /// A nil `gravity` centres with the spare space halved and floored (thumbor's `fill`).
     private func placed(_ pixels: PixelBuffer, on size: PixelSize, by gravity: Gravity?, dpr: Double, fill: RGBA,
                         blurred: Bool = false) -> PixelBuffer {
-        let inner = PixelSize(width: pixels.width, height: pixels.height)
+        let inner = pixels.size
         guard size != inner else { return pixels }
         let origin = gravity?.origin(of: inner, in: size, dpr: dpr)
             ?? ((size.width - inner.width) / 2, (size.height - inner.height) / 2)
@@ -220,7 +220,7 @@ struct ProcessingTransformer: ImageTransformer {
     /// The area `crop` keeps of `pixels`, placed by its gravity (or the request's); a smart
     /// gravity's placement is `smartOrigin` when known, and becomes it otherwise.
     private func cropRect(_ pixels: PixelBuffer, _ crop: ProcessingCrop, smartOrigin: inout (x: Int, y: Int)?) -> PixelRect {
-        let size = cropSize(crop, of: PixelSize(width: pixels.width, height: pixels.height))
+        let size = cropSize(crop, of: pixels.size)
         let gravity = crop.gravity ?? options.gravity
         // The crop comes before the resize: its pixel offsets are not multiplied by the ratio.
         let origin = smartOrigin ?? gravity.origin(of: size, in: pixels, dpr: 1)

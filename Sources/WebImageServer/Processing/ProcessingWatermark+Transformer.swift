@@ -13,7 +13,7 @@ extension ProcessingWatermark {
             placement = .tiled(spacingX: Gravity.offset(gravity.x, side: size.width, dpr: dpr),
                                spacingY: Gravity.offset(gravity.y, side: size.height, dpr: dpr))
         } else {
-            let origin = gravity.overlayOrigin(of: PixelSize(width: scaled.width, height: scaled.height), in: size, dpr: dpr)
+            let origin = gravity.overlayOrigin(of: scaled.size, in: size, dpr: dpr)
             placement = .at(x: origin.x, y: origin.y)
         }
         return WatermarkTransformer(mark: scaled, placement: placement, opacity: opacity)
@@ -28,7 +28,7 @@ extension ProcessingWatermark {
         let factor = min(Double(boxWidth) / Double(mark.width), Double(boxHeight) / Double(mark.height))
         let target = PixelSize(width: min(boxWidth, max(1, Gravity.even(Double(mark.width) * factor))),
                                height: min(boxHeight, max(1, Gravity.even(Double(mark.height) * factor))))
-        guard target != PixelSize(width: mark.width, height: mark.height) else { return mark }
+        guard target != mark.size else { return mark }
         return Resampler.resize(mark, to: target)
     }
 }

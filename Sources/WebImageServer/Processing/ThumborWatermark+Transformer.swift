@@ -9,7 +9,7 @@ extension ThumborWatermark {
     func transformer(laying mark: PixelBuffer, on size: PixelSize) -> WatermarkTransformer {
         let faded = Self.fading(mark, by: transparency)
         let sized = resized(faded, on: size)
-        let markSize = PixelSize(width: sized.width, height: sized.height)
+        let markSize = sized.size
         var columns = Self.copies(of: markSize.width, along: size.width, at: x)
         var rows = Self.copies(of: markSize.height, along: size.height, at: y)
         // Repeated both ways into more than a hundred copies, thumbor keeps six a side at most,
@@ -51,7 +51,7 @@ extension ThumborWatermark {
             ? (maxWidth, height * maxWidth / width) : (width * maxHeight / height, maxHeight)
         let sized = PixelSize(width: max(1, Int(target.0.rounded(.toNearestOrEven))),
                               height: max(1, Int(target.1.rounded(.toNearestOrEven))))
-        return sized == PixelSize(width: mark.width, height: mark.height) ? mark : Resampler.resize(mark, to: sized)
+        return sized == mark.size ? mark : Resampler.resize(mark, to: sized)
     }
 
     /// Where copies of a mark `mark` pixels long go along a side of `length`: one where

@@ -108,13 +108,10 @@ extension ProcessingOptions {
     }
 
     /// The format any of imgproxy's format names names (`jpg`, `jpeg`, `png`, `webp`, `avif`,
-    /// `gif`, `heic`, `heif`, `jxl`, `tiff`, `bmp`, `ico`, `svg`, `pdf`), written or not.
+    /// `gif`, `heic`, `heif`, `jxl`, `tiff`, `bmp`, `ico`, `svg`, `pdf`), written or not
+    /// (``ImageFormat/init(name:)``).
     static func anyFormat(named name: Substring) throws(ProcessingURLError) -> ImageFormat {
-        let lower = name.lowercased()
-        if lower == "jpg" { return .jpeg }
-        guard let format = ImageFormat(rawValue: lower), format != .undefined else {
-            throw .unsupportedFormat(ProcessingURLError.quoting(name))
-        }
+        guard let format = ImageFormat(name: name) else { throw .unsupportedFormat(ProcessingURLError.quoting(name)) }
         return format
     }
 }

@@ -53,26 +53,20 @@ extension ProcessingOptions {
         return (enabled, gravity)
     }
 
-    /// The format an extension names: `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif`, `jxl`,
-    /// `heic`/`heif`, `tiff`/`tif`, `svg` (an SVG source answered as sanitized SVG; any other
-    /// source cannot be written as SVG).
+    /// The formats a result can be written in when a URL names one: `jpg`/`jpeg`, `png`,
+    /// `webp`, `avif`, `gif`, `jxl`, `heic`/`heif`, `tiff`/`tif`, `svg` (an SVG source
+    /// answered as sanitized SVG; any other source cannot be written as SVG).
+    static let writableFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .gif, .svg, .jxl, .heic, .tiff]
+
+    /// The format an extension names, among ``writableFormats`` (`heif` is written as `heic`:
+    /// HEVC in HEIF). An image format this server reads but does not write (`bmp`, `ico`…) is
+    /// a result it cannot make (422, as imgproxy answers a format it cannot save); anything
+    /// else is no format.
     static func format(named name: Substring) throws(ProcessingURLError) -> ImageFormat {
-        switch name.lowercased() {
-        case "jpg", "jpeg": return .jpeg
-        case "png": return .png
-        case "webp": return .webp
-        case "avif": return .avif
-        case "gif": return .gif
-        case "svg": return .svg
-        case "jxl": return .jxl
-        case "heic", "heif": return .heic
-        case "tiff", "tif": return .tiff
-        default:
-            // An image format this server reads but does not write (`bmp`, `ico`…) is a result
-            // it cannot make (422, as imgproxy answers a format it cannot save); anything else is no format.
-            if (try? anyFormat(named: name)) != nil { throw .unwritableFormat(ProcessingURLError.quoting(name)) }
-            throw .unsupportedFormat(ProcessingURLError.quoting(name))
-        }
+        let named = try anyFormat(named: name)
+        let format = named == .heif ? .heic : named
+        guard writableFormats.contains(format) else { throw .unwritableFormat(ProcessingURLError.quoting(name)) }
+        return format
     }
 
     /// `R:G:B` (0…255 each), `RRGGBB` or `RGB` in hexadecimal, or nothing (no background).

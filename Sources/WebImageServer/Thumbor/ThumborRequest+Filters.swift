@@ -2,7 +2,7 @@ import WebImage
 
 extension ThumborRequest {
     /// The formats thumbor's `format` filter knows; any other name is ignored, as thumbor ignores it.
-    private static let knownFormats: Set<String> = ["png", "jpeg", "jpg", "gif", "webp", "avif", "heic", "heif"]
+    private static let knownFormats: Set<ImageFormat> = [.png, .jpeg, .gif, .webp, .avif, .heic, .heif]
 
     /// Argument `index` of `arguments` as a tone curve, `[(x,y),(x,y),…]` with levels 0…255 and
     /// each x above the one before (thumbor's `curve`).
@@ -100,10 +100,10 @@ extension ThumborRequest {
             options.thumborOverlays.append(.frame(try parser.imageURL(arguments.values[0])))
         case "format":
             try arguments.expectCount(1, 1)
-            let name = arguments.values[0].lowercased()
             // thumbor writes `heif` and `heic` alike: HEVC in HEIF, libheif's x265 encoder.
-            options.format = name == "heic" || name == "heif" ? .heic
-                : Self.knownFormats.contains(name) ? try ProcessingOptions.format(named: Substring(name)) : nil
+            let named = ImageFormat(name: arguments.values[0])
+            options.format = try named.map(Self.knownFormats.contains) == true
+                ? ProcessingOptions.format(named: arguments.values[0]) : nil
         default:
             return false
         }
