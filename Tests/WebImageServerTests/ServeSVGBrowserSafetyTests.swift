@@ -1,17 +1,24 @@
 import Foundation
 import LoopbackHTTPServer
+import WebImageCodecs
 import WebImageTestSupport
 import XCTest
 
 /// Served SVG in a real browser, as an attacker who can upload one would use it: the crafted
 /// documents of `Tests/Fixtures/vector/hostile` (scripts, handlers, `foreignObject` with HTML,
-/// SMIL that sets handlers and links, style sheets and images that fetch), answered as SVG and
-/// opened in headless Chromium as the top-level document and inside `<img>`, `<object>` and
-/// `<iframe>`, pointed at and clicked. A loopback server stands for the attacker: each
-/// document names it wherever it would fetch or send something.
+/// SMIL that sets handlers and links, style sheets and images that fetch, CSS that hides a
+/// fetch from a scanner, a processing instruction where the declaration goes), answered as
+/// SVG and opened in headless Chromium as the top-level document and inside `<img>`,
+/// `<object>` and `<iframe>`, pointed at and clicked. A loopback server stands for the
+/// attacker: each document names it wherever it would fetch or send something.
+///
+/// Each document is opened twice: as the server answers it (the sanitizer's rewrite under the
+/// server's `Content-Security-Policy`), and as the sanitizer rewrites it served bare by the
+/// test's origin, with no policy, so that the rewrite is shown safe on its own.
 final class ServeSVGBrowserSafetyTests: ServeTestCase {
     /// The crafted documents, each drawing a blue square around its attack.
-    static let hostile = ["foreign_object.svg", "smil_handlers.svg", "style_fetch.svg", "external_refs.svg", "script_handlers.svg"]
+    static let hostile = ["foreign_object.svg", "smil_handlers.svg", "style_fetch.svg", "external_refs.svg", "script_handlers.svg",
+                          "css_tokens.svg", "style_children.svg", "leading_instruction.svg"]
 
     /// Lays the hostile documents out in a folder of the test, each naming `attacker` where it
     /// says `ATTACKER`.
@@ -31,8 +38,14 @@ final class ServeSVGBrowserSafetyTests: ServeTestCase {
     func testServedSVGRunsNoScriptAndReachesNoOneInChromium() async throws {
         let chromium = try HeadlessChromium()
         let attacker = try await LoopbackHTTPServer.start()
-        let base = try serve(["--local-root", try hostileFolder(naming: attacker).path])
-        let urls = Self.hostile.map { base + "/insecure/plain/local:///" + $0 }
+        let root = try hostileFolder(naming: attacker)
+        let base = try serve(["--local-root", root.path])
+        var urls = Self.hostile.map { base + "/insecure/plain/local:///" + $0 }
+        for name in Self.hostile {
+            let rewritten = try SVGSanitizer(policy: .serving).sanitize(Data(contentsOf: root.appendingPathComponent(name)))
+            origin.route("/bare/" + name, .bytes(rewritten, contentType: "image/svg+xml"))
+            urls.append(origin.url("/bare/" + name).absoluteString)
+        }
         let embeds = urls.enumerated().map { index, url in
             """
             <img id="img-\(index)" src="\(url)" width="40" height="40">

@@ -23,7 +23,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 # How long what a document started (a timer, a fetch, an animation's begin) may take to show.
-SETTLE_SECONDS = 1.0
+SETTLE_SECONDS = 0.5
 
 
 def start(chromium, chromedriver):
@@ -71,7 +71,7 @@ class Probe:
 
     def point_and_click(self, element):
         """Moves the pointer over the middle of `element`, then clicks there."""
-        self.attempt(lambda: ActionChains(self.driver).move_to_element(element).pause(0.2).click().perform())
+        self.attempt(lambda: ActionChains(self.driver).move_to_element(element).pause(0.1).click().perform())
 
     def report(self, url):
         """What the browser made of the document at `url`, once it has settled."""

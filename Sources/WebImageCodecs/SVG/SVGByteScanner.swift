@@ -13,7 +13,10 @@ struct SVGByteScanner {
     var atEnd: Bool { position >= bytes.count }
 
     /// The byte at the position (0 at the end).
-    var current: UInt8 { position < bytes.count ? bytes[position] : 0 }
+    var current: UInt8 { byte(at: position) }
+
+    /// The byte at `offset` (0 past the end).
+    func byte(at offset: Int) -> UInt8 { offset < bytes.count ? bytes[offset] : 0 }
 
     /// Whether the bytes at the position are `text` (`caseInsensitive`: ASCII letters of either case).
     func starts(with text: StaticString, caseInsensitive: Bool = false) -> Bool {

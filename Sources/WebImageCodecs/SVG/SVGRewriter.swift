@@ -31,10 +31,13 @@ struct SVGRewriter {
     /// The rewritten document, and how many times a filter primitive may run over its drawing
     /// (``SVGDrawingCost/filterRuns``).
     mutating func run() throws(ImageCodingError) -> (document: [UInt8], filterRuns: Int) {
-        // XML has no NUL character; a reader may stop at one that this scan reads past.
-        if let nul = scanner.bytes.firstIndex(of: 0) { throw .corrupt(.svg, "a NUL byte at byte \(nul)") }
+        // XML has no control characters but tab and the line ends: a reader may stop at a NUL
+        // that this scan reads past, or take an escape (0x1B) as a shift between encodings.
+        if let control = scanner.bytes.firstIndex(where: { $0 < 0x20 && !SVGByteScanner.isWhitespace($0) }) {
+            throw .corrupt(.svg, "a control character (0x\(String(scanner.bytes[control], radix: 16))) at byte \(control)")
+        }
         _ = scanner.skip("\u{FEFF}")
-        if scanner.starts(with: "<?xml") {
+        if SVGDeclaration.isAt(scanner) {
             out += try SVGDeclaration.read(&scanner)
         }
         while !scanner.atEnd {
@@ -134,7 +137,9 @@ struct SVGRewriter {
                           || key == Array("style".utf8) && Self.contains(attribute.value.map(SVGByteScanner.lowercased), "filter")
                   },
                   selfClosing: selfClosing)
-        if removedAt == nil, !keeps(name, local: local, attributes: attributes) {
+        // A style sheet holds text only: an element inside one goes with all it holds, so that
+        // no text after it escapes the style sheet's rewriting.
+        if removedAt == nil, styleText != nil || !keeps(name, local: local, attributes: attributes) {
             if !selfClosing { removedAt = open.count }
         } else if removedAt == nil {
             write(name, attributes: attributes, element: local, selfClosing: selfClosing)

@@ -8,11 +8,12 @@ import WebImage
 /// drops everything else, an element with all it holds (`<script>`, `<foreignObject>` and the
 /// HTML in it, `<metadata>`, vendors' namespaces). Either way the result has no document type
 /// (its plain-text entities expanded in place, see ``SVGLimits``), no comments, no processing
-/// instructions beyond an XML declaration of an ASCII-compatible encoding, no event-handler
+/// instructions (an XML declaration is written anew, naming an ASCII-compatible encoding;
+/// `<?xml-stylesheet?>` and the like go), no comments in style sheets, no event-handler
 /// attributes (`onload`, `onclick`…) and no attribute whose value is a `javascript:` or
 /// `vbscript:` URL (however its characters are written). ``Policy-swift.enum`` says what
 /// becomes of URLs. A document that breaks a limit, or is not well-formed enough to scan
-/// (a NUL byte, text outside the root element), fails with an ``ImageCodingError``.
+/// (a control character, text outside the root element), fails with an ``ImageCodingError``.
 public struct SVGSanitizer: Sendable {
     /// What the rewritten document is for.
     public var policy: Policy

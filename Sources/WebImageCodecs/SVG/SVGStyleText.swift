@@ -1,10 +1,16 @@
 /// Style sheet text (a `<style>` element, a `style` attribute, a presentation attribute such as
 /// `fill="url(…)"`) with every way out of the document taken away, for librsvg and browsers
-/// alike: a `url()` that does not name a fragment of this document (`url(#gradient)`) becomes
-/// `none`, and an `@import` rule is removed whole. Text with a backslash is refused whole: a
-/// CSS escape can spell `url` or `data:` without their letters, and no honest drawing needs
-/// one. So is text with a function that loads an image from a plain string
-/// (``fetchingFunctions``).
+/// alike.
+///
+/// The text is not tokenised as CSS; instead, everything that is written on is scanned for
+/// what could fetch, and only one shape is kept unchanged: a `url()` of a fragment of this
+/// document, `url(#name)` (the name quoted or not, of letters, digits and `-_.:`). Comments
+/// become a space first (so none can hide text from the scan or split it differently than a
+/// browser would). Any other `url(…)` becomes `none`, an `@import` rule is removed whole, and
+/// text with a backslash is refused: a CSS escape can spell `url` or `data:` without their
+/// letters, and no honest drawing needs one. So is text with a function that loads an image
+/// from a plain string (``fetchingFunctions``). What is removed may reach further than a
+/// browser would read it (a string a line end would close), never less far.
 enum SVGStyleText {
     /// CSS functions that take a URL as a string, without `url(`: `image-set("https://…" 1x)`
     /// (and its `-webkit-` form, which contains it), `image()`, `cross-fade()`, `src()`,
@@ -15,25 +21,46 @@ enum SVGStyleText {
     /// ``fetchingFunctions``, an unterminated `url(` or `@import`).
     static func neutralised(_ css: [UInt8]) -> [UInt8]? {
         guard !css.contains(UInt8(ascii: "\\")) else { return nil }
-        let lower = css.map(SVGByteScanner.lowercased)
+        let text = withoutComments(css)
+        let lower = text.map(SVGByteScanner.lowercased)
         guard !fetchingFunctions.contains(where: { function in
             lower.indices.contains { lower[$0...].starts(with: function) }
         }) else { return nil }
         var out: [UInt8] = []
-        out.reserveCapacity(css.count)
+        out.reserveCapacity(text.count)
         var index = 0
-        while index < css.count {
+        while index < text.count {
             if starts(lower, "url(", at: index) {
-                guard let close = end(of: lower, from: index + 4, at: UInt8(ascii: ")")) else { return nil }
-                if fragmentOnly(lower, from: index + 4) {
-                    out += css[index..<close]
+                if let close = fragmentEnd(text, from: index + 4) {
+                    out += text[index..<close]
+                    index = close
                 } else {
+                    guard let close = end(of: lower, from: index + 4, at: UInt8(ascii: ")")) else { return nil }
                     out += Array("none".utf8)
+                    index = close
                 }
-                index = close
             } else if starts(lower, "@import", at: index) {
                 guard let close = end(of: lower, from: index + 7, at: UInt8(ascii: ";")) else { return nil }
                 index = close
+            } else {
+                out.append(text[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// `css` with each comment (`/*` to `*/`, or to the end) replaced by a space.
+    private static func withoutComments(_ css: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(css.count)
+        var index = 0
+        while index < css.count {
+            if css[index] == UInt8(ascii: "/"), index + 1 < css.count, css[index + 1] == UInt8(ascii: "*") {
+                var close = index + 2
+                while close + 1 < css.count, !(css[close] == UInt8(ascii: "*") && css[close + 1] == UInt8(ascii: "/")) { close += 1 }
+                out.append(0x20)
+                index = close + 2
             } else {
                 out.append(css[index])
                 index += 1
@@ -42,12 +69,34 @@ enum SVGStyleText {
         return out
     }
 
-    /// Whether the argument of a `url(` ending at `start` begins with `#`, after spaces and a quote.
-    private static func fragmentOnly(_ text: [UInt8], from start: Int) -> Bool {
+    /// The index just past the `)` of a `url(` whose argument starts at `start` when that
+    /// argument is exactly a fragment of this document: spaces, `#name` (quoted or not, the
+    /// name of ``isNameByte(_:)`` bytes), spaces, `)`; nil for any other argument.
+    private static func fragmentEnd(_ text: [UInt8], from start: Int) -> Int? {
         var index = start
-        while index < text.count, SVGByteScanner.isWhitespace(text[index]) || text[index] == UInt8(ascii: "\"")
-            || text[index] == UInt8(ascii: "'") { index += 1 }
-        return index < text.count && text[index] == UInt8(ascii: "#")
+        func skipSpaces() { while index < text.count, text[index] == 0x20 || text[index] == 0x09 { index += 1 } }
+        skipSpaces()
+        let quote: UInt8? = index < text.count && (text[index] == UInt8(ascii: "\"") || text[index] == UInt8(ascii: "'"))
+            ? text[index] : nil
+        if quote != nil { index += 1 }
+        guard index < text.count, text[index] == UInt8(ascii: "#") else { return nil }
+        index += 1
+        let name = index
+        while index < text.count, isNameByte(text[index]) { index += 1 }
+        guard index > name else { return nil }
+        if let quote {
+            guard index < text.count, text[index] == quote else { return nil }
+            index += 1
+        }
+        skipSpaces()
+        guard index < text.count, text[index] == UInt8(ascii: ")") else { return nil }
+        return index + 1
+    }
+
+    /// A byte a kept fragment's name may have: an ASCII letter or digit, `-`, `_`, `.`, `:`.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
     }
 
     /// The index just past the first `terminator` from `start` outside quotes (the `)` of a

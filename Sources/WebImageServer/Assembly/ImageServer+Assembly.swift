@@ -23,8 +23,8 @@ extension ImageServer {
             try? await downloader.shutdown()
             throw error
         }
-        let responder = ImageServerResponder(router: router, processor: processor, ttl: configuration.ttl,
-                                             logger: extensions.logger, metricsRegistry: extensions.metricsRegistry)
+        let responder = ImageServerResponder(router: router, processor: processor, logger: extensions.logger,
+                                             metricsRegistry: extensions.metricsRegistry)
         self.init(responder: responder, host: configuration.host, port: configuration.port, downloader: downloader)
     }
 

@@ -15,9 +15,10 @@ struct CORSPolicy: Sendable {
     static let methods = "GET, OPTIONS"
     /// How long a browser may keep a preflight's answer, in seconds (a day; browsers cap it lower).
     static let maxAge = 86_400
-    /// The request fields a cross-origin request may send that the server reads and that are
-    /// not CORS-safelisted: revalidation and client hints.
-    static let headers = "If-None-Match, If-Modified-Since, Sec-CH-DPR, DPR, Sec-CH-Width, Width"
+    /// The request fields a script may send cross-origin that the server reads and that are
+    /// not CORS-safelisted: revalidation and the legacy client hints (`Sec-CH-*` are the
+    /// browser's own, which no script sets).
+    static let headers = "If-None-Match, If-Modified-Since, DPR, Width"
 
     /// The policy allowing `allowOrigin`.
     init(allowOrigin: String) {

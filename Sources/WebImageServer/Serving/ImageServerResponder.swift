@@ -22,8 +22,8 @@ public struct ImageServerResponder: HTTPResponder {
     public let router: ProcessingURLRouter
     /// Makes and caches the images.
     public let processor: ImageProcessor
-    /// `Cache-Control: max-age` of images, in seconds.
-    public let ttl: Int
+    /// `Cache-Control: max-age` of images, in seconds (``ServerConfiguration/ttl``).
+    public var ttl: Int { processor.configuration.ttl }
     /// Receives one line per image request: method, path without the signature, status, bytes,
     /// milliseconds, where the result came from and, when made now, where its source came from.
     public var logger: Logger { log.logger }
@@ -46,18 +46,16 @@ public struct ImageServerResponder: HTTPResponder {
     /// paths and 4 MiB of them (a path costs its length), so long paths cannot fill memory.
     private let routes = MemoryCache<String, RoutedPath>(costLimit: 4 << 20, countLimit: 10_000)
 
-    /// A responder reading URLs with `router`, processing with `processor`, letting caches keep
-    /// images for `ttl` seconds, choosing formats by `Accept` as the processor's configuration
-    /// says, showing `metricsRegistry` at `/metrics`.
-    public init(router: ProcessingURLRouter, processor: ImageProcessor, ttl: Int, logger: Logger = Logger(label: "webimage.serve"),
+    /// A responder reading URLs with `router`, processing with `processor`, answering as the
+    /// processor's configuration says (lifetimes, validators, `Accept`, CORS), showing
+    /// `metricsRegistry` at `/metrics`.
+    public init(router: ProcessingURLRouter, processor: ImageProcessor, logger: Logger = Logger(label: "webimage.serve"),
                 metricsRegistry: PrometheusCollectorRegistry? = nil) {
         var logger = logger
         logger.logLevel = max(logger.logLevel, processor.configuration.logLevel)
         self.router = router
         self.processor = processor
-        self.ttl = ttl
-        var configuration = processor.configuration
-        configuration.ttl = ttl
+        let configuration = processor.configuration
         services = ServiceEndpoints(metricsRegistry: metricsRegistry)
         negotiation = FormatNegotiation(configuration)
         answers = ImageAnswers(configuration)
@@ -71,11 +69,11 @@ public struct ImageServerResponder: HTTPResponder {
         guard request.method == .get || request.method == .head else {
             var refusal = PreparedResponse.text(.methodNotAllowed, "only GET and HEAD are served", head: false)
             refusal.head.headerFields[.allow] = cors == nil ? "GET, HEAD" : "GET, HEAD, OPTIONS"
-            return Response(refusal)
+            return Response(withCORS(refusal))
         }
         let isHead = request.method == .head
         guard let path = unprefixed(request.head.path ?? "/") else {
-            return Response(.text(.notFound, "not found: paths start with the server's path prefix", head: isHead))
+            return Response(withCORS(.text(.notFound, "not found: paths start with the server's path prefix", head: isHead)))
         }
         if let answer = services.answer(to: path, head: isHead) { return Response(withCORS(answer)) }
         log.metrics.requestsInFlight.increment()

@@ -11,7 +11,10 @@ import NIOHTTPTypes
 /// or ``maxHeadBytes``) is answered 400 by Hummingbird, which closes the connection too.
 ///
 /// The refusal keeps the order of answers: written once every request passed on before it
-/// has been answered; nothing read after the refused head is passed on.
+/// has been answered; nothing read after the refused head is passed on, not even the parser's
+/// own error about it (llhttp refuses such a `Transfer-Encoding` too, after the head), so that
+/// the client gets one answer. The connection closes once the refusal is sent, or after
+/// ``closeWithin`` when a client that reads nothing keeps it from being sent.
 final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -23,6 +26,8 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     static let maxHeadBytes = 64 << 10
     /// The most header fields a request may have (100, as Apache's `LimitRequestFields`).
     static let maxFields = 100
+    /// How long a refused connection may stay open for its refusal to be sent.
+    static let closeWithin = TimeAmount.seconds(5)
 
     /// The longest request target answered (path and query, as sent).
     private let maxTargetLength: Int
@@ -54,9 +59,15 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         context.write(data, promise: promise)
         if case .end = unwrapOutboundIn(data) {
-            unanswered -= 1
+            unanswered = max(0, unanswered - 1)
             if unanswered == 0, pendingRefusal != nil { writeRefusal(context: context) }
         }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // After a refusal, the parser's error about the same head would be a second answer.
+        guard pendingRefusal == nil, !isRefused else { return }
+        context.fireErrorCaught(error)
     }
 
     /// The answer refusing `request`, nil when its head is one the server reads.
@@ -78,7 +89,9 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
         isRefused = true
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        let closing = context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeWithin) { context.close(promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            closing.cancel()
             context.close(promise: nil)
         }
     }
