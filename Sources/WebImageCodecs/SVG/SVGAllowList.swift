@@ -45,9 +45,13 @@ enum SVGAllowList {
     }
 
     /// Whether `value` (an `href` of `<image>` for a browser to draw) is a raster `data:` URL
-    /// of PNG, JPEG, GIF or WebP: one a browser decodes as a picture, never as a document.
+    /// of PNG, JPEG, GIF or WebP: one a browser decodes as a picture, never as a document. The
+    /// value is read as a URL parser reads it: tabs and line ends dropped anywhere, spaces and
+    /// control characters only at its ends (`d ata:` is no scheme, but a relative URL).
     static func isRasterDataURL(_ value: [UInt8]) -> Bool {
-        let compact = value.filter { !SVGByteScanner.isWhitespace($0) }.map(SVGByteScanner.lowercased)
+        let kept = value.filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        let trimmed = kept.drop { $0 <= 0x20 }.reversed().drop { $0 <= 0x20 }.reversed()
+        let compact = trimmed.map(SVGByteScanner.lowercased)
         let prefix = Array("data:".utf8)
         guard compact.starts(with: prefix) else { return false }
         let rest = compact.dropFirst(prefix.count)

@@ -12,15 +12,19 @@ import WebImage
 /// filtered elements) is what the coder holds to ``SVGLimits/maxFilterWork`` once it knows the size.
 struct SVGDrawingCost {
     private struct Frame {
-        var id: [UInt8]?
+        var id: Int?
         var elementsAtOpen: Int
         var usesAtOpen: Int
     }
 
-    /// The `#fragment` targets of every `<use>`, in document order.
-    private var uses: [[UInt8]] = []
-    /// Per `id`: the elements its subtree holds and the range of ``uses`` inside it.
-    private var definitions: [[UInt8]: (elements: Int, uses: Range<Int>)] = [:]
+    /// Each `id` and `<use>` target seen, numbered once as it is first read: the counting
+    /// compares numbers, so a long id costs its hashing once, not at every visit.
+    private var numbers: [[UInt8]: Int] = [:]
+    /// The numbered targets of every `<use>`, in document order.
+    private var uses: [Int] = []
+    /// Per number: the elements the subtree of the element with that `id` holds and the range
+    /// of ``uses`` inside it; nil for a target no element defines.
+    private var definitions: [(elements: Int, uses: Range<Int>)?] = []
     private var frames: [Frame] = []
     private var elements = 0
     private var filterPrimitives = 0
@@ -29,9 +33,9 @@ struct SVGDrawingCost {
     /// An element opens (and closes at once when `selfClosing`): its `id`, the target of a
     /// `<use>`, whether it is a filter primitive and whether a filter applies to it.
     mutating func open(id: [UInt8]?, useTarget: [UInt8]?, filterPrimitive: Bool, hasFilter: Bool, selfClosing: Bool) {
-        frames.append(Frame(id: id, elementsAtOpen: elements, usesAtOpen: uses.count))
+        frames.append(Frame(id: id.map { number(of: $0) }, elementsAtOpen: elements, usesAtOpen: uses.count))
         elements += 1
-        if let useTarget { uses.append(useTarget) }
+        if let useTarget { uses.append(number(of: useTarget)) }
         if filterPrimitive { filterPrimitives += 1 }
         if hasFilter { filtered += 1 }
         if selfClosing { close() }
@@ -43,6 +47,14 @@ struct SVGDrawingCost {
         definitions[id] = (elements - frame.elementsAtOpen, frame.usesAtOpen..<uses.count)
     }
 
+    /// The number of `name`, given now when it is new.
+    private mutating func number(of name: [UInt8]) -> Int {
+        if let known = numbers[name] { return known }
+        numbers[name] = definitions.count
+        definitions.append(nil)
+        return definitions.count - 1
+    }
+
     /// Filter primitives times filtered elements: how many times a primitive may run over the
     /// drawing (saturating).
     var filterRuns: Int {
@@ -52,7 +64,7 @@ struct SVGDrawingCost {
 
     /// Throws when the whole document breaks ``SVGLimits/maxDrawnElements`` or ``SVGLimits/maxUseDepth``.
     func check(_ limits: SVGLimits) throws(ImageCodingError) {
-        var memo: [[UInt8]: Int] = [:]
+        var memo = [Int?](repeating: nil, count: definitions.count)
         var total = elements
         for target in uses {
             total += try cost(of: target, depth: 1, limits: limits, memo: &memo)
@@ -60,11 +72,14 @@ struct SVGDrawingCost {
         }
     }
 
-    /// The elements drawing `id` draws (0 for an unknown id, or one being counted: a cycle,
-    /// which librsvg refuses itself).
-    private func cost(of id: [UInt8], depth: Int, limits: SVGLimits, memo: inout [[UInt8]: Int]) throws(ImageCodingError) -> Int {
+    /// The elements drawing the element numbered `id` draws (0 for an id no element defines,
+    /// or one being counted: a cycle, which librsvg refuses itself).
+    private func cost(of id: Int, depth: Int, limits: SVGLimits, memo: inout [Int?]) throws(ImageCodingError) -> Int {
         if let known = memo[id] { return known }
-        guard let definition = definitions[id] else { return 0 }
+        guard let definition = definitions[id] else {
+            memo[id] = 0
+            return 0
+        }
         guard depth <= limits.maxUseDepth else {
             throw .unsupportedFeature(.svg, "<use> references nested more than \(limits.maxUseDepth) deep")
         }

@@ -79,10 +79,23 @@ struct SVGEntities {
             radix = 16
             digits = digits.dropFirst()
         }
-        guard !digits.isEmpty, digits.count <= 8, let code = UInt32(String(decoding: digits, as: UTF8.self), radix: radix),
-              let scalar = Unicode.Scalar(code), code != 0
+        // Digits only: `UInt32(_:radix:)` would take a sign too (`&#+60;`).
+        let isDigit: (UInt8) -> Bool = radix == 16
+            ? { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+            : { (0x30...0x39).contains($0) }
+        guard !digits.isEmpty, digits.count <= 8, digits.allSatisfy(isDigit),
+              let code = UInt32(String(decoding: digits, as: UTF8.self), radix: radix),
+              let scalar = Unicode.Scalar(code), isXMLCharacter(code)
         else { throw .corrupt(.svg, "an invalid character reference") }
         return Array(String(Character(scalar)).utf8)
+    }
+
+    /// Whether `code` is a character XML allows: tab, the line ends and the rest from space
+    /// up, less the surrogates and U+FFFE, U+FFFF. A reference to any other (a control
+    /// character) would write a byte the document cannot hold.
+    private static func isXMLCharacter(_ code: UInt32) -> Bool {
+        code == 0x9 || code == 0xA || code == 0xD || (0x20...0xD7FF).contains(code) || (0xE000...0xFFFD).contains(code)
+            || (0x10000...0x10FFFF).contains(code)
     }
 
     /// XML's five predefined entities.

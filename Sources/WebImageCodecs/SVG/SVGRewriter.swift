@@ -166,7 +166,7 @@ struct SVGRewriter {
         }
         if let css = styleText {
             styleText = nil
-            out += Self.escaped(SVGStyleText.neutralised(css) ?? [], inAttribute: false)
+            out += Self.escaped(SVGStyleText.neutralised(css, in: .declarations) ?? [], inAttribute: false)
         }
         out += Array("</".utf8) + name + [UInt8(ascii: ">")]
     }
@@ -198,17 +198,18 @@ struct SVGRewriter {
 
     /// The value to write for `attribute` of `element`, nil to drop it: an attribute on the
     /// allow-list; a namespace declaration of its own namespace only; an `href` naming a
-    /// fragment of the document (or, when serving, a raster `data:` URL in `<image>`); any
-    /// other value with its style sheet references neutralised (``SVGStyleText``).
+    /// fragment of the document (but in `<image>`, which would fetch the document again, only
+    /// a raster `data:` URL, and only when serving); any other value with its style sheet
+    /// references neutralised (``SVGStyleText``).
     private func keptValue(of attribute: ArraySlice<UInt8>, value: [UInt8], element: [UInt8]) -> [UInt8]? {
         guard SVGAllowList.keeps(attribute: attribute) else { return nil }
         if let namespace = SVGAllowList.namespace(declaredBy: attribute) { return value == namespace ? value : nil }
         let url = value.filter { $0 > 0x20 }.map(SVGByteScanner.lowercased)
         if url.starts(with: Array("javascript:".utf8)) || url.starts(with: Array("vbscript:".utf8)) { return nil }
-        guard Self.localName(attribute) == Array("href".utf8) else { return SVGStyleText.neutralised(value) }
-        if url.first == UInt8(ascii: "#") { return value }
-        let raster = policy == .serving && element == Array("image".utf8) && SVGAllowList.isRasterDataURL(value)
-        return raster ? value : nil
+        let local = Self.localName(attribute)
+        guard local == Array("href".utf8) else { return SVGStyleText.neutralised(value, in: .attribute(local)) }
+        if element == Array("image".utf8) { return policy == .serving && SVGAllowList.isRasterDataURL(value) ? value : nil }
+        return url.first == UInt8(ascii: "#") ? value : nil
     }
 
     /// The id a `<use>` refers to: its `href` (or `xlink:href`) without the `#`; nil for another document.

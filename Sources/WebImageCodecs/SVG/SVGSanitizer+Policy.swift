@@ -1,6 +1,6 @@
 extension SVGSanitizer {
     /// What a sanitized document is for. Under either policy the document keeps only what
-    /// ``SVGAllowList`` names (no `foreignObject`, no HTML, no SMIL that animates `href`,
+    /// `SVGAllowList` names (no `foreignObject`, no HTML, no SMIL that animates `href`,
     /// `style` or a handler), every `href` that is not a fragment of the document (`#id`) is
     /// removed, and in style sheets, `style` and every other attribute, `url()` that is not a
     /// fragment becomes `none`, `@import` is disabled and CSS escapes drop the text whole. The

@@ -4,34 +4,71 @@
 ///
 /// The text is not tokenised as CSS; instead, everything that is written on is scanned for
 /// what could fetch, and only one shape is kept unchanged: a `url()` of a fragment of this
-/// document, `url(#name)` (the name quoted or not, of letters, digits and `-_.:`). Comments
+/// document, `url(#name)` (the name quoted or not, of letters, digits and `-_.:`), and only
+/// where it names a paint server, filter, clip, mask or marker (``fragmentProperties``): as
+/// an image or cursor even a fragment makes a browser fetch the document again. Comments
 /// become a space first (so none can hide text from the scan or split it differently than a
-/// browser would). Any other `url(…)` becomes `none`, an `@import` rule is removed whole, and
+/// browser would). Any other `url(…)` becomes `none`, an `@import` rule becomes a space, and
 /// text with a backslash is refused: a CSS escape can spell `url` or `data:` without their
 /// letters, and no honest drawing needs one. So is text with a function that loads an image
-/// from a plain string (``fetchingFunctions``). What is removed may reach further than a
-/// browser would read it (a string a line end would close), never less far.
+/// from a plain string (``fetchingFunctions``), and text whose rewrite a second rewrite would
+/// change (what was removed joined its neighbours into a new `url(` or `@import`). What is
+/// removed may reach further than a browser would read it (a string a line end would close),
+/// never less far.
 enum SVGStyleText {
+    /// Where the text stands, which decides the `url(#name)` it keeps.
+    enum Context {
+        /// Declarations (`<style>` text, a `style` attribute): a fragment is kept in the value of
+        /// a property of ``fragmentProperties``.
+        case declarations
+        /// The value of one property (a presentation attribute, an animated value): a fragment
+        /// is kept when `keepsFragments`.
+        case value(keepsFragments: Bool)
+
+        /// The context of the value of the attribute `name` (its local name).
+        static func attribute(_ name: [UInt8]) -> Context {
+            name == Array("style".utf8) ? .declarations : .value(keepsFragments: fragmentProperties.contains(name))
+        }
+    }
+
+    /// The properties whose `url(#name)` names something drawn from this document: paint
+    /// servers (`fill`, `stroke`), `filter`, `clip-path`, `mask` and the markers.
+    static let fragmentProperties: Set<[UInt8]> = Set(["fill", "stroke", "filter", "clip-path", "mask", "marker", "marker-start",
+                                                       "marker-mid", "marker-end"].map { Array($0.utf8) })
+
     /// CSS functions that take a URL as a string, without `url(`: `image-set("https://…" 1x)`
     /// (and its `-webkit-` form, which contains it), `image()`, `cross-fade()`, `src()`,
     /// `element()`.
     private static let fetchingFunctions = ["image-set(", "image(", "cross-fade(", "src(", "element("].map { Array($0.utf8) }
 
-    /// `css` made safe, or nil when it must be dropped (an escape, a function of
-    /// ``fetchingFunctions``, an unterminated `url(` or `@import`).
-    static func neutralised(_ css: [UInt8]) -> [UInt8]? {
-        guard !css.contains(UInt8(ascii: "\\")) else { return nil }
-        let text = withoutComments(css)
+    /// `css` made safe in `context`, or nil when it must be dropped (an escape, a function of
+    /// ``fetchingFunctions``, an unterminated `url(` or `@import`, a rewrite that is no fixed point).
+    static func neutralised(_ css: [UInt8], in context: Context) -> [UInt8]? {
+        guard !css.contains(UInt8(ascii: "\\")), let out = rewritten(withoutComments(css), in: context),
+              rewritten(withoutComments(out), in: context) == out else { return nil }
+        return out
+    }
+
+    /// One pass over comment-free `text`: fragments kept where `context` keeps them, other
+    /// `url()`s `none`, `@import` rules a space; nil as ``neutralised(_:in:)`` says.
+    private static func rewritten(_ text: [UInt8], in context: Context) -> [UInt8]? {
         let lower = text.map(SVGByteScanner.lowercased)
         guard !fetchingFunctions.contains(where: { function in
             lower.indices.contains { lower[$0...].starts(with: function) }
         }) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(text.count)
+        // In declarations: where the current one began, and its property once its colon is read.
+        var declarationStart = 0
+        var property: [UInt8]?
         var index = 0
         while index < text.count {
             if starts(lower, "url(", at: index) {
-                if let close = fragmentEnd(text, from: index + 4) {
+                let keeps = switch context {
+                case .declarations: property.map(fragmentProperties.contains) ?? false
+                case .value(let keepsFragments): keepsFragments
+                }
+                if keeps, let close = fragmentEnd(text, from: index + 4) {
                     out += text[index..<close]
                     index = close
                 } else {
@@ -41,8 +78,18 @@ enum SVGStyleText {
                 }
             } else if starts(lower, "@import", at: index) {
                 guard let close = end(of: lower, from: index + 7, at: UInt8(ascii: ";")) else { return nil }
+                out.append(0x20)
                 index = close
             } else {
+                switch lower[index] {
+                case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                    declarationStart = index + 1
+                    property = nil
+                case UInt8(ascii: ":") where property == nil:
+                    property = Array(lower[declarationStart..<index].filter { !SVGByteScanner.isWhitespace($0) })
+                default:
+                    break
+                }
                 out.append(text[index])
                 index += 1
             }

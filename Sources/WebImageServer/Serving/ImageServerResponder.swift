@@ -7,7 +7,7 @@ import WebImage
 /// Answers HTTP requests as imgproxy does: `GET`/`HEAD` of an imgproxy (or thumbor) URL → the
 /// processed image, `/health` → 200, `/metrics` → the registry's metrics in Prometheus's text
 /// format (when one is given), `OPTIONS` → a CORS preflight's answer when an origin is
-/// allowed (``CORSPolicy``; 405 otherwise, as any other method), errors → their status with a
+/// allowed (`CORSPolicy`; 405 otherwise, as any other method), errors → their status with a
 /// one-line text body.
 ///
 /// The path is read from the raw request target, not from a router's segments, so a plain
@@ -100,7 +100,7 @@ public struct ImageServerResponder: HTTPResponder {
     }
 
     /// The answer to `request` when it can be given at once: `/health`, `/metrics`, a CORS
-    /// preflight (``CORSPolicy``), or a `GET` or `HEAD` of a path routed before whose result
+    /// preflight (`CORSPolicy`), or a `GET` or `HEAD` of a path routed before whose result
     /// the memory cache holds (counted and logged as ``respond(to:context:)`` does); nil for
     /// any other request, which ``respond(to:context:)`` must answer. It neither waits nor
     /// does I/O: the `MemoryHitHandler` calls it on the thread that read the request, so a
