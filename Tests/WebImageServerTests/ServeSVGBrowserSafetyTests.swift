@@ -18,7 +18,7 @@ import XCTest
 final class ServeSVGBrowserSafetyTests: ServeTestCase {
     /// The crafted documents, each drawing a blue square around its attack.
     static let hostile = ["foreign_object.svg", "smil_handlers.svg", "style_fetch.svg", "external_refs.svg", "script_handlers.svg",
-                          "css_tokens.svg", "style_children.svg", "leading_instruction.svg"]
+                          "css_tokens.svg", "style_children.svg", "leading_instruction.svg", "url_edges.svg"]
 
     /// Lays the hostile documents out in a folder of the test, each naming `attacker` where it
     /// says `ATTACKER`.
@@ -58,6 +58,12 @@ final class ServeSVGBrowserSafetyTests: ServeTestCase {
         try await attacker.stop()
 
         XCTAssertEqual(attacker.requestedPaths, [], "nothing reached the attacker")
+        // Nor the documents' own origins: no path but the documents, the page and the icon.
+        let known = Set(["/embeds.html", "/favicon.ico"] + Self.hostile.map { "/bare/" + $0 })
+        XCTAssertEqual(origin.requestedPaths.filter { !known.contains($0) }, [], "the test origin was asked for nothing else")
+        let served = Set(Self.hostile.map { "path=/plain/local:///" + $0 } + ["path="])
+        let logged = servers[0].errorOutput.split(separator: " ").filter { $0.hasPrefix("path=") }.map(String.init)
+        XCTAssertEqual(logged.filter { !served.contains($0) }, [], "the server was asked for nothing else")
         XCTAssertEqual(probe.documents.count, urls.count)
         for report in probe.documents + [probe.page] {
             XCTAssertEqual(report.alerts, [], "\(report.url): no alert")
