@@ -114,6 +114,33 @@ final class SVGSanitizerTests: XCTestCase {
         XCTAssertFalse(joined.lowercased().contains("@import"), joined)
     }
 
+    /// The third review's shapes: a `;` or `:` inside a string or brackets does not start a
+    /// declaration (`var(--e, ";fill:") url(#r)` is no fill); SMIL animates only attributes
+    /// the writer keeps (not `target`); an `href` keeps a fragment only as `#name`; an id's
+    /// first element is the one counted, as browsers draw it (a nested decoy with the same id
+    /// cannot hide a `<use>` bomb).
+    func testStringsBracketsTargetsAndDuplicateIDsCannotFoolTheWriter() throws {
+        let text = try served(#"""
+            <svg xmlns="http://www.w3.org/2000/svg"><style>svg{--e: ;background-image:var(--e,";fill:") url(#r)} \#
+            @font-face{font-family:q;src:local(";fill:"),url(#r)} r{fill:url(#g)}</style>\#
+            <a href="#r"><set attributeName="target" to="_top"/><set attributeName="fill" to="red"/><rect id="r"/></a>\#
+            <use href="#fff url(http://example.com/x)"/><rect style="cursor:var(--e,';fill:') url(#r),auto"/></svg>
+            """#)
+        XCTAssertFalse(text.contains("url(#r)"), text)
+        XCTAssertTrue(text.contains("r{fill:url(#g)}"), text)
+        XCTAssertFalse(text.contains("target"), text)
+        XCTAssertTrue(text.contains(#"<set attributeName="fill" to="red"/>"#), text)
+        XCTAssertFalse(text.contains("example.com"), text)
+        var bomb = #"<svg xmlns="http://www.w3.org/2000/svg"><defs><g id="L0"><rect/></g>"#
+        for level in 1...7 {
+            bomb += #"<g id="L\#(level)"><g id="L\#(level)"/>"# + String(repeating: ##"<use href="#L\##(level - 1)"/>"##, count: 10) + "</g>"
+        }
+        bomb += ##"</defs><use href="#L7"/></svg>"##
+        XCTAssertThrowsError(try serving.sanitize(Data(bomb.utf8))) {
+            XCTAssertTrue("\($0)".contains("elements drawn through <use>"), "\($0)")
+        }
+    }
+
     /// A fragment makes a browser fetch the document again where an image or a cursor is
     /// drawn from it: kept only where it names a paint server, a filter, a clip, a mask or a
     /// marker; `<image>` keeps a raster `data:` URL only, read as a browser reads a URL.

@@ -8,8 +8,7 @@
 /// namespaces (``namespace(declaredBy:)``), so a prefix bound elsewhere is left unbound and
 /// the document fails to parse rather than draws something else.
 enum SVGAllowList {
-    /// The SMIL elements: kept unless they animate an attribute that can run script or reach
-    /// outside the document (``animatesUnsafeAttribute(_:)``).
+    /// The SMIL elements: kept only when they animate an attribute they may (``animates(_:)``).
     static let animations: Set<[UInt8]> = names("animate animateMotion animateTransform set")
 
     /// Whether an element named `name` (qualified, as written) is kept.
@@ -34,14 +33,30 @@ enum SVGAllowList {
         }
     }
 
-    /// Whether a SMIL element's `attributeName` is one it must not animate: `href` (with any
-    /// prefix; it could become a `javascript:` link or an outside document), `style` (outside
-    /// the writer's reach once animated), `xml:base`, or an event handler (`on…`).
-    static func animatesUnsafeAttribute(_ attributeName: [UInt8]) -> Bool {
-        let lower = attributeName.filter { !SVGByteScanner.isWhitespace($0) }.map(SVGByteScanner.lowercased)
-        let local = lower.lastIndex(of: UInt8(ascii: ":")).map { Array(lower[($0 + 1)...]) } ?? lower
-        return local == Array("href".utf8) || local == Array("style".utf8) || local == Array("base".utf8)
-            || local.starts(with: "on".utf8)
+    /// Whether a SMIL element may animate the attribute its `attributeName` names: only an
+    /// attribute the writer keeps (so never an event handler, `target`, `xml:base`), and of
+    /// those not `href` (it could become a `javascript:` link or another document), `style`,
+    /// `class` or `id` (outside the writer's reach once animated). An allow-list, so that an
+    /// attribute a browser makes animatable later is not animated by default.
+    static func animates(_ attributeName: [UInt8]) -> Bool {
+        let name = attributeName.drop(while: SVGByteScanner.isWhitespace).reversed().drop(while: SVGByteScanner.isWhitespace)
+        let trimmed = Array(name.reversed())
+        return attributes.contains(trimmed) && !unanimated.contains(trimmed)
+    }
+
+    /// Kept attributes no SMIL element may animate.
+    private static let unanimated: Set<[UInt8]> = names("href xlink:href style class id xmlns xmlns:xlink xmlns:svg")
+
+    /// Whether `value` (an `href`) names a fragment of this document as written: `#` and a name
+    /// of ASCII letters, digits, `-`, `_`, `.` and `:`, nothing else.
+    static func isFragment(_ value: [UInt8]) -> Bool {
+        value.count > 1 && value.first == UInt8(ascii: "#") && value.dropFirst().allSatisfy(isNameByte)
+    }
+
+    /// A byte a fragment's name may have: an ASCII letter or digit, `-`, `_`, `.`, `:`.
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
     }
 
     /// Whether `value` (an `href` of `<image>` for a browser to draw) is a raster `data:` URL

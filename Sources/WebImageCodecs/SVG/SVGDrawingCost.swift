@@ -26,6 +26,8 @@ struct SVGDrawingCost {
     /// of ``uses`` inside it; nil for a target no element defines.
     private var definitions: [(elements: Int, uses: Range<Int>)?] = []
     private var frames: [Frame] = []
+    /// The numbers of the ids an element has opened with.
+    private var claimedIDs = Set<Int>()
     private var elements = 0
     private var filterPrimitives = 0
     private var filtered = 0
@@ -33,7 +35,10 @@ struct SVGDrawingCost {
     /// An element opens (and closes at once when `selfClosing`): its `id`, the target of a
     /// `<use>`, whether it is a filter primitive and whether a filter applies to it.
     mutating func open(id: [UInt8]?, useTarget: [UInt8]?, filterPrimitive: Bool, hasFilter: Bool, selfClosing: Bool) {
-        frames.append(Frame(id: id.map { number(of: $0) }, elementsAtOpen: elements, usesAtOpen: uses.count))
+        // The first element to open with an id is the one `<use>` draws, as browsers resolve
+        // it: a later one (a decoy nested inside it, closing first) defines nothing.
+        let claimed = id.map { number(of: $0) }.flatMap { claimedIDs.insert($0).inserted ? $0 : nil }
+        frames.append(Frame(id: claimed, elementsAtOpen: elements, usesAtOpen: uses.count))
         elements += 1
         if let useTarget { uses.append(number(of: useTarget)) }
         if filterPrimitive { filterPrimitives += 1 }
@@ -43,7 +48,7 @@ struct SVGDrawingCost {
 
     /// The innermost open element closes.
     mutating func close() {
-        guard let frame = frames.popLast(), let id = frame.id, definitions[id] == nil else { return }
+        guard let frame = frames.popLast(), let id = frame.id else { return }
         definitions[id] = (elements - frame.elementsAtOpen, frame.usesAtOpen..<uses.count)
     }
 

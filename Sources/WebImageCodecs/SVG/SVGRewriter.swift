@@ -193,7 +193,7 @@ struct SVGRewriter {
                        attributes: [(name: ArraySlice<UInt8>, value: [UInt8])]) -> Bool {
         guard SVGAllowList.keeps(element: name) else { return false }
         guard SVGAllowList.animations.contains(local) else { return true }
-        return !attributes.contains { $0.name.elementsEqual("attributeName".utf8) && SVGAllowList.animatesUnsafeAttribute($0.value) }
+        return attributes.last { $0.name.elementsEqual("attributeName".utf8) }.map { SVGAllowList.animates($0.value) } ?? true
     }
 
     /// The value to write for `attribute` of `element`, nil to drop it: an attribute on the
@@ -209,7 +209,7 @@ struct SVGRewriter {
         let local = Self.localName(attribute)
         guard local == Array("href".utf8) else { return SVGStyleText.neutralised(value, in: .attribute(local)) }
         if element == Array("image".utf8) { return policy == .serving && SVGAllowList.isRasterDataURL(value) ? value : nil }
-        return url.first == UInt8(ascii: "#") ? value : nil
+        return SVGAllowList.isFragment(value) ? value : nil
     }
 
     /// The id a `<use>` refers to: its `href` (or `xlink:href`) without the `#`; nil for another document.

@@ -58,15 +58,19 @@ enum SVGStyleText {
         }) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(text.count)
-        // In declarations: where the current one began, and its property once its colon is read.
+        // In declarations: where the current one began, and its property once its colon is
+        // read; structure counts only outside strings (closed by their quote or a line end) and
+        // brackets, where a `;` or `:` belongs to a value (`var(--a, ";fill:")`).
         var declarationStart = 0
         var property: [UInt8]?
+        var quote: UInt8?
+        var depth = 0
         var index = 0
         while index < text.count {
             if starts(lower, "url(", at: index) {
                 let keeps = switch context {
-                case .declarations: property.map(fragmentProperties.contains) ?? false
-                case .value(let keepsFragments): keepsFragments
+                case .declarations: quote == nil && depth == 0 && property.map(fragmentProperties.contains) ?? false
+                case .value(let keepsFragments): quote == nil && depth == 0 && keepsFragments
                 }
                 if keeps, let close = fragmentEnd(text, from: index + 4) {
                     out += text[index..<close]
@@ -81,14 +85,25 @@ enum SVGStyleText {
                 out.append(0x20)
                 index = close
             } else {
-                switch lower[index] {
-                case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
-                    declarationStart = index + 1
-                    property = nil
-                case UInt8(ascii: ":") where property == nil:
-                    property = Array(lower[declarationStart..<index].filter { !SVGByteScanner.isWhitespace($0) })
-                default:
-                    break
+                let byte = lower[index]
+                if let open = quote {
+                    if byte == open || byte == 0x0A || byte == 0x0D || byte == 0x0C { quote = nil }
+                } else {
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                        quote = byte
+                    case UInt8(ascii: "("), UInt8(ascii: "["):
+                        depth += 1
+                    case UInt8(ascii: ")"), UInt8(ascii: "]"):
+                        depth = max(0, depth - 1)
+                    case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}") where depth == 0:
+                        declarationStart = index + 1
+                        property = nil
+                    case UInt8(ascii: ":") where property == nil && depth == 0:
+                        property = Array(lower[declarationStart..<index].filter { !SVGByteScanner.isWhitespace($0) })
+                    default:
+                        break
+                    }
                 }
                 out.append(text[index])
                 index += 1
@@ -118,7 +133,7 @@ enum SVGStyleText {
 
     /// The index just past the `)` of a `url(` whose argument starts at `start` when that
     /// argument is exactly a fragment of this document: spaces, `#name` (quoted or not, the
-    /// name of ``isNameByte(_:)`` bytes), spaces, `)`; nil for any other argument.
+    /// name of ``SVGAllowList/isNameByte(_:)`` bytes), spaces, `)`; nil for any other argument.
     private static func fragmentEnd(_ text: [UInt8], from start: Int) -> Int? {
         var index = start
         func skipSpaces() { while index < text.count, text[index] == 0x20 || text[index] == 0x09 { index += 1 } }
@@ -129,7 +144,7 @@ enum SVGStyleText {
         guard index < text.count, text[index] == UInt8(ascii: "#") else { return nil }
         index += 1
         let name = index
-        while index < text.count, isNameByte(text[index]) { index += 1 }
+        while index < text.count, SVGAllowList.isNameByte(text[index]) { index += 1 }
         guard index > name else { return nil }
         if let quote {
             guard index < text.count, text[index] == quote else { return nil }
@@ -138,12 +153,6 @@ enum SVGStyleText {
         skipSpaces()
         guard index < text.count, text[index] == UInt8(ascii: ")") else { return nil }
         return index + 1
-    }
-
-    /// A byte a kept fragment's name may have: an ASCII letter or digit, `-`, `_`, `.`, `:`.
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
     }
 
     /// The index just past the first `terminator` from `start` outside quotes (the `)` of a
