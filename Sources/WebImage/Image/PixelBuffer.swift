@@ -14,9 +14,6 @@ public struct PixelBuffer: Sendable, Hashable {
     /// Bytes in one row.
     public var bytesPerRow: Int { width * 4 }
 
-    /// Width and height together.
-    public var size: PixelSize { PixelSize(width: width, height: height) }
-
     /// A buffer over existing bytes; `bytes.count` must be `width * height * 4`.
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(width >= 0 && height >= 0 && bytes.count == width * height * 4,

@@ -1,0 +1,4 @@
+extension PixelBuffer {
+    /// Width and height together.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+}
