@@ -141,6 +141,45 @@ final class SVGSanitizerTests: XCTestCase {
         }
     }
 
+    /// The fourth review's shapes: an id claimed by an element the writer removes (inside
+    /// `<metadata>`, or as `xml:id`) and a `<use>` whose `xlink:href` names a cheap target
+    /// while its `href` names the bomb are counted as browsers and librsvg draw them; a
+    /// convolution kernel over 400 values (which aborts librsvg 2.54) and turbulence of more
+    /// than 16 octaves are refused.
+    func testDecoysAndCostlyPrimitivesAreCountedAsTheyDraw() throws {
+        func bomb(_ level: (Int) -> String) -> String {
+            var text = ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><defs><g id="L0"><rect/></g>"##
+            for index in 1...7 { text += level(index) }
+            return text + ##"</defs><use href="#L7"/></svg>"##
+        }
+        let uses = { (index: Int, use: String) in String(repeating: use, count: 10) }
+        let removedDecoys = bomb { index in
+            ##"<metadata><g id="L\##(index)"/></metadata><g id="L\##(index)">"## + uses(index, ##"<use href="#L\##(index - 1)"/>"##) + "</g>"
+        }
+        let xmlID = bomb { index in
+            ##"<rect xml:id="L\##(index)"/><g id="L\##(index)">"## + uses(index, ##"<use href="#L\##(index - 1)"/>"##) + "</g>"
+        }
+        let bothLinks = bomb { index in
+            ##"<g id="L\##(index)">"## + uses(index, ##"<use xlink:href="#L0" href="#L\##(index - 1)"/>"##) + "</g>"
+        }
+        for (name, svg) in [("removed decoys", removedDecoys), ("xml:id", xmlID), ("href and xlink:href", bothLinks)] {
+            XCTAssertThrowsError(try serving.sanitize(Data(svg.utf8)), name) {
+                XCTAssertTrue("\($0)".contains("elements drawn through <use>"), "\(name): \($0)")
+            }
+        }
+        let open = #"<svg xmlns="http://www.w3.org/2000/svg"><filter id="f">"#
+        let kernel = open + #"<feConvolveMatrix order="21" kernelMatrix=""# + String(repeating: "1 ", count: 441) + #""/></filter></svg>"#
+        let order = open + #"<feConvolveMatrix order="2 201"/></filter></svg>"#
+        let octaves = open + #"<feTurbulence baseFrequency="0.1" numOctaves="100000"/></filter></svg>"#
+        for svg in [kernel, order, octaves] {
+            XCTAssertThrowsError(try SVGCoder().decode(Data(svg.utf8), options: ImageDecodeOptions())) {
+                XCTAssertTrue("\($0)".contains("kernel over 400") || "\($0)".contains("more than 16 octaves"), "\($0)")
+            }
+        }
+        let fine = open + #"<feConvolveMatrix order="20" kernelMatrix=""# + String(repeating: "1 ", count: 400) + #""/></filter></svg>"#
+        XCTAssertNoThrow(try serving.sanitize(Data(fine.utf8)), "20 × 20 is within the bound")
+    }
+
     /// A fragment makes a browser fetch the document again where an image or a cursor is
     /// drawn from it: kept only where it names a paint server, a filter, a clip, a mask or a
     /// marker; `<image>` keeps a raster `data:` URL only, read as a browser reads a URL.

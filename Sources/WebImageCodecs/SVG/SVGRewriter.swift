@@ -128,8 +128,14 @@ struct SVGRewriter {
             throw .unsupportedFeature(.svg, "elements nested more than \(limits.maxDepth) deep")
         }
         let local = Self.localName(name)
-        cost.open(id: attributes.first { Self.localName($0.name) == Array("id".utf8) }?.value,
-                  useTarget: local == Array("use".utf8) ? Self.fragment(of: attributes) : nil,
+        // A style sheet holds text only: an element inside one goes with all it holds, so that
+        // no text after it escapes the style sheet's rewriting.
+        let written = removedAt == nil && styleText == nil && keeps(name, local: local, attributes: attributes)
+        if written { try SVGFilterBounds.check(local, attributes: attributes) }
+        // Only a written element's `id` (spelt so) and `<use>` count: a removed decoy must not
+        // claim an id before the element a browser draws by it.
+        cost.open(id: written ? attributes.first { $0.name.elementsEqual("id".utf8) }?.value : nil,
+                  useTarget: written && local == Array("use".utf8) ? Self.fragment(of: attributes) : nil,
                   filterPrimitive: local.starts(with: Array("fe".utf8)),
                   hasFilter: attributes.contains { attribute in
                       let key = Self.localName(attribute.name)
@@ -137,11 +143,9 @@ struct SVGRewriter {
                           || key == Array("style".utf8) && Self.contains(attribute.value.map(SVGByteScanner.lowercased), "filter")
                   },
                   selfClosing: selfClosing)
-        // A style sheet holds text only: an element inside one goes with all it holds, so that
-        // no text after it escapes the style sheet's rewriting.
-        if removedAt == nil, styleText != nil || !keeps(name, local: local, attributes: attributes) {
+        if removedAt == nil, !written {
             if !selfClosing { removedAt = open.count }
-        } else if removedAt == nil {
+        } else if written {
             write(name, attributes: attributes, element: local, selfClosing: selfClosing)
             if !selfClosing, local == Array("style".utf8) { styleText = [] }
         }
@@ -214,9 +218,10 @@ struct SVGRewriter {
 
     /// The id a `<use>` refers to: its `href` (or `xlink:href`) without the `#`; nil for another document.
     private static func fragment(of attributes: [(name: ArraySlice<UInt8>, value: [UInt8])]) -> [UInt8]? {
-        guard let href = attributes.last(where: { localName($0.name) == Array("href".utf8) })?.value,
-              href.first == UInt8(ascii: "#") else { return nil }
-        return Array(href.dropFirst())
+        // `href` goes before `xlink:href` wherever it stands, as browsers and librsvg read them.
+        let href = attributes.last { $0.name.elementsEqual("href".utf8) } ?? attributes.last { $0.name.elementsEqual("xlink:href".utf8) }
+        guard let value = href?.value, SVGAllowList.isFragment(value) else { return nil }
+        return Array(value.dropFirst())
     }
 
     /// The part of a qualified name after its prefix (`href` of `xlink:href`).
