@@ -44,6 +44,10 @@ enum SVGStyleText {
     /// `css` made safe in `context`, or nil when it must be dropped (an escape, a function of
     /// ``fetchingFunctions``, an unterminated `url(` or `@import`, a rewrite that is no fixed point).
     static func neutralised(_ css: [UInt8], in context: Context) -> [UInt8]? {
+        // Every attribute passes here, path data too: without `(`, `@`, `/` or a backslash a
+        // value holds no `url(`, function, `@import`, comment or escape, and is kept as it is.
+        guard css.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "/")
+                                    || $0 == UInt8(ascii: "\\") }) else { return css }
         guard !css.contains(UInt8(ascii: "\\")), let out = rewritten(withoutComments(css), in: context),
               rewritten(withoutComments(out), in: context) == out else { return nil }
         return out

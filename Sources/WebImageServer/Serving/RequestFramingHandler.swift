@@ -96,14 +96,11 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
     }
 
-    /// A refusal with `status` and the line `message`, closing the connection.
+    /// A refusal with `status` and the line `message`, as the responder's text answers are,
+    /// closing the connection.
     private static func answer(_ status: HTTPResponse.Status, _ message: String) -> PreparedResponse {
-        let body = Array((message + "\n").utf8)
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        headers[.contentLength] = String(body.count)
-        headers[.connection] = "close"
-        headers[.xContentTypeOptions] = "nosniff"
-        return PreparedResponse(status: status, headerFields: headers, body: ByteBuffer(bytes: body))
+        var answer = PreparedResponse.text(status, message, head: false)
+        answer.head.headerFields[.connection] = "close"
+        return answer
     }
 }
