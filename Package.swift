@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation` (scripts/docs): the DocC catalogs, checked for broken links.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -230,8 +231,9 @@ let package = Package(
         .testTarget(
             name: "WebImageServerTests",
             dependencies: [
-                "WebImageServer", "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "webimage",
+                "WebImageServer", "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -35,141 +35,34 @@ struct ServeCommand: AsyncParsableCommand {
             current folder, unsigned, and prints an example URL:
               cd ./photos && webimage serve
               curl -o cat.webp http://127.0.0.1:8080/insecure/rs:fit:300:300/plain/local:///cat.jpg@webp
-            """)
+            """ + settingsHelp)
 
-    @Option(help: .setting("bind")) var bind: String?
-    @Option(help: .setting("timeout")) var timeout: String?
-    @Option(help: .setting("read-request-timeout")) var readRequestTimeout: String?
-    @Option(help: .setting("max-clients")) var maxClients: String?
-    @Option(help: .setting("allow-origin")) var allowOrigin: String?
-    @Option(help: .setting("path-prefix")) var pathPrefix: String?
-    @Option(help: .setting("url-format")) var urlFormat: String?
-    @Option(help: .setting("key")) var key: [String] = []
-    @Option(help: .setting("salt")) var salt: [String] = []
-    @Option(help: .setting("signature-size")) var signatureSize: String?
-    @Option(help: .setting("trusted-signature")) var trustedSignature: [String] = []
-    @Option(help: .setting("thumbor-key")) var thumborKey: String?
-    @Flag(help: .setting("thumbor-allow-unsafe-url")) var thumborAllowUnsafeUrl = false
-    @Option(help: .setting("preset")) var preset: [String] = []
-    @Flag(help: .setting("only-presets")) var onlyPresets = false
-    @Option(help: .setting("allowed-processing-options")) var allowedProcessingOptions: [String] = []
-    @Option(help: .setting("arguments-separator")) var argumentsSeparator: String?
-    @Option(help: .setting("base-url")) var baseUrl: String?
-    @Option(help: .setting("url-replacement")) var urlReplacement: [String] = []
-    @Flag(help: .setting("base64-url-includes-filename")) var base64UrlIncludesFilename = false
-    @Option(help: .setting("allowed-sources")) var allowedSources: [String] = []
-    @Flag(help: .setting("allow-loopback-sources")) var allowLoopbackSources = false
-    @Flag(help: .setting("allow-private-sources")) var allowPrivateSources = false
-    @Option(help: .setting("thumbor-loader")) var thumborLoader: String?
-    @Option(help: .setting("local-root")) var localRoot: String?
-    @Option(help: .setting("download-timeout")) var downloadTimeout: String?
-    @Option(help: .setting("max-redirects")) var maxRedirects: String?
-    @Option(help: .setting("max-src-resolution")) var maxSrcResolution: String?
-    @Option(help: .setting("max-src-file-size")) var maxSrcFileSize: String?
-    @Option(help: .setting("max-animation-frames")) var maxAnimationFrames: String?
-    @Option(help: .setting("max-animation-frame-resolution")) var maxAnimationFrameResolution: String?
-    @Flag(help: .setting("allow-security-options")) var allowSecurityOptions = false
-    @Option(help: .setting("max-result-resolution")) var maxResultResolution: String?
-    @Option(help: .setting("thumbor-max-width")) var thumborMaxWidth: String?
-    @Option(help: .setting("thumbor-max-height")) var thumborMaxHeight: String?
-    @Option(help: .setting("concurrency")) var concurrency: String?
-    @Option(help: .setting("max-queue")) var maxQueue: String?
-    @Option(help: .setting("quality")) var quality: String?
-    @Option(help: .setting("ttl")) var ttl: String?
-    @Option(help: .setting("use-etag")) var useEtag: String?
-    @Option(help: .setting("use-last-modified")) var useLastModified: String?
-    @Option(help: .setting("last-modified-buster")) var lastModifiedBuster: String?
-    @Flag(help: .setting("cache-control-passthrough")) var cacheControlPassthrough = false
-    @Flag(help: .setting("auto-webp")) var autoWebp = false
-    @Flag(help: .setting("auto-avif")) var autoAvif = false
-    @Option(help: .setting("skip-processing-formats")) var skipProcessingFormats: [String] = []
-    @Option(help: .setting("keep-copyright")) var keepCopyright: String?
-    @Flag(help: .setting("thumbor-preserve-exif-copyright-info")) var thumborPreserveExifCopyrightInfo = false
-    @Option(help: .setting("svg-dpi")) var svgDpi: String?
-    @Flag(help: .setting("always-rasterize-svg")) var alwaysRasterizeSvg = false
-    @Flag(help: .setting("enforce-webp")) var enforceWebp = false
-    @Flag(help: .setting("enforce-avif")) var enforceAvif = false
-    @Flag(help: .setting("enable-client-hints")) var enableClientHints = false
-    @Flag(help: .setting("auto-jxl")) var autoJxl = false
-    @Flag(help: .setting("enforce-jxl")) var enforceJxl = false
-    @Flag(help: .setting("auto-heif")) var autoHeif = false
-    @Flag(help: .setting("auto-jpg")) var autoJpg = false
-    @Flag(help: .setting("auto-png")) var autoPng = false
-    @Flag(help: .setting("auto-png-to-jpg")) var autoPngToJpg = false
-    @Option(help: .setting("auto-image-format-preference")) var autoImageFormatPreference: String?
-    @Option(help: .setting("watermark-path")) var watermarkPath: String?
-    @Option(help: .setting("watermark-url")) var watermarkUrl: String?
-    @Option(help: .setting("watermark-data")) var watermarkData: String?
-    @Option(help: .setting("watermark-opacity")) var watermarkOpacity: String?
-    @Option(help: .setting("fallback-image-path")) var fallbackImagePath: String?
-    @Option(help: .setting("fallback-image-url")) var fallbackImageUrl: String?
-    @Option(help: .setting("fallback-image-data")) var fallbackImageData: String?
-    @Option(help: .setting("fallback-image-http-code")) var fallbackImageHttpCode: String?
-    @Option(help: .setting("fallback-image-ttl")) var fallbackImageTtl: String?
-    @Option(help: .setting("cache-dir")) var cacheDir: String?
-    @Option(help: .setting("cache-size")) var cacheSize: String?
-    @Option(help: .setting("redis")) var redis: String?
-    @Option(help: .setting("redis-ttl")) var redisTtl: String?
-    @Flag(help: .setting("use-s3")) var useS3 = false
-    @Option(help: .setting("s3-endpoint")) var s3Endpoint: String?
-    @Option(help: .setting("s3-region")) var s3Region: String?
-    @Option(help: .setting("s3-path-style")) var s3PathStyle: String?
-    @Option(help: .setting("s3-access-key-id")) var s3AccessKeyId: String?
-    @Option(help: .setting("s3-secret-access-key")) var s3SecretAccessKey: String?
-    @Option(help: .setting("s3-session-token")) var s3SessionToken: String?
-    @Option(help: .setting("result-storage")) var resultStorage: String?
-    @Option(help: .setting("log-interval")) var logInterval: String?
-    @Option(help: .setting("log-level")) var logLevel: String?
-
-    /// The flags given, by setting: a repeated option's values joined as its variable lists
-    /// them, a switch as `true`.
-    private var givenFlags: [(flag: String, text: String?)] {
-        func joined(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ",") }
-        func on(_ isOn: Bool) -> String? { isOn ? "true" : nil }
-        return [
-            ("bind", bind), ("timeout", timeout), ("read-request-timeout", readRequestTimeout), ("max-clients", maxClients), ("allow-origin", allowOrigin), ("path-prefix", pathPrefix), ("url-format", urlFormat), ("key", joined(key)), ("salt", joined(salt)),
-            ("signature-size", signatureSize), ("trusted-signature", joined(trustedSignature)), ("thumbor-key", thumborKey),
-            ("thumbor-allow-unsafe-url", on(thumborAllowUnsafeUrl)), ("preset", joined(preset)), ("only-presets", on(onlyPresets)),
-            ("allowed-processing-options", joined(allowedProcessingOptions)), ("arguments-separator", argumentsSeparator),
-            ("base-url", baseUrl), ("url-replacement", urlReplacement.isEmpty ? nil : urlReplacement.joined(separator: ";")),
-            ("base64-url-includes-filename", on(base64UrlIncludesFilename)),
-            ("allowed-sources", joined(allowedSources)), ("allow-loopback-sources", on(allowLoopbackSources)),
-            ("allow-private-sources", on(allowPrivateSources)), ("thumbor-loader", thumborLoader), ("local-root", localRoot),
-            ("download-timeout", downloadTimeout), ("max-redirects", maxRedirects), ("max-src-resolution", maxSrcResolution),
-            ("max-src-file-size", maxSrcFileSize), ("max-animation-frames", maxAnimationFrames),
-            ("max-animation-frame-resolution", maxAnimationFrameResolution),
-            ("allow-security-options", on(allowSecurityOptions)), ("max-result-resolution", maxResultResolution),
-            ("thumbor-max-width", thumborMaxWidth), ("thumbor-max-height", thumborMaxHeight), ("concurrency", concurrency), ("max-queue", maxQueue),
-            ("quality", quality), ("ttl", ttl), ("use-etag", useEtag), ("use-last-modified", useLastModified),
-            ("last-modified-buster", lastModifiedBuster), ("cache-control-passthrough", on(cacheControlPassthrough)), ("auto-webp", on(autoWebp)), ("auto-avif", on(autoAvif)),
-            ("skip-processing-formats", joined(skipProcessingFormats)), ("keep-copyright", keepCopyright),
-            ("thumbor-preserve-exif-copyright-info", on(thumborPreserveExifCopyrightInfo)), ("svg-dpi", svgDpi), ("always-rasterize-svg", on(alwaysRasterizeSvg)),
-            ("enforce-webp", on(enforceWebp)), ("enforce-avif", on(enforceAvif)),
-            ("enable-client-hints", on(enableClientHints)), ("auto-jxl", on(autoJxl)), ("enforce-jxl", on(enforceJxl)),
-            ("auto-heif", on(autoHeif)), ("auto-jpg", on(autoJpg)), ("auto-png", on(autoPng)), ("auto-png-to-jpg", on(autoPngToJpg)),
-            ("auto-image-format-preference", autoImageFormatPreference),
-            ("watermark-path", watermarkPath), ("watermark-url", watermarkUrl), ("watermark-data", watermarkData),
-            ("watermark-opacity", watermarkOpacity), ("fallback-image-path", fallbackImagePath),
-            ("fallback-image-url", fallbackImageUrl), ("fallback-image-data", fallbackImageData),
-            ("fallback-image-http-code", fallbackImageHttpCode), ("fallback-image-ttl", fallbackImageTtl),
-            ("cache-dir", cacheDir), ("cache-size", cacheSize), ("redis", redis), ("redis-ttl", redisTtl),
-            ("use-s3", on(useS3)), ("s3-endpoint", s3Endpoint), ("s3-region", s3Region), ("s3-path-style", s3PathStyle),
-            ("s3-access-key-id", s3AccessKeyId), ("s3-secret-access-key", s3SecretAccessKey), ("s3-session-token", s3SessionToken),
-            ("result-storage", resultStorage), ("log-interval", logInterval), ("log-level", logLevel),
-        ]
-    }
+    /// The settings given as flags, read by ``ImageServer/Configuration/settings``: every
+    /// argument ArgumentParser does not take itself (it takes `--help`).
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Settings, as listed under SETTINGS", valueName: "setting"))
+    var settings: [String] = []
 
     /// The configuration `environment` describes with the flags laid over it; `local:///`
     /// sources come from the current folder when no root is set and the server listens on loopback.
     func configuration(_ environment: [String: String]) throws(ConfigurationError) -> ImageServer.Configuration {
-        var configuration = try ImageServer.Configuration(environment: environment)
-        for case let (flag, text?) in givenFlags {
-            try configuration.set(flag: flag, to: text)
-        }
+        var configuration = try ImageServer.Configuration(environment: environment, arguments: settings)
         if configuration.localRoot == nil, configuration.listensOnLoopback {
             configuration.localRoot = FileManager.default.currentDirectoryPath
         }
         return configuration
+    }
+
+    /// Refuses a command line of the wrong shape (a flag that is no setting, a value missing)
+    /// with the usage, as ArgumentParser refuses its own; a wrong value is reported by `run`,
+    /// with the environment read.
+    func validate() throws {
+        do throws(ConfigurationError) {
+            _ = try ImageServer.Configuration(environment: [:], arguments: settings)
+        } catch where error.isUsage {
+            throw ValidationError(error.description)
+        } catch {
+            return
+        }
     }
 
     func run() async throws {
@@ -215,16 +108,5 @@ struct ServeCommand: AsyncParsableCommand {
         try? await server.shutdown()
         await storage?.shutdown()
         await tier?.client.close()
-    }
-}
-
-extension ArgumentHelp {
-    /// The help of the server setting `flag`, in the words and with the default
-    /// ``ImageServer/Configuration/settings`` gives it.
-    static func setting(_ flag: String) -> ArgumentHelp {
-        guard let setting = ImageServer.Configuration.settings.first(where: { $0.flag == flag }) else {
-            return ArgumentHelp("(no such setting: \(flag))")
-        }
-        return ArgumentHelp(setting.help, valueName: setting.valueName)
     }
 }

@@ -21,7 +21,7 @@ final class MemoryHitTests: ServeTestCase {
     }
 
     func testMemoryHitsAreAnsweredAsTheResponderAnswersThem() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let path = "/insecure/rs:fit:120:120/plain/\(origin.url("/photo.jpg").absoluteString)"
         let made = try await get(base + path)
         XCTAssertEqual(made.status, 200)
@@ -49,7 +49,7 @@ final class MemoryHitTests: ServeTestCase {
 
     func testAPipelinedMemoryHitWaitsForTheRequestBeforeIt() async throws {
         let gate = try holdSlowSource()
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let cachedPath = "/insecure/w:60/plain/\(origin.url("/photo.jpg").absoluteString)"
         let cached = try await get(base + cachedPath)
         XCTAssertEqual(cached.status, 200)
@@ -70,7 +70,7 @@ final class MemoryHitTests: ServeTestCase {
     }
 
     func testAMemoryHitAskingToCloseIsAnsweredThenClosed() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let path = "/insecure/w:40/plain/\(origin.url("/photo.jpg").absoluteString)"
         let made = try await get(base + path)
         XCTAssertEqual(made.status, 200)

@@ -11,7 +11,7 @@ import XCTest
 final class ServeBrowserTests: ServeTestCase {
     /// With the default one-year `Cache-Control: max-age`, the reload asks the server nothing.
     func testChromiumShowsEveryImageAsAskedAndReloadsThemFromItsCache() async throws {
-        let (page, first, reload) = try loadPageTwice()
+        let (page, first, reload) = try await loadPageTwice()
         for image in page.images {
             try check(image, in: first)
             try checkAnswer(to: image, in: first)
@@ -25,7 +25,7 @@ final class ServeBrowserTests: ServeTestCase {
     /// answers 304 (its `ETag` against the browser's `If-None-Match`), after which the browser
     /// shows the same pictures.
     func testChromiumRevalidatesStaleImagesAndTheServerAnswers304() async throws {
-        let (page, _, reload) = try loadPageTwice(["--ttl", "0"])
+        let (page, _, reload) = try await loadPageTwice(["--ttl", "0"])
         for image in page.images { try check(image, in: reload) }
         assertReload(of: page, reload, revalidatedWith: 304)
     }
@@ -33,9 +33,9 @@ final class ServeBrowserTests: ServeTestCase {
     /// Starts the server (loopback sources allowed, WebP and AVIF negotiated, a cache folder,
     /// and `arguments`), routes the ``BrowserTestPage`` on the origin, loads it in Chromium and
     /// reloads it.
-    private func loadPageTwice(_ arguments: [String] = []) throws -> (BrowserTestPage, first: PageLoad, reload: PageLoad) {
+    private func loadPageTwice(_ arguments: [String] = []) async throws -> (BrowserTestPage, first: PageLoad, reload: PageLoad) {
         let chromium = try HeadlessChromium()
-        let base = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"] + arguments)
+        let base = try await serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"] + arguments)
         let page = try BrowserTestPage(server: base, origin: origin)
         origin.route("/page.html", .html(page.html))
         let (first, reload) = try chromium.loadAndReload(origin.url("/page.html"))

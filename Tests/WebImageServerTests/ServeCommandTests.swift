@@ -12,7 +12,7 @@ import XCTest
 /// `webimage serve`'s images, errors, limits and configuration.
 final class ServeCommandTests: ServeTestCase {
     func testSignedRequestsAreProcessedAndCached() async throws {
-        let base = try serve(["--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources", "--ttl", "600"])
+        let base = try await serve(["--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources", "--ttl", "600"])
         let path = try signed("/rs:fit:200:200/plain/\(origin.url("/photo.jpg").absoluteString)@webp")
         let first = try await get(base + path)
         XCTAssertEqual(first.status, 200, String(decoding: first.body, as: UTF8.self))
@@ -50,7 +50,7 @@ final class ServeCommandTests: ServeTestCase {
     }
 
     func testErrorsHaveTheirStatusAndAShortTextBody() async throws {
-        let base = try serve(["--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources"])
+        let base = try await serve(["--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString
         let cases: [(String, Int)] = [
             ("/insecure/w:10/plain/\(source)", 403),
@@ -73,7 +73,7 @@ final class ServeCommandTests: ServeTestCase {
     }
 
     func testHostilePathsGetClientErrorsAndTheServerStaysUp() async throws {
-        let base = try serve([])
+        let base = try await serve([])
         let paths = [
             "/", "//", "///plain/", "/%00/w:1/plain/local:///a", "/s/w:%00/plain/local:///a", "/s/" + String(repeating: "w:1/", count: 5000),
             "/s/plain/" + String(repeating: "%25", count: 3000), "/s/" + String(repeating: "a", count: 20000), "/s/pr:x/plain/local:///a",
@@ -85,11 +85,11 @@ final class ServeCommandTests: ServeTestCase {
         }
         let health = try await get(base + "/health")
         XCTAssertEqual(health.status, 200)
-        XCTAssertTrue(try XCTUnwrap(servers.last).isRunning)
+        XCTAssertTrue(try XCTUnwrap(servers.last).isServing)
     }
 
     func testLoopbackSourcesAreRefusedByDefault() async throws {
-        let base = try serve(["--key", Self.key, "--salt", Self.salt])
+        let base = try await serve(["--key", Self.key, "--salt", Self.salt])
         let response = try await get(base + (try signed("/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")))
         XCTAssertEqual(response.status, 404)
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "not allowed: the source resolves to a loopback address\n")
@@ -97,10 +97,10 @@ final class ServeCommandTests: ServeTestCase {
     }
 
     func testSourceLimitsAreClientErrors() async throws {
-        let base = try serve(["--allow-loopback-sources", "--max-src-file-size", "1000", "--max-src-resolution", "0.1"])
+        let base = try await serve(["--allow-loopback-sources", "--max-src-file-size", "1000", "--max-src-resolution", "0.1"])
         let tooLarge = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(tooLarge.status, 422, String(decoding: tooLarge.body, as: UTF8.self))
-        let roomy = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.1"])
+        let roomy = try await serve(["--allow-loopback-sources", "--max-src-resolution", "0.1"])
         let tooManyPixels = try await get(roomy + "/insecure/rs:fill:10:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(tooManyPixels.status, 422, String(decoding: tooManyPixels.body, as: UTF8.self))
     }
@@ -109,12 +109,12 @@ final class ServeCommandTests: ServeTestCase {
     /// URL's own limits (TestImageResolutionTooLarge: `max_src_resolution:0.00001` is 422).
     func testSecurityOptionsSetAURLsOwnLimitsWhenAllowed() async throws {
         let source = origin.url("/photo.jpg").absoluteString
-        let strict = try serve(["--allow-loopback-sources"])
+        let strict = try await serve(["--allow-loopback-sources"])
         for option in ["max_src_resolution:0.00001", "msfs:1000", "maf:1", "mafr:1", "mrd:50"] {
             let refused = try await get(strict + "/insecure/\(option)/plain/\(source)")
             XCTAssertEqual(refused.status, 403, option)
         }
-        let allowing = try serve(["--allow-loopback-sources", "--allow-security-options", "--max-src-resolution", "0.1"])
+        let allowing = try await serve(["--allow-loopback-sources", "--allow-security-options", "--max-src-resolution", "0.1"])
         let cases: [(String, Int)] = [("max_src_resolution:0.00001/w:10", 422), ("msfs:1000/w:10", 422), ("msr:2/w:10", 200),
                                       ("w:10", 422), ("msfs:100000000/w:10", 422)]
         for (options, status) in cases {
@@ -124,7 +124,7 @@ final class ServeCommandTests: ServeTestCase {
     }
 
     func testAcceptChoosesTheFormatWhenTheURLNamesNone() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-webp"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-webp"])
         let source = origin.url("/photo.jpg").absoluteString
         let webp = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/webp,image/*;q=0.8")])
         XCTAssertEqual(webp.headers.first(name: "Content-Type"), "image/webp")
@@ -148,7 +148,7 @@ final class ServeCommandTests: ServeTestCase {
     /// imgproxy's `IMGPROXY_ENFORCE_WEBP` and `_AVIF`: a format the URL names gives way to one
     /// `Accept` lists; without it, the URL's format stands. A URL naming none chooses as with auto.
     func testEnforcedFormatsOverrideTheOneAURLNames() async throws {
-        let base = try serve(["--allow-loopback-sources", "--enforce-webp"], environment: ["IMGPROXY_ENFORCE_AVIF": "false"])
+        let base = try await serve(["--allow-loopback-sources", "--enforce-webp"], environment: ["IMGPROXY_ENFORCE_AVIF": "false"])
         let source = origin.url("/photo.jpg").absoluteString
         let enforced = try await get(base + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/webp,*/*")])
         XCTAssertEqual(enforced.headers.first(name: "Content-Type"), "image/webp")
@@ -159,7 +159,7 @@ final class ServeCommandTests: ServeTestCase {
         XCTAssertEqual(notAccepted.headers.first(name: "Vary"), "Accept")
         let unnamed = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/webp")])
         XCTAssertEqual(unnamed.headers.first(name: "Content-Type"), "image/webp")
-        let avif = try serve(["--allow-loopback-sources", "--enforce-webp", "--enforce-avif"])
+        let avif = try await serve(["--allow-loopback-sources", "--enforce-webp", "--enforce-avif"])
         let both = try await get(avif + "/insecure/w:40/plain/\(source)@jpg", headers: [("Accept", "image/webp,image/avif")])
         XCTAssertEqual(both.headers.first(name: "Content-Type"), "image/avif")
         // An animation is never forced into a still format: AVIF gives way to WebP, or to the named format.
@@ -175,7 +175,7 @@ final class ServeCommandTests: ServeTestCase {
     /// imgproxy's path prefix (handlers/path_test.go's prefixed paths): every path, `/health`
     /// too, starts with it; the signature covers the path after it; any other path is a 404.
     func testAPathPrefixComesBeforeEveryPath() async throws {
-        let base = try serve(["--allow-loopback-sources", "--path-prefix", "/images", "--key", Self.key, "--salt", Self.salt])
+        let base = try await serve(["--allow-loopback-sources", "--path-prefix", "/images", "--key", Self.key, "--salt", Self.salt])
         let path = "/w:10/plain/\(origin.url("/photo.jpg").absoluteString)"
         let prefixed = try await get(base + "/images" + (try signed(path)))
         XCTAssertEqual(prefixed.status, 200)
@@ -194,7 +194,7 @@ final class ServeCommandTests: ServeTestCase {
     /// imgproxy's client hints through a request: `DPR` and `Width` (or their `Sec-CH-` names)
     /// size an imgproxy URL that names neither, each set of hints its own result; answers vary by them.
     func testClientHintsSizeTheImage() async throws {
-        let base = try serve(["--allow-loopback-sources", "--enable-client-hints"])
+        let base = try await serve(["--allow-loopback-sources", "--enable-client-hints"])
         let url = base + "/insecure/plain/\(origin.url("/photo.jpg").absoluteString)@png"
         for (fields, width) in [([("DPR", "2"), ("Width", "100")], 100), ([("Sec-CH-Width", "60")], 60),
                                 ([("Sec-CH-DPR", "2"), ("Sec-CH-Width", "100")], 100), ([("Width", "60")], 60)] {
@@ -205,7 +205,7 @@ final class ServeCommandTests: ServeTestCase {
         }
         let named = try await get(base + "/insecure/w:30/plain/\(origin.url("/photo.jpg").absoluteString)@png", headers: [("Width", "100")])
         XCTAssertEqual(try ImageCoders.shared.decode(named.body).pixelWidth, 30, "the URL's width wins")
-        let off = try serve(["--allow-loopback-sources"])
+        let off = try await serve(["--allow-loopback-sources"])
         let ignored = try await get(off + "/insecure/plain/\(origin.url("/photo.jpg").absoluteString)@png", headers: [("Width", "100")])
         XCTAssertGreaterThan(try ImageCoders.shared.decode(ignored.body).pixelWidth, 100, "hints are read only when enabled")
         XCTAssertNil(ignored.headers.first(name: "Vary"))
@@ -213,7 +213,7 @@ final class ServeCommandTests: ServeTestCase {
 
     /// imgproxy's JPEG XL output: `f:jxl`, and `Accept` choosing it (before AVIF) with `--auto-jxl`.
     func testJPEGXLIsAnOutputFormat() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-jxl", "--auto-avif"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-jxl", "--auto-avif"])
         let source = origin.url("/photo.jpg").absoluteString
         let named = try await get(base + "/insecure/w:40/f:jxl/plain/\(source)")
         XCTAssertEqual(named.headers.first(name: "Content-Type"), "image/jxl")
@@ -222,13 +222,13 @@ final class ServeCommandTests: ServeTestCase {
         let chosen = try await get(base + "/insecure/w:40/plain/\(source)", headers: [("Accept", "image/avif,image/jxl")])
         XCTAssertEqual(chosen.headers.first(name: "Content-Type"), "image/jxl")
         // TestParsePathJxlEnforce: with --enforce-jxl, a URL naming PNG is answered in JPEG XL when accepted.
-        let enforcing = try serve(["--allow-loopback-sources", "--enforce-jxl"])
+        let enforcing = try await serve(["--allow-loopback-sources", "--enforce-jxl"])
         let enforced = try await get(enforcing + "/insecure/w:40/plain/\(source)@png", headers: [("Accept", "image/jxl")])
         XCTAssertEqual(enforced.headers.first(name: "Content-Type"), "image/jxl")
     }
 
     func testAutoAVIFIsPreferredToWebPWhenAcceptListsBoth() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-webp"], environment: ["IMGPROXY_AUTO_AVIF": "true"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-webp"], environment: ["IMGPROXY_AUTO_AVIF": "true"])
         let url = base + "/insecure/w:40/plain/\(origin.url("/photo.jpg").absoluteString)"
         let both = try await get(url, headers: [("Accept", "image/webp,image/avif,*/*")])
         XCTAssertEqual(both.headers.first(name: "Content-Type"), "image/avif")
@@ -246,7 +246,7 @@ final class ServeCommandTests: ServeTestCase {
     func testAnAnimatedSourceStaysAnimatedWhateverAcceptListsAndAStillOneBecomesAVIF() async throws {
         origin.route("/loop.gif", .bytes(try Fixtures.imageData("gif/sd_TestLoopCount.gif"), contentType: "image/gif"))
         let chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-        let base = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"])
         let animation = base + "/insecure/w:40/plain/\(origin.url("/loop.gif").absoluteString)"
         for (accept, type) in [(chrome, "image/webp"), ("image/avif,*/*", "image/gif")] {
             let response = try await get(animation, headers: [("Accept", accept)])
@@ -259,7 +259,7 @@ final class ServeCommandTests: ServeTestCase {
     }
 
     func testAFullQueueIsAnswered429() async throws {
-        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0", "--timeout", "120"])
+        let base = try await serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "0", "--timeout", "120"])
         let client = try XCTUnwrap(self.client)
         // The heavy request holds the only slot for seconds: the test is refused meanwhile.
         let heavyURL = heavyURL(base)
@@ -276,10 +276,10 @@ final class ServeCommandTests: ServeTestCase {
     }
 
     func testSIGTERMStopsTheServerWithStatusZero() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try serveProcess(["--allow-loopback-sources"])
         let response = try await get(base + "/insecure/w:10/plain/\(origin.url("/photo.jpg").absoluteString)")
         XCTAssertEqual(response.status, 200)
-        let server = try XCTUnwrap(servers.last)
+        let server = try XCTUnwrap(processes.last)
         server.send(SIGTERM)
         XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
     }

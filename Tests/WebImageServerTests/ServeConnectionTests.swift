@@ -10,7 +10,7 @@ final class ServeConnectionTests: ServeTestCase {
     }
 
     func testASlowHeadAndAnIdleConnectionAreClosedAfterTheReadRequestTimeout() async throws {
-        let base = try serve(["--read-request-timeout", "1"])
+        let base = try await serve(["--read-request-timeout", "1"])
         let slow = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
         // A byte every 200 ms keeps any idle timer quiet; the head never ends.
         let started = ContinuousClock.now
@@ -31,7 +31,7 @@ final class ServeConnectionTests: ServeTestCase {
     }
 
     func testConnectionsPastMaxClientsAreClosedAndTheOthersGoOn() async throws {
-        let base = try serve(["--max-clients", "2"])
+        let base = try await serve(["--max-clients", "2"])
         let first = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
         let second = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
         try first.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

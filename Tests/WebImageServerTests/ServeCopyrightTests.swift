@@ -28,8 +28,8 @@ final class ServeCopyrightTests: ServeTestCase {
         origin.route("/thumbor-exif.png", .bytes(try coders.encode(Image(pixels: pixels), as: .png, options: options), contentType: "image/png"))
         origin.route("/20x20.jpg", .bytes(try coders.encode(Image(pixels: pixels), as: .jpeg), contentType: "image/jpeg"))
         let marked = origin.url("/thumbor-exif.png").absoluteString, bare = origin.url("/20x20.jpg").absoluteString
-        let defaults = try serve(["--allow-loopback-sources"])
-        let preserving = try serve(["--allow-loopback-sources", "--thumbor-preserve-exif-copyright-info", "--keep-copyright", "false"])
+        let defaults = try await serve(["--allow-loopback-sources"])
+        let preserving = try await serve(["--allow-loopback-sources", "--thumbor-preserve-exif-copyright-info", "--keep-copyright", "false"])
         let cases: [(String, String, Bool, String)] = [
             (defaults, "/unsafe/filters:strip_exif()/\(marked)", false, "test_should_not_return_exif_copyright_tags_with_copyright_tags"),
             (preserving, "/unsafe/filters:strip_exif()/\(marked)", true, "test_should_return_exif_copyright_tags"),

@@ -20,7 +20,7 @@ final class ServeDeadlineTests: ServeTestCase {
     func testARequestPastItsDeadlineIsAnswered504AndItsDownloadStops() async throws {
         let gate = heldSource()
         defer { gate.open() }
-        let base = try serve(["--allow-loopback-sources", "--timeout", "0.5"])
+        let base = try await serve(["--allow-loopback-sources", "--timeout", "0.5"])
         let started = ContinuousClock.now
         let response = try await get(base + "/insecure/w:10/plain/" + origin.url("/held.jpg").absoluteString)
         XCTAssertEqual(response.status, 504)
@@ -36,7 +36,7 @@ final class ServeDeadlineTests: ServeTestCase {
     func testADownloadWaitingOnTheNetworkHoldsNoSlot() async throws {
         let gate = heldSource()
         defer { gate.open() }
-        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "1"])
+        let base = try await serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "1"])
         let held = base + "/insecure/w:10/plain/" + origin.url("/held.jpg").absoluteString
         let photo = base + "/insecure/w:11/plain/" + origin.url("/photo.jpg").absoluteString
         let http: HTTPClient = self.client
@@ -52,7 +52,7 @@ final class ServeDeadlineTests: ServeTestCase {
     }
 
     func testAClientThatHangsUpFreesItsPlaceInTheQueue() async throws {
-        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "1", "--timeout", "120"])
+        let base = try await serve(["--allow-loopback-sources", "--concurrency", "1", "--max-queue", "1", "--timeout", "120"])
         // Seconds of work: a 2400-pixel result of the photo, blurred.
         let heavy = base + "/insecure/rs:fit:2400:2400/el:1/bl:8/plain/" + origin.url("/photo.jpg").absoluteString
         let photo = base + "/insecure/w:11/plain/" + origin.url("/photo.jpg").absoluteString
@@ -93,7 +93,7 @@ final class ServeDeadlineTests: ServeTestCase {
         origin.route("/trickle.jpg", LoopbackHTTPResponse(
             status: 200, headers: [("Content-Type", "image/jpeg"), ("Content-Length", String(jpeg.count))],
             chunks: jpeg.map { Data([$0]) }, chunkDelay: .milliseconds(100)))
-        let base = try serve(["--allow-loopback-sources", "--download-timeout", "1"])
+        let base = try await serve(["--allow-loopback-sources", "--download-timeout", "1"])
         let started = ContinuousClock.now
         let response = try await get(base + "/insecure/w:10/plain/" + origin.url("/trickle.jpg").absoluteString)
         XCTAssertEqual(response.status, 504)
@@ -102,7 +102,7 @@ final class ServeDeadlineTests: ServeTestCase {
     }
 
     func testABlurTooLargeForItsResultIsRefusedBeforeItStarts() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString
         let bomb = try await get(base + "/insecure/rs:fit:7000:7000/el:1/bl:100/plain/" + source)
         XCTAssertEqual(bomb.status, 422)

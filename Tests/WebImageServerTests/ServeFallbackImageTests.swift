@@ -24,7 +24,7 @@ final class ServeFallbackImageTests: ServeTestCase {
     private func source(_ path: String) -> String { origin.url(path).absoluteString }
 
     func testUnloadableSourcesAnswerTheProcessedFallback() async throws {
-        let base = try serve(["--allow-loopback-sources", "--download-timeout", "0.5", "--key", Self.key, "--salt", Self.salt,
+        let base = try await serve(["--allow-loopback-sources", "--download-timeout", "0.5", "--key", Self.key, "--salt", Self.salt,
                               "--fallback-image-path", fallbackFile.path])
         for file in ["/gone.jpg", "/broken.jpg", "/text.png", "/slow.jpg"] {
             let answer = try await get(base + (try signed("/rs:fit:20:20/plain/\(source(file))@png")))
@@ -43,7 +43,7 @@ final class ServeFallbackImageTests: ServeTestCase {
     }
 
     func testTheFallbackIsNotCachedForTheURL() async throws {
-        let base = try serve(["--allow-loopback-sources", "--fallback-image-path", fallbackFile.path])
+        let base = try await serve(["--allow-loopback-sources", "--fallback-image-path", fallbackFile.path])
         let url = base + "/insecure/w:20/plain/\(source("/later.png"))@png"
         let before = try await get(url)
         XCTAssertEqual(before.headers.first(name: "Fallback-Image"), "1")
@@ -56,7 +56,7 @@ final class ServeFallbackImageTests: ServeTestCase {
     }
 
     func testRefusedBadAndTooLargeURLsGetNoFallback() async throws {
-        let base = try serve(["--allow-loopback-sources", "--key", Self.key, "--salt", Self.salt, "--max-src-file-size", "2000",
+        let base = try await serve(["--allow-loopback-sources", "--key", Self.key, "--salt", Self.salt, "--max-src-file-size", "2000",
                               "--fallback-image-path", fallbackFile.path])
         let badSignature = try await get(base + "/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/w:20/plain/\(source("/gone.jpg"))")
         XCTAssertEqual(badSignature.status, 403)
@@ -69,12 +69,12 @@ final class ServeFallbackImageTests: ServeTestCase {
             XCTAssertEqual(answer.headers.first(name: "Content-Type"), "text/plain; charset=utf-8")
         }
         // A source over the pixel limit is the server's own limit: 422, not the fallback.
-        let pixelLimited = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.5", "--fallback-image-path", fallbackFile.path])
+        let pixelLimited = try await serve(["--allow-loopback-sources", "--max-src-resolution", "0.5", "--fallback-image-path", fallbackFile.path])
         let tooManyPixels = try await get(pixelLimited + "/insecure/w:20/plain/\(source("/photo.jpg"))")
         XCTAssertEqual(tooManyPixels.status, 422)
         XCTAssertNil(tooManyPixels.headers.first(name: "Fallback-Image"))
         // A source address refused by the policy (loopback, not allowed here) is 404, not the fallback.
-        let strict = try serve(["--fallback-image-path", fallbackFile.path])
+        let strict = try await serve(["--fallback-image-path", fallbackFile.path])
         let refused = try await get(strict + "/insecure/w:20/plain/\(source("/gone.jpg"))")
         XCTAssertEqual(refused.status, 404)
         XCTAssertNil(refused.headers.first(name: "Fallback-Image"))
@@ -82,13 +82,13 @@ final class ServeFallbackImageTests: ServeTestCase {
 
     func testTheStatusAndLifetimeAreConfigurableAndDataWorks() async throws {
         let data = try Data(contentsOf: fallbackFile).base64EncodedString()
-        let base = try serve(["--allow-loopback-sources", "--fallback-image-ttl", "7"],
+        let base = try await serve(["--allow-loopback-sources", "--fallback-image-ttl", "7"],
                              environment: ["IMGPROXY_FALLBACK_IMAGE_DATA": data, "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "404"])
         let answer = try await get(base + "/insecure/w:20/plain/\(source("/gone.jpg"))@png")
         XCTAssertEqual(answer.status, 404)
         XCTAssertEqual(answer.headers.first(name: "Cache-Control"), "max-age=7, public")
         XCTAssertEqual(answer.headers.first(name: "Fallback-Image"), "1")
         XCTAssertEqual(try ImageCoders.shared.decode(answer.body).pixels[5, 5], Self.green)
-        XCTAssertThrowsError(try serve(["--fallback-image-http-code", "99"]))
+        await assertServeRefused(["--fallback-image-http-code", "99"])
     }
 }

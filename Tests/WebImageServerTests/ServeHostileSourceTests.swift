@@ -7,7 +7,7 @@ import XCTest
 /// status, and the server goes on answering.
 final class ServeHostileSourceTests: ServeTestCase {
     func testASourcePortOutsideTheRangeIsABadRequestAndARedirectToOneIsABadGateway() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         for path in ["/insecure/w:10/plain/http://1.2.3.4:99999/x.jpg",
                      "/insecure/w:10/aHR0cDovLzEuMi4zLjQ6OTk5OTkveC5qcGc", // http://1.2.3.4:99999/x.jpg
                      "/unsafe/10x10/http://1.2.3.4:99999/x.jpg",
@@ -28,7 +28,7 @@ final class ServeHostileSourceTests: ServeTestCase {
 
 extension ServeHostileSourceTests {
     func testAFailedSourceIsAskedAgainAndAnswersItsOwnStatusEveryTime() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let url = base + "/insecure/w:10/plain/" + origin.url("/later.jpg").absoluteString
         origin.route("/later.jpg", .status(404))
         for _ in 0..<2 {
@@ -61,7 +61,7 @@ extension ServeHostileSourceTests {
              "source too large: 16383x16383 pixels exceeds the limit of 50000000 pixels"),
         ]
         for (path, data, _) in bombs { origin.route(path, .bytes(data, contentType: "application/octet-stream")) }
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         for (path, data, message) in bombs {
             XCTAssertLessThan(data.count, 4096, path)
             let response = try await get(base + "/insecure/rs:fit:100:100/plain/" + origin.url(path).absoluteString)
@@ -72,13 +72,13 @@ extension ServeHostileSourceTests {
         // Under a limit of 1 megapixel, two frames of 0.81: together over it, the first alone
         // (a still) under it, and each under a per-frame limit of 0.9.
         origin.route("/pair.gif", .bytes(CraftedImage.gif(width: 900, height: 900, frames: 2), contentType: "image/gif"))
-        let small = try serve(["--allow-loopback-sources", "--max-src-resolution", "1"])
+        let small = try await serve(["--allow-loopback-sources", "--max-src-resolution", "1"])
         let pair = "/plain/" + origin.url("/pair.gif").absoluteString
         let together = try await get(small + "/insecure/rs:fit:100:100" + pair)
         XCTAssertEqual(together.status, 422)
         let still = try await get(small + "/insecure/rs:fit:100:100/f:jpg" + pair)
         XCTAssertEqual(still.status, 200, "a still decodes the first frame only")
-        let perFrame = try serve(["--allow-loopback-sources", "--max-src-resolution", "1", "--max-animation-frame-resolution", "0.9"])
+        let perFrame = try await serve(["--allow-loopback-sources", "--max-src-resolution", "1", "--max-animation-frame-resolution", "0.9"])
         let framesAlone = try await get(perFrame + "/insecure/rs:fit:100:100" + pair)
         XCTAssertEqual(framesAlone.status, 200, "each frame is under the per-frame limit")
     }

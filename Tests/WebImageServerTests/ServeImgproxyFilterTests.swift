@@ -19,7 +19,7 @@ final class ServeImgproxyFilterTests: ServeTestCase {
                                           contentType: "image/png"))
         origin.route("/clear.png", .bytes(try ImgproxyTestImages.png(ImgproxyTestImages.bands(bottom: .clear)), contentType: "image/png"))
         origin.route("/geometry.png", .bytes(try ImgproxyTestImages.png(ImgproxyTestImages.geometry), contentType: "image/png"))
-        base = try serve(["--allow-loopback-sources"])
+        base = try await serve(["--allow-loopback-sources"])
     }
 
     private func response(_ options: String, _ file: String, suffix: String = "@png") async throws
@@ -85,7 +85,7 @@ final class ServeImgproxyFilterTests: ServeTestCase {
     /// asked; a URL's `skp` replaces the server's list.
     func testSkipProcessingFormatsOfTheServer() async throws {
         let source = try ImgproxyTestImages.png(ImgproxyTestImages.geometry)
-        let skipping = try serve(["--allow-loopback-sources", "--skip-processing-formats", "png"])
+        let skipping = try await serve(["--allow-loopback-sources", "--skip-processing-formats", "png"])
         let url = origin.url("/geometry.png").absoluteString
         for suffix in ["", "@png"] {
             let same = try await get(skipping + "/insecure/rs:fill:4:4/plain/\(url)\(suffix)")
@@ -162,7 +162,7 @@ final class ServeImgproxyFilterTests: ServeTestCase {
     /// imgproxy's TestPresetUsage through a request: the `default` preset applies to a URL
     /// that names none (`default=pixelate:10`: the result differs from the source, in blocks).
     func testTheDefaultPresetAppliesToEveryURL() async throws {
-        let pixelating = try serve(["--allow-loopback-sources", "--preset", "default=pixelate:10"])
+        let pixelating = try await serve(["--allow-loopback-sources", "--preset", "default=pixelate:10"])
         let answer = try await get(pixelating + "/insecure/plain/\(origin.url("/geometry.png").absoluteString)@png")
         XCTAssertEqual(answer.status, 200)
         let blocks = try ImageCoders.shared.decode(answer.body).pixels
@@ -187,7 +187,7 @@ final class ServeImgproxyFilterTests: ServeTestCase {
     /// imgproxy's TestQualitySettings: with `--quality 99`, `q:99` and a URL without quality
     /// are the same near-copy of the source; `q:1` and `fq:jpg:1` the same far one.
     func testTheServersQualityIsTheDefaultOfURLs() async throws {
-        let fine = try serve(["--allow-loopback-sources", "--quality", "99"])
+        let fine = try await serve(["--allow-loopback-sources", "--quality", "99"])
         let source = try ImageCoders.shared.decode(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg"))).pixels
         var bodies: [String: Data] = [:]
         for options in ["q:99", "w:0", "q:1", "fq:jpg:1"] {

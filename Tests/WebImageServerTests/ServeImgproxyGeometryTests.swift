@@ -14,7 +14,7 @@ final class ServeImgproxyGeometryTests: ServeTestCase {
     override func setUp() async throws {
         try await super.setUp()
         origin.route("/geometry.png", .bytes(try ImgproxyTestImages.png(ImgproxyTestImages.geometry), contentType: "image/png"))
-        base = try serve(["--allow-loopback-sources", "--allow-security-options"])
+        base = try await serve(["--allow-loopback-sources", "--allow-security-options"])
     }
 
     /// The image `options` make of the 200 × 100 source, in PNG, after checking it is a 200.

@@ -12,7 +12,7 @@ import XCTest
 /// argument-free mode and shutdown, against the built binary and a loopback origin.
 final class ServeOperationsTests: ServeTestCase {
     func testMetricsCountRequestsTiersAndTimesInPrometheusText() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString
         let made = try await get(base + "/insecure/w:100/plain/\(source)")
         XCTAssertEqual(made.status, 200)
@@ -44,7 +44,7 @@ final class ServeOperationsTests: ServeTestCase {
     }
 
     func testTheQueueLengthIsAGauge() async throws {
-        let base = try serve(["--allow-loopback-sources", "--concurrency", "1", "--timeout", "120"])
+        let base = try await serve(["--allow-loopback-sources", "--concurrency", "1", "--timeout", "120"])
         let client = try XCTUnwrap(self.client)
         // The heavy request holds the only slot for seconds; a second, different request waits for it.
         let heavyURL = heavyURL(base)
@@ -69,7 +69,7 @@ final class ServeOperationsTests: ServeTestCase {
         var held = LoopbackHTTPResponse.bytes(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")), contentType: "image/jpeg")
         held.gate = gate
         origin.route("/once.jpg", held)
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         // A client of its own, with a connection per request, so that all hundred reach the server together.
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 100)
@@ -139,8 +139,8 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertEqual(garbage.status, 200)
 
         // A new process reads the result from the disk cache with the time it was made.
-        try XCTUnwrap(servers.last).send(SIGTERM)
-        XCTAssertEqual(servers.last?.waitForExit(timeout: 30), 0)
+        try XCTUnwrap(processes.last).send(SIGTERM)
+        XCTAssertEqual(processes.last?.waitForExit(timeout: 30), 0)
         try await Task.sleep(for: .milliseconds(1100))
         let restarted = try start(arguments)
         let fromDisk = try await get(restarted + path)
@@ -159,11 +159,11 @@ final class ServeOperationsTests: ServeTestCase {
         origin.route("/five.gif", .bytes(gif, contentType: "image/gif"))
         let source = origin.url("/five.gif").absoluteString
 
-        let animated = try await get(try serve(["--allow-loopback-sources"]) + "/insecure/w:25/plain/\(source)")
+        let animated = try await get(try await serve(["--allow-loopback-sources"]) + "/insecure/w:25/plain/\(source)")
         XCTAssertEqual(animated.status, 200)
         XCTAssertEqual(try ImageCoders.shared.decode(animated.body).frames.count, 5, "the default keeps a short animation")
 
-        let limited = try serve(["--allow-loopback-sources", "--max-animation-frames", "4"])
+        let limited = try await serve(["--allow-loopback-sources", "--max-animation-frames", "4"])
         let refused = try await get(limited + "/insecure/w:25/plain/\(source)")
         XCTAssertEqual(refused.status, 422)
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self),
@@ -207,14 +207,14 @@ final class ServeOperationsTests: ServeTestCase {
         // No argument at all; only the port comes from the environment, so that a busy 8080 does not matter.
         _ = try start(["serve"], environment: ["IMGPROXY_BIND": "127.0.0.1:0", "XDG_CACHE_HOME": folder.appending("xdg").path],
                       directory: photos)
-        try await fetchExample(of: try XCTUnwrap(servers.last))
+        try await fetchExample(of: try XCTUnwrap(processes.last))
     }
 
     func testWithoutArgumentsOrEnvironmentItListensOn8080() async throws {
         guard Self.isFree(port: 8080) else { throw MachineGuard.notPermitted("port 8080 is in use on this machine") }
         let base = try start(["serve"], environment: ["XDG_CACHE_HOME": folder.appending("xdg").path], directory: try photoFolder())
         XCTAssertEqual(base, "http://127.0.0.1:8080")
-        try await fetchExample(of: try XCTUnwrap(servers.last))
+        try await fetchExample(of: try XCTUnwrap(processes.last))
     }
 
     /// Whether nothing listens on `port` of 127.0.0.1 now.
@@ -227,7 +227,7 @@ final class ServeOperationsTests: ServeTestCase {
     }
 
     func testSIGTERMLetsARequestInFlightFinishThenExitsZero() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try serveProcess(["--allow-loopback-sources"])
         let client = try XCTUnwrap(self.client)
         let url = base + "/insecure/w:10/plain/\(origin.url("/slow.jpg").absoluteString)"
         let inFlight = Task {
@@ -236,7 +236,7 @@ final class ServeOperationsTests: ServeTestCase {
         }
         let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/slow.jpg") == 1 }
         XCTAssertTrue(arrived)
-        let server = try XCTUnwrap(servers.last)
+        let server = try XCTUnwrap(processes.last)
         server.send(SIGTERM)
         let (status, bytes) = try await inFlight.value
         XCTAssertEqual(status, 200, "the request under way when SIGTERM came was answered")
@@ -245,21 +245,21 @@ final class ServeOperationsTests: ServeTestCase {
     }
 
     func testSIGINTStopsTheServerWithStatusZero() async throws {
-        let base = try serve([])
+        let base = try serveProcess([])
         let health = try await get(base + "/health")
         XCTAssertEqual(health.status, 200)
-        let server = try XCTUnwrap(servers.last)
+        let server = try XCTUnwrap(processes.last)
         server.send(SIGINT)
         XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
     }
 
     func testLogLinesWaitInMemoryAndAreAllWrittenOnSIGTERM() async throws {
-        let base = try serve(["--log-interval", "60"])
+        let base = try serveProcess(["--log-interval", "60"])
         for _ in 0..<3 {
             let missing = try await get(base + "/insecure/w:10/plain/local:///missing.jpg")
             XCTAssertEqual(missing.status, 404)
         }
-        let server = try XCTUnwrap(servers.last)
+        let server = try XCTUnwrap(processes.last)
         let logged = { server.errorOutput.split(separator: "\n").filter { $0.contains("path=/w:10/") } }
         XCTAssertEqual(logged().count, 0, "written before a minute or the exit")
         server.send(SIGTERM)
@@ -272,12 +272,12 @@ final class ServeOperationsTests: ServeTestCase {
     func testTheLogLevelWarnWritesNoRequestLines() async throws {
         for (arguments, environment, lines) in [(["--log-level", "warn"], [:], 0), ([], ["IMGPROXY_LOG_LEVEL": "info"], 2),
                                                 ([], ["IMGPROXY_LOG_LEVEL": "ERROR"], 0)] {
-            let base = try serve(arguments + ["--log-interval", "0"], environment: environment)
+            let base = try serveProcess(arguments + ["--log-interval", "0"], environment: environment)
             for _ in 0..<2 {
                 let missing = try await get(base + "/insecure/w:11/plain/local:///missing.jpg")
                 XCTAssertEqual(missing.status, 404)
             }
-            let server = try XCTUnwrap(servers.last)
+            let server = try XCTUnwrap(processes.last)
             server.send(SIGTERM)
             XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
             XCTAssertEqual(server.errorOutput.split(separator: "\n").filter { $0.contains("path=/w:11/") }.count, lines,
@@ -290,17 +290,17 @@ final class ServeOperationsTests: ServeTestCase {
 
     func testLogLinesAreWrittenWithinATenthOfASecondByDefault() async throws {
         // An empty variable is unset: the default interval.
-        let base = try serve([], environment: ["WEBIMAGE_LOG_INTERVAL": ""])
+        let base = try serveProcess([], environment: ["WEBIMAGE_LOG_INTERVAL": ""])
         let missing = try await get(base + "/insecure/w:10/plain/local:///missing.jpg")
         XCTAssertEqual(missing.status, 404)
-        let server = try XCTUnwrap(servers.last)
+        let server = try XCTUnwrap(processes.last)
         let written = server.wait(timeout: 10) { server.errorOutput.split(separator: "\n").contains { $0.contains("path=/w:10/") } }
         XCTAssertTrue(written, server.errorOutput)
     }
 
     func testSourceAddressesAreCheckedWhereTheServerConnectsAndOnEveryRedirect() async throws {
         // A name, not an address: refused for what it resolves to, before any connection.
-        let strict = try serve([])
+        let strict = try await serve([])
         let byName = try await get(strict + "/insecure/w:10/plain/http://localhost:\(origin.port)/photo.jpg")
         XCTAssertEqual(byName.status, 404, "refused as imgproxy refuses a source address: not found")
         XCTAssertEqual(String(decoding: byName.body, as: UTF8.self), "not allowed: the source resolves to a loopback address\n")
@@ -308,7 +308,7 @@ final class ServeOperationsTests: ServeTestCase {
 
         origin.route("/metadata.jpg", LoopbackHTTPResponse(status: 302, headers: [("Location", "http://169.254.169.254/latest/meta-data")]))
         origin.route("/moved.jpg", LoopbackHTTPResponse(status: 301, headers: [("Location", "/photo.jpg")]))
-        let loopback = try serve(["--allow-loopback-sources"])
+        let loopback = try await serve(["--allow-loopback-sources"])
         let allowedName = try await get(loopback + "/insecure/w:10/plain/http://localhost:\(origin.port)/photo.jpg")
         XCTAssertEqual(allowedName.status, 200, "localhost connects to the checked IPv4 address the origin listens on")
         let inwards = try await get(loopback + "/insecure/w:10/plain/\(origin.url("/metadata.jpg").absoluteString)")
@@ -318,7 +318,7 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertEqual(moved.status, 200, "a redirect to an allowed address is followed")
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 2)
 
-        let noRedirects = try serve(["--allow-loopback-sources", "--max-redirects", "0"])
+        let noRedirects = try await serve(["--allow-loopback-sources", "--max-redirects", "0"])
         let notFollowed = try await get(noRedirects + "/insecure/w:11/plain/\(origin.url("/moved.jpg").absoluteString)")
         XCTAssertEqual(notFollowed.status, 502)
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 2)

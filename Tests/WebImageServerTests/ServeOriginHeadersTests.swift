@@ -37,7 +37,7 @@ final class ServeOriginHeadersTests: ServeTestCase {
         origin.route("/cc.png", LoopbackHTTPResponse(headers: [("Content-Type", "image/png"), ("Cache-Control", "max-age=1234, public"),
                                                                ("Expires", DateFormatter.http.string(from: Date(timeIntervalSinceNow: 3600)))],
                                                      chunks: [png]))
-        let base = try serve(["--allow-loopback-sources", "--cache-control-passthrough"])
+        let base = try await serve(["--allow-loopback-sources", "--cache-control-passthrough"])
         let answer = try await resized(base, "/cc.png")
         XCTAssertEqual(answer.status, 200)
         XCTAssertEqual(answer.headers.first(name: "Cache-Control"), "max-age=1234, public")
@@ -51,7 +51,7 @@ final class ServeOriginHeadersTests: ServeTestCase {
         origin.route("/expires.png", LoopbackHTTPResponse(headers: [("Content-Type", "image/png"),
                                                                     ("Expires", DateFormatter.http.string(from: Date(timeIntervalSinceNow: 1239)))],
                                                           chunks: [png]))
-        let base = try serve(["--allow-loopback-sources", "--cache-control-passthrough"])
+        let base = try await serve(["--allow-loopback-sources", "--cache-control-passthrough"])
         let answer = try await resized(base, "/expires.png")
         let field = try XCTUnwrap(answer.headers.first(name: "Cache-Control"))
         XCTAssertNotNil(try Regex("max-age=12[0-3][0-9], public").wholeMatch(in: field), field)
@@ -62,7 +62,7 @@ final class ServeOriginHeadersTests: ServeTestCase {
         origin.route("/cc.png", LoopbackHTTPResponse(headers: [("Content-Type", "image/png"), ("Cache-Control", "max-age=1234, public"),
                                                                ("Expires", DateFormatter.http.string(from: Date(timeIntervalSinceNow: 3600)))],
                                                      chunks: [png]))
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let answer = try await resized(base, "/cc.png")
         XCTAssertEqual(answer.headers.first(name: "Cache-Control"), "max-age=31536000, public")
         XCTAssertNil(answer.headers.first(name: "Expires"))
@@ -70,7 +70,7 @@ final class ServeOriginHeadersTests: ServeTestCase {
 
     func testETagsCanBeTurnedOff() async throws {
         origin.route("/plain.png", .bytes(png, contentType: "image/png", etag: Self.etag))
-        let base = try serve(["--allow-loopback-sources", "--use-etag", "false"])
+        let base = try await serve(["--allow-loopback-sources", "--use-etag", "false"])
         let answer = try await resized(base, "/plain.png")
         XCTAssertEqual(answer.status, 200)
         XCTAssertNil(answer.headers.first(name: "ETag"))
@@ -85,7 +85,7 @@ final class ServeOriginHeadersTests: ServeTestCase {
                 ? LoopbackHTTPResponse(status: 304, headers: [("ETag", Self.etag)])
                 : .bytes(png, contentType: "image/png", etag: Self.etag)
         }
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let answer = try await get(base + "/insecure/plain/" + origin.url("/tagged.png").absoluteString,
                                    headers: [("If-None-Match", Self.etag)])
         XCTAssertEqual(answer.status, 304)
@@ -98,12 +98,12 @@ final class ServeOriginHeadersTests: ServeTestCase {
 
     func testTheOriginsLastModifiedIsAnsweredUnlessTurnedOff() async throws {
         origin.route("/dated.png", .bytes(png, contentType: "image/png", lastModified: Self.lastModified))
-        let on = try serve(["--allow-loopback-sources"])
+        let on = try await serve(["--allow-loopback-sources"])
         let answer = try await resized(on, "/dated.png")
         XCTAssertEqual(answer.headers.first(name: "Last-Modified"), Self.lastModified)
         let revalidated = try await resized(on, "/dated.png", headers: [("If-Modified-Since", Self.lastModified)])
         XCTAssertEqual(revalidated.status, 304, "the cached result is dated as its source")
-        let off = try serve(["--allow-loopback-sources", "--use-last-modified", "false"])
+        let off = try await serve(["--allow-loopback-sources", "--use-last-modified", "false"])
         let unDated = try await resized(off, "/dated.png")
         XCTAssertNil(unDated.headers.first(name: "Last-Modified"))
     }
@@ -111,7 +111,7 @@ final class ServeOriginHeadersTests: ServeTestCase {
     func testTheBusterIsTheEarliestLastModified() async throws {
         origin.route("/dated.png", .bytes(png, contentType: "image/png", lastModified: Self.lastModified))
         let buster = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let base = try serve(["--allow-loopback-sources", "--last-modified-buster", ISO8601DateFormatter().string(from: buster)])
+        let base = try await serve(["--allow-loopback-sources", "--last-modified-buster", ISO8601DateFormatter().string(from: buster)])
         let answer = try await resized(base, "/dated.png")
         XCTAssertEqual(answer.headers.first(name: "Last-Modified"), DateFormatter.http.string(from: buster))
     }
@@ -128,8 +128,8 @@ final class ServeOriginHeadersTests: ServeTestCase {
             }
             return LoopbackHTTPResponse(status: 304)
         }
-        let on = try serve(["--allow-loopback-sources"])
-        let off = try serve(["--allow-loopback-sources", "--use-last-modified", "false"])
+        let on = try await serve(["--allow-loopback-sources"])
+        let off = try await serve(["--allow-loopback-sources", "--use-last-modified", "false"])
         for (date, status) in zip(dates, [304, 304, 200]) {
             let answer = try await get(on + "/insecure/plain/" + origin.url("/since.png").absoluteString + "?on=\(status)",
                                        headers: [("If-Modified-Since", date)])
@@ -150,11 +150,11 @@ final class ServeOriginHeadersTests: ServeTestCase {
     /// answer (a memory hit, an error, `/health`) allows any origin to read it.
     func testCORSFieldsWhenAnOriginIsAllowed() async throws {
         origin.route("/plain.png", .bytes(png, contentType: "image/png"))
-        let closed = try serve(["--allow-loopback-sources"])
+        let closed = try await serve(["--allow-loopback-sources"])
         let plain = try await resized(closed, "/plain.png")
         XCTAssertEqual(plain.status, 200)
         XCTAssertNil(plain.headers.first(name: "Access-Control-Allow-Origin"))
-        let open = try serve(["--allow-loopback-sources", "--allow-origin", "*"])
+        let open = try await serve(["--allow-loopback-sources", "--allow-origin", "*"])
         for path in ["/plain.png", "/plain.png", "/missing.png"] {
             let answer = try await resized(open, path)
             XCTAssertEqual(answer.headers.first(name: "Access-Control-Allow-Origin"), "*", path)
@@ -171,7 +171,7 @@ final class ServeOriginHeadersTests: ServeTestCase {
     func testPreflightsAreAnsweredWhenAnOriginIsAllowed() async throws {
         let preflight = [("Origin", "https://site.example"), ("Access-Control-Request-Method", "GET"),
                          ("Access-Control-Request-Headers", "if-none-match")]
-        let one = try serve(["--allow-origin", "https://site.example"])
+        let one = try await serve(["--allow-origin", "https://site.example"])
         let path = "/insecure/rs:fit:10:10/plain/" + origin.url("/plain.png").absoluteString
         for url in [one + path, one + "/health"] {
             let answer = try await get(url, headers: preflight, method: .OPTIONS)
@@ -183,12 +183,12 @@ final class ServeOriginHeadersTests: ServeTestCase {
             XCTAssertEqual(answer.headers.first(name: "Vary"), "Origin", url)
             XCTAssertEqual(answer.body.count, 0, url)
         }
-        let any = try serve(["--allow-origin", "*"])
+        let any = try await serve(["--allow-origin", "*"])
         let open = try await get(any + path, headers: preflight, method: .OPTIONS)
         XCTAssertEqual(open.status, 204)
         XCTAssertEqual(open.headers.first(name: "Access-Control-Allow-Origin"), "*")
         XCTAssertNil(open.headers.first(name: "Vary"), "an answer for any origin does not vary by it")
-        let closed = try serve([])
+        let closed = try await serve([])
         let refused = try await get(closed + path, headers: preflight, method: .OPTIONS)
         XCTAssertEqual(refused.status, 405)
         XCTAssertEqual(refused.headers.first(name: "Allow"), "GET, HEAD")

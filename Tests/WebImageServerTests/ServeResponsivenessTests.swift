@@ -6,7 +6,7 @@ import XCTest
 /// answered where they are read: a liveness probe is answered at once however much work runs.
 final class ServeResponsivenessTests: ServeTestCase {
     func testHealthAndMetricsAnswerAtOnceWhileImagesAreMade() async throws {
-        let base = try serve(["--allow-loopback-sources", "--concurrency", "2", "--timeout", "120"])
+        let base = try await serve(["--allow-loopback-sources", "--concurrency", "2", "--timeout", "120"])
         let source = origin.url("/photo.jpg").absoluteString
         // Four results of 4 megapixels, blurred: seconds of work each, more than the cores.
         let heavy = (0..<4).map { base + "/insecure/rs:fit:2400:2400/el:1/bl:\($0 + 6)/plain/" + source }

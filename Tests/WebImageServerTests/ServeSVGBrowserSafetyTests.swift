@@ -39,7 +39,7 @@ final class ServeSVGBrowserSafetyTests: ServeTestCase {
         let chromium = try HeadlessChromium()
         let attacker = try await LoopbackHTTPServer.start()
         let root = try hostileFolder(naming: attacker)
-        let base = try serve(["--local-root", root.path])
+        let base = try await serve(["--local-root", root.path])
         var urls = Self.hostile.map { base + "/insecure/plain/local:///" + $0 }
         for name in Self.hostile {
             let rewritten = try SVGSanitizer(policy: .serving).sanitize(Data(contentsOf: root.appendingPathComponent(name)))

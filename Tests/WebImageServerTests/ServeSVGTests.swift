@@ -8,7 +8,7 @@ import XCTest
 /// a small drawing enlarged), transparency kept, and answered as sanitized SVG when SVG or no
 /// format is asked for, as imgproxy does.
 final class ServeSVGTests: ServeTestCase {
-    private func serveVectors(_ arguments: [String] = []) throws -> String {
+    private func serveVectors(_ arguments: [String] = []) async throws -> String {
         let root = folder.appending("vectors")
         // Laid out by the first server of a test; a second one serves the same folder.
         if !FileManager.default.fileExists(atPath: root.path) {
@@ -20,14 +20,14 @@ final class ServeSVGTests: ServeTestCase {
             let hostile = ##"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#00f"/></svg>"##
             try Data(hostile.utf8).write(to: root.appendingPathComponent("script.svg"))
         }
-        return try serve(["--local-root", root.path] + arguments)
+        return try await serve(["--local-root", root.path] + arguments)
     }
 
     /// A 64 × 48 document at `rs:fit:400:400` as PNG: 400 × 300, drawn at that size (the
     /// rectangle's edge at column 25 of 400 goes from clear to opaque within two pixels), its
     /// transparent corners kept; a `fill` larger than the document is drawn at the fill's scale.
     func testAnSVGSourceIsDrawnAtTheRequestedSize() async throws {
-        let base = try serveVectors()
+        let base = try await serveVectors()
         let fit = try await get(base + "/insecure/rs:fit:400:400/f:png/plain/local:///viewbox_only.svg")
         XCTAssertEqual(fit.status, 200)
         XCTAssertEqual(fit.headers.first(name: "Content-Type"), "image/png")
@@ -49,7 +49,7 @@ final class ServeSVGTests: ServeTestCase {
     /// imgproxy's `Content-Security-Policy` (no script, no fetch, a sandbox) and `nosniff`, as
     /// every answer; the memory hit's answer (the second request) says the same.
     func testSVGIsAnsweredSanitizedWhenSVGOrNoFormatIsAsked() async throws {
-        let base = try serveVectors()
+        let base = try await serveVectors()
         for path in ["/insecure/plain/local:///script.svg", "/insecure/rs:fit:100:100/f:svg/plain/local:///script.svg",
                      "/insecure/plain/local:///script.svg"] {
             let response = try await get(base + path)
@@ -75,7 +75,7 @@ final class ServeSVGTests: ServeTestCase {
     /// `--always-rasterize-svg`, a URL naming no format gets the drawing in PNG (or the format
     /// `Accept` chooses); one naming SVG still gets SVG.
     func testAlwaysRasterizeSVG() async throws {
-        let base = try serveVectors(["--always-rasterize-svg", "--enforce-webp"])
+        let base = try await serveVectors(["--always-rasterize-svg", "--enforce-webp"])
         let drawn = try await get(base + "/insecure/rs:fill:40:40/plain/local:///script.svg")
         XCTAssertEqual(drawn.headers.first(name: "Content-Type"), "image/png")
         let image = try ImageCoders.shared.decode(drawn.body)
@@ -85,7 +85,7 @@ final class ServeSVGTests: ServeTestCase {
         XCTAssertEqual(webp.headers.first(name: "Content-Type"), "image/webp")
         let named = try await get(base + "/insecure/plain/local:///script.svg@svg")
         XCTAssertEqual(named.headers.first(name: "Content-Type"), "image/svg+xml")
-        let plain = try serveVectors(["--enforce-webp"])
+        let plain = try await serveVectors(["--enforce-webp"])
         let kept = try await get(plain + "/insecure/plain/local:///script.svg")
         XCTAssertEqual(kept.headers.first(name: "Content-Type"), "image/svg+xml")
         // TestErrorSavingToSVG: a raster source cannot be answered as SVG.
@@ -96,7 +96,7 @@ final class ServeSVGTests: ServeTestCase {
 
     /// An entity bomb is refused with 422 and a line saying why, quickly.
     func testAnSVGBombIsUnprocessable() async throws {
-        let base = try serveVectors()
+        let base = try await serveVectors()
         let started = ContinuousClock.now
         for path in ["/insecure/rs:fit:100:100/f:png/plain/local:///bomb_billion_laughs.svg",
                      "/insecure/plain/local:///bomb_billion_laughs.svg"] {

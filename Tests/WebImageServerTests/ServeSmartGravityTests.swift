@@ -20,7 +20,7 @@ final class ServeSmartGravityTests: ServeTestCase {
         let png = try ImageCoders(WebImageCodecs.defaultCoders).encode(Image(pixels: canvas), as: .png)
         origin.route("/offcentre.png", .bytes(png, contentType: "image/png"))
         let source = origin.url("/offcentre.png").absoluteString
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         // 1024 × 384 filled into 200 × 200 scales to 533 × 200, the photo to some 133 × 100 of it.
         let whole = OffCentrePhoto.photoPixels(in: try await served(base, "/insecure/rs:fit:533:200/plain/\(source)@png"))
         XCTAssertGreaterThan(whole, 10_000)

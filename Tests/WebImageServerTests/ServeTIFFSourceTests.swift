@@ -23,7 +23,7 @@ final class ServeTIFFSourceTests: ServeTestCase {
     }
 
     func testThumborAnswersATIFFAsPNG() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = try serveTIFF("gradient_8bit.tif", transparent: false)
         let response = try await get(base + "/unsafe/\(source)")
         XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
@@ -37,7 +37,7 @@ final class ServeTIFFSourceTests: ServeTestCase {
     }
 
     func testImgproxyURLsAnswerPNGOrTheFormatAsked() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let opaque = try serveTIFF("opaque.tiff", transparent: false), clear = try serveTIFF("clear.tiff", transparent: true)
         let cases: [(String, String)] = [
             ("/insecure/rs:fit:30:30/plain/\(opaque)", "image/png"),

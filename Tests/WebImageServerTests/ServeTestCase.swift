@@ -8,13 +8,17 @@ import WebImageServer
 import WebImageTestSupport
 import XCTest
 
-/// Tests of `webimage serve` run as the built binary on a free loopback port, fetching from a
-/// real loopback origin, asked by AsyncHTTPClient.
+/// Tests of `webimage serve` on a free loopback port, fetching from a real loopback origin,
+/// asked by AsyncHTTPClient: assembled in this process (``serve(_:environment:)``), or run as
+/// the built binary (``start(_:environment:directory:)``) for what only a process shows.
 class ServeTestCase: XCTestCase {
     static let key = "736563726574", salt = "68656C6C6F"
     var origin: LoopbackHTTPServer!
     var client: HTTPClient!
-    var servers: [ChildProcess] = []
+    /// The servers ``serve(_:environment:)`` started, in order.
+    var servers: [InProcessServer] = []
+    /// The binaries ``start(_:environment:directory:)`` started, in order.
+    var processes: [ChildProcess] = []
     var folder: TemporaryFolder!
 
     override func setUp() async throws {
@@ -30,7 +34,8 @@ class ServeTestCase: XCTestCase {
     }
 
     override func tearDown() async throws {
-        servers.forEach { $0.killAndReap() }
+        for server in servers { await server.stop() }
+        processes.forEach { $0.killAndReap() }
         try await client.shutdown()
         try await origin.stop()
     }
@@ -73,10 +78,32 @@ class ServeTestCase: XCTestCase {
         return samples
     }
 
-    /// Starts `webimage serve` with `arguments` (and `environment` added to this process's) on a
-    /// free port, caching in a folder of its own, and returns its base URL.
-    func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    /// Starts `webimage serve`'s server with `arguments` and `environment` (only those
+    /// variables) in this process on a free port, caching in a folder of its own, and returns
+    /// its base URL.
+    func serve(_ arguments: [String], environment: [String: String] = [:]) async throws -> String {
         let cache = folder.appending("cache-\(servers.count)").path
+        let server = try await InProcessServer.start(["--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments, environment: environment,
+                                                     logFile: folder.appending("serve-\(servers.count).log"))
+        servers.append(server)
+        return server.baseURL
+    }
+
+    /// Fails unless the server `arguments` describe refuses to start.
+    func assertServeRefused(_ arguments: [String], _ message: String = "", line: UInt = #line) async {
+        do {
+            _ = try await serve(arguments)
+            XCTFail("started with \(arguments) \(message)", line: line)
+        } catch {
+            XCTAssertFalse(String(describing: error).isEmpty, line: line)
+        }
+    }
+
+    /// Starts `webimage serve`, the built binary, as ``serve(_:environment:)`` starts its
+    /// server (with `environment` added to this process's), for what only a process shows:
+    /// signals, its exit status, its standard streams.
+    func serveProcess(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let cache = folder.appending("process-cache-\(processes.count)").path
         return try start(["serve", "--bind", "127.0.0.1:0", "--cache-dir", cache] + arguments, environment: environment)
     }
 
@@ -84,7 +111,7 @@ class ServeTestCase: XCTestCase {
     /// listens (see ``ServeProcess``), and returns its base URL.
     func start(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> String {
         let server = try ServeProcess(launching: arguments, environment: environment, directory: directory)
-        servers.append(server.process)
+        processes.append(server.process)
         return server.baseURL
     }
 

@@ -72,7 +72,7 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
     }
 
     func testAutoWebP() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-webp"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-webp"])
         try await check(base, accepting: .webp, rows: rows(.webp))
         // A type listed with q=0 is refused, not accepted.
         let refused = try await get(base + "/unsafe/\(try XCTUnwrap(sources["image.jpg"]))", headers: [("Accept", "image/webp;q=0, */*")])
@@ -82,7 +82,7 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
     /// tests/handlers/test_base_handler_with_cover.py: `cover()` answers an animated GIF's first
     /// frame, still a GIF.
     func testCoverIsTheFirstFrame() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-webp"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-webp"])
         let answer = try await get(base + "/unsafe/filters:cover()/\(try XCTUnwrap(sources["animated.gif"]))")
         XCTAssertEqual(answer.status, 200)
         XCTAssertEqual(answer.headers.first(name: "Content-Type"), "image/gif")
@@ -92,12 +92,12 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
     }
 
     func testAutoPNG() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-png"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-png"])
         try await check(base, accepting: .png, rows: rows(.png) + [("", "image.heic", .png, true, "test_can_auto_convert_heic_to_png")])
     }
 
     func testAutoHEIF() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-heif"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-heif"])
         try await check(base, accept: "image/heif,*/*;q=0.8",
                         rows: rows(.heic).filter { !$0.0.contains("format(heic)") }
                             + [("", "image.avif", .heic, true, "test_can_auto_convert_avif_to_heif")])
@@ -106,7 +106,7 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
     /// _auto_jpg.py: every row with `Accept: */*`, `image/jpg` and `image/jpeg` (each at
     /// q=0.8); `autojpg(false)` does not turn AUTO_JPG off; a transparent PNG stays PNG.
     func testAutoJPG() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-jpg"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-jpg"])
         let rows: [(String, String, ImageFormat, Bool, String)] = [
             ("", "image.avif", .jpeg, true, "test_can_auto_convert_avif_to_jpg"),
             ("", "image.heic", .jpeg, true, "test_can_auto_convert_heic_to_jpg"),
@@ -133,23 +133,23 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
     /// it; `autojpg(true|false)` decides per URL. Without a preference, thumbor ranks the JPEG of
     /// an opaque PNG with AUTO_JPG, before HEIC and PNG.
     func testAutoPNGToJPG() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-png-to-jpg"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-png-to-jpg"])
         try await check(base, accept: nil, rows: [
             ("", "opaque.png", .jpeg, false, "test_should_auto_convert_png_to_jpg"),
             ("", "transparent.png", .png, false, "test_shouldnt_auto_convert_png_to_jpg_if_png_has_transparency"),
             ("filters:autojpg(false)/", "opaque.png", .png, false, "test_shouldnt_auto_convert_png_to_jpg_with_autojpg_false"),
         ])
-        let webp = try serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-webp"])
+        let webp = try await serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-webp"])
         try await check(webp, accept: "image/webp,*/*;q=0.8", rows: [
             ("", "opaque.png", .webp, true, "test_should_auto_convert_png_to_webp_if_auto_webp_is_true"),
             ("", "transparent.png", .webp, true, "test_should_auto_convert_png_to_webp_if_auto_webp_is_true_and_png_has_transparency"),
         ])
-        let turnedOn = try serve(["--allow-loopback-sources"])
+        let turnedOn = try await serve(["--allow-loopback-sources"])
         try await check(turnedOn, accept: nil, rows: [
             ("filters:autojpg(true)/", "opaque.png", .jpeg, false, "test_should_auto_convert_png_to_jpg_with_autojpg_true"),
             ("", "opaque.png", .png, false, "without the setting"),
         ])
-        let ranked = try serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-png", "--auto-heif"])
+        let ranked = try await serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-png", "--auto-heif"])
         try await check(ranked, accept: "image/png,image/heif", rows: [
             ("", "opaque.png", .jpeg, true, "PNG to JPEG before AUTO_HEIF and AUTO_PNG"),
             ("", "transparent.png", .heic, true, "a transparent PNG goes on to AUTO_HEIF"),
@@ -164,7 +164,7 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
     /// format listed with q=0, leaves the source's format when none matches (still varying), and
     /// keeps `--auto-png-to-jpg` as the last resort after it, which `autojpg` turns on or off.
     func testAutoImageFormatPreference() async throws {
-        let ordered = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif", "--auto-image-format-preference", "avif,webp,jpg,png"])
+        let ordered = try await serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif", "--auto-image-format-preference", "avif,webp,jpg,png"])
         try await check(ordered, accept: "image/webp,image/avif,*/*;q=0.8",
                         rows: [("", "image.jpg", .avif, true, "test_can_auto_convert_to_avif")])
         try await check(ordered, accept: "image/avif;q=0,image/webp;q=0.8",
@@ -173,26 +173,26 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
                         rows: [("", "image.jpg", .avif, true, "test_put_and_get_keep_accept_variants_separate: each Accept its own entry")])
         try await check(ordered, accept: "image/tiff",
                         rows: [("", "image.jpg", .jpeg, true, "test_falls_back_to_engine_extension_when_no_match_exists")])
-        let legacy = try serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"])
+        let legacy = try await serve(["--allow-loopback-sources", "--auto-webp", "--auto-avif"])
         try await check(legacy, accept: "image/webp,image/avif,*/*;q=0.8",
                         rows: [("", "image.jpg", .webp, true, "test_can_auto_convert_to_webp: without a preference, WebP before AVIF")])
         let imgproxy = try await get(legacy + "/insecure/plain/\(try XCTUnwrap(sources["image.jpg"]))", headers: [("Accept", "image/webp,image/avif")])
         XCTAssertEqual(ImageFormat(detecting: imgproxy.body), .avif, "imgproxy URLs keep imgproxy's order, AVIF before WebP")
-        let override = try serve(["--allow-loopback-sources", "--auto-image-format-preference", " WebP ,webp"])
+        let override = try await serve(["--allow-loopback-sources", "--auto-image-format-preference", " WebP ,webp"])
         try await check(override, accept: "image/webp,*/*;q=0.8",
                         rows: [("", "image.jpg", .webp, true, "test_preference_overrides_auto_flags")])
-        let jpg = try serve(["--allow-loopback-sources", "--auto-image-format-preference", "jpg"])
+        let jpg = try await serve(["--allow-loopback-sources", "--auto-image-format-preference", "jpg"])
         try await check(jpg, accept: "image/jpeg", rows: [
             ("filters:autojpg(false)/", "opaque.png", .jpeg, true, "test_autojpg_false_does_not_override_explicit_jpg_preference"),
         ])
-        let fallback = try serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-image-format-preference", "webp"])
+        let fallback = try await serve(["--allow-loopback-sources", "--auto-png-to-jpg", "--auto-image-format-preference", "webp"])
         try await check(fallback, accept: "image/webp", rows: [("", "opaque.png", .webp, true, "test_preferred_format_wins_over_auto_png_to_jpg")])
         try await check(fallback, accept: "image/png", rows: [
             ("", "opaque.png", .jpeg, true, "test_auto_png_to_jpg_is_fallback_after_preference"),
             ("filters:autojpg(false)/", "opaque.png", .png, true, "test_autojpg_false_disables_only_png_to_jpg_fallback"),
             ("filters:autojpg(true)/", "opaque.png", .jpeg, true, "test_autojpg_true_keeps_png_to_jpg_fallback_enabled"),
         ])
-        XCTAssertThrowsError(try serve(["--auto-image-format-preference", "webp,bmp"]), "a name that is no auto format stops the start")
+        await assertServeRefused(["--auto-image-format-preference", "webp,bmp"], "a name that is no auto format stops the start")
     }
 
     /// The preference file's module-level cases (`resolve_preferred_extension`), black-box: each
@@ -201,19 +201,19 @@ final class ServeThumborAutoFormatTests: ServeTestCase {
     func testEachPreferredFormatResolves() async throws {
         let everything = "image/webp,image/avif,image/jpeg,image/heif,image/png"
         for (name, format) in [("webp", ImageFormat.webp), ("avif", .avif), ("jpg", .jpeg), ("heif", .heic), ("png", .png)] {
-            let base = try serve(["--allow-loopback-sources", "--auto-image-format-preference", name])
+            let base = try await serve(["--allow-loopback-sources", "--auto-image-format-preference", name])
             try await check(base, accept: everything, rows: [("", "cmyk.jpg", format, true, "test_resolves_every_supported_preferred_format[\(name)]")])
         }
-        let skipping = try serve(["--allow-loopback-sources", "--auto-image-format-preference", "avif,webp"])
+        let skipping = try await serve(["--allow-loopback-sources", "--auto-image-format-preference", "avif,webp"])
         try await check(skipping, accept: "image/webp", rows: [("", "image.jpg", .webp, true, "test_skips_unsupported_preferred_format")])
-        let jpg = try serve(["--allow-loopback-sources", "--auto-image-format-preference", "jpg"])
+        let jpg = try await serve(["--allow-loopback-sources", "--auto-image-format-preference", "jpg"])
         try await check(jpg, accept: everything, rows: [("", "transparent.png", .png, true, "test_skips_jpg_for_transparent_image")])
-        let animated = try serve(["--allow-loopback-sources", "--auto-image-format-preference", "webp,png"])
+        let animated = try await serve(["--allow-loopback-sources", "--auto-image-format-preference", "webp,png"])
         try await check(animated, accept: everything, rows: [("", "animated.gif", .gif, false, "test_skips_preferred_formats_for_multiple_images")])
     }
 
     func testAutoAVIF() async throws {
-        let base = try serve(["--allow-loopback-sources", "--auto-avif"])
+        let base = try await serve(["--allow-loopback-sources", "--auto-avif"])
         try await check(base, accepting: .avif, rows: rows(.avif) + [("", "image.heic", .avif, true, "test_can_auto_convert_heic_to_avif")])
     }
 }

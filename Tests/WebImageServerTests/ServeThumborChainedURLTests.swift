@@ -25,7 +25,7 @@ final class ServeThumborChainedURLTests: ServeTestCase {
 
     func testThumborURLsOfThumborURLsAreAnswered() async throws {
         // thumbor's ALLOW_UNSAFE_URL is on in that test, as by thumbor's default.
-        let base = try serve(["--allow-loopback-sources", "--thumbor-key", "ACME-SEC", "--url-format", "thumbor",
+        let base = try await serve(["--allow-loopback-sources", "--thumbor-key", "ACME-SEC", "--url-format", "thumbor",
                               "--thumbor-allow-unsafe-url"])
         origin.route("/smart/image.jpg", .bytes(try Fixtures.benchData("testjfif_256.jpg"), contentType: "image/jpeg"))
         origin.route("/smart/alabama1_ap620%C3%A9", .bytes(try Fixtures.benchData("testjfif_256.jpg"), contentType: "image/jpeg"))

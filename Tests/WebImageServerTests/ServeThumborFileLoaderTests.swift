@@ -37,7 +37,7 @@ final class ServeThumborFileLoaderTests: ServeTestCase {
         let root = try thumborFiles()
         let source = try ImageCoders.shared.decode(Data(contentsOf: root.appendingPathComponent("image.jpg")))
         let size = [source.pixelWidth, source.pixelHeight]
-        let base = try serve(["--thumbor-loader", "file", "--local-root", root.path])
+        let base = try await serve(["--thumbor-loader", "file", "--local-root", root.path])
         for path in ["/unsafe/smart/image.jpg", "/unsafe/smart/image", "/unsafe/image%20space.jpg",
                      "/unsafe/" + "15967251_212831_19242645_АгатавЗоопарке.jpg".addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!] {
             let answered = try await jpegSize(base, path)
@@ -66,7 +66,7 @@ final class ServeThumborFileLoaderTests: ServeTestCase {
     func testThumborsOwnSignedFileURLsAreAnswered() async throws {
         let root = try thumborFiles()
         let source = try ImageCoders.shared.decode(Data(contentsOf: root.appendingPathComponent("image.jpg")))
-        let base = try serve(["--thumbor-loader", "thumbor.loaders.file_loader", "--local-root", root.path,
+        let base = try await serve(["--thumbor-loader", "thumbor.loaders.file_loader", "--local-root", root.path,
                               "--thumbor-key", Self.thumborKey, "--url-format", "thumbor"])
         for path in ["/_wIUeSaeHw8dricKG2MGhqu5thk=/smart/image.jpg", "/lc6e3kkm_2Ww7NWho8HPOe-sqLU=/smart/alabama1_ap620%C3%A9.jpg",
                      "/5YRxzS2yxZxj9SZ50SoZ11eIdDI=/filters:fill(blue)/image.jpg"] {
@@ -95,10 +95,10 @@ final class ServeThumborFileLoaderTests: ServeTestCase {
         let settings = ["--thumbor-loader", "file", "--local-root", root.path, "--thumbor-key", Self.thumborKey,
                         "--url-format", "thumbor", "--auto-png-to-jpg"]
         let cases: [(server: String, path: String, accept: String?, type: String, varies: Bool)] = [
-            (try serve(settings), opaque, nil, "image/jpeg", false),
-            (try serve(settings), transparent, nil, "image/png", false),
-            (try serve(settings + ["--auto-webp"]), opaque, "image/webp,*/*;q=0.8", "image/webp", true),
-            (try serve(settings + ["--auto-webp"]), transparent, "image/webp,*/*;q=0.8", "image/webp", true),
+            (try await serve(settings), opaque, nil, "image/jpeg", false),
+            (try await serve(settings), transparent, nil, "image/png", false),
+            (try await serve(settings + ["--auto-webp"]), opaque, "image/webp,*/*;q=0.8", "image/webp", true),
+            (try await serve(settings + ["--auto-webp"]), transparent, "image/webp,*/*;q=0.8", "image/webp", true),
         ]
         for (server, path, accept, type, varies) in cases {
             let response = try await get(server + path, headers: accept.map { [("Accept", $0)] } ?? [])

@@ -10,7 +10,7 @@ import XCTest
 final class ServeThumborFilterTests: ServeTestCase {
     /// test_transformer.py `test_can_fit_in` (FIT_IN_CROP_DATA) rules on the 1024 × 768 photo.
     func testFitInVariantsAndOrigSides() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString
         let cases: [(String, [Int])] = [
             ("full-fit-in/200x100", [200, 150]),         // covers the box: 1024 × 768 × 200/1024
@@ -29,7 +29,7 @@ final class ServeThumborFilterTests: ServeTestCase {
     /// The arithmetic of thumbor/ext/filters/_brightness.c, _contrast.c, _rgb.c, _saturation.c and _colorize.c
     /// on a flat colour, with tests/filters' arguments (brightness(20), contrast(20), rgb(10,2,4)).
     func testColourFiltersChangeEveryPixelAsThumborDoes() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = try servePNG("flat.png", width: 8, height: 8, fill: RGBA(r: 100, g: 150, b: 200))
         let cases: [(String, RGBA)] = [
             ("brightness(20)", RGBA(r: 151, g: 201, b: 251)),
@@ -51,7 +51,7 @@ final class ServeThumborFilterTests: ServeTestCase {
     }
 
     func testEqualizeSpreadsAndTrimRemovesTheBorder() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let framed = try servePNG("framed.png", width: 40, height: 30, fill: RGBA(r: 250, g: 250, b: 250),
                                   areas: [(PixelRect(x: 10, y: 5, width: 20, height: 15), RGBA(r: 200, g: 0, b: 0))])
         let (_, trimmed) = try await fetched(base, "/unsafe/trim/filters:format(png)/\(framed)", format: .png)
@@ -79,7 +79,7 @@ final class ServeThumborFilterTests: ServeTestCase {
     /// through the identity, then all three through the curve of all) and `proportion`
     /// (tests/filters/test_proportion.py: the result scaled, a value over 1 ignored).
     func testCurveAndProportion() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = try servePNG("curved.png", width: 40, height: 20, fill: RGBA(r: 100, g: 150, b: 200))
         let curve = "curve([(0,0),(128,64),(255,255)],[(0,255),(255,255)],[(0,0),(255,0)],[(0,0),(255,255)])"
         let (_, curved) = try await fetched(base, "/unsafe/filters:\(curve):format(png)/\(source)", format: .png)
@@ -96,7 +96,7 @@ final class ServeThumborFilterTests: ServeTestCase {
     /// tests/filters/test_max_age.py `test_max_age_url` (`max-age=30,public`) and test_format.py
     /// `test_invalid_format_should_be_null` (the source's format).
     func testOutputFilters() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString
         let (aged, _) = try await fetched(base, "/unsafe/fit-in/50x50/filters:max_age(30)/\(source)", format: .jpeg)
         XCTAssertEqual(aged.cacheControl, "max-age=30,public")

@@ -30,7 +30,7 @@ final class ServeThumborFrameTests: ServeTestCase {
                                           contentType: "image/png"))
         origin.route("/frame.png", .bytes(try ImgproxyTestImages.png(Self.ninePatch), contentType: "image/png"))
         origin.route("/nothing.png", .html())
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = origin.url("/white.png").absoluteString
         let response = try await get(base + "/unsafe/filters:frame(\(origin.url("/frame.png").absoluteString)):format(png)/\(source)")
         XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))

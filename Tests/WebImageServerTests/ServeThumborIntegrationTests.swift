@@ -39,7 +39,7 @@ final class ServeThumborIntegrationTests: ServeTestCase {
     static let gifv = ["filters:gifv()", "filters:gifv(webm)", "filters:gifv(mp4)"]
 
     func testEveryOptionAloneAnswers() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         origin.route("/gradient.jpg", .bytes(try Fixtures.benchData("testjfif_256.jpg"), contentType: "image/jpeg"))
         origin.route("/cmyk.jpg", .bytes(try Fixtures.imageData("jpeg/pil_pil_sample_cmyk.jpg"), contentType: "image/jpeg"))
         let rgba = try servePNG("rgba.png", width: 120, height: 90, fill: RGBA(r: 0, g: 0, b: 0, a: 0),

@@ -9,7 +9,7 @@ import XCTest
 final class ServeThumborKernelTests: ServeTestCase {
     /// The reference pixel of the trim: the top left one sees grey as content, the bottom right one trims it.
     func testTrimFromTheBottomRightCorner() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = try servePNG("corner.png", width: 40, height: 30, fill: RGBA(r: 128, g: 128, b: 128), areas: [
             (PixelRect(x: 0, y: 0, width: 4, height: 4), RGBA(r: 0, g: 0, b: 255)),
             (PixelRect(x: 10, y: 5, width: 20, height: 15), RGBA(r: 200, g: 0, b: 0)),
@@ -26,7 +26,7 @@ final class ServeThumborKernelTests: ServeTestCase {
     /// tests/filters/test_fill.py `test_fill_filter_with_blur`: the fit-in box around the image is
     /// the image blurred and stretched, its colours where the image's are.
     func testFillWithBlurStretchesTheBlurredImage() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = try serveHalves()
         let (_, filled) = try await fetched(base, "/unsafe/fit-in/100x100/filters:fill(blur):format(png)/\(source)", format: .png)
         XCTAssertEqual([filled.pixelWidth, filled.pixelHeight], [100, 100])
@@ -44,7 +44,7 @@ final class ServeThumborKernelTests: ServeTestCase {
     /// weights over their sum, truncated, edges repeated), and its refusals: zero columns, a
     /// kernel without a centre, the ReDoS payload without a column count.
     func testConvolutionAndRedeye() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = try servePNG("dot.png", width: 9, height: 9, fill: RGBA(r: 0, g: 0, b: 0),
                                   areas: [(PixelRect(x: 4, y: 4, width: 1, height: 1), RGBA(r: 255, g: 255, b: 255))])
         let (_, blurred) = try await fetched(base, "/unsafe/filters:convolution(1;2;1;2;4;2;1;2;1,3,true):format(png)/\(source)",

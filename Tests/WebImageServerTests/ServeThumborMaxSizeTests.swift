@@ -26,14 +26,14 @@ final class ServeThumborMaxSizeTests: ServeTestCase {
     }
 
     func testASizeAskedPastTheBoundIsLoweredToIt() async throws {
-        let base = try serve(["--allow-loopback-sources", "--thumbor-max-width", "150", "--thumbor-max-height", "150"])
+        let base = try await serve(["--allow-loopback-sources", "--thumbor-max-width", "150", "--thumbor-max-height", "150"])
         let grey = try serveJPEG("grayscale.jpg", width: 100, height: 100)
         let sized = try await size(base, "/unsafe/200x200/\(grey)")
         XCTAssertEqual(sized, [150, 150], "test_should_be_ok_but_150x150: lowered to the bound, then enlarged as thumbor does")
     }
 
     func testSourcesWithinTheBoundKeepTheirSize() async throws {
-        let base = try serve(["--allow-loopback-sources", "--thumbor-max-width", "5000", "--thumbor-max-height", "5000"])
+        let base = try await serve(["--allow-loopback-sources", "--thumbor-max-width", "5000", "--thumbor-max-height", "5000"])
         for (name, width, height) in [("20x20.jpg", 20, 20), ("weird_normalize_error.jpg", 159, 239)] {
             let source = try serveJPEG(name, width: width, height: height)
             let sized = try await size(base, "/unsafe/filters:format(jpeg)/\(source)")
@@ -42,11 +42,11 @@ final class ServeThumborMaxSizeTests: ServeTestCase {
     }
 
     func testASourcePastTheBoundIsShrunkFirst() async throws {
-        let base = try serve(["--allow-loopback-sources", "--thumbor-max-height", "1"])
+        let base = try await serve(["--allow-loopback-sources", "--thumbor-max-height", "1"])
         let photo = try serveJPEG("image.jpg", width: 300, height: 400)
         let smart = try await size(base, "/unsafe/smart/\(photo)")
         XCTAssertEqual(smart, [1, 1], "test_can_normalize_image_loaded_from_upstream: 300 × 400 shrunk to round(0.75) × 1")
-        let wide = try serve(["--allow-loopback-sources", "--thumbor-max-width", "100", "--thumbor-max-height", "100"])
+        let wide = try await serve(["--allow-loopback-sources", "--thumbor-max-width", "100", "--thumbor-max-height", "100"])
         let cropped = try await size(wide, "/unsafe/0x0:150x200/\(photo)")
         XCTAssertEqual(cropped, [38, 50], "the crop is taken in the shrunk source's pixels (75 × 100)")
         let imgproxy = try await size(wide, "/insecure/plain/\(photo)")
@@ -57,7 +57,7 @@ final class ServeThumborMaxSizeTests: ServeTestCase {
     /// and the decompression-bomb tests: a source over the pixel limit is a 400 for a thumbor
     /// URL, as thumbor answers it, and a 422 for an imgproxy URL, as imgproxy answers it.
     func testASourceOverThePixelLimitIs400ForThumbor() async throws {
-        let base = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.001"])
+        let base = try await serve(["--allow-loopback-sources", "--max-src-resolution", "0.001"])
         let grey = try serveJPEG("grayscale.jpg", width: 100, height: 100)
         let thumbor = try await get(base + "/unsafe/200x200/\(grey)")
         XCTAssertEqual(thumbor.status, 400, String(decoding: thumbor.body, as: UTF8.self))

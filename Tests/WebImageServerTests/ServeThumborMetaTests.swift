@@ -21,7 +21,7 @@ final class ServeThumborMetaTests: ServeTestCase {
     /// (the target is the size asked), `test_meta_frame_count`; the json_engine vows' shape
     /// (source, operations, target) and the crop and resize thumbor's transformer makes.
     func testMetaDescribesTheSourceTheOperationsAndTheTarget() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString
         let filled = try await meta(base, "/unsafe/meta/800x400/\(source)")
         XCTAssertEqual(filled["source"] as? NSDictionary,
@@ -57,7 +57,7 @@ final class ServeThumborMetaTests: ServeTestCase {
     /// test_saves_meta_to_result_storage and test_meta_frame_count_with_gif: a two-frame GIF
     /// says `frameCount` 2; the JSONP form of thumbor's `callback` argument.
     func testMetaCountsFramesAndWrapsJSONP() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let frames = [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 0, b: 255)].map {
             ImageFrame(pixels: PixelBuffer(width: 100, height: 100, fill: $0), duration: 0.1)
         }
@@ -88,7 +88,7 @@ final class ServeThumborMetaTests: ServeTestCase {
     /// `focal()`, `focal(0x0:0x0)` and `focal(lkasjdklfjlkajsfd)` change nothing. The focal point
     /// steers the crop (test_transformer.py's focal cases): centred on it, within the image.
     func testFocalPointsSteerTheCrop() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let photo = origin.url("/photo.jpg").absoluteString
         let described = try await meta(base, "/unsafe/meta/filters:focal(146x156:279x208)/\(photo)")
         XCTAssertEqual(described["focal_points"] as? NSArray,
@@ -117,7 +117,7 @@ final class ServeThumborMetaTests: ServeTestCase {
     /// filters/extract_focal.py: the crop of an earlier thumbor URL in the image part becomes the
     /// focal point and that URL's image the image, through a host and up to ten URLs deep.
     func testExtractFocalReadsTheEarlierCrop() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let halves = try serveHalves()
         let host = try XCTUnwrap(origin.url("/").host), port = try XCTUnwrap(origin.url("/").port)
         let inner = "\(host):\(port)/unsafe/150x40:190x60/\(halves)"

@@ -16,7 +16,7 @@ final class ServeThumborSVGTests: ServeTestCase {
             """
         origin.route("/Commons-logo.svg", .bytes(Data(svg.utf8), contentType: "image/svg+xml"))
         let source = origin.url("/Commons-logo.svg").absoluteString
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let cases: [(String, [Int], String)] = [
             ("/unsafe/\(source)", [1024, 1376], "test_can_read_image_svg_with_px_units_and_convert_png"),
             ("/unsafe/400x500/\(source)", [400, 500], "test_svg_with_px_units_and_convert_to_png_with_size"),
@@ -43,8 +43,8 @@ final class ServeThumborSVGTests: ServeTestCase {
             """
         origin.route("/Commons-logo-inches.svg", .bytes(Data(svg.utf8), contentType: "image/svg+xml"))
         let source = origin.url("/Commons-logo-inches.svg").absoluteString
-        let thumbor = try serve(["--allow-loopback-sources", "--svg-dpi", "200"])
-        let css = try serve(["--allow-loopback-sources"])
+        let thumbor = try await serve(["--allow-loopback-sources", "--svg-dpi", "200"])
+        let css = try await serve(["--allow-loopback-sources"])
         let cases: [(String, String, [Int], String)] = [
             (thumbor, "/unsafe/\(source)", [2000, 2600], "test_can_read_image_svg_with_inch_units_and_convert_png"),
             (thumbor, "/unsafe/400x500/\(source)", [400, 500], "test_svg_with_inch_units_and_convert_to_png_with_size"),

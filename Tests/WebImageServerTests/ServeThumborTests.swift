@@ -18,7 +18,7 @@ final class ServeThumborTests: ServeTestCase {
     }
 
     func testThumborURLsResizeCropFlipAndConvert() async throws {
-        let base = try serve(["--allow-loopback-sources"])
+        let base = try await serve(["--allow-loopback-sources"])
         let source = origin.url("/photo.jpg").absoluteString
         let fitted = try await thumborImage(base, "/unsafe/fit-in/200x200/\(source)", format: .jpeg)
         XCTAssertEqual([fitted.pixelWidth, fitted.pixelHeight], [200, 150])
@@ -60,7 +60,7 @@ final class ServeThumborTests: ServeTestCase {
     }
 
     func testThumborSignaturesAreCheckedWithTheKey() async throws {
-        let base = try serve(["--allow-loopback-sources", "--thumbor-key", Self.thumborKey])
+        let base = try await serve(["--allow-loopback-sources", "--thumbor-key", Self.thumborKey])
         let source = origin.url("/photo.jpg").absoluteString
         let signer = ThumborURLSigner(key: Self.thumborKey)
         let path = "fit-in/50x50/\(source)"
@@ -92,13 +92,13 @@ final class ServeThumborTests: ServeTestCase {
         let unsafe = try await get(keyed + "/unsafe/fit-in/20x20/\(source)")
         XCTAssertEqual(unsafe.status, 403)
 
-        let imgproxyOnly = try serve(["--allow-loopback-sources", "--url-format", "imgproxy"])
+        let imgproxyOnly = try await serve(["--allow-loopback-sources", "--url-format", "imgproxy"])
         let placeholder = try await get(imgproxyOnly + "/unsafe/rs:fit:20:20/plain/\(source)")
         XCTAssertEqual(placeholder.status, 200, "unsafe is only a placeholder signature to imgproxy")
         let notImgproxy = try await get(imgproxyOnly + "/unsafe/fit-in/20x20/\(source)")
         XCTAssertEqual(notImgproxy.status, 400)
 
-        let thumborOnly = try serve(["--allow-loopback-sources", "--url-format", "thumbor"])
+        let thumborOnly = try await serve(["--allow-loopback-sources", "--url-format", "thumbor"])
         let notThumbor = try await get(thumborOnly + "/insecure/rs:fit:20:20/plain/\(source)")
         XCTAssertEqual(notThumbor.status, 400)
         let thumbor = try await get(thumborOnly + "/anything/fit-in/20x20/\(source)")
@@ -109,8 +109,8 @@ final class ServeThumborTests: ServeTestCase {
         let photos = folder.appending("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: photos.appendingPathComponent("cat.jpg"))
-        _ = try serve(["--local-root", photos.path, "--thumbor-key", Self.thumborKey])
-        let server = try XCTUnwrap(servers.last)
+        _ = try serveProcess(["--local-root", photos.path, "--thumbor-key", Self.thumborKey])
+        let server = try XCTUnwrap(processes.last)
         let prefix = "webimage serve: example: "
         XCTAssertTrue(server.wait(timeout: 10) { server.outputLines.contains { $0.hasPrefix(prefix) } }, server.output)
         let example = String(try XCTUnwrap(server.outputLines.first { $0.hasPrefix(prefix) }).dropFirst(prefix.count))

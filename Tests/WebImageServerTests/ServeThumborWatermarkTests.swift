@@ -20,7 +20,7 @@ final class ServeThumborWatermarkTests: ServeTestCase {
             try route("/\(name).png", PixelBuffer(width: width, height: height, fill: Self.red))
         }
         origin.route("/nothing.png", .html())
-        base = try serve(["--allow-loopback-sources"])
+        base = try await serve(["--allow-loopback-sources"])
     }
 
     private func route(_ path: String, _ pixels: PixelBuffer) throws {
@@ -121,7 +121,7 @@ final class ServeThumborWatermarkTests: ServeTestCase {
     func testMarksGoThroughTheSourcePolicy() async throws {
         let fallback = folder.appending("fallback.png")
         try ImgproxyTestImages.png(PixelBuffer(width: 8, height: 8, fill: RGBA(r: 0, g: 200, b: 0))).write(to: fallback)
-        let withFallback = try serve(["--allow-loopback-sources", "--fallback-image-path", fallback.path])
+        let withFallback = try await serve(["--allow-loopback-sources", "--fallback-image-path", fallback.path])
         let missing = try await answer("watermark(MARKnone.png,0,0,0)", at: withFallback)
         XCTAssertEqual(missing.status, 400, String(decoding: missing.body, as: UTF8.self))
         XCTAssertNil(missing.headers["Fallback-Image"])
@@ -130,14 +130,14 @@ final class ServeThumborWatermarkTests: ServeTestCase {
         XCTAssertEqual(notAnImage.status, 400)
 
         // Only the source's prefix allowed: the mark's URL is refused before it is fetched.
-        let prefixed = try serve(["--allow-loopback-sources", "--allowed-sources", origin.url("/white.png").absoluteString])
+        let prefixed = try await serve(["--allow-loopback-sources", "--allowed-sources", origin.url("/white.png").absoluteString])
         let refused = try await answer("watermark(MARKmark.png,0,0,0)", at: prefixed)
         XCTAssertEqual(refused.status, 404)
         // Loopback addresses not allowed: a local source with a loopback mark is refused where it connects.
         let root = folder.appending("root")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try ImgproxyTestImages.png(PixelBuffer(width: 200, height: 100, fill: Self.white)).write(to: root.appendingPathComponent("white.png"))
-        let strict = try serve(["--local-root", root.path])
+        let strict = try await serve(["--local-root", root.path])
         let loopback = try await answer("watermark(MARKmark.png,0,0,0)", at: strict, source: "local:///white.png")
         XCTAssertEqual(loopback.status, 404)
         let local = try await answer("format(png)", at: strict, source: "local:///white.png")
@@ -154,7 +154,7 @@ final class ServeThumborWatermarkTests: ServeTestCase {
     /// third is refused (400 for a thumbor URL, as thumbor answers a failing engine) before it is decoded.
     func testMarksShareTheSourcePixelLimit() async throws {
         try route("/tiny.png", PixelBuffer(width: 20, height: 20, fill: Self.white))
-        let small = try serve(["--allow-loopback-sources", "--max-src-resolution", "0.0004"])
+        let small = try await serve(["--allow-loopback-sources", "--max-src-resolution", "0.0004"])
         let tiny = origin.url("/tiny.png").absoluteString
         let two = try await answer("watermark(MARKmark.png,0,0,0):watermark(MARKmark.png,0,10,0)", at: small, source: tiny)
         XCTAssertEqual(two.status, 200, String(decoding: two.body, as: UTF8.self))

@@ -18,7 +18,7 @@ final class ServeWatermarkTests: ServeTestCase {
         try mark.write(to: markFile)
         origin.route("/white.png", .bytes(try ImgproxyTestImages.png(PixelBuffer(width: 200, height: 100, fill: Self.white)),
                                           contentType: "image/png"))
-        base = try serve(["--allow-loopback-sources", "--watermark-path", markFile.path])
+        base = try await serve(["--allow-loopback-sources", "--watermark-path", markFile.path])
     }
 
     private func served(_ options: String, at server: String? = nil, line: UInt = #line) async throws -> PixelBuffer {
@@ -81,7 +81,7 @@ final class ServeWatermarkTests: ServeTestCase {
         let off = try await served("wm:0:ce")
         XCTAssertEqual(redBox(off).count, 0, "opacity 0 is no watermark")
         // The base opacity multiplies the URL's: 0.5 × 1 blends as wm:0.5 does, 0.5 × 0.5 lighter.
-        let based = try serve(["--allow-loopback-sources", "--watermark-path", folder.appending("mark.png").path,
+        let based = try await serve(["--allow-loopback-sources", "--watermark-path", folder.appending("mark.png").path,
                                "--watermark-opacity", "0.5"])
         let baseHalf = try await served("wm:1:nowe", at: based), baseQuarter = try await served("wm:0.5:nowe", at: based)
         XCTAssertEqual(Double(baseHalf[5, 5].g), 127.5, accuracy: 1.5)
@@ -96,7 +96,7 @@ final class ServeWatermarkTests: ServeTestCase {
         // imgproxy Pro's sixth and seventh arguments are read and ignored, as imgproxy's open-source edition does.
         let proArguments = try await served("wm:1:nowe:0:0:0.1:x:y")
         XCTAssertEqual(redBox(proArguments).box, "0,0,20,10")
-        let plain = try serve(["--allow-loopback-sources"])
+        let plain = try await serve(["--allow-loopback-sources"])
         let pixels = try await served("wm:1:ce", at: plain)
         XCTAssertEqual(redBox(pixels).count, 0)
         XCTAssertEqual(pixels[100, 50], Self.white)
@@ -104,12 +104,15 @@ final class ServeWatermarkTests: ServeTestCase {
 
     func testAWatermarkGivenAsDataAndOneThatIsNoImageStopsTheStart() async throws {
         let mark = try ImgproxyTestImages.png(PixelBuffer(width: 20, height: 10, fill: Self.red))
-        let fromData = try serve(["--allow-loopback-sources"], environment: ["IMGPROXY_WATERMARK_DATA": mark.base64EncodedString()])
+        let fromData = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_WATERMARK_DATA": mark.base64EncodedString()])
         let laid = try await served("wm:1:soea", at: fromData)
         XCTAssertEqual(redBox(laid).box, "180,90,20,10")
         let notImage = folder.appending("not-an-image.png")
         try Data("hello".utf8).write(to: notImage)
-        XCTAssertThrowsError(try serve(["--watermark-path", notImage.path])) { error in
+        do {
+            _ = try await serve(["--watermark-path", notImage.path])
+            XCTFail("a watermark that is no image stops the start")
+        } catch {
             XCTAssertTrue(String(describing: error).contains("the watermark could not be loaded"), "\(error)")
         }
     }

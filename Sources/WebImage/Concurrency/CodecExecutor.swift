@@ -7,12 +7,15 @@ import Foundation
 /// decode then holds one of these threads, never the pool the rest of the process runs on.
 ///
 /// Give it to an ``ImageManager`` (its loads' stages, downloads' decodes included, run here) or
-/// use it with `withTaskExecutorPreference(_:operation:)`. The threads live as long as the
-/// process: make one pool and share it.
+/// use it with `withTaskExecutorPreference(_:operation:)`. The threads live until ``shutdown()``
+/// (a server assembled in a process that makes several calls it when it stops), else as long as
+/// the process: make one pool and share it.
 public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
     /// The jobs waiting for a thread, oldest first, and the index of the oldest; guarded by `condition`.
     private var jobs: [UnownedJob] = []
     private var head = 0
+    /// Whether ``shutdown()`` was called: threads end once no job waits.
+    private var isShutDown = false
     private let condition = NSCondition()
     /// How many threads run the jobs.
     public let threadCount: Int
@@ -23,7 +26,7 @@ public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
     public init(threads: Int, name: String = "WebImage.codec") {
         threadCount = max(1, threads)
         for index in 0..<threadCount {
-            // The threads keep the pool: it lives as long as the process, as documented.
+            // The threads keep the pool until it is shut down, as documented.
             let number = "-\(index)"
             let threadName = String(decoding: name.utf8.prefix(15 - number.utf8.count), as: UTF8.self) + number
             // Named from the thread itself: Foundation names a thread not yet started only for itself.
@@ -37,16 +40,36 @@ public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
+        guard !isShutDown else {
+            condition.unlock()
+            // Past shutdown a job still runs, on a thread of its own that ends with it.
+            Thread { job.runSynchronously(on: self.asUnownedTaskExecutor()) }.start()
+            return
+        }
         jobs.append(job)
         condition.signal()
         condition.unlock()
     }
 
-    /// One thread's loop: takes the oldest job and runs it, for ever.
+    /// Lets the threads end once the jobs already given have run; a job given later runs on a
+    /// thread of its own.
+    public func shutdown() {
+        condition.lock()
+        isShutDown = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// One thread's loop: takes the oldest job and runs it, until the pool is shut down and no
+    /// job waits.
     private func runJobs() {
         while true {
             condition.lock()
-            while head == jobs.count { condition.wait() }
+            while head == jobs.count, !isShutDown { condition.wait() }
+            if head == jobs.count {
+                condition.unlock()
+                return
+            }
             let job = jobs[head]
             head += 1
             if head == jobs.count || head > 1024 {

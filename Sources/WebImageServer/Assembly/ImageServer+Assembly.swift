@@ -16,16 +16,20 @@ extension ImageServer {
                 maxBytes: configuration.maxSrcFileSize, maxRedirects: configuration.maxRedirects),
             addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.allowLoopbackSources,
                                                allowsPrivate: configuration.allowPrivateSources))
+        // Decoding, transforming and encoding run on threads of their own, one per image made at
+        // once: Swift's cooperative pool stays free for requests, /health and cache hits.
+        let codecs = CodecExecutor(threads: configuration.concurrency, name: "serve-codec")
         let processor: ImageProcessor
         do throws(ImageServerStartError) {
-            processor = try await Self.processor(configuration, extensions: extensions, downloader: downloader)
+            processor = try await Self.processor(configuration, extensions: extensions, downloader: downloader, codecs: codecs)
         } catch {
+            codecs.shutdown()
             try? await downloader.shutdown()
             throw error
         }
         let responder = ImageServerResponder(router: router, processor: processor, logger: extensions.logger,
                                              metricsRegistry: extensions.metricsRegistry)
-        self.init(responder: responder, host: configuration.host, port: configuration.port, downloader: downloader)
+        self.init(responder: responder, host: configuration.host, port: configuration.port, downloader: downloader, codecs: codecs)
     }
 
     /// The router of `configuration`'s URL forms, parsers and signers.
@@ -64,9 +68,9 @@ extension ImageServer {
     }
 
     /// The processor of `configuration`: sources through `downloader` and `extensions`' loaders
-    /// into the source caches, results into the result caches, image work on codec threads.
-    private static func processor(_ configuration: Configuration, extensions: Extensions,
-                                  downloader: HTTPImageDownloader) async throws(ImageServerStartError) -> ImageProcessor {
+    /// into the source caches, results into the result caches, image work on `codecs`.
+    private static func processor(_ configuration: Configuration, extensions: Extensions, downloader: HTTPImageDownloader,
+                                  codecs: CodecExecutor) async throws(ImageServerStartError) -> ImageProcessor {
         let cacheFolder = configuration.cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let folders = Configuration.cacheSubfolders
         // Each disk cache keeps half the bound, trimmed every minute.
@@ -92,9 +96,11 @@ extension ImageServer {
         // The manager fetches source bytes only (`data(for:)`); the processor decodes them on codec threads.
         let loaders = ImageLoaders.standard(downloader: downloader)
         for loader in extensions.loaders { loaders.add(loader) }
-        let manager = ImageManager(imageCache: sourceCache, imageLoader: loaders)
-        // SVG's absolute units at the configured dpi: added last, this coder is asked first.
-        if configuration.svgDPI != SVGCoder().dpi { manager.coders.add(SVGCoder(dpi: configuration.svgDPI)) }
+        // The coders registered now, in a registry of the server's own: SVG's absolute units at
+        // the configured dpi (that coder, added last, is asked first) touch no other server's.
+        let coders = ImageCoders(ImageCoders.shared.all.reversed())
+        if configuration.svgDPI != SVGCoder().dpi { coders.add(SVGCoder(dpi: configuration.svgDPI)) }
+        let manager = ImageManager(imageCache: sourceCache, imageLoader: loaders, coders: coders)
         // The watermark and the fallback image, loaded once, a URL through the same downloader.
         let auxiliary: AuxiliaryImages
         do throws(AuxiliaryImageError) {
@@ -102,10 +108,8 @@ extension ImageServer {
         } catch {
             throw .auxiliaryImage(error)
         }
-        // Decoding, transforming and encoding run on threads of their own, one per image made at
-        // once: Swift's cooperative pool stays free for requests, /health and cache hits.
-        let codecs = CodecExecutor(threads: configuration.concurrency, name: "serve-codec")
-        return ImageProcessor(manager: manager, configuration: configuration, disk: resultDisk,
-                              sharedCache: sharedResults, executor: codecs, auxiliary: auxiliary)
+        return ImageProcessor(manager: manager, configuration: configuration, coders: coders, disk: resultDisk,
+                              sharedCache: sharedResults, metrics: ServerMetrics(factory: extensions.metricsFactory),
+                              executor: codecs, auxiliary: auxiliary)
     }
 }

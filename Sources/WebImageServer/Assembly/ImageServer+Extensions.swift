@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import Prometheus
 import WebImage
 
@@ -16,7 +17,8 @@ extension ImageServer {
         public var sharedResults: [any ImageCaching]
         /// Loaders for more URL schemes than the standard ones (`s3://`).
         public var loaders: [any ImageLoader]
-        /// The registry `/metrics` shows; nil: `/metrics` is a 404.
+        /// The registry `/metrics` shows, which the server counts into; nil: `/metrics` is a
+        /// 404, and the server counts into the factory the process bootstrapped.
         public var metricsRegistry: PrometheusCollectorRegistry?
         /// Where the request lines go.
         public var logger: Logger
@@ -30,6 +32,12 @@ extension ImageServer {
             self.loaders = loaders
             self.metricsRegistry = metricsRegistry
             self.logger = logger
+        }
+
+        /// The factory the server's own counters are made by: the registry's, so that servers
+        /// in one process count apart, else the one the process bootstrapped.
+        var metricsFactory: any MetricsFactory {
+            metricsRegistry.map { PrometheusMetricsFactory(registry: $0) } ?? MetricsSystem.factory
         }
     }
 }

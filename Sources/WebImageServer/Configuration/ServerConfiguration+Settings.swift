@@ -54,7 +54,7 @@ extension ServerConfiguration {
                 "imgproxy URLs name presets only: /SIGNATURE/PRESET:PRESET/SOURCE", \.onlyPresets),
         setting("allowed-processing-options", "IMGPROXY_ALLOWED_PROCESSING_OPTIONS", "NAME",
                 "An option imgproxy URLs may use (any of its names; presets' own options are not checked); repeat for more",
-                default: "none: all") { text, configuration throws(SettingValueError) in
+                default: "none: all", repeated: ",") { text, configuration throws(SettingValueError) in
             let names = SettingText.list(text)
             if let unknown = names.first(where: { ProcessingOptionName(spelling: Substring($0)) == nil }) {
                 throw SettingValueError(reason: "names \"\(unknown)\", which is no imgproxy option")
@@ -72,7 +72,7 @@ extension ServerConfiguration {
                 default: "none") { text, configuration throws(SettingValueError) in configuration.baseURL = text },
         setting("url-replacement", "IMGPROXY_URL_REPLACEMENTS", "PATTERN=REPLACEMENT",
                 "Rewrite imgproxy source URLs starting with PATTERN (* any run but /) to REPLACEMENT (${1} for the first *) before --base-url; repeat for more, ; between them in the variable",
-                default: "none") { text, configuration throws(SettingValueError) in
+                default: "none", repeated: ";") { text, configuration throws(SettingValueError) in
             let rules = text.split(separator: ";").filter { !$0.isEmpty }
             if let bad = rules.first(where: { URLReplacement(setting: $0) == nil }) {
                 throw SettingValueError(reason: "has \"\(bad)\", which is no PATTERN=REPLACEMENT")
@@ -152,7 +152,7 @@ extension ServerConfiguration {
                 "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP for imgproxy URLs, after it for thumbor URLs", \.autoAvif),
         setting("skip-processing-formats", "IMGPROXY_SKIP_PROCESSING_FORMATS", "FORMAT",
                 "Sources of this format are answered as they are unless a URL asks another format; repeat for more",
-                default: "none") { text, configuration throws(SettingValueError) in
+                default: "none", repeated: ",") { text, configuration throws(SettingValueError) in
             var formats: [ImageFormat] = []
             for name in SettingText.list(text) {
                 guard let format = try? ProcessingOptions.anyFormat(named: Substring(name)) else {
@@ -275,9 +275,11 @@ extension ServerConfiguration {
     private static let defaults = ServerConfiguration()
 
     private static func setting(_ flag: String, _ variable: String?, _ valueName: String?, _ summary: String, default defaultText: String,
+                                repeated separator: String? = nil,
                                 read: @escaping @Sendable (String, inout ServerConfiguration) throws(SettingValueError) -> Void)
         -> ServerSetting {
-        ServerSetting(flag: flag, variable: variable, valueName: valueName, summary: summary, defaultText: defaultText, read: read)
+        ServerSetting(flag: flag, variable: variable, valueName: valueName, summary: summary, defaultText: defaultText,
+                      separator: separator, read: read)
     }
 
     private static func integer(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
@@ -342,7 +344,7 @@ extension ServerConfiguration {
     /// A list: comma-separated in the variable, the flag repeated on the command line.
     private static func list(_ flag: String, _ variable: String, _ valueName: String, _ summary: String, default defaultText: String,
                              _ keyPath: WritableKeyPath<ServerConfiguration, [String]> & Sendable) -> ServerSetting {
-        setting(flag, variable, valueName, summary, default: defaultText) { text, configuration throws(SettingValueError) in
+        setting(flag, variable, valueName, summary, default: defaultText, repeated: ",") { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = SettingText.list(text)
         }
     }

@@ -261,7 +261,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// line; throws ``ConfigurationError`` for a value it does not take.
     public mutating func set(flag: String, to text: String) throws(ConfigurationError) {
         guard let setting = Self.settings.first(where: { $0.flag == flag }) else {
-            throw ConfigurationError(source: "--\(flag)", reason: "is not a setting")
+            throw ConfigurationError(source: "--\(flag)", reason: "is not a setting", isUsage: true)
         }
         try setting.apply(text, to: &self, from: "--\(flag)")
     }

@@ -13,6 +13,9 @@ public struct ServerSetting: Sendable {
     public let summary: String
     /// The default, as a user reads it.
     public let defaultText: String
+    /// What joins the values of a flag given more than once into the one text the setting
+    /// reads (`,` for a list, as its variable spells it); nil: a later flag replaces an earlier.
+    public let separator: String?
     /// Reads `text` into a configuration; throws the reason (following the source in a sentence).
     let read: @Sendable (String, inout ServerConfiguration) throws(SettingValueError) -> Void
 

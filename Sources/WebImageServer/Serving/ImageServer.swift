@@ -17,30 +17,35 @@ public struct ImageServer: Sendable {
     public let host: String
     /// The port to listen on; 0 lets the system choose one.
     public let port: Int
-    /// The downloader of sources the assembly made, which ``shutdown()`` shuts down; nil for a
-    /// responder put together by hand, whose parts its maker shuts down.
+    /// The downloader of sources and the codec threads the assembly made, which ``shutdown()``
+    /// releases; nil for a responder put together by hand, whose parts its maker releases.
     private let downloader: HTTPImageDownloader?
+    private let codecs: CodecExecutor?
 
     /// A server for `responder` on `host`:`port`.
     public init(responder: ImageServerResponder, host: String, port: Int) {
-        self.init(responder: responder, host: host, port: port, downloader: nil)
+        self.init(responder: responder, host: host, port: port, downloader: nil, codecs: nil)
     }
 
-    /// A server for `responder` on `host`:`port` that owns `downloader`.
-    init(responder: ImageServerResponder, host: String, port: Int, downloader: HTTPImageDownloader?) {
+    /// A server for `responder` on `host`:`port` that owns `downloader` and `codecs`.
+    init(responder: ImageServerResponder, host: String, port: Int, downloader: HTTPImageDownloader?, codecs: CodecExecutor?) {
         self.responder = responder
         self.host = host
         self.port = port
         self.downloader = downloader
+        self.codecs = codecs
     }
 
-    /// Releases what the assembly opened (the source downloader's connections) once the server
-    /// has stopped serving; later source fetches fail.
+    /// Releases what the assembly opened (the source downloader's connections, the codec
+    /// threads) once the server has stopped serving; later source fetches fail.
     public func shutdown() async throws {
+        codecs?.shutdown()
         try await downloader?.shutdown()
     }
 
-    /// Serves until a shutdown signal; `onListening` gets the bound port once requests are accepted.
+    /// Serves until a shutdown signal (SIGTERM or SIGINT), then finishes the requests under
+    /// way; `onListening` gets the bound port once requests are accepted. A server embedded
+    /// beside others runs ``application(onListening:)`` in a `ServiceGroup` of its own.
     public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         try await application(onListening: onListening).runService()
     }

@@ -60,7 +60,7 @@ public struct ImageServerResponder: HTTPResponder {
         negotiation = FormatNegotiation(configuration)
         answers = ImageAnswers(configuration)
         cors = configuration.allowOrigin.map(CORSPolicy.init(allowOrigin:))
-        log = RequestLog(logger: logger, metrics: ServerMetrics())
+        log = RequestLog(logger: logger, metrics: processor.metrics)
     }
 
     /// The response to `request`.

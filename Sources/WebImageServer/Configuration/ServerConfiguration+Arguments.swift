@@ -1,0 +1,50 @@
+extension ServerConfiguration {
+    /// The defaults with the settings `environment` gives laid over them, then the flags of
+    /// `arguments` over those (a flag wins over its variable), each read as its entry in
+    /// ``settings`` says: `--NAME VALUE` or `--NAME=VALUE`, a switch as `--NAME`, a list's flag
+    /// repeated. Throws ``ConfigurationError`` naming the first variable or flag that is wrong,
+    /// with ``ConfigurationError/isUsage`` when the command line's shape is (a flag that is no
+    /// setting, a value missing, a switch given one, a word that is no flag).
+    public init(environment: [String: String], arguments: [String]) throws(ConfigurationError) {
+        try self.init(environment: environment)
+        for (flag, text) in try Self.flags(in: arguments) {
+            try set(flag: flag, to: text)
+        }
+    }
+
+    /// The flags `arguments` gives, in the order of ``settings``: a repeated list's values
+    /// joined as its variable spells them, a switch as `true`, a later value of any other
+    /// setting replacing an earlier one.
+    static func flags(in arguments: [String]) throws(ConfigurationError) -> [(flag: String, text: String)] {
+        var given: [String: String] = [:]
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                throw ConfigurationError(source: argument, reason: "is not a flag (--NAME)", isUsage: true)
+            }
+            let named = argument.dropFirst(2)
+            let name = String(named.prefix { $0 != "=" })
+            let attached = named.firstIndex(of: "=").map { String(named[named.index(after: $0)...]) }
+            guard let setting = settings.first(where: { $0.flag == name }) else {
+                throw ConfigurationError(source: "--\(name)", reason: "is not a setting", isUsage: true)
+            }
+            let text: String
+            if setting.isSwitch {
+                guard attached == nil else { throw ConfigurationError(source: "--\(name)", reason: "takes no value", isUsage: true) }
+                text = "true"
+            } else if let attached {
+                text = attached
+            } else if let next = remaining.popFirst() {
+                text = next
+            } else {
+                throw ConfigurationError(source: "--\(name)", reason: "needs a value (\(setting.valueName ?? "VALUE"))", isUsage: true)
+            }
+            if let separator = setting.separator, let earlier = given[name] {
+                given[name] = earlier + separator + text
+            } else {
+                given[name] = text
+            }
+        }
+        return settings.compactMap { setting in given[setting.flag].map { (setting.flag, $0) } }
+    }
+}
