@@ -15,27 +15,27 @@ struct ObjectStorageTier {
     /// The tier `configuration` describes, or nil when it uses no object storage. Throws a
     /// ``CommandFailure`` naming the setting that is wrong (never a credential).
     init?(_ configuration: ImageServer.Configuration) throws {
-        guard configuration.useS3 || configuration.resultStorage != nil else { return nil }
-        guard let keyID = configuration.s3AccessKeyID?.text, let secret = configuration.s3SecretAccessKey?.text,
+        guard configuration.objectStorage.useS3 || configuration.objectStorage.resultStorage != nil else { return nil }
+        guard let keyID = configuration.objectStorage.s3AccessKeyID?.text, let secret = configuration.objectStorage.s3SecretAccessKey?.text,
               !keyID.isEmpty, !secret.isEmpty else {
             throw CommandFailure("object storage needs credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY "
                 + "(or --s3-access-key-id and --s3-secret-access-key)")
         }
         let credentials = ObjectStorageCredentials(accessKeyID: keyID, secretAccessKey: secret,
-                                                   sessionToken: configuration.s3SessionToken?.text)
+                                                   sessionToken: configuration.objectStorage.s3SessionToken?.text)
         let endpoint: ObjectStorageEndpoint
         do {
-            endpoint = try ObjectStorageEndpoint(url: configuration.s3Endpoint, region: configuration.s3Region,
-                                                 usesPathStyle: configuration.s3PathStyle)
+            endpoint = try ObjectStorageEndpoint(url: configuration.objectStorage.s3Endpoint, region: configuration.objectStorage.s3Region,
+                                                 usesPathStyle: configuration.objectStorage.s3PathStyle)
         } catch {
             throw CommandFailure("--s3-endpoint: \(error)")
         }
-        loader = configuration.useS3 ? ObjectStorageImageLoader(
+        loader = configuration.objectStorage.useS3 ? ObjectStorageImageLoader(
             downloader: HTTPImageDownloader(configuration: HTTPImageDownloader.Configuration(
-                downloadTimeout: configuration.downloadTimeout, wholeDownloadTimeout: configuration.downloadTimeout,
-                maxBytes: configuration.maxSrcFileSize, maxRedirects: 0)),
+                downloadTimeout: configuration.sources.downloadTimeout, wholeDownloadTimeout: configuration.sources.downloadTimeout,
+                maxBytes: configuration.limits.maxSrcFileSize, maxRedirects: 0)),
             endpoint: endpoint, credentials: credentials) : nil
-        guard let storage = configuration.resultStorage else {
+        guard let storage = configuration.objectStorage.resultStorage else {
             results = nil
             return
         }

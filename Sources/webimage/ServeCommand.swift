@@ -46,8 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// sources come from the current folder when no root is set and the server listens on loopback.
     func configuration(_ environment: [String: String]) throws(ConfigurationError) -> ImageServer.Configuration {
         var configuration = try ImageServer.Configuration(environment: environment, arguments: settings)
-        if configuration.localRoot == nil, configuration.listensOnLoopback {
-            configuration.localRoot = FileManager.default.currentDirectoryPath
+        if configuration.sources.localRoot == nil, configuration.listening.listensOnLoopback {
+            configuration.sources.localRoot = FileManager.default.currentDirectoryPath
         }
         return configuration
     }
@@ -71,11 +71,11 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = try await CommandFailure.reporting { try self.configuration(ProcessInfo.processInfo.environment) }
         // One line a request: formatted once, written to standard error in batches (within a
         // tenth of a second by default, and all of them before the command returns).
-        let logLines = LogLineBuffer(interval: .milliseconds(Int((configuration.logInterval * 1000).rounded())))
+        let logLines = LogLineBuffer(interval: .milliseconds(Int((configuration.logs.logInterval * 1000).rounded())))
         defer { logLines.flush() }
         LoggingSystem.bootstrap { label in
             var handler = BufferedLogHandler(label: label, buffer: logLines)
-            handler.logLevel = configuration.logLevel
+            handler.logLevel = configuration.logs.logLevel
             return handler
         }
         // Once per process, before any handle exists: everything counted through swift-metrics,

@@ -31,7 +31,7 @@ struct ServeExample {
         let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
         // In imgproxy's form unless only thumbor's is answered.
         let router = responder.router
-        url = Self.baseURL(host: reachable, port: port) + responder.processor.configuration.pathPrefix + (router.answersImgproxyURLs
+        url = Self.baseURL(host: reachable, port: port) + responder.listening.pathPrefix + (router.answersImgproxyURLs
             ? router.imgproxySigner.sign("/rs:fit:300:300/plain/local:///\(image)@webp")
             : router.thumborSigner.sign("fit-in/300x300/filters:format(webp)/local:///\(image)"))
     }

@@ -14,14 +14,14 @@ struct SharedTier {
 
     /// The tier `configuration` names (its Redis URL and time to live), or nil when it names no Redis.
     init?(_ configuration: ImageServer.Configuration) throws {
-        guard let url = configuration.redisURL else { return nil }
+        guard let url = configuration.caches.redisURL else { return nil }
         let redis: RedisConfiguration
         do {
             redis = try RedisConfiguration(url: url)
         } catch {
             throw CommandFailure("--redis: \(error)")
         }
-        self.init(client: RedisClient(configuration: redis), timeToLive: .seconds(configuration.redisTTL))
+        self.init(client: RedisClient(configuration: redis), timeToLive: .seconds(configuration.caches.redisTTL))
     }
 
     /// Caches over `client` whose entries live for `timeToLive`.

@@ -32,7 +32,7 @@ final class ImageProcessorTests: XCTestCase {
     /// The default configuration serving `local:///` from the test's root, changed by `change`.
     private func configuration(_ change: (inout ImageServer.Configuration) -> Void = { _ in }) -> ImageServer.Configuration {
         var configuration = ImageServer.Configuration()
-        configuration.localRoot = root.path
+        configuration.sources.localRoot = root.path
         change(&configuration)
         return configuration
     }
@@ -246,8 +246,8 @@ final class ImageProcessorTests: XCTestCase {
 
     func testSourcesAndResultsOverThePixelLimitsAreRefused() async throws {
         let strict = ImageProcessor(manager: processor.manager, configuration: configuration {
-            $0.maxSrcResolution = 0.1
-            $0.maxResultResolution = 1
+            $0.limits.maxSrcResolution = 0.1
+            $0.limits.maxResultResolution = 1
         })
         // The 1024x768 source is over the limit whatever it is asked as, even a fit that would
         // shrink it on load (the source's own size counts, as imgproxy counts it); the 256x192
@@ -268,7 +268,7 @@ final class ImageProcessorTests: XCTestCase {
 
     func testOnlyAllowedSourcePrefixesAreLoaded() async throws {
         let limited = ImageProcessor(manager: processor.manager,
-                                     configuration: configuration { $0.allowedSources = ["local:///small", "https://cdn.example/"] })
+                                     configuration: configuration { $0.sources.allowedSources = ["local:///small", "https://cdn.example/"] })
         _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///small.jpg"))
         do {
             _ = try await limited.process(try parser.parse("/x/w:10/plain/local:///photo.jpg"))
@@ -282,7 +282,7 @@ final class ImageProcessorTests: XCTestCase {
     /// imgproxy's allowed-source wildcards (its processing handler's test table): `*` matches any
     /// run of characters but `/`, so it stays inside the host.
     func testAllowedSourcesMatchWildcardsWithinAHost() throws {
-        let policy = SourcePolicy(configuration { $0.allowedSources = ["local://", "http://images.dev/", "http://*.mycdn.dev/"] })
+        let policy = SourcePolicy(configuration { $0.sources.allowedSources = ["local://", "http://images.dev/", "http://*.mycdn.dev/"] }.sources)
         for allowed in ["http://images.dev/lorem/ipsum.jpg", "http://a-1.mycdn.dev/lorem/ipsum.jpg",
                         "http://a-1.b-2.mycdn.dev/lorem/ipsum.jpg"] {
             XCTAssertEqual(try policy.resolve(XCTUnwrap(URL(string: allowed))).absoluteString, allowed)

@@ -38,7 +38,7 @@ final class InProcessServer: Sendable {
         let descriptor = open(logFile.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard descriptor >= 0 else { throw InProcessServerError.logFile(logFile.path) }
         var handler = BufferedLogHandler(label: "webimage.serve", buffer: LogLineBuffer(descriptor: descriptor, interval: .zero))
-        handler.logLevel = configuration.logLevel
+        handler.logLevel = configuration.logs.logLevel
         let extensions = ImageServer.Extensions(metricsRegistry: PrometheusCollectorRegistry(),
                                                 logger: Logger(label: "webimage.serve") { _ in handler })
         let server: ImageServer

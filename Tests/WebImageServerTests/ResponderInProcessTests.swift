@@ -28,11 +28,11 @@ final class ResponderInProcessTests: XCTestCase {
     /// given; `body` drives it through HummingbirdTesting's router setup, then it is shut down.
     private func withServer(key: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var configuration = ImageServer.Configuration()
-        configuration.localRoot = folder.appending("images").path
-        configuration.cacheDir = folder.appending("cache").path
+        configuration.sources.localRoot = folder.appending("images").path
+        configuration.caches.cacheDir = folder.appending("cache").path
         if let key {
-            configuration.keys = [key]
-            configuration.salts = [key]
+            configuration.urls.keys = [key]
+            configuration.urls.salts = [key]
         }
         let server = try await ImageServer(configuration: configuration)
         do {

@@ -12,32 +12,32 @@ final class ServerConfigurationTests: XCTestCase {
             "IMGPROXY_BIND": ":9000", "IMGPROXY_QUALITY": "90", "IMGPROXY_KEY": "aa, bb", "IMGPROXY_AUTO_WEBP": "true",
             "IMGPROXY_MAX_SRC_RESOLUTION": "16.8", "IMGPROXY_TTL": "", "WEBIMAGE_URL_FORMAT": "thumbor", "UNRELATED": "x",
         ])
-        XCTAssertEqual(configuration.host, "0.0.0.0")
-        XCTAssertEqual(configuration.port, 9000)
-        XCTAssertEqual(configuration.quality, 90)
-        XCTAssertEqual(configuration.keys, ["aa", "bb"])
-        XCTAssertTrue(configuration.autoWebp)
-        XCTAssertEqual(configuration.maxSrcResolution, 16.8)
-        XCTAssertEqual(configuration.urlFormat, .thumbor)
-        XCTAssertEqual(configuration.ttl, ImageServer.Configuration().ttl, "an empty variable counts as unset")
-        XCTAssertEqual(configuration.acceptedFormats(for: .imgproxy), [.webp])
+        XCTAssertEqual(configuration.listening.host, "0.0.0.0")
+        XCTAssertEqual(configuration.listening.port, 9000)
+        XCTAssertEqual(configuration.output.quality, 90)
+        XCTAssertEqual(configuration.urls.keys, ["aa", "bb"])
+        XCTAssertTrue(configuration.formats.autoWebp)
+        XCTAssertEqual(configuration.limits.maxSrcResolution, 16.8)
+        XCTAssertEqual(configuration.urls.urlFormat, .thumbor)
+        XCTAssertEqual(configuration.answers.ttl, ImageServer.Configuration().answers.ttl, "an empty variable counts as unset")
+        XCTAssertEqual(configuration.formats.acceptedFormats(for: .imgproxy), [.webp])
 
         try configuration.set(flag: "quality", to: "70")
         try configuration.set(flag: "bind", to: "[::1]:0")
-        XCTAssertEqual([configuration.quality, configuration.port], [70, 0])
-        XCTAssertEqual(configuration.host, "::1")
-        XCTAssertTrue(configuration.listensOnLoopback)
+        XCTAssertEqual([configuration.output.quality, configuration.listening.port], [70, 0])
+        XCTAssertEqual(configuration.listening.host, "::1")
+        XCTAssertTrue(configuration.listening.listensOnLoopback)
     }
 
     func testWatermarkAndFallbackSourcesReadFromAnyOfTheirSettings() throws {
         var configuration = try ImageServer.Configuration(environment: [
             "IMGPROXY_WATERMARK_DATA": "iVBORw0K", "IMGPROXY_FALLBACK_IMAGE_URL": "https://example.com/f.png",
         ])
-        XCTAssertEqual(configuration.watermark, .data(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A])))
-        XCTAssertEqual(configuration.fallbackImage, .url("https://example.com/f.png"))
-        XCTAssertEqual([configuration.fallbackImageHTTPCode, configuration.fallbackImageTTL], [200, 60])
+        XCTAssertEqual(configuration.overlays.watermark, .data(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A])))
+        XCTAssertEqual(configuration.overlays.fallbackImage, .url("https://example.com/f.png"))
+        XCTAssertEqual([configuration.overlays.fallbackImageHTTPCode, configuration.overlays.fallbackImageTTL], [200, 60])
         try configuration.set(flag: "watermark-path", to: "/tmp/mark.png")
-        XCTAssertEqual(configuration.watermark, .path("/tmp/mark.png"), "a flag overrides the variable")
+        XCTAssertEqual(configuration.overlays.watermark, .path("/tmp/mark.png"), "a flag overrides the variable")
     }
 
     func testAValueASettingDoesNotTakeIsAnErrorNamingWhereItCameFrom() {
@@ -66,9 +66,9 @@ final class ServerConfigurationTests: XCTestCase {
         let read = try? ImageServer.Configuration(environment: [
             "IMGPROXY_URL_REPLACEMENTS": "test://*/=http://images.dev/${1}/;s3://=http://", "IMGPROXY_LAST_MODIFIED_BUSTER": "2026-01-01T00:00:00Z",
             "IMGPROXY_USE_ETAG": "false"])
-        XCTAssertEqual(read?.urlReplacements, ["test://*/=http://images.dev/${1}/", "s3://=http://"])
-        XCTAssertEqual(read?.lastModifiedBuster, Date(timeIntervalSince1970: 1_767_225_600))
-        XCTAssertEqual(read?.useETag, false)
+        XCTAssertEqual(read?.urls.urlReplacements, ["test://*/=http://images.dev/${1}/", "s3://=http://"])
+        XCTAssertEqual(read?.answers.lastModifiedBuster, Date(timeIntervalSince1970: 1_767_225_600))
+        XCTAssertEqual(read?.answers.useETag, false)
         var configuration = ImageServer.Configuration()
         XCTAssertThrowsError(try configuration.set(flag: "signature-size", to: "33")) {
             XCTAssertEqual("\($0)", "--signature-size is outside 1…32")
@@ -84,12 +84,12 @@ final class ServerConfigurationTests: XCTestCase {
             "AWS_ACCESS_KEY_ID": "KEYIDSHOWN", "AWS_SECRET_ACCESS_KEY": "SECRETSHOWN", "AWS_SESSION_TOKEN": "TOKENSHOWN",
         ])
         try configuration.set(flag: "result-storage", to: "s3://results/webimage")
-        XCTAssertTrue(configuration.useS3)
-        XCTAssertFalse(configuration.s3PathStyle)
-        XCTAssertEqual(configuration.s3Endpoint, "http://127.0.0.1:9000")
-        XCTAssertEqual([configuration.s3AccessKeyID?.text, configuration.s3SecretAccessKey?.text, configuration.s3SessionToken?.text],
+        XCTAssertTrue(configuration.objectStorage.useS3)
+        XCTAssertFalse(configuration.objectStorage.s3PathStyle)
+        XCTAssertEqual(configuration.objectStorage.s3Endpoint, "http://127.0.0.1:9000")
+        XCTAssertEqual([configuration.objectStorage.s3AccessKeyID?.text, configuration.objectStorage.s3SecretAccessKey?.text, configuration.objectStorage.s3SessionToken?.text],
                        ["KEYIDSHOWN", "SECRETSHOWN", "TOKENSHOWN"])
-        XCTAssertEqual(configuration.resultStorage, "s3://results/webimage")
+        XCTAssertEqual(configuration.objectStorage.resultStorage, "s3://results/webimage")
         var dumped = ""
         dump(configuration, to: &dumped)
         for text in ["\(configuration)", String(reflecting: configuration), dumped] {

@@ -12,13 +12,13 @@ extension ImageServer {
         let router = try Self.router(configuration)
         let downloader = HTTPImageDownloader(
             configuration: HTTPImageDownloader.Configuration(
-                downloadTimeout: configuration.downloadTimeout, wholeDownloadTimeout: configuration.downloadTimeout,
-                maxBytes: configuration.maxSrcFileSize, maxRedirects: configuration.maxRedirects),
-            addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.allowLoopbackSources,
-                                               allowsPrivate: configuration.allowPrivateSources))
+                downloadTimeout: configuration.sources.downloadTimeout, wholeDownloadTimeout: configuration.sources.downloadTimeout,
+                maxBytes: configuration.limits.maxSrcFileSize, maxRedirects: configuration.sources.maxRedirects),
+            addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.sources.allowLoopbackSources,
+                                               allowsPrivate: configuration.sources.allowPrivateSources))
         // Decoding, transforming and encoding run on threads of their own, one per image made at
         // once: Swift's cooperative pool stays free for requests, /health and cache hits.
-        let codecs = CodecExecutor(threads: configuration.concurrency, name: "serve-codec")
+        let codecs = CodecExecutor(threads: configuration.limits.concurrency, name: "serve-codec")
         let processor: ImageProcessor
         do throws(ImageServerStartError) {
             processor = try await Self.processor(configuration, extensions: extensions, downloader: downloader, codecs: codecs)
@@ -27,54 +27,43 @@ extension ImageServer {
             try? await downloader.shutdown()
             throw error
         }
-        let responder = ImageServerResponder(router: router, processor: processor, logger: extensions.logger,
-                                             metricsRegistry: extensions.metricsRegistry)
-        self.init(responder: responder, host: configuration.host, port: configuration.port, downloader: downloader, codecs: codecs)
+        let responder = ImageServerResponder(router: router, processor: processor, configuration: configuration,
+                                             logger: extensions.logger, metricsRegistry: extensions.metricsRegistry)
+        self.init(responder: responder, listening: configuration.listening, logLevel: configuration.logs.logLevel,
+                  downloader: downloader, codecs: codecs)
     }
 
     /// The router of `configuration`'s URL forms, parsers and signers.
     private static func router(_ configuration: Configuration) throws(ImageServerStartError) -> ProcessingURLRouter {
         let signer: URLSigner
-        var parser: ProcessingURLParser
+        let parser: ProcessingURLParser
         do throws(URLSignatureError) {
-            signer = try URLSigner(hexKeys: configuration.keys, hexSalts: configuration.salts,
-                                   signatureSize: configuration.signatureSize, trustedSignatures: configuration.trustedSignatures)
+            signer = try URLSigner(configuration.urls)
         } catch {
             throw .signing(error)
         }
         do throws(ProcessingURLError) {
-            parser = ProcessingURLParser(presets: try ProcessingPresets(definitions: configuration.presets,
-                                                                        separator: configuration.argumentsSeparator))
+            parser = try ProcessingURLParser(configuration.urls, output: configuration.output,
+                                             allowsSecurityOptions: configuration.limits.allowSecurityOptions)
         } catch {
             throw .presets(error)
         }
-        parser.baseURL = configuration.baseURL
-        parser.urlReplacements = configuration.urlReplacements.compactMap { URLReplacement(setting: Substring($0)) }
-        parser.base64URLIncludesFilename = configuration.base64URLIncludesFilename
-        parser.allowSecurityOptions = configuration.allowSecurityOptions
-        parser.argumentsSeparator = configuration.argumentsSeparator
-        parser.onlyPresets = configuration.onlyPresets
-        parser.defaults.keepCopyright = configuration.keepCopyright
-        parser.allowedOptions = configuration.allowedProcessingOptions
-        parser.defaults.skipProcessing = Set(configuration.skipProcessingFormats)
-        let thumborParser = ThumborURLParser(limits: parser.limits, loader: configuration.thumborLoader,
-                                             opaquePNGToJPEG: configuration.autoPngToJpg,
-                                             sourceBound: configuration.thumborSourceBound,
-                                             preservesCopyright: configuration.thumborPreserveExifCopyrightInfo)
-        return ProcessingURLRouter(format: configuration.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
-                                   thumborParser: thumborParser,
-                                   thumborSigner: ThumborURLSigner(key: configuration.thumborKey,
-                                                                   allowsUnsafe: configuration.thumborAllowUnsafeURL))
+        let thumborParser = ThumborURLParser(limits: parser.limits, loader: configuration.sources.thumborLoader,
+                                             opaquePNGToJPEG: configuration.formats.autoPngToJpg,
+                                             sourceBound: configuration.limits.thumborSourceBound,
+                                             preservesCopyright: configuration.output.thumborPreserveExifCopyrightInfo)
+        return ProcessingURLRouter(format: configuration.urls.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
+                                   thumborParser: thumborParser, thumborSigner: ThumborURLSigner(configuration.urls))
     }
 
     /// The processor of `configuration`: sources through `downloader` and `extensions`' loaders
     /// into the source caches, results into the result caches, image work on `codecs`.
     private static func processor(_ configuration: Configuration, extensions: Extensions, downloader: HTTPImageDownloader,
                                   codecs: CodecExecutor) async throws(ImageServerStartError) -> ImageProcessor {
-        let cacheFolder = configuration.cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let cacheFolder = configuration.caches.cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let folders = Configuration.cacheSubfolders
         // Each disk cache keeps half the bound, trimmed every minute.
-        let bounded = DiskCache.Configuration(maxSize: configuration.cacheSize / 2, autoTrimInterval: 60)
+        let bounded = DiskCache.Configuration(maxSize: configuration.caches.cacheSize / 2, autoTrimInterval: 60)
         let sourceDisk: DiskCache
         let resultDisk: DiskCache?
         do throws(DiskCacheError) {
@@ -99,7 +88,7 @@ extension ImageServer {
         // The coders registered now, in a registry of the server's own: SVG's absolute units at
         // the configured dpi (that coder, added last, is asked first) touch no other server's.
         let coders = ImageCoders(ImageCoders.shared.all.reversed())
-        if configuration.svgDPI != SVGCoder().dpi { coders.add(SVGCoder(dpi: configuration.svgDPI)) }
+        if configuration.output.svgDPI != SVGCoder().dpi { coders.add(SVGCoder(dpi: configuration.output.svgDPI)) }
         let manager = ImageManager(imageCache: sourceCache, imageLoader: loaders, coders: coders)
         // The watermark and the fallback image, loaded once, a URL through the same downloader.
         let auxiliary: AuxiliaryImages

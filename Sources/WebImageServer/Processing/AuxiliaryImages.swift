@@ -24,10 +24,10 @@ public struct AuxiliaryImages: Sendable {
     public static func load(_ configuration: ServerConfiguration, manager: ImageManager) async throws(AuxiliaryImageError)
         -> AuxiliaryImages {
         var images = AuxiliaryImages()
-        if let source = configuration.watermark {
+        if let source = configuration.overlays.watermark {
             let data = try await bytes(of: source, role: "watermark", configuration: configuration, manager: manager)
             var pixels = try decoded(data, role: "watermark", configuration: configuration, manager: manager).pixels
-            let opacity = configuration.watermarkOpacity
+            let opacity = configuration.overlays.watermarkOpacity
             if opacity < 1 {
                 pixels.bytes.withUnsafeMutableBufferPointer { bytes in
                     for alpha in stride(from: 3, to: bytes.count, by: 4) {
@@ -37,7 +37,7 @@ public struct AuxiliaryImages: Sendable {
             }
             images.watermark = pixels
         }
-        if let source = configuration.fallbackImage {
+        if let source = configuration.overlays.fallbackImage {
             let data = try await bytes(of: source, role: "fallback image", configuration: configuration, manager: manager)
             _ = try decoded(data, role: "fallback image", configuration: configuration, manager: manager)
             images.fallback = data
@@ -55,8 +55,8 @@ public struct AuxiliaryImages: Sendable {
         case let .path(path):
             let url = URL(fileURLWithPath: path)
             let size = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
-            guard size <= configuration.maxSrcFileSize else {
-                throw AuxiliaryImageError(role: role, reason: "the file is over \(configuration.maxSrcFileSize) bytes")
+            guard size <= configuration.limits.maxSrcFileSize else {
+                throw AuxiliaryImageError(role: role, reason: "the file is over \(configuration.limits.maxSrcFileSize) bytes")
             }
             do {
                 data = try Data(contentsOf: url)
@@ -73,8 +73,8 @@ public struct AuxiliaryImages: Sendable {
                 throw AuxiliaryImageError(role: role, reason: ProcessingError(loading: error).description)
             }
         }
-        guard data.count <= configuration.maxSrcFileSize else {
-            throw AuxiliaryImageError(role: role, reason: "it is over \(configuration.maxSrcFileSize) bytes")
+        guard data.count <= configuration.limits.maxSrcFileSize else {
+            throw AuxiliaryImageError(role: role, reason: "it is over \(configuration.limits.maxSrcFileSize) bytes")
         }
         return data
     }
@@ -83,7 +83,7 @@ public struct AuxiliaryImages: Sendable {
     private static func decoded(_ data: Data, role: String, configuration: ServerConfiguration,
                                 manager: ImageManager) throws(AuxiliaryImageError) -> Image {
         do throws(ImageCodingError) {
-            return try firstFrame(of: data, coders: manager.coders, maxPixels: Int(configuration.maxSrcResolution * 1_000_000))
+            return try firstFrame(of: data, coders: manager.coders, maxPixels: Int(configuration.limits.maxSrcResolution * 1_000_000))
         } catch {
             throw AuxiliaryImageError(role: role, reason: error.description)
         }

@@ -12,7 +12,7 @@ extension ImageProcessor {
         let options = url.options
         // thumbor always draws an SVG source (as PNG unless a format is chosen); imgproxy only
         // when asked, or with --always-rasterize-svg.
-        let rasterizesUnnamed = configuration.alwaysRasterizeSVG || url.form == .thumbor
+        let rasterizesUnnamed = output.alwaysRasterizeSVG || url.form == .thumbor
         if options.meta == nil, var svg = try Self.sanitizedSVG(source.data, options: options, rasterizesUnnamed: rasterizesUnnamed) {
             svg.sourceOrigin = source.source
             return svg
@@ -88,9 +88,9 @@ extension ImageProcessor {
         // The source's own size counts, from its header, as imgproxy counts it: a shrink on load
         // would let a huge source through while every frame is decoded at full size.
         decodeOptions.maxSourcePixels = sourcePixels
-        let framePixels = Int((overrides.maxAnimationFrameResolution ?? configuration.maxAnimationFrameResolution) * 1_000_000)
+        let framePixels = Int((overrides.maxAnimationFrameResolution ?? limits.maxAnimationFrameResolution) * 1_000_000)
         decodeOptions.maxAnimationFramePixels = framePixels > 0 ? framePixels : nil
-        let maxAnimationFrames = overrides.maxAnimationFrames ?? configuration.maxAnimationFrames
+        let maxAnimationFrames = overrides.maxAnimationFrames ?? limits.maxAnimationFrames
         decodeOptions.maxFrameCount = maxAnimationFrames
         decodeOptions.firstFrameOnly = options.firstFrameOnly
             || !(maxAnimationFrames > 1 && options.format.map(OutputEncoder.animatedFormats.contains) ?? true)

@@ -25,11 +25,15 @@ public final class ImageProcessor: Sendable {
     public let manager: ImageManager
     /// Encodes results.
     public var coders: ImageCoders { encoder.coders }
-    /// The settings the processor follows: its limits, sources, quality and concurrency.
-    public let configuration: ServerConfiguration
+    /// The limits the processor holds sources, results and its slots to.
+    public let limits: ServerConfiguration.LimitSettings
+    /// What results are made of by default (quality, SVG drawn or kept).
+    public let output: ServerConfiguration.OutputSettings
+    /// What a result keeps of its origin's answer (its `Last-Modified`, its lifetime).
+    let answers: ServerConfiguration.AnswerSettings
     /// Which sources are loaded, and the folder `local:///path` sources are read from.
     public var sources: SourcePolicy { fetcher.sources }
-    /// The most pixels a source may declare (``ServerConfiguration/maxSrcResolution``, as
+    /// The most pixels a source may declare (``ServerConfiguration/LimitSettings/maxSrcResolution``, as
     /// imgproxy's `IMGPROXY_MAX_SRC_RESOLUTION`), checked from its header before decoding, all
     /// frames of an animation together as imgproxy sums them; the decoded frames are held to it
     /// too.
@@ -78,14 +82,16 @@ public final class ImageProcessor: Sendable {
         self.auxiliary = auxiliary
         making = InFlightWork(cancelled: .cancelled)
         self.executor = executor
-        slots = ProcessingSlots(concurrency: configuration.concurrency, maxQueue: configuration.maxQueue,
+        slots = ProcessingSlots(concurrency: configuration.limits.concurrency, maxQueue: configuration.limits.maxQueue,
                                 queueLength: metrics.queueLength)
-        self.configuration = configuration
-        maxSourcePixels = Int(configuration.maxSrcResolution * 1_000_000)
-        maxResultPixels = Int(configuration.maxResultResolution * 1_000_000)
+        limits = configuration.limits
+        output = configuration.output
+        answers = configuration.answers
+        maxSourcePixels = Int(configuration.limits.maxSrcResolution * 1_000_000)
+        maxResultPixels = Int(configuration.limits.maxResultResolution * 1_000_000)
         self.manager = manager
-        fetcher = SourceFetcher(manager: manager, sources: SourcePolicy(configuration), metrics: metrics)
-        encoder = OutputEncoder(coders: coders, defaultQuality: configuration.quality)
+        fetcher = SourceFetcher(manager: manager, sources: SourcePolicy(configuration.sources, allowsObjectStorage: configuration.objectStorage.useS3), metrics: metrics)
+        encoder = OutputEncoder(coders: coders, defaultQuality: configuration.output.quality)
         results = ResultCache(memoryLimitBytes: memoryLimitBytes, disk: disk, shared: sharedCache, metrics: metrics)
         self.metrics = metrics
     }
@@ -144,7 +150,7 @@ public final class ImageProcessor: Sendable {
         }
         let marks = try await fetcher.marks(of: url)
         var made = try await makeInSlot(url, from: source, marks: marks)
-        if let response = source.response { made.take(OriginHeaders(response), under: configuration) }
+        if let response = source.response { made.take(OriginHeaders(response), under: answers) }
         // Once the result is cached a later request finds it there; until then it joins.
         await results.store(made, forKey: key)
         return made

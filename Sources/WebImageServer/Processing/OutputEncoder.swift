@@ -6,7 +6,7 @@ import WebImage
 struct OutputEncoder: Sendable {
     /// Encodes results.
     let coders: ImageCoders
-    /// The quality of formats the URL sets none for (``ServerConfiguration/quality``).
+    /// The quality of formats the URL sets none for (``ServerConfiguration/OutputSettings/quality``).
     let defaultQuality: Int
 
     /// The formats whose results keep every frame of an animation. AVIF could (its encoder

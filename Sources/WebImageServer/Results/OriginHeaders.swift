@@ -19,9 +19,9 @@ public struct OriginHeaders: Sendable, Hashable {
     }
 
     /// The `Last-Modified` answered for the source under `configuration`: the origin's, raised
-    /// to the ``ServerConfiguration/lastModifiedBuster``; nil when the origin sent none or
-    /// ``ServerConfiguration/useLastModified`` is off.
-    func answeredLastModified(under configuration: ServerConfiguration) -> Date? {
+    /// to the ``ServerConfiguration/AnswerSettings/lastModifiedBuster``; nil when the origin sent none or
+    /// ``ServerConfiguration/AnswerSettings/useLastModified`` is off.
+    func answeredLastModified(under configuration: ServerConfiguration.AnswerSettings) -> Date? {
         guard configuration.useLastModified, let lastModified else { return nil }
         return max(lastModified, configuration.lastModifiedBuster ?? lastModified)
     }

@@ -28,7 +28,7 @@ public struct ProcessedImage: Sendable, Hashable {
     /// ``created`` as an HTTP date, the `Last-Modified` field's value.
     public private(set) var lastModified: String
     /// How long caches may keep it, as its source's origin said, when the server passes that
-    /// on (``ServerConfiguration/cacheControlPassthrough``); nil: the server's own lifetime.
+    /// on (``ServerConfiguration/AnswerSettings/cacheControlPassthrough``); nil: the server's own lifetime.
     public var lifetime: ResultLifetime?
     /// Whether this is the configured fallback image, made because the URL's source could not
     /// be loaded: answered with the fallback's status and lifetime, never cached.

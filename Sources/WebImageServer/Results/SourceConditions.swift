@@ -21,11 +21,11 @@ public struct SourceConditions: Sendable, Hashable {
     }
 
     /// The conditions of a request with `ifNoneMatch` and `ifModifiedSince` fields that
-    /// `configuration` sends on: `If-None-Match` with ``ServerConfiguration/useETag``,
-    /// `If-Modified-Since` with ``ServerConfiguration/useLastModified`` when it is later than
-    /// ``ServerConfiguration/lastModifiedBuster`` (a copy from before it is stale, and an
+    /// `configuration` sends on: `If-None-Match` with ``ServerConfiguration/AnswerSettings/useETag``,
+    /// `If-Modified-Since` with ``ServerConfiguration/AnswerSettings/useLastModified`` when it is later than
+    /// ``ServerConfiguration/AnswerSettings/lastModifiedBuster`` (a copy from before it is stale, and an
     /// unreadable date is taken for one); nil when none is left.
-    init?(ifNoneMatch: String?, ifModifiedSince: String?, configuration: ServerConfiguration) {
+    init?(ifNoneMatch: String?, ifModifiedSince: String?, answers configuration: ServerConfiguration.AnswerSettings) {
         self.ifNoneMatch = configuration.useETag ? ifNoneMatch : nil
         if configuration.useLastModified, let ifModifiedSince {
             if let buster = configuration.lastModifiedBuster {

@@ -15,12 +15,13 @@ public struct SourcePolicy: Sendable {
     /// manager was given).
     public let allowsObjectStorage: Bool
 
-    /// The policy of `configuration`: its allowed sources and local root.
-    public init(_ configuration: ServerConfiguration) {
-        allowedSources = configuration.allowedSources
-        allowedPatterns = configuration.allowedSources.map(WildcardPrefix.init)
-        localRoot = configuration.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).resolvingSymlinksInPath() }
-        allowsObjectStorage = configuration.useS3
+    /// The policy of `sources`: its allowed sources and local root; `s3://` sources when
+    /// `allowsObjectStorage` (``ServerConfiguration/ObjectStorageSettings/useS3``).
+    public init(_ sources: ServerConfiguration.SourceSettings, allowsObjectStorage: Bool = false) {
+        allowedSources = sources.allowedSources
+        allowedPatterns = sources.allowedSources.map(WildcardPrefix.init)
+        localRoot = sources.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).resolvingSymlinksInPath() }
+        self.allowsObjectStorage = allowsObjectStorage
     }
 
     /// The URL to load for `source`, once it starts with one of ``allowedSources`` (when there

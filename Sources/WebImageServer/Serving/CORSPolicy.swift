@@ -8,7 +8,7 @@ struct CORSPolicy: Sendable {
     /// A header field (HTTPTypes' `HTTPField`, which Hummingbird does not re-export).
     private typealias Field = HTTPFields.Element
 
-    /// The origin allowed to read answers (``ServerConfiguration/allowOrigin``): `*` or one origin.
+    /// The origin allowed to read answers (``ServerConfiguration/ListeningSettings/allowOrigin``): `*` or one origin.
     let allowOrigin: String
 
     /// The methods answers advertise, as imgproxy spells them.

@@ -7,21 +7,21 @@ import WebImage
 /// ones, to be written in its place. An answer so chosen says `Vary: Accept`.
 struct FormatNegotiation: Sendable {
     /// The formats chosen from `Accept` for URLs that name none, in order of preference, by
-    /// URL form (``ServerConfiguration/acceptedFormats(for:)``).
+    /// URL form (``ServerConfiguration/FormatSettings/acceptedFormats(for:)``).
     private let acceptedFormats: [ProcessingURLForm: [ImageFormat]]
     /// The accepted formats an opaque still PNG's JPEG goes before, by URL form
-    /// (``ServerConfiguration/formatsOpaquePNGToJPEGOutranks(for:)``).
+    /// (``ServerConfiguration/FormatSettings/formatsOpaquePNGToJPEGOutranks(for:)``).
     private let formatsOpaquePNGToJPEGOutranks: [ProcessingURLForm: [ImageFormat]]
     /// The formats chosen from `Accept` for URLs that name one too (imgproxy's
     /// `IMGPROXY_ENFORCE_WEBP`), in order of preference.
     private let enforcedFormats: [ImageFormat]
 
-    /// The negotiation `configuration` describes, worked out once for both URL forms.
-    init(_ configuration: ServerConfiguration) {
-        acceptedFormats = [.imgproxy: configuration.acceptedFormats(for: .imgproxy), .thumbor: configuration.acceptedFormats(for: .thumbor)]
-        formatsOpaquePNGToJPEGOutranks = [.imgproxy: configuration.formatsOpaquePNGToJPEGOutranks(for: .imgproxy),
-                                          .thumbor: configuration.formatsOpaquePNGToJPEGOutranks(for: .thumbor)]
-        enforcedFormats = configuration.enforcedFormats
+    /// The negotiation `formats` describes, worked out once for both URL forms.
+    init(_ formats: ServerConfiguration.FormatSettings) {
+        acceptedFormats = [.imgproxy: formats.acceptedFormats(for: .imgproxy), .thumbor: formats.acceptedFormats(for: .thumbor)]
+        formatsOpaquePNGToJPEGOutranks = [.imgproxy: formats.formatsOpaquePNGToJPEGOutranks(for: .imgproxy),
+                                          .thumbor: formats.formatsOpaquePNGToJPEGOutranks(for: .thumbor)]
+        enforcedFormats = formats.enforcedFormats
     }
 
     /// The URL a request for `route` asks for, with its cache key, when formats are chosen

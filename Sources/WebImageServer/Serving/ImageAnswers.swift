@@ -9,9 +9,12 @@ struct ImageAnswers: Sendable {
     /// A header field (HTTPTypes' `HTTPField`, which Hummingbird does not re-export).
     private typealias Field = HTTPFields.Element
 
-    /// The settings read. Read where they are kept, never copied per request: a copy of the
-    /// configuration costs a reference count for each of its many texts and lists.
-    private let configuration: ServerConfiguration
+    /// The lifetimes and validators answered.
+    private let configuration: ServerConfiguration.AnswerSettings
+    /// The fallback image's status and lifetime.
+    private let overlays: ServerConfiguration.OverlaySettings
+    /// Whether answers vary by the client hints (they are read).
+    private let readsClientHints: Bool
     /// `Cache-Control` of images whose URL and origin give no lifetime: `max-age=TTL, public`.
     private let cacheControl: String
 
@@ -20,9 +23,12 @@ struct ImageAnswers: Sendable {
     /// The `Vary` of answers when client hints are read: each hint field.
     private static let clientHintsVary = "Sec-CH-DPR, DPR, Sec-CH-Width, Width"
 
-    /// The answers `configuration` describes.
-    init(_ configuration: ServerConfiguration) {
+    /// The answers `configuration` describes, with the fallback image's status and lifetime
+    /// from `overlays`, varying by the client hints when `readsClientHints`.
+    init(_ configuration: ServerConfiguration.AnswerSettings, overlays: ServerConfiguration.OverlaySettings, readsClientHints: Bool) {
         self.configuration = configuration
+        self.overlays = overlays
+        self.readsClientHints = readsClientHints
         cacheControl = "max-age=\(configuration.ttl), public"
     }
 
@@ -36,7 +42,7 @@ struct ImageAnswers: Sendable {
         headers.reserveCapacity(12)
         // thumbor says nothing varies for an animated GIF, which it never converts.
         let variesByAccept = variesByAccept && !(route.url.options.animationsKeepFormat && image.format == .gif)
-        let hinted = configuration.enableClientHints
+        let hinted = readsClientHints
         if variesByAccept || hinted {
             let fields = [variesByAccept ? "Accept" : nil, hinted ? Self.clientHintsVary : nil].compactMap { $0 }
             headers.append(Field(name: .vary, value: fields.joined(separator: ", ")))
@@ -45,7 +51,7 @@ struct ImageAnswers: Sendable {
         if configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
         if image.isFallback {
             // A fallback stands in for an image that may exist soon: kept briefly, never 304.
-            let ttl = configuration.fallbackImageTTL
+            let ttl = overlays.fallbackImageTTL
             headers.append(Field(name: .cacheControl, value: "max-age=\(ttl > 0 ? ttl : configuration.ttl), public"))
             headers.append(Field(name: Self.fallbackField, value: "1"))
         } else {
@@ -62,7 +68,7 @@ struct ImageAnswers: Sendable {
         let fileName: String = route.fileStem + "." + (meta.map { $0.callback == nil ? "json" : "js" } ?? image.format.fileExtension)
         headers.append(Field(name: .contentDisposition, value: disposition + "; filename=\"" + fileName + "\""))
         let body = request.method == .head ? nil : image.body
-        let status: HTTPResponse.Status = image.isFallback ? HTTPResponse.Status(code: configuration.fallbackImageHTTPCode) : .ok
+        let status: HTTPResponse.Status = image.isFallback ? HTTPResponse.Status(code: overlays.fallbackImageHTTPCode) : .ok
         return PreparedResponse(status: status, headerFields: headers, body: body)
     }
 
@@ -89,8 +95,8 @@ struct ImageAnswers: Sendable {
 
     /// Whether the client's copy of `image` is current: `If-None-Match` lists its tag (or `*`),
     /// or, without `If-None-Match`, `If-Modified-Since` is no earlier than its creation; a
-    /// field the configuration turns off (``ServerConfiguration/useETag``,
-    /// ``ServerConfiguration/useLastModified``) is not read.
+    /// field the configuration turns off (``ServerConfiguration/AnswerSettings/useETag``,
+    /// ``ServerConfiguration/AnswerSettings/useLastModified``) is not read.
     private func isNotModified(_ image: ProcessedImage, request: HTTPRequest) -> Bool {
         let tags = configuration.useETag ? request.headerFields[values: .ifNoneMatch] : []
         guard tags.isEmpty else {

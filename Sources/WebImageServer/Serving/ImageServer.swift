@@ -13,25 +13,32 @@ import WebImage
 public struct ImageServer: Sendable {
     /// What answers requests.
     public let responder: ImageServerResponder
+    /// Where and how connections are taken: the address, the connection limit, the request
+    /// head's deadline and the path prefix.
+    public let listening: ServerConfiguration.ListeningSettings
+    /// The least level Hummingbird's own lines need (never below warnings).
+    public let logLevel: Logger.Level
     /// The address to listen on.
-    public let host: String
+    public var host: String { listening.host }
     /// The port to listen on; 0 lets the system choose one.
-    public let port: Int
+    public var port: Int { listening.port }
     /// The downloader of sources and the codec threads the assembly made, which ``shutdown()``
     /// releases; nil for a responder put together by hand, whose parts its maker releases.
     private let downloader: HTTPImageDownloader?
     private let codecs: CodecExecutor?
 
-    /// A server for `responder` on `host`:`port`.
-    public init(responder: ImageServerResponder, host: String, port: Int) {
-        self.init(responder: responder, host: host, port: port, downloader: nil, codecs: nil)
+    /// A server for `responder`, taking connections as `listening` says, logging Hummingbird's
+    /// own lines from `logLevel` up.
+    public init(responder: ImageServerResponder, listening: ServerConfiguration.ListeningSettings, logLevel: Logger.Level = .info) {
+        self.init(responder: responder, listening: listening, logLevel: logLevel, downloader: nil, codecs: nil)
     }
 
-    /// A server for `responder` on `host`:`port` that owns `downloader` and `codecs`.
-    init(responder: ImageServerResponder, host: String, port: Int, downloader: HTTPImageDownloader?, codecs: CodecExecutor?) {
+    /// A server for `responder` as `listening` says that owns `downloader` and `codecs`.
+    init(responder: ImageServerResponder, listening: ServerConfiguration.ListeningSettings, logLevel: Logger.Level,
+         downloader: HTTPImageDownloader?, codecs: CodecExecutor?) {
         self.responder = responder
-        self.host = host
-        self.port = port
+        self.listening = listening
+        self.logLevel = logLevel
         self.downloader = downloader
         self.codecs = codecs
     }
@@ -55,13 +62,12 @@ public struct ImageServer: Sendable {
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> Application<ImageServerResponder> {
         var logger = Logger(label: "webimage.serve")
-        logger.logLevel = max(.warning, responder.processor.configuration.logLevel)
+        logger.logLevel = max(.warning, logLevel)
         let serverName = "webimage"
         let clock = HTTPDateClock()
-        let configuration = responder.processor.configuration
-        let connections = ConnectionLimitHandler.OpenConnections(limit: configuration.maxClients)
-        let headLimit = TimeAmount.nanoseconds(Int64(configuration.readRequestTimeout * 1_000_000_000))
-        let maxTargetLength = configuration.pathPrefix.utf8.count + responder.router.imgproxyParser.limits.maxPathLength
+        let connections = ConnectionLimitHandler.OpenConnections(limit: listening.maxClients)
+        let headLimit = TimeAmount.nanoseconds(Int64(listening.readRequestTimeout * 1_000_000_000))
+        let maxTargetLength = listening.pathPrefix.utf8.count + responder.router.imgproxyParser.limits.maxPathLength
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: RequestFramingHandler.maxHeadBytes, maxHeaderListSize: RequestFramingHandler.maxHeadBytes,
             maxHeaderFieldCount: RequestFramingHandler.maxFields)

@@ -22,8 +22,11 @@ public struct ImageServerResponder: HTTPResponder {
     public let router: ProcessingURLRouter
     /// Makes and caches the images.
     public let processor: ImageProcessor
-    /// `Cache-Control: max-age` of images, in seconds (``ServerConfiguration/ttl``).
-    public var ttl: Int { processor.configuration.ttl }
+    /// Where connections are taken: the path prefix and the deadline of an image request are
+    /// the responder's to apply.
+    public let listening: ServerConfiguration.ListeningSettings
+    /// `Cache-Control: max-age` of images, in seconds (``ServerConfiguration/AnswerSettings/ttl``).
+    public let ttl: Int
     /// Receives one line per image request: method, path without the signature, status, bytes,
     /// milliseconds, where the result came from and, when made now, where its source came from.
     public var logger: Logger { log.logger }
@@ -37,8 +40,12 @@ public struct ImageServerResponder: HTTPResponder {
     private let negotiation: FormatNegotiation
     /// The answers that carry images, and 304s.
     private let answers: ImageAnswers
-    /// The CORS fields and preflight answer when ``ServerConfiguration/allowOrigin`` is set.
+    /// The CORS fields and preflight answer when ``ServerConfiguration/ListeningSettings/allowOrigin`` is set.
     private let cors: CORSPolicy?
+    /// Which of a client's validators are sent on to an origin.
+    private let conditions: ServerConfiguration.AnswerSettings
+    /// Whether requests' client hints are read (``ServerConfiguration/URLSettings/enableClientHints``).
+    private let readsClientHints: Bool
     /// The request lines and response counts.
     private let log: RequestLog
     /// Paths routed lately (their signatures checked), by the raw path: a cached result's
@@ -46,20 +53,24 @@ public struct ImageServerResponder: HTTPResponder {
     /// paths and 4 MiB of them (a path costs its length), so long paths cannot fill memory.
     private let routes = MemoryCache<String, RoutedPath>(costLimit: 4 << 20, countLimit: 10_000)
 
-    /// A responder reading URLs with `router`, processing with `processor`, answering as the
-    /// processor's configuration says (lifetimes, validators, `Accept`, CORS), showing
-    /// `metricsRegistry` at `/metrics`.
-    public init(router: ProcessingURLRouter, processor: ImageProcessor, logger: Logger = Logger(label: "webimage.serve"),
-                metricsRegistry: PrometheusCollectorRegistry? = nil) {
+    /// A responder reading URLs with `router`, processing with `processor`, answering as
+    /// `configuration`'s listening, format, answer, overlay and log settings say (the path
+    /// prefix, the deadline, `Accept`, lifetimes, validators, CORS), showing `metricsRegistry`
+    /// at `/metrics`.
+    public init(router: ProcessingURLRouter, processor: ImageProcessor, configuration: ServerConfiguration,
+                logger: Logger = Logger(label: "webimage.serve"), metricsRegistry: PrometheusCollectorRegistry? = nil) {
         var logger = logger
-        logger.logLevel = max(logger.logLevel, processor.configuration.logLevel)
+        logger.logLevel = max(logger.logLevel, configuration.logs.logLevel)
         self.router = router
         self.processor = processor
-        let configuration = processor.configuration
         services = ServiceEndpoints(metricsRegistry: metricsRegistry)
-        negotiation = FormatNegotiation(configuration)
-        answers = ImageAnswers(configuration)
-        cors = configuration.allowOrigin.map(CORSPolicy.init(allowOrigin:))
+        listening = configuration.listening
+        ttl = configuration.answers.ttl
+        conditions = configuration.answers
+        readsClientHints = configuration.urls.enableClientHints
+        negotiation = FormatNegotiation(configuration.formats)
+        answers = ImageAnswers(configuration.answers, overlays: configuration.overlays, readsClientHints: readsClientHints)
+        cors = configuration.listening.allowOrigin.map(CORSPolicy.init(allowOrigin:))
         log = RequestLog(logger: logger, metrics: processor.metrics)
     }
 
@@ -80,7 +91,7 @@ public struct ImageServerResponder: HTTPResponder {
         defer { log.metrics.requestsInFlight.decrement() }
         let started = ContinuousClock.now
         let head = request.head
-        let timeout = processor.configuration.timeout
+        let timeout = listening.timeout
         // A client that hangs up cancels the request (its work stops once no other request
         // waits for the same result), and so does the deadline, which answers 504.
         let answered: (PreparedResponse, ProcessedImage?, RoutedPath?)
@@ -128,18 +139,18 @@ public struct ImageServerResponder: HTTPResponder {
         return withCORS(answer)
     }
 
-    /// `path` after the configuration's ``ServerConfiguration/pathPrefix`` (imgproxy's
+    /// `path` after the configuration's ``ServerConfiguration/ListeningSettings/pathPrefix`` (imgproxy's
     /// `IMGPROXY_PATH_PREFIX`, `/images` for `/images/insecure/…`); nil when it does not start
     /// with the prefix and a `/` after it.
     private func unprefixed(_ path: String) -> String? {
-        let prefix = processor.configuration.pathPrefix.utf8
+        let prefix = listening.pathPrefix.utf8
         guard !prefix.isEmpty else { return path }
         let bytes = path.utf8
         guard bytes.starts(with: prefix), bytes.dropFirst(prefix.count).first == UInt8(ascii: "/") else { return nil }
         return String(path[bytes.index(bytes.startIndex, offsetBy: prefix.count)...])
     }
 
-    /// `answer` with the CORS fields of ``ServerConfiguration/allowOrigin`` when it is set.
+    /// `answer` with the CORS fields of ``ServerConfiguration/ListeningSettings/allowOrigin`` when it is set.
     private func withCORS(_ answer: PreparedResponse) -> PreparedResponse {
         cors?.applied(to: answer) ?? answer
     }
@@ -155,7 +166,7 @@ public struct ImageServerResponder: HTTPResponder {
             let negotiated = negotiation.negotiated(route, accepting: request.headerFields)
             let conditions = SourceConditions(ifNoneMatch: request.headerFields[.ifNoneMatch],
                                               ifModifiedSince: request.headerFields[.ifModifiedSince],
-                                              configuration: processor.configuration)
+                                              answers: conditions)
             let image = try await processor.process(negotiated?.url ?? route.url, cacheKey: negotiated?.cacheKey ?? route.cacheKey,
                                                     conditions: conditions)
             return (answers.answer(image, for: route, request: request, variesByAccept: negotiated != nil), image, route)
@@ -185,7 +196,7 @@ public struct ImageServerResponder: HTTPResponder {
     /// The client hints of a request's `fields` (`Sec-CH-DPR` or `DPR`, `Sec-CH-Width` or
     /// `Width`) when the server reads them (`--enable-client-hints`); nil otherwise.
     private func clientHints(in fields: HTTPFields) -> ClientHints? {
-        guard processor.configuration.enableClientHints else { return nil }
+        guard readsClientHints else { return nil }
         return ClientHints(dpr: fields[Self.dprHint] ?? fields[Self.legacyDPRHint], width: fields[Self.widthHint] ?? fields[Self.legacyWidthHint],
                            limits: router.imgproxyParser.limits)
     }

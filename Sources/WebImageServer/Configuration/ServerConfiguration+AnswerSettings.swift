@@ -1,0 +1,27 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// How answers may be cached by clients: their lifetime and validators (the answers the responder builds).
+    public struct AnswerSettings: Sendable, Equatable {
+        /// `Cache-Control` max-age of images, in seconds.
+        public var ttl = 31_536_000
+        /// Whether answers carry an `ETag` (naming the result's bytes) and a client's
+        /// `If-None-Match` is honoured, and sent on to the origin when the result is made from a
+        /// download (imgproxy's `IMGPROXY_USE_ETAG`).
+        public var useETag = true
+        /// Whether answers carry a `Last-Modified` (the origin's, when the result was made from a
+        /// download that had one, else when it was made) and a client's `If-Modified-Since` is
+        /// honoured and sent on to the origin (imgproxy's `IMGPROXY_USE_LAST_MODIFIED`).
+        public var useLastModified = true
+        /// A time no origin's `Last-Modified` is answered as earlier than, and before which a
+        /// client's `If-Modified-Since` is not sent on (imgproxy's `IMGPROXY_LAST_MODIFIED_BUSTER`):
+        /// moved forward, it makes every client copy from before it stale.
+        public var lastModifiedBuster: Date?
+        /// Whether a result is answered with its origin's `Cache-Control`, or `max-age` until its
+        /// `Expires`, in place of ``ttl`` (imgproxy's `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`).
+        public var cacheControlPassthrough = false
+
+        /// The defaults.
+        public init() {}
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// Where and how connections are taken: the address, the deadlines, the connection limit, the path prefix and CORS (the HTTP application and the responder's front).
+    public struct ListeningSettings: Sendable, Equatable {
+        /// The address to listen on.
+        public var host = "127.0.0.1"
+        /// The port to listen on; 0 lets the system choose one.
+        public var port = 8080
+        /// Seconds an image request may take before it is answered 504 and its work cancelled.
+        public var timeout = 10.0
+        /// Seconds a connection has to send a complete request head, from its opening or its
+        /// previous answer; an idle keep-alive connection closes after it too.
+        public var readRequestTimeout = 10.0
+        /// The most connections open at once; one past it is closed as soon as it is accepted.
+        public var maxClients = 2048
+        /// The origin every answer allows to read it (`Access-Control-Allow-Origin`, with
+        /// `Access-Control-Allow-Methods: GET, OPTIONS`), as imgproxy's `IMGPROXY_ALLOW_ORIGIN` and
+        /// thumbor's `ACCESS_CONTROL_ALLOW_ORIGIN_HEADER`; nil: no CORS fields.
+        public var allowOrigin: String?
+        /// What every path starts with (`/images`), or empty: other paths are answered 404.
+        public var pathPrefix = ""
+
+        /// Whether ``host`` is a loopback address or `localhost`: only this machine can ask.
+        public var listensOnLoopback: Bool {
+            host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        }
+
+        /// The defaults.
+        public init() {}
+    }
+}

@@ -1,0 +1,26 @@
+import WebImage
+
+extension ServerConfiguration {
+    /// What results are made of by default: quality, the formats answered unprocessed, SVG and copyright tags (the URL parsers' defaults and the encoder).
+    public struct OutputSettings: Sendable, Equatable {
+        /// The encoder quality when a URL gives none, 1…100.
+        public var quality = 80
+        /// Sources of these formats are answered with their own bytes unless a URL asks for
+        /// another format (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); a URL's `skp` replaces them.
+        public var skipProcessingFormats: [ImageFormat] = []
+        /// Whether SVG sources are drawn when a URL names no format, rather than answered as
+        /// sanitized SVG (imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG`).
+        public var alwaysRasterizeSVG = false
+        /// Whether imgproxy URLs keep a source's EXIF copyright tags in JPEG, PNG, WebP, AVIF and HEIC results unless
+        /// their `kcr` says otherwise (imgproxy's `IMGPROXY_KEEP_COPYRIGHT`, on by default).
+        public var keepCopyright = true
+        /// Whether thumbor URLs keep them (thumbor's `PRESERVE_EXIF_COPYRIGHT_INFO`, off by default).
+        public var thumborPreserveExifCopyrightInfo = false
+        /// The pixels an inch of an SVG source's absolute units counts for (thumbor's `SVG_DPI`;
+        /// CSS's 96 by default).
+        public var svgDPI = 96.0
+
+        /// The defaults.
+        public init() {}
+    }
+}

@@ -1,0 +1,24 @@
+extension ServerConfiguration {
+    /// Which sources are fetched and how: the allowed prefixes and addresses, local files, the download's deadline and redirects (the downloader and the source policy).
+    public struct SourceSettings: Sendable, Equatable {
+        /// URL prefixes sources must start with; empty allows any.
+        public var allowedSources: [String] = []
+        /// Whether sources resolving to loopback addresses may be fetched.
+        public var allowLoopbackSources = false
+        /// Whether sources resolving to private and other special addresses may be fetched.
+        public var allowPrivateSources = false
+        /// How a thumbor URL's image without a scheme is read.
+        public var thumborLoader = ThumborLoader.http
+        /// The folder `local:///` sources are read from, or nil to refuse them. `webimage serve`
+        /// leaves none unset while it ``ServerConfiguration/ListeningSettings/listensOnLoopback``: it serves the current folder then.
+        public var localRoot: String?
+        /// Seconds a source download may take in all, from its request to its last byte, and so
+        /// also the longest it may stall.
+        public var downloadTimeout = 5.0
+        /// Redirects a source download follows.
+        public var maxRedirects = 10
+
+        /// The defaults.
+        public init() {}
+    }
+}

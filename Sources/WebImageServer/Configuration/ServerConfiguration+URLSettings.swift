@@ -1,0 +1,41 @@
+extension ServerConfiguration {
+    /// How URLs are read and checked: the forms answered, imgproxy's and thumbor's signing, presets, and the rewriting of source URLs (the router and its parsers).
+    public struct URLSettings: Sendable, Equatable {
+        /// The URL forms answered.
+        public var urlFormat = ServedURLFormat.both
+        /// Signing keys, in hexadecimal, one per salt; none turns imgproxy's signing off.
+        public var keys: [String] = []
+        /// Signing salts, in hexadecimal, one per key.
+        public var salts: [String] = []
+        /// Bytes of the digest a signature keeps, 1…32.
+        public var signatureSize = 32
+        /// Signatures accepted for any path while imgproxy's signing is on.
+        public var trustedSignatures: [String] = []
+        /// thumbor's security key; with one, thumbor URLs must be signed.
+        public var thumborKey: String?
+        /// Whether `unsafe` thumbor URLs are answered although ``thumborKey`` is set (thumbor's
+        /// `ALLOW_UNSAFE_URL`, on in thumbor, off here).
+        public var thumborAllowUnsafeURL = false
+        /// Presets, `NAME=OPTION/OPTION/…`.
+        public var presets: [String] = []
+        /// Whether imgproxy URLs name presets only, in the one segment before the source.
+        public var onlyPresets = false
+        /// The imgproxy options URLs may use, by any of their names; empty allows all.
+        public var allowedProcessingOptions: [String] = []
+        /// What separates an imgproxy option's name and arguments.
+        public var argumentsSeparator: Character = ":"
+        /// Put before every imgproxy source URL as written.
+        public var baseURL = ""
+        /// `PATTERN=REPLACEMENT` rewrites of imgproxy source URLs, applied in order before
+        /// ``baseURL`` (see ``URLReplacement``).
+        public var urlReplacements: [String] = []
+        /// Whether the last segment of a base64 source with more than one is a file name.
+        public var base64URLIncludesFilename = false
+        /// Whether imgproxy URLs start from the browser's client hints (`Sec-CH-DPR`, `DPR`,
+        /// `Sec-CH-Width`, `Width`); answers then vary by them.
+        public var enableClientHints = false
+
+        /// The defaults.
+        public init() {}
+    }
+}
