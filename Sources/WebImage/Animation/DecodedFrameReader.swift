@@ -10,7 +10,7 @@ final class DecodedFrameReader: AnimatedFrameReader {
         self.image = image
     }
 
-    var canvasSize: PixelSize { PixelSize(width: image.pixelWidth, height: image.pixelHeight) }
+    var canvasSize: PixelSize { image.pixelSize }
     var frameCount: Int { image.frames.count }
     var loopCount: Int { image.loopCount }
 

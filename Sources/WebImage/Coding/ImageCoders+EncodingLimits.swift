@@ -22,7 +22,7 @@ extension ImageCoders {
         guard options.shrinksToFitFileSize else { return data }
         // Then the size: bytes grow about with the area, so each side goes by the square root of
         // the excess, a tenth more, until the output fits or the image is one pixel.
-        var size = PixelSize(width: source.pixelWidth, height: source.pixelHeight)
+        var size = source.pixelSize
         while data.count > limit, size.width > 1 || size.height > 1 {
             let scale = min(0.9, (Double(limit) / Double(data.count)).squareRoot() * 0.9)
             size = size.scaled(by: scale)
@@ -42,7 +42,7 @@ extension ImageCoders {
     static func prepared(_ image: Image, for format: ImageFormat, options: ImageEncodeOptions) -> Image {
         var output = options.firstFrameOnly ? image.firstFrame : image
         if let limit = options.maxPixelSize, image.pixelWidth > 0, image.pixelHeight > 0 {
-            let size = PixelSize(width: image.pixelWidth, height: image.pixelHeight).fitting(within: limit)
+            let size = image.pixelSize.fitting(within: limit)
             output = resized(output, to: size)
         }
         if !format.storesAlpha {
@@ -55,7 +55,7 @@ extension ImageCoders {
 
     /// Every frame of `image` resampled to `size`; the image itself when it already has it.
     private static func resized(_ image: Image, to size: PixelSize) -> Image {
-        guard size != PixelSize(width: image.pixelWidth, height: image.pixelHeight) else { return image }
+        guard size != image.pixelSize else { return image }
         return image.mappingFrames { Resampler.resize($0, to: size) }
     }
 }

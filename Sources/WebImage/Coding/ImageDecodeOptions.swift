@@ -94,7 +94,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         if let box = thumbnailPixelSize, box.width > 0, box.height > 0 {
             if preserveAspectRatio {
                 let ratio = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height))
-                if ratio < 1 { target = Self.scaled(size, by: ratio) }
+                if ratio < 1 { target = size.scaled(by: ratio) }
             } else {
                 target = PixelSize(width: min(box.width, size.width), height: min(box.height, size.height))
             }
@@ -102,7 +102,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         if let limit = scaleDownLimitBytes, limit > 0 {
             let bytes = Double(target.area) * 4 * Double(max(frameCount, 1))
             if bytes > Double(limit) {
-                target = Self.scaled(target, by: (Double(limit) / bytes).squareRoot())
+                target = target.scaled(by: (Double(limit) / bytes).squareRoot())
             }
         }
         return target
@@ -120,8 +120,4 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         }
     }
 
-    private static func scaled(_ size: PixelSize, by ratio: Double) -> PixelSize {
-        PixelSize(width: max(1, Int((Double(size.width) * ratio).rounded())),
-                  height: max(1, Int((Double(size.height) * ratio).rounded())))
-    }
 }

@@ -38,7 +38,7 @@ public struct ResizingTransformer: ImageTransformer {
 
     /// Every frame resized; nil for an image without pixels or a resize without a side.
     public func transform(_ image: Image, forKey key: String) -> Image? {
-        let source = PixelSize(width: image.pixelWidth, height: image.pixelHeight)
+        let source = image.pixelSize
         guard source.area > 0, width != nil || height != nil else { return nil }
         let target = targetSize(for: source)
         var output = image.mappingFrames { resize($0, to: target) }
@@ -51,8 +51,8 @@ public struct ResizingTransformer: ImageTransformer {
         let aspect = Double(source.width) / Double(source.height)
         switch (width, height) {
         case let (w?, h?): return PixelSize(width: w, height: h)
-        case let (w?, nil): return PixelSize(width: w, height: max(1, Int((Double(w) / aspect).rounded())))
-        case let (nil, h?): return PixelSize(width: max(1, Int((Double(h) * aspect).rounded())), height: h)
+        case let (w?, nil): return PixelSize(width: w, height: PixelSize.side(Double(w) / aspect))
+        case let (nil, h?): return PixelSize(width: PixelSize.side(Double(h) * aspect), height: h)
         case (nil, nil): return source
         }
     }
@@ -65,8 +65,8 @@ public struct ResizingTransformer: ImageTransformer {
             return Resampler.resize(pixels, to: target)
         case .aspectFit:
             let s = min(sx, sy)
-            let fitted = PixelSize(width: min(target.width, max(1, Int((Double(pixels.width) * s).rounded()))),
-                                   height: min(target.height, max(1, Int((Double(pixels.height) * s).rounded()))))
+            let scaled = pixels.size.scaled(by: s)
+            let fitted = PixelSize(width: min(target.width, scaled.width), height: min(target.height, scaled.height))
             return Resampler.resize(pixels, to: fitted).centred(in: target)
         case .aspectFill:
             return Resampler.resizeCentre(pixels, to: target)
@@ -98,7 +98,7 @@ extension ImageTransformer where Self == ResizingTransformer {
     /// Resizes to `width` × `height` points at `scale` pixels a point (rounded to whole
     /// pixels); the output image has that scale.
     public static func resize(width: Double, height: Double, scale: Double, mode: ImageScaleMode = .fill) -> ResizingTransformer {
-        ResizingTransformer(width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())),
-                            mode: mode, scale: scale)
+        let size = PixelSize(width: width * scale, height: height * scale)
+        return ResizingTransformer(width: size.width, height: size.height, mode: mode, scale: scale)
     }
 }

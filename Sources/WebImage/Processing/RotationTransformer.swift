@@ -53,8 +53,8 @@ public struct RotationTransformer: ImageTransformer {
         var outWidth = pixels.width, outHeight = pixels.height
         if fitSize {
             // A hair under the exact extent, so 1e-12 of rounding error does not add a column.
-            outWidth = max(1, Int((abs(width * c) + abs(height * s) - 1e-6).rounded(.up)))
-            outHeight = max(1, Int((abs(width * s) + abs(height * c) - 1e-6).rounded(.up)))
+            outWidth = PixelSize.side(abs(width * c) + abs(height * s) - 1e-6, rounding: .up)
+            outHeight = PixelSize.side(abs(width * s) + abs(height * c) - 1e-6, rounding: .up)
         }
         var out = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
         pixels.bytes.withUnsafeBytes { source in

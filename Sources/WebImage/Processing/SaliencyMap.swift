@@ -37,8 +37,8 @@ public struct SaliencyMap: Sendable, Hashable {
     public init(_ pixels: PixelBuffer, longestSide: Int = SaliencyMap.defaultLongestSide) {
         let longest = max(pixels.width, pixels.height)
         let shrink = min(1, Double(max(longestSide, 1)) / Double(max(longest, 1)))
-        width = pixels.width == 0 ? 0 : max(1, Int((Double(pixels.width) * shrink).rounded()))
-        height = pixels.height == 0 ? 0 : max(1, Int((Double(pixels.height) * shrink).rounded()))
+        width = pixels.width == 0 ? 0 : PixelSize.side(Double(pixels.width) * shrink)
+        height = pixels.height == 0 ? 0 : PixelSize.side(Double(pixels.height) * shrink)
         cellWidth = width == 0 ? 1 : Double(pixels.width) / Double(width)
         cellHeight = height == 0 ? 1 : Double(pixels.height) / Double(height)
         let cells = Self.reduce(pixels, width: width, height: height)

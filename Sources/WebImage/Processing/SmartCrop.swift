@@ -20,8 +20,8 @@ public enum SmartCrop {
         guard map.width > 0, map.height > 0, width > 0, height > 0 else {
             return PixelRect(x: 0, y: 0, width: width, height: height)
         }
-        let window = (width: min(max(1, Int((Double(width) / map.cellWidth).rounded())), map.width),
-                      height: min(max(1, Int((Double(height) / map.cellHeight).rounded())), map.height))
+        let window = (width: min(PixelSize.side(Double(width) / map.cellWidth), map.width),
+                      height: min(PixelSize.side(Double(height) / map.cellHeight), map.height))
         let best = bestWindow(window, in: map)
         let x = min(max(Int((Double(best.x) * map.cellWidth).rounded()), 0), imageSize.width - width)
         let y = min(max(Int((Double(best.y) * map.cellHeight).rounded()), 0), imageSize.height - height)

@@ -8,10 +8,4 @@ extension PixelSize {
         let scale = min(Double(limit.width) / Double(width), Double(limit.height) / Double(height))
         return scaled(by: scale)
     }
-
-    /// This size times `scale` (0…1), each side rounded and kept at least 1.
-    func scaled(by scale: Double) -> PixelSize {
-        PixelSize(width: max(1, min(width, Int((Double(width) * scale).rounded()))),
-                  height: max(1, min(height, Int((Double(height) * scale).rounded()))))
-    }
 }

@@ -11,7 +11,7 @@ final class HEIFStillFrameReader: AnimatedFrameReader {
         self.image = image
     }
 
-    var canvasSize: PixelSize { PixelSize(width: image.pixelWidth, height: image.pixelHeight) }
+    var canvasSize: PixelSize { image.pixelSize }
     let frameCount = 1
     let loopCount = 1
     var colorProfile: ColorProfile? { image.colorProfile }

@@ -22,12 +22,12 @@ public struct ThumborSourceBound: Sendable, Hashable {
         guard source.width > 0, source.height > 0, source.width > width || source.height > height else { return nil }
         let overWidth = source.width - width, overHeight = source.height - height
         if width > 0, overWidth > overHeight {
-            let other = (Double(width) * Double(source.height) / Double(source.width)).rounded(.toNearestOrEven)
-            return PixelSize(width: width, height: max(1, Int(other)))
+            return PixelSize(width: width, height: PixelSize.side(Double(width) * Double(source.height) / Double(source.width),
+                                                                  rounding: .toNearestOrEven))
         }
         if height > 0, overHeight > overWidth {
-            let other = (Double(height) * Double(source.width) / Double(source.height)).rounded(.toNearestOrEven)
-            return PixelSize(width: max(1, Int(other)), height: height)
+            return PixelSize(width: PixelSize.side(Double(height) * Double(source.width) / Double(source.height),
+                                                   rounding: .toNearestOrEven), height: height)
         }
         return nil
     }

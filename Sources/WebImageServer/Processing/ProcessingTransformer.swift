@@ -30,28 +30,14 @@ struct ProcessingTransformer: ImageTransformer {
     }
 
     /// The size of the output for `image`, computed without touching a pixel, so that a
-    /// too-large result is refused before it is allocated.
+    /// too-large result is refused before it is allocated: the plan the frames are made by, for
+    /// the size the preparation keeps (a trim, known only from the pixels, can only shrink it).
     func outputSize(for image: Image) -> PixelSize {
-        var size = options.turned(PixelSize(width: image.pixelWidth, height: image.pixelHeight), orientation: image.orientation)
+        var size = options.turned(image.pixelSize, orientation: image.orientation)
         if let crop = options.crop {
             size = cropSize(crop, of: size)
         }
-        size = bounded(size, of: PixelSize(width: image.pixelWidth, height: image.pixelHeight))
-        let canvas = ResizePlan(options: options, source: size).canvas
-        var output = options.postResizeOrientation.swapsDimensions ? PixelSize(width: canvas.height, height: canvas.width) : canvas
-        for (overlay, image) in zip(options.thumborOverlays, thumborMarks) {
-            if case .frame = overlay, let patch = NinePatch(image) { output = NinePatchFrameTransformer(patch: patch).framedSize(of: output) }
-        }
-        return output
-    }
-
-    /// `size` (a part of a `source` frame, once trimmed and cropped) scaled as thumbor's
-    /// ``ProcessingOptions/thumborSourceBound`` shrinks the whole source: thumbor shrinks first
-    /// and crops after, in the shrunk source's pixels.
-    private func bounded(_ size: PixelSize, of source: PixelSize) -> PixelSize {
-        guard let shrunk = options.thumborSourceBound?.shrunk(source) else { return size }
-        return PixelSize(width: max(1, Int((Double(size.width) * Double(shrunk.width) / Double(source.width)).rounded())),
-                         height: max(1, Int((Double(size.height) * Double(shrunk.height) / Double(source.height)).rounded())))
+        return plan(prepared: size, of: image.pixelSize).output
     }
 
     /// Where smart gravity cut the first frame, for the next frames: the crop before the resize
@@ -64,12 +50,11 @@ struct ProcessingTransformer: ImageTransformer {
     private func process(_ frame: PixelBuffer, orientation: ImageOrientation, trims: Bool,
                          smartOrigins: inout SmartOrigins) -> PixelBuffer {
         var prepared = prepared(frame, orientation: orientation, trims: trims, smartOrigin: &smartOrigins.crop)
-        let bounded = bounded(prepared.pixels.size,
-                              of: frame.size)
-        if bounded != prepared.pixels.size {
-            prepared.pixels = Resampler.resize(prepared.pixels, to: bounded)
+        let framePlan = plan(prepared: prepared.pixels.size, of: frame.size)
+        if framePlan.bounded != prepared.pixels.size {
+            prepared.pixels = Resampler.resize(prepared.pixels, to: framePlan.bounded)
         }
-        let plan = ResizePlan(options: options, source: prepared.pixels.size)
+        let plan = framePlan.resize
         var pixels = resized(prepared, plan: plan, smartOrigin: &smartOrigins.fill).pixels
         if options.grayscale { pixels = Self.applying(GrayscaleTransformer(), to: pixels) }
         pixels = Self.applying(GaussianBlurTransformer(radius: options.blurSigma), to: pixels)

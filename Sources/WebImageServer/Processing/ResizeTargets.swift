@@ -66,6 +66,6 @@ struct ResizeTargets: Hashable {
     /// `value` × `scale` rounded half away from zero; 0 stays 0 (a side not given) and any
     /// other result is at least 1.
     static func scale(_ value: Int, _ scale: Double) -> Int {
-        value == 0 ? 0 : max(1, Int((Double(value) * scale).rounded()))
+        value == 0 ? 0 : PixelSize.side(Double(value) * scale)
     }
 }

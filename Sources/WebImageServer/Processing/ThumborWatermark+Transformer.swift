@@ -49,8 +49,7 @@ extension ThumborWatermark {
         guard let maxWidth, let maxHeight, maxWidth > 0, maxHeight > 0 else { return mark }
         let target: (Double, Double) = width / maxWidth >= height / maxHeight
             ? (maxWidth, height * maxWidth / width) : (width * maxHeight / height, maxHeight)
-        let sized = PixelSize(width: max(1, Int(target.0.rounded(.toNearestOrEven))),
-                              height: max(1, Int(target.1.rounded(.toNearestOrEven))))
+        let sized = PixelSize(width: target.0, height: target.1, rounding: .toNearestOrEven)
         return sized == mark.size ? mark : Resampler.resize(mark, to: sized)
     }
 

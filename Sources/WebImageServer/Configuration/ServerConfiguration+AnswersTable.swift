@@ -1,0 +1,147 @@
+import Foundation
+import WebImage
+
+extension ServerConfiguration {
+    /// The settings of output, the watermark and fallback image, caches, object storage and logs,
+    /// in the order they are listed.
+    static let answersTable: [ServerSetting] = [
+        // Output
+        integer("quality", "IMGPROXY_QUALITY", "Q", "Encoder quality when a URL gives none", 1...100, \.output.quality),
+        integer("ttl", "IMGPROXY_TTL", "SECONDS", "Cache-Control max-age of images", 0...Int(Int32.max), \.answers.ttl,
+                default: "31536000, one year"),
+        switchable("use-etag", "IMGPROXY_USE_ETAG",
+                   "Answer with an ETag naming the result's bytes; honour If-None-Match and send it on to origins", \.answers.useETag),
+        switchable("use-last-modified", "IMGPROXY_USE_LAST_MODIFIED",
+                   "Answer with a Last-Modified, the origin's when it sent one; honour If-Modified-Since and send it on to origins",
+                   \.answers.useLastModified),
+        setting("last-modified-buster", "IMGPROXY_LAST_MODIFIED_BUSTER", "DATE",
+                "An RFC 3339 time (2026-01-01T00:00:00Z) no Last-Modified is answered as earlier than: client copies from before it are stale",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.answers.lastModifiedBuster = try SettingText.date(text)
+        },
+        boolean("cache-control-passthrough", "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
+                "Answer with the origin's Cache-Control, or max-age until its Expires, in place of --ttl", \.answers.cacheControlPassthrough),
+        boolean("auto-webp", "IMGPROXY_AUTO_WEBP", "Answer URLs without a format in WebP when Accept lists image/webp", \.formats.autoWebp),
+        boolean("auto-avif", "IMGPROXY_AUTO_AVIF",
+                "Answer URLs without a format in AVIF when Accept lists image/avif, before WebP for imgproxy URLs, after it for thumbor URLs", \.formats.autoAvif),
+        setting("skip-processing-formats", "IMGPROXY_SKIP_PROCESSING_FORMATS", "FORMAT",
+                "Sources of this format are answered as they are unless a URL asks another format; repeat for more",
+                default: "none", repeated: ",") { text, configuration throws(SettingValueError) in
+            var formats: [ImageFormat] = []
+            for name in SettingText.list(text) {
+                guard let format = try? ProcessingOptions.anyFormat(named: Substring(name)) else {
+                    throw SettingValueError(reason: "names \"\(name)\", which is no image format")
+                }
+                formats.append(format)
+            }
+            configuration.output.skipProcessingFormats = formats
+        },
+        switchable("keep-copyright", "IMGPROXY_KEEP_COPYRIGHT",
+                   "Write a source's EXIF Artist, Copyright and DateTime into JPEG, PNG, WebP, AVIF and HEIC results of imgproxy URLs (kcr overrides)",
+                   \.output.keepCopyright),
+        boolean("thumbor-preserve-exif-copyright-info", "THUMBOR_PRESERVE_EXIF_COPYRIGHT_INFO",
+                "Write a source's EXIF Artist, Copyright and DateTime into JPEG, PNG, WebP, AVIF and HEIC results of thumbor URLs", \.output.thumborPreserveExifCopyrightInfo),
+        decimal("svg-dpi", "THUMBOR_SVG_DPI", "DPI",
+                "The pixels an inch of an SVG source's absolute units (in, cm, mm, pt) counts for: CSS's 96, or thumbor's SVG_DPI",
+                1...9600, \.output.svgDPI),
+        boolean("always-rasterize-svg", "IMGPROXY_ALWAYS_RASTERIZE_SVG",
+                "Draw SVG sources when a URL names no format (in PNG unless Accept chooses), rather than answer them as sanitized SVG",
+                \.output.alwaysRasterizeSVG),
+        boolean("enforce-webp", "IMGPROXY_ENFORCE_WEBP",
+                "Answer every URL in WebP when Accept lists image/webp, even one naming another format", \.formats.enforceWebp),
+        boolean("enforce-avif", "IMGPROXY_ENFORCE_AVIF",
+                "Answer every URL in AVIF when Accept lists image/avif, even one naming another format, before WebP", \.formats.enforceAvif),
+        boolean("enable-client-hints", "IMGPROXY_ENABLE_CLIENT_HINTS",
+                "Start imgproxy URLs from the browser's Sec-CH-DPR (DPR) and Sec-CH-Width (Width) hints; the URL's own dpr and width win",
+                \.urls.enableClientHints),
+        boolean("auto-jxl", "IMGPROXY_AUTO_JXL",
+                "Answer URLs without a format in JPEG XL when Accept lists image/jxl, before AVIF", \.formats.autoJxl),
+        boolean("enforce-jxl", "IMGPROXY_ENFORCE_JXL",
+                "Answer every URL in JPEG XL when Accept lists image/jxl, even one naming another format, before AVIF", \.formats.enforceJxl),
+        boolean("auto-heif", "THUMBOR_AUTO_HEIF",
+                "Answer URLs without a format in HEIC when Accept lists image/heif or image/heic (or image/*), after WebP and AVIF", \.formats.autoHeif),
+        boolean("auto-jpg", "THUMBOR_AUTO_JPG",
+                "Answer URLs without a format in JPEG when Accept lists image/jpeg, image/jpg, image/* or */*, after HEIC for imgproxy URLs, before it for thumbor URLs", \.formats.autoJpg),
+        boolean("auto-png", "THUMBOR_AUTO_PNG", "Answer URLs without a format in PNG when Accept lists image/png or image/*, last",
+                \.formats.autoPng),
+        boolean("auto-png-to-jpg", "THUMBOR_AUTO_PNG_TO_JPG",
+                "Answer a thumbor URL's opaque still PNG in JPEG when no format is named or chosen from Accept", \.formats.autoPngToJpg),
+        setting("auto-image-format-preference", "THUMBOR_AUTO_IMAGE_FORMAT_PREFERENCE", "FORMAT,…",
+                "The formats URLs without one are answered in, first the client's Accept takes, in this order; replaces the --auto-* flags",
+                default: "none: the --auto-* flags") { text, configuration throws(SettingValueError) in
+            var formats: [ImageFormat] = []
+            for name in SettingText.list(text) {
+                guard let format = ServerConfiguration.FormatSettings.autoFormat(named: name) else {
+                    throw SettingValueError(reason: "names \"\(name)\", which is not webp, avif, jpg, heif, png or jxl")
+                }
+                if !formats.contains(format) { formats.append(format) }
+            }
+            configuration.formats.autoImageFormatPreference = formats
+        },
+        // Watermark and fallback
+        imageSource("watermark-path", "The watermark image the watermark option lays over results, from a file", \.overlays.watermark,
+                    default: "none: watermark does nothing"),
+        imageSource("watermark-url", "The watermark image, fetched once at start like a source", \.overlays.watermark),
+        imageSource("watermark-data", "The watermark image, base64-encoded", \.overlays.watermark),
+        decimal("watermark-opacity", "IMGPROXY_WATERMARK_OPACITY", "OPACITY",
+                "The watermark's base opacity, 0…1, multiplied by each URL's", 0...1, \.overlays.watermarkOpacity),
+        imageSource("fallback-image-path",
+                    "An image processed with the URL's options when its source is missing, fails, times out or is no image, from a file",
+                    \.overlays.fallbackImage, default: "none: the error is answered"),
+        imageSource("fallback-image-url", "The fallback image, fetched once at start like a source", \.overlays.fallbackImage),
+        imageSource("fallback-image-data", "The fallback image, base64-encoded", \.overlays.fallbackImage),
+        setting("fallback-image-http-code", "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "STATUS",
+                "The status a fallback image is answered with, 200…599 but 204, 205 and 304 (which carry no body)",
+                default: "200") { text, configuration throws(SettingValueError) in
+            let code = try SettingText.integer(text, in: 200...599)
+            guard ![204, 205, 304].contains(code) else { throw SettingValueError(reason: "is a status that carries no body") }
+            configuration.overlays.fallbackImageHTTPCode = code
+        },
+        integer("fallback-image-ttl", "IMGPROXY_FALLBACK_IMAGE_TTL", "SECONDS", "Cache-Control max-age of a fallback image; 0 takes --ttl",
+                0...Int(Int32.max), \.overlays.fallbackImageTTL),
+        // Caches
+        setting("cache-dir", "WEBIMAGE_CACHE_DIR", "FOLDER",
+                "A folder for the source and result disk caches (its sources/ and results/ folders)",
+                default: "sources in WebImage's default cache folder, results in memory only") { text, configuration throws(SettingValueError) in
+            configuration.caches.cacheDir = text
+        },
+        integer("cache-size", "WEBIMAGE_CACHE_SIZE", "BYTES",
+                "The most the disk caches hold, sources and results half each, the least recently used trimmed first",
+                1 << 20...Int.max, \.caches.cacheSize, default: "1 GiB", rangeText: "1 MiB or more"),
+        setting("redis", "WEBIMAGE_REDIS_URL", "redis://HOST[:PORT][/DB]",
+                "A Redis shared by instances, as the cache tier below the local disk",
+                default: "none: local caches only") { text, configuration throws(SettingValueError) in configuration.caches.redisURL = text },
+        integer("redis-ttl", "WEBIMAGE_REDIS_TTL", "SECONDS", "Seconds an entry lives in Redis", 1...Int(Int32.max), \.caches.redisTTL,
+                default: "604800, 7 days"),
+        // Object storage
+        boolean("use-s3", "IMGPROXY_USE_S3", "Load s3://BUCKET/KEY sources from S3-compatible object storage", \.objectStorage.useS3),
+        setting("s3-endpoint", "IMGPROXY_S3_ENDPOINT", "URL",
+                "The object storage endpoint, for MinIO, Ceph RGW, R2 or Google Cloud Storage's interoperability",
+                default: "AWS's, s3.REGION.amazonaws.com") { text, configuration throws(SettingValueError) in
+            configuration.objectStorage.s3Endpoint = text
+        },
+        setting("s3-region", "IMGPROXY_S3_REGION", "REGION", "The region object storage requests are signed for",
+                default: defaults.objectStorage.s3Region) { text, configuration throws(SettingValueError) in configuration.objectStorage.s3Region = text },
+        setting("s3-path-style", "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", "true|false",
+                "Name the bucket in the path (ENDPOINT/BUCKET/KEY); false names it in the host (BUCKET.ENDPOINT/KEY)",
+                default: String(defaults.objectStorage.s3PathStyle)) { text, configuration throws(SettingValueError) in
+            configuration.objectStorage.s3PathStyle = try SettingText.boolean(text)
+        },
+        secret("s3-access-key-id", "AWS_ACCESS_KEY_ID", "ID", "The access key ID object storage requests are signed with",
+               \.objectStorage.s3AccessKeyID),
+        secret("s3-secret-access-key", "AWS_SECRET_ACCESS_KEY", "SECRET",
+               "Its secret access key; prefer the variable, since a flag shows in the process list", \.objectStorage.s3SecretAccessKey),
+        secret("s3-session-token", "AWS_SESSION_TOKEN", "TOKEN", "The session token of temporary credentials", \.objectStorage.s3SessionToken),
+        setting("result-storage", "WEBIMAGE_RESULT_STORAGE", "s3://BUCKET[/PREFIX]",
+                "Object storage shared by instances for results, the tier below Redis (or the local disk), written in the background",
+                default: "none") { text, configuration throws(SettingValueError) in configuration.objectStorage.resultStorage = text },
+        // Logs
+        decimal("log-interval", "WEBIMAGE_LOG_INTERVAL", "SECONDS",
+                "Seconds a log line may wait in memory to be written with others; 0 writes each at once", 0...60, \.logs.logInterval),
+        setting("log-level", "IMGPROXY_LOG_LEVEL", "debug|info|warn|error",
+                "The least level a line needs to be written; info writes one line per image request, warn and error none",
+                default: "info") { text, configuration throws(SettingValueError) in
+            configuration.logs.logLevel = try SettingText.logLevel(text)
+        },
+    ]
+}

@@ -1,0 +1,135 @@
+import Foundation
+import WebImage
+
+extension ServerConfiguration {
+    /// The settings of listening, URLs and signing, sources and limits, in the order they are listed.
+    static let requestsTable: [ServerSetting] = [
+        // Listening
+        setting("bind", "IMGPROXY_BIND", "HOST:PORT", "The address to listen on; port 0 picks a free one",
+                default: "127.0.0.1:8080") { text, configuration throws(SettingValueError) in
+            (configuration.listening.host, configuration.listening.port) = try SettingText.address(text)
+        },
+        decimal("timeout", "IMGPROXY_TIMEOUT", "SECONDS",
+                "Seconds an image request may take; past it the answer is 504 and its work is cancelled", 0.001...86_400, \.listening.timeout),
+        decimal("read-request-timeout", "IMGPROXY_READ_REQUEST_TIMEOUT", "SECONDS",
+                "Seconds a connection has to send a request head, from its opening or its previous answer; idle connections close after it too",
+                0.001...86_400, \.listening.readRequestTimeout),
+        integer("max-clients", "IMGPROXY_MAX_CLIENTS", "N",
+                "Connections open at once; one past it is closed as soon as it is accepted", 1...1_000_000, \.listening.maxClients),
+        setting("allow-origin", "IMGPROXY_ALLOW_ORIGIN", "ORIGIN",
+                "The origin answers allow to read them (Access-Control-Allow-Origin, * for any), with Access-Control-Allow-Methods: GET, OPTIONS",
+                default: "none: no CORS fields") { text, configuration throws(SettingValueError) in
+            guard !text.isEmpty, text.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                throw SettingValueError(reason: "is not an origin in printable ASCII")
+            }
+            configuration.listening.allowOrigin = text
+        },
+        // URLs and signing
+        setting("path-prefix", "IMGPROXY_PATH_PREFIX", "/PREFIX",
+                "What every path starts with, /health and /metrics too; any other path is answered 404",
+                default: "none") { text, configuration throws(SettingValueError) in
+            guard text.isEmpty || (text.hasPrefix("/") && !text.hasSuffix("/") && !text.contains("?")) else {
+                throw SettingValueError(reason: "is not /PREFIX (a leading slash, none at the end)")
+            }
+            configuration.listening.pathPrefix = text
+        },
+        setting("url-format", "WEBIMAGE_URL_FORMAT", "imgproxy|thumbor|both",
+                "The URL forms answered; both tells them apart by the first segment",
+                default: defaults.urls.urlFormat.rawValue) { text, configuration throws(SettingValueError) in
+            guard let format = ServedURLFormat(rawValue: text) else { throw SettingValueError(reason: "is not imgproxy, thumbor or both") }
+            configuration.urls.urlFormat = format
+        },
+        list("key", "IMGPROXY_KEY", "HEX", "A signing key in hexadecimal; repeat with --salt for key rotation",
+             default: "none: URLs are not signed", \.urls.keys),
+        list("salt", "IMGPROXY_SALT", "HEX", "A signing salt in hexadecimal, one per --key", default: "none", \.urls.salts),
+        integer("signature-size", "IMGPROXY_SIGNATURE_SIZE", "N", "Bytes of the digest a signature keeps", 1...32, \.urls.signatureSize),
+        list("trusted-signature", "IMGPROXY_TRUSTED_SIGNATURES", "SIGNATURE",
+             "A signature accepted for any path while signing is on; repeat for more", default: "none", \.urls.trustedSignatures),
+        setting("thumbor-key", "THUMBOR_SECURITY_KEY", "KEY", "thumbor's security key: thumbor URLs must carry its HMAC-SHA1 signature",
+                default: "none") { text, configuration throws(SettingValueError) in configuration.urls.thumborKey = text },
+        boolean("thumbor-allow-unsafe-url", "THUMBOR_ALLOW_UNSAFE_URL",
+                "With --thumbor-key, still answer unsigned /unsafe/ thumbor URLs (thumbor's default; off here)", \.urls.thumborAllowUnsafeURL),
+        list("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none", \.urls.presets),
+        boolean("only-presets", "IMGPROXY_ONLY_PRESETS",
+                "imgproxy URLs name presets only: /SIGNATURE/PRESET:PRESET/SOURCE", \.urls.onlyPresets),
+        setting("allowed-processing-options", "IMGPROXY_ALLOWED_PROCESSING_OPTIONS", "NAME",
+                "An option imgproxy URLs may use (any of its names; presets' own options are not checked); repeat for more",
+                default: "none: all", repeated: ",") { text, configuration throws(SettingValueError) in
+            let names = SettingText.list(text)
+            if let unknown = names.first(where: { ProcessingOptionName(spelling: Substring($0)) == nil }) {
+                throw SettingValueError(reason: "names \"\(unknown)\", which is no imgproxy option")
+            }
+            configuration.urls.allowedProcessingOptions = names
+        },
+        setting("arguments-separator", "IMGPROXY_ARGUMENTS_SEPARATOR", "CHARACTER",
+                "What separates an imgproxy option's name and arguments", default: ":") { text, configuration throws(SettingValueError) in
+            guard text.count == 1, let separator = text.first, separator != "/", separator != "@", separator != "." else {
+                throw SettingValueError(reason: "is not one character other than / @ .")
+            }
+            configuration.urls.argumentsSeparator = separator
+        },
+        setting("base-url", "IMGPROXY_BASE_URL", "URL", "Put before every imgproxy source URL that does not start with it",
+                default: "none") { text, configuration throws(SettingValueError) in configuration.urls.baseURL = text },
+        setting("url-replacement", "IMGPROXY_URL_REPLACEMENTS", "PATTERN=REPLACEMENT",
+                "Rewrite imgproxy source URLs starting with PATTERN (* any run but /) to REPLACEMENT (${1} for the first *) before --base-url; repeat for more, ; between them in the variable",
+                default: "none", repeated: ";") { text, configuration throws(SettingValueError) in
+            let rules = text.split(separator: ";").filter { !$0.isEmpty }
+            if let bad = rules.first(where: { URLReplacement(setting: $0) == nil }) {
+                throw SettingValueError(reason: "has \"\(bad)\", which is no PATTERN=REPLACEMENT")
+            }
+            configuration.urls.urlReplacements = rules.map(String.init)
+        },
+        boolean("base64-url-includes-filename", "IMGPROXY_BASE64_URL_INCLUDES_FILENAME",
+                "The last segment of a base64 source URL split over several is a file name, not part of it", \.urls.base64URLIncludesFilename),
+        // Sources
+        list("allowed-sources", "IMGPROXY_ALLOWED_SOURCES", "PREFIX",
+             "A URL prefix sources must start with, * matching any run of characters but /; repeat for more; end a host with /",
+             default: "none: any", \.sources.allowedSources),
+        boolean("allow-loopback-sources", "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES",
+                "Fetch sources that resolve to loopback addresses (127.0.0.0/8, ::1)", \.sources.allowLoopbackSources),
+        boolean("allow-private-sources", "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES",
+                "Fetch sources that resolve to private, link-local, carrier-grade NAT or other special addresses",
+                \.sources.allowPrivateSources),
+        setting("thumbor-loader", "THUMBOR_LOADER", "http|file",
+                "How a thumbor image without a scheme is read: over HTTP, or as a file under --local-root (thumbor's file_loader)",
+                default: defaults.sources.thumborLoader.rawValue) { text, configuration throws(SettingValueError) in
+            guard let loader = ThumborLoader(setting: text) else { throw SettingValueError(reason: "is not http or file") }
+            configuration.sources.thumborLoader = loader
+        },
+        setting("local-root", "IMGPROXY_LOCAL_FILESYSTEM_ROOT", "FOLDER", "The folder local:///PATH sources are read from",
+                default: "the current folder when listening on loopback, else none: refused") { text, configuration throws(SettingValueError) in
+            configuration.sources.localRoot = text
+        },
+        decimal("download-timeout", "IMGPROXY_DOWNLOAD_TIMEOUT", "SECONDS",
+                "Seconds a source download may take in all, however steadily its bytes trickle", 0.001...86_400, \.sources.downloadTimeout),
+        integer("max-redirects", "IMGPROXY_MAX_REDIRECTS", "N", "Redirects a source download follows, each one's address checked again",
+                0...100, \.sources.maxRedirects),
+        // Limits
+        decimal("max-src-resolution", "IMGPROXY_MAX_SRC_RESOLUTION", "MEGAPIXELS",
+                "The most megapixels a source may declare, all frames of an animation together, checked before decoding",
+                0.000001...100_000, \.limits.maxSrcResolution),
+        integer("max-src-file-size", "IMGPROXY_MAX_SRC_FILE_SIZE", "BYTES", "The largest source download",
+                1...Int(Int32.max), \.limits.maxSrcFileSize, default: "64 MiB"),
+        integer("max-animation-frames", "IMGPROXY_MAX_ANIMATION_FRAMES", "N",
+                "The most frames of an animated source processed; 1 makes animations still, more frames are refused",
+                1...100_000, \.limits.maxAnimationFrames),
+        decimal("max-animation-frame-resolution", "IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION", "MEGAPIXELS",
+                "The most megapixels one frame of an animated source may declare; 0 counts all frames together instead",
+                0...100_000, \.limits.maxAnimationFrameResolution),
+        boolean("allow-security-options", "IMGPROXY_ALLOW_SECURITY_OPTIONS",
+                "Let imgproxy URLs set their own source limits and max_result_dimension (msr, msfs, maf, mafr, mrd); otherwise those are 403",
+                \.limits.allowSecurityOptions),
+        decimal("max-result-resolution", "WEBIMAGE_MAX_RESULT_RESOLUTION", "MEGAPIXELS",
+                "The most megapixels a result may have, all frames together", 0.000001...100_000, \.limits.maxResultResolution),
+        integer("thumbor-max-width", "THUMBOR_MAX_WIDTH", "PIXELS",
+                "The widest a thumbor URL may ask for, and wider sources are shrunk first, as thumbor's MAX_WIDTH; 0 for no bound",
+                0...1_000_000, \.limits.thumborMaxWidth),
+        integer("thumbor-max-height", "THUMBOR_MAX_HEIGHT", "PIXELS",
+                "The tallest a thumbor URL may ask for, and taller sources are shrunk first, as thumbor's MAX_HEIGHT; 0 for no bound",
+                0...1_000_000, \.limits.thumborMaxHeight),
+        integer("concurrency", "IMGPROXY_WORKERS", "N", "Images processed at once", 1...4096, \.limits.concurrency,
+                default: "twice the processor count"),
+        integer("max-queue", "IMGPROXY_REQUESTS_QUEUE_SIZE", "N", "Requests that may wait for processing; more are answered 429",
+                0...1_000_000, \.limits.maxQueue),
+    ]
+}
