@@ -45,11 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// The configuration `environment` describes with the flags laid over it; `local:///`
     /// sources come from the current folder when no root is set and the server listens on loopback.
     func configuration(_ environment: [String: String]) throws(ConfigurationError) -> ImageServer.Configuration {
-        var configuration = try ImageServer.Configuration(environment: environment, arguments: settings)
-        if configuration.sources.localRoot == nil, configuration.listening.listensOnLoopback {
-            configuration.sources.localRoot = FileManager.default.currentDirectoryPath
-        }
-        return configuration
+        try ImageServer.Configuration(environment: environment, arguments: settings)
+            .servingLocalSources(from: FileManager.default.currentDirectoryPath)
     }
 
     /// Refuses a command line of the wrong shape (a flag that is no setting, a value missing)

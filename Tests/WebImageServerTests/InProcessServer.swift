@@ -32,9 +32,11 @@ final class InProcessServer: Sendable {
     }
 
     /// Assembles the server `arguments` and `environment` describe (nothing of this process's
-    /// environment), starts it and returns once it listens; throws what stopped it otherwise.
+    /// environment), serving `local:///` from the current folder as `webimage serve` does,
+    /// starts it and returns once it listens; throws what stopped it otherwise.
     static func start(_ arguments: [String], environment: [String: String], logFile: URL) async throws -> InProcessServer {
         let configuration = try ImageServer.Configuration(environment: environment, arguments: arguments)
+            .servingLocalSources(from: FileManager.default.currentDirectoryPath)
         let descriptor = open(logFile.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard descriptor >= 0 else { throw InProcessServerError.logFile(logFile.path) }
         var handler = BufferedLogHandler(label: "webimage.serve", buffer: LogLineBuffer(descriptor: descriptor, interval: .zero))

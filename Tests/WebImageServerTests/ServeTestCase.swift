@@ -36,6 +36,9 @@ class ServeTestCase: XCTestCase {
     override func tearDown() async throws {
         for server in servers { await server.stop() }
         processes.forEach { $0.killAndReap() }
+        // XCTest keeps every test case until the run ends: what a stopped server held goes now.
+        servers.removeAll()
+        processes.removeAll()
         try await client.shutdown()
         try await origin.stop()
     }

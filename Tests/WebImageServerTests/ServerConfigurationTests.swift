@@ -78,6 +78,39 @@ final class ServerConfigurationTests: XCTestCase {
         }
     }
 
+    func testACommandLineIsReadAsServeReadsItFromTheTable() throws {
+        let environment = ["IMGPROXY_QUALITY": "60", "IMGPROXY_TTL": "5", "IMGPROXY_ALLOWED_SOURCES": "http://env/"]
+        let configuration = try ImageServer.Configuration(environment: environment, arguments: [
+            "--quality=70", "--bind", "127.0.0.1:0", "--auto-webp", "--allowed-sources", "http://a/", "--allowed-sources=http://b/",
+            "--url-replacement", "x://=http://", "--url-replacement", "y://=https://", "--max-redirects", "3", "--max-redirects", "4",
+        ])
+        XCTAssertEqual(configuration.output.quality, 70, "a flag wins over its variable")
+        XCTAssertEqual(configuration.answers.ttl, 5, "a variable without a flag is kept")
+        XCTAssertEqual(configuration.listening.port, 0)
+        XCTAssertTrue(configuration.formats.autoWebp)
+        XCTAssertEqual(configuration.sources.allowedSources, ["http://a/", "http://b/"], "a repeated list flag adds up")
+        XCTAssertEqual(configuration.urls.urlReplacements, ["x://=http://", "y://=https://"])
+        XCTAssertEqual(configuration.sources.maxRedirects, 4, "a later value replaces an earlier one")
+        let refusals: [([String], String, Bool)] = [
+            (["--no-such-setting"], "--no-such-setting is not a setting", true),
+            (["quality"], "quality is not a flag (--NAME)", true),
+            (["--quality"], "--quality needs a value (Q)", true),
+            (["--thumbor-key", "--auto-webp"], "--thumbor-key needs a value (KEY)", true),
+            (["--auto-webp=false"], "--auto-webp takes no value", true),
+            (["--max-redirects=-1"], "--max-redirects is outside 0…100", false),
+        ]
+        for (arguments, message, isUsage) in refusals {
+            XCTAssertThrowsError(try ImageServer.Configuration(environment: [:], arguments: arguments), "\(arguments)") { error in
+                XCTAssertEqual("\(error)", message)
+                XCTAssertEqual((error as? ConfigurationError)?.isUsage, isUsage, message)
+            }
+        }
+        let local = try ImageServer.Configuration(environment: [:], arguments: []).servingLocalSources(from: "/srv/photos")
+        XCTAssertEqual(local.sources.localRoot, "/srv/photos", "on loopback the folder is served")
+        let open = try ImageServer.Configuration(environment: [:], arguments: ["--bind", "0.0.0.0:80"]).servingLocalSources(from: "/srv")
+        XCTAssertNil(open.sources.localRoot, "listening beyond loopback, no folder is served unasked")
+    }
+
     func testObjectStorageCredentialsAreReadButNeverShown() throws {
         var configuration = try ImageServer.Configuration(environment: [
             "IMGPROXY_USE_S3": "true", "IMGPROXY_S3_ENDPOINT": "http://127.0.0.1:9000", "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false",

@@ -16,43 +16,52 @@ public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
     private var head = 0
     /// Whether ``shutdown()`` was called: threads end once no job waits.
     private var isShutDown = false
+    /// The threads running jobs now: all of them until shutdown, then fewer as they end.
+    private var liveThreads = 0
     private let condition = NSCondition()
     /// How many threads run the jobs.
     public let threadCount: Int
+    /// What the threads are named after.
+    private let name: String
 
     /// A pool of `threads` threads (at least one), named `name` and their number in debuggers
     /// and profiles. Linux keeps 15 bytes of a thread's name: a longer `name` is cut so that
     /// the number stays, as a thread the system does not name keeps its creator's name.
     public init(threads: Int, name: String = "WebImage.codec") {
         threadCount = max(1, threads)
+        self.name = name
+        liveThreads = threadCount
         for index in 0..<threadCount {
             // The threads keep the pool until it is shut down, as documented.
-            let number = "-\(index)"
-            let threadName = String(decoding: name.utf8.prefix(15 - number.utf8.count), as: UTF8.self) + number
-            // Named from the thread itself: Foundation names a thread not yet started only for itself.
-            Thread {
-                Thread.current.name = threadName
-                self.runJobs()
-            }.start()
+            startThread(suffix: "-\(index)")
         }
+    }
+
+    /// Starts a thread running jobs, named `name` cut to leave room for `suffix`, then `suffix`.
+    private func startThread(suffix: String) {
+        let threadName = String(decoding: name.utf8.prefix(15 - suffix.utf8.count), as: UTF8.self) + suffix
+        // Named from the thread itself: Foundation names a thread not yet started only for itself.
+        Thread {
+            Thread.current.name = threadName
+            self.runJobs()
+        }.start()
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
-        guard !isShutDown else {
-            condition.unlock()
-            // Past shutdown a job still runs, on a thread of its own that ends with it.
-            Thread { job.runSynchronously(on: self.asUnownedTaskExecutor()) }.start()
-            return
-        }
         jobs.append(job)
+        // Past shutdown a job still runs: on a thread still draining, else on one started for
+        // the jobs that come late, which ends once they have run.
+        let needsThread = isShutDown && liveThreads == 0
+        if needsThread { liveThreads += 1 }
         condition.signal()
         condition.unlock()
+        if needsThread { startThread(suffix: "-late") }
     }
 
-    /// Lets the threads end once the jobs already given have run; a job given later runs on a
-    /// thread of its own.
+    /// Lets the threads end once the jobs already given have run; a job given later runs on
+    /// one thread started for it, which ends once no job waits.
     public func shutdown() {
         condition.lock()
         isShutDown = true
@@ -67,6 +76,7 @@ public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
             condition.lock()
             while head == jobs.count, !isShutDown { condition.wait() }
             if head == jobs.count {
+                liveThreads -= 1
                 condition.unlock()
                 return
             }

@@ -29,8 +29,7 @@ extension ImageServer {
         }
         let responder = ImageServerResponder(router: router, processor: processor, configuration: configuration,
                                              logger: extensions.logger, metricsRegistry: extensions.metricsRegistry)
-        self.init(responder: responder, listening: configuration.listening, logLevel: configuration.logs.logLevel,
-                  downloader: downloader, codecs: codecs)
+        self.init(responder: responder, downloader: downloader, codecs: codecs)
     }
 
     /// The router of `configuration`'s URL forms, parsers and signers.
@@ -98,7 +97,7 @@ extension ImageServer {
             throw .auxiliaryImage(error)
         }
         return ImageProcessor(manager: manager, configuration: configuration, coders: coders, disk: resultDisk,
-                              sharedCache: sharedResults, metrics: ServerMetrics(factory: extensions.metricsFactory),
+                              sharedCache: sharedResults, metrics: ServerMetrics(factory: extensions.countingFactory),
                               executor: codecs, auxiliary: auxiliary)
     }
 }

@@ -17,27 +17,30 @@ extension ImageServer {
         public var sharedResults: [any ImageCaching]
         /// Loaders for more URL schemes than the standard ones (`s3://`).
         public var loaders: [any ImageLoader]
-        /// The registry `/metrics` shows, which the server counts into; nil: `/metrics` is a
-        /// 404, and the server counts into the factory the process bootstrapped.
+        /// The registry `/metrics` shows; nil: `/metrics` is a 404.
         public var metricsRegistry: PrometheusCollectorRegistry?
+        /// The factory the server's own counters are made by; nil: a Prometheus factory over
+        /// ``metricsRegistry`` when there is one (so servers in one process count apart), else
+        /// the one the process bootstrapped.
+        public var metricsFactory: (any MetricsFactory)?
         /// Where the request lines go.
         public var logger: Logger
 
         /// Extensions with the given parts; by default none, with request lines logged as `webimage.serve`.
         public init(sharedSources: (any ImageCaching)? = nil, sharedResults: [any ImageCaching] = [],
                     loaders: [any ImageLoader] = [], metricsRegistry: PrometheusCollectorRegistry? = nil,
-                    logger: Logger = Logger(label: "webimage.serve")) {
+                    metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "webimage.serve")) {
             self.sharedSources = sharedSources
             self.sharedResults = sharedResults
             self.loaders = loaders
             self.metricsRegistry = metricsRegistry
+            self.metricsFactory = metricsFactory
             self.logger = logger
         }
 
-        /// The factory the server's own counters are made by: the registry's, so that servers
-        /// in one process count apart, else the one the process bootstrapped.
-        var metricsFactory: any MetricsFactory {
-            metricsRegistry.map { PrometheusMetricsFactory(registry: $0) } ?? MetricsSystem.factory
+        /// The factory the server's counters are made by (see ``metricsFactory``).
+        var countingFactory: any MetricsFactory {
+            metricsFactory ?? metricsRegistry.map { PrometheusMetricsFactory(registry: $0) } ?? MetricsSystem.factory
         }
     }
 }

@@ -2,7 +2,8 @@ extension ServerConfiguration {
     /// The defaults with the settings `environment` gives laid over them, then the flags of
     /// `arguments` over those (a flag wins over its variable), each read as its entry in
     /// ``settings`` says: `--NAME VALUE` or `--NAME=VALUE`, a switch as `--NAME`, a list's flag
-    /// repeated. Throws ``ConfigurationError`` naming the first variable or flag that is wrong,
+    /// repeated; a value starting with `-` only as `--NAME=VALUE`, as ArgumentParser reads
+    /// options. Throws ``ConfigurationError`` naming the first variable or flag that is wrong,
     /// with ``ConfigurationError/isUsage`` when the command line's shape is (a flag that is no
     /// setting, a value missing, a switch given one, a word that is no flag).
     public init(environment: [String: String], arguments: [String]) throws(ConfigurationError) {
@@ -34,7 +35,8 @@ extension ServerConfiguration {
                 text = "true"
             } else if let attached {
                 text = attached
-            } else if let next = remaining.popFirst() {
+            } else if let next = remaining.first, !next.hasPrefix("-") {
+                remaining.removeFirst()
                 text = next
             } else {
                 throw ConfigurationError(source: "--\(name)", reason: "needs a value (\(setting.valueName ?? "VALUE"))", isUsage: true)
@@ -46,5 +48,15 @@ extension ServerConfiguration {
             }
         }
         return settings.compactMap { setting in given[setting.flag].map { (setting.flag, $0) } }
+    }
+
+    /// This configuration with `local:///` sources read from `folder` when it names no folder of
+    /// its own and listens on loopback (only this machine can ask), as `webimage serve` serves
+    /// the folder it is started in.
+    public func servingLocalSources(from folder: String) -> ServerConfiguration {
+        guard sources.localRoot == nil, listening.listensOnLoopback else { return self }
+        var configuration = self
+        configuration.sources.localRoot = folder
+        return configuration
     }
 }

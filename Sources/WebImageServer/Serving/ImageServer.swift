@@ -9,15 +9,13 @@ import WebImage
 /// answered on the event loop that read the request (`MemoryHitHandler`), the rest in tasks.
 ///
 /// ``init(configuration:extensions:)`` assembles the whole server from its configuration, as
-/// `webimage serve` runs it; ``init(responder:host:port:)`` serves a responder put together by hand.
+/// `webimage serve` runs it; ``init(responder:)`` serves a responder put together by hand.
 public struct ImageServer: Sendable {
     /// What answers requests.
     public let responder: ImageServerResponder
     /// Where and how connections are taken: the address, the connection limit, the request
-    /// head's deadline and the path prefix.
-    public let listening: ServerConfiguration.ListeningSettings
-    /// The least level Hummingbird's own lines need (never below warnings).
-    public let logLevel: Logger.Level
+    /// head's deadline and the path prefix (the responder's, so the two cannot disagree).
+    public var listening: ServerConfiguration.ListeningSettings { responder.listening }
     /// The address to listen on.
     public var host: String { listening.host }
     /// The port to listen on; 0 lets the system choose one.
@@ -27,18 +25,14 @@ public struct ImageServer: Sendable {
     private let downloader: HTTPImageDownloader?
     private let codecs: CodecExecutor?
 
-    /// A server for `responder`, taking connections as `listening` says, logging Hummingbird's
-    /// own lines from `logLevel` up.
-    public init(responder: ImageServerResponder, listening: ServerConfiguration.ListeningSettings, logLevel: Logger.Level = .info) {
-        self.init(responder: responder, listening: listening, logLevel: logLevel, downloader: nil, codecs: nil)
+    /// A server for `responder`, taking connections as its listening settings say.
+    public init(responder: ImageServerResponder) {
+        self.init(responder: responder, downloader: nil, codecs: nil)
     }
 
-    /// A server for `responder` as `listening` says that owns `downloader` and `codecs`.
-    init(responder: ImageServerResponder, listening: ServerConfiguration.ListeningSettings, logLevel: Logger.Level,
-         downloader: HTTPImageDownloader?, codecs: CodecExecutor?) {
+    /// A server for `responder` that owns `downloader` and `codecs`.
+    init(responder: ImageServerResponder, downloader: HTTPImageDownloader?, codecs: CodecExecutor?) {
         self.responder = responder
-        self.listening = listening
-        self.logLevel = logLevel
         self.downloader = downloader
         self.codecs = codecs
     }
@@ -62,7 +56,7 @@ public struct ImageServer: Sendable {
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> Application<ImageServerResponder> {
         var logger = Logger(label: "webimage.serve")
-        logger.logLevel = max(.warning, logLevel)
+        logger.logLevel = max(.warning, responder.logger.logLevel)
         let serverName = "webimage"
         let clock = HTTPDateClock()
         let connections = ConnectionLimitHandler.OpenConnections(limit: listening.maxClients)
