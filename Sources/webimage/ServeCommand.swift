@@ -65,7 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         MallocTuning.returnLargeBlocks(environment: ProcessInfo.processInfo.environment)
         WebImageCommand.prepareCoders()
-        let configuration = try await CommandFailure.reporting { try self.configuration(ProcessInfo.processInfo.environment) }
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try await CommandFailure.reporting { try self.configuration(environment) }
+        // What the environment sets that no setting here reads is said, never dropped unseen.
+        for warning in ImageServer.Configuration.warnings(for: environment) {
+            FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8))
+        }
         // One line a request: formatted once, written to standard error in batches (within a
         // tenth of a second by default, and all of them before the command returns).
         let logLines = LogLineBuffer(interval: .milliseconds(Int((configuration.logs.logInterval * 1000).rounded())))

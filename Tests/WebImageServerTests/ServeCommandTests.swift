@@ -295,7 +295,7 @@ final class ServeCommandTests: ServeTestCase {
         XCTAssertEqual(unsigned.status, 403)
     }
 
-    func testHelpListsEverySettingAndABadValueStopsTheServerNamingIt() throws {
+    func testHelpListsEverySettingAndBadValuesOrForeignVariablesAreSaid() throws {
         let webimage = BuiltProducts.executable("webimage")
         let help = try ChildProcess.run(webimage, ["serve", "--help"])
         XCTAssertEqual(help.status, 0)
@@ -307,6 +307,14 @@ final class ServeCommandTests: ServeTestCase {
         let badVariable = try ChildProcess.run(webimage, ["serve", "--bind", "127.0.0.1:0"], environment: ["IMGPROXY_QUALITY": "0"])
         XCTAssertEqual(badVariable.status, 1)
         XCTAssertEqual(badVariable.error, "webimage: IMGPROXY_QUALITY is outside 1…100\n")
+        let refused = try ChildProcess.run(webimage, ["serve", "--bind", "127.0.0.1:0"], environment: ["IMGPROXY_USE_GCS": "true"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.error.hasPrefix("webimage: IMGPROXY_USE_GCS is not supported here ("), refused.error)
+        let warned = try ServeProcess([], environment: ["IMGPROXY_QUALTY": "50", "IMGPROXY_SENTRY_DSN": "https://sentry.example/1"])
+        XCTAssertTrue(warned.process.errorOutput.contains(
+            "webimage serve: warning: IMGPROXY_QUALTY is no variable imgproxy reads; did you mean IMGPROXY_QUALITY?\n"), warned.process.errorOutput)
+        XCTAssertTrue(warned.process.errorOutput.contains("webimage serve: warning: IMGPROXY_SENTRY_DSN is ignored here: "))
+        warned.process.killAndReap()
         let badFlag = try ChildProcess.run(webimage, ["serve", "--bind", "127.0.0.1:0", "--max-redirects=-1"])
         XCTAssertEqual(badFlag.status, 1)
         XCTAssertEqual(badFlag.error, "webimage: --max-redirects is outside 0…100\n")

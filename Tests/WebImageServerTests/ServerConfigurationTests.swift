@@ -150,6 +150,43 @@ final class ServerConfigurationTests: XCTestCase {
         XCTAssertEqual(rows, expected, "Configuration.md's settings table should be:\n" + expected.joined(separator: "\n"))
     }
 
+    /// Every variable imgproxy reads (its sources' list, `Tests/Fixtures/imgproxy/variables.txt`) is
+    /// a setting here or a ``ForeignVariable``, once; the Configuration article lists the foreign
+    /// ones as the code handles them.
+    func testEveryImgproxyVariableIsASettingOrHandledAloud() throws {
+        let listed = try String(contentsOf: Fixtures.subset.root.appendingPathComponent("imgproxy/variables.txt"), encoding: .utf8)
+            .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        XCTAssertEqual(listed.count, 187)
+        let settings = Set(ImageServer.Configuration.settings.compactMap(\.variable))
+        let foreign = ImageServer.Configuration.foreignVariables.map(\.name)
+        XCTAssertEqual(Set(foreign).count, foreign.count, "each foreign variable once")
+        XCTAssertTrue(settings.isDisjoint(with: foreign), "a variable is a setting or foreign, not both")
+        XCTAssertEqual(Set(listed), settings.filter { $0.hasPrefix("IMGPROXY_") }.union(foreign),
+                       "every variable imgproxy reads is handled, and no name imgproxy does not read")
+        let article = try String(contentsOf: Self.configurationArticle, encoding: .utf8)
+        let rows = article.split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `IMGPROXY_") }
+        let expected = ImageServer.Configuration.foreignVariables.map(\.markdownRow)
+        XCTAssertEqual(rows, expected, "Configuration.md's table of imgproxy's other variables should be:\n" + expected.joined(separator: "\n"))
+    }
+
+    func testAForeignVariableIsRefusedUnlessItHoldsImgproxysDefaultAndTyposAreNamed() throws {
+        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_USE_GCS": "true"])) { error in
+            XCTAssertTrue("\(error)".hasPrefix("IMGPROXY_USE_GCS is not supported here ("), "\(error)")
+            XCTAssertTrue("\(error)".hasSuffix("leave it false, imgproxy's default"), "\(error)")
+        }
+        XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_USE_GCS": "false", "IMGPROXY_JPEG_PROGRESSIVE": "0",
+                                                                     "IMGPROXY_MAX_RESULT_DIMENSION": "0"]))
+        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_JPEG_PROGRESSIVE": "t"]))
+        let warnings = ImageServer.Configuration.warnings(for: [
+            "IMGPROXY_QUALTY": "70", "IMGPROXY_SENTRY_DSN": "https://sentry.example/1", "IMGPROXY_QUALITY": "70",
+            "IMGPROXY_NO_SUCH_THING_AT_ALL": "1", "IMGPROXY_VIPS_LEAK_CHECK": "", "HOME": "/root",
+        ])
+        XCTAssertEqual(warnings.count, 3, "\(warnings)")
+        XCTAssertEqual(warnings.first { $0.hasPrefix("IMGPROXY_QUALTY") }, "IMGPROXY_QUALTY is no variable imgproxy reads; did you mean IMGPROXY_QUALITY?")
+        XCTAssertEqual(warnings.first { $0.hasPrefix("IMGPROXY_NO_SUCH") }, "IMGPROXY_NO_SUCH_THING_AT_ALL is no variable imgproxy reads")
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("IMGPROXY_SENTRY_DSN is ignored here: ") }, "\(warnings)")
+    }
+
     /// The README no longer holds a settings table: one table, in the Configuration article.
     func testTheReadmeHoldsNoSettingsTable() throws {
         let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)

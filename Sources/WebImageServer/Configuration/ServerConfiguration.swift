@@ -52,9 +52,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public init() {}
 
     /// The defaults with the settings `environment` gives laid over them; throws
-    /// ``ConfigurationError`` naming the first variable whose value is not valid. Empty
-    /// variables count as unset.
+    /// ``ConfigurationError`` naming the first variable whose value is not valid, or a variable
+    /// of imgproxy's this server would have to ignore while it changes answers (see
+    /// ``ForeignVariable``). Empty variables count as unset.
     public init(environment: [String: String]) throws(ConfigurationError) {
+        try Self.refuseForeignVariables(in: environment)
         for setting in Self.settings {
             guard let variable = setting.variable, let text = environment[variable], !text.isEmpty else { continue }
             try setting.apply(text, to: &self, from: variable)
