@@ -10,10 +10,12 @@ extension ImageServer {
     /// responder. Call ``shutdown()`` once it has stopped serving.
     public init(configuration: Configuration, extensions: Extensions = Extensions()) async throws(ImageServerStartError) {
         let router = try Self.router(configuration)
+        var downloads = HTTPImageDownloader.Configuration(
+            downloadTimeout: configuration.sources.downloadTimeout, wholeDownloadTimeout: configuration.sources.downloadTimeout,
+            maxBytes: configuration.limits.maxSrcFileSize, maxRedirects: configuration.sources.maxRedirects)
+        if let userAgent = configuration.sources.userAgent { downloads.setValue(userAgent, forHTTPHeaderField: "User-Agent") }
         let downloader = HTTPImageDownloader(
-            configuration: HTTPImageDownloader.Configuration(
-                downloadTimeout: configuration.sources.downloadTimeout, wholeDownloadTimeout: configuration.sources.downloadTimeout,
-                maxBytes: configuration.limits.maxSrcFileSize, maxRedirects: configuration.sources.maxRedirects),
+            configuration: downloads,
             addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.sources.allowLoopbackSources,
                                                allowsPrivate: configuration.sources.allowPrivateSources))
         // Decoding, transforming and encoding run on threads of their own, one per image made at
@@ -42,8 +44,7 @@ extension ImageServer {
             throw .signing(error)
         }
         do throws(ProcessingURLError) {
-            parser = try ProcessingURLParser(configuration.urls, output: configuration.output,
-                                             allowsSecurityOptions: configuration.limits.allowSecurityOptions)
+            parser = try ProcessingURLParser(configuration.urls, output: configuration.output, limits: configuration.limits)
         } catch {
             throw .presets(error)
         }

@@ -36,6 +36,24 @@ extension ServerConfiguration {
             }
             configuration.output.skipProcessingFormats = formats
         },
+        switchable("auto-rotate", "IMGPROXY_AUTO_ROTATE",
+                   "Turn images upright by their EXIF orientation unless a URL's ar says otherwise", \.output.autoRotate),
+        switchable("strip-color-profile", "IMGPROXY_STRIP_COLOR_PROFILE",
+                   "Convert results to sRGB and write no ICC profile unless a URL's scp says otherwise", \.output.stripColorProfile),
+        setting("format-quality", "IMGPROXY_FORMAT_QUALITY", "FORMAT=Q,…",
+                "Encoder quality of a format when a URL gives none, over --quality (an imgproxy URL's fq starts from it)",
+                default: "none: --quality for every format") { text, configuration throws(SettingValueError) in
+            var qualities: [ImageFormat: Int] = [:]
+            for pair in SettingText.list(text) {
+                let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
+                guard parts.count == 2, let format = try? ProcessingOptions.anyFormat(named: parts[0]),
+                      let quality = Int(parts[1]), (1...100).contains(quality) else {
+                    throw SettingValueError(reason: "has \"\(pair)\", which is no FORMAT=QUALITY with a quality of 1…100")
+                }
+                qualities[format] = quality
+            }
+            configuration.output.formatQuality = qualities
+        },
         switchable("keep-copyright", "IMGPROXY_KEEP_COPYRIGHT",
                    "Write a source's EXIF Artist, Copyright and DateTime into JPEG, PNG, WebP, AVIF and HEIC results of imgproxy URLs (kcr overrides)",
                    \.output.keepCopyright),

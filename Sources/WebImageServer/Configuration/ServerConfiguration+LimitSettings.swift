@@ -17,6 +17,9 @@ extension ServerConfiguration {
         /// themselves (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
         /// `max_animation_frame_resolution`, `max_result_dimension`); otherwise they are 403.
         public var allowSecurityOptions = false
+        /// The longest side a result may have (imgproxy's `IMGPROXY_MAX_RESULT_DIMENSION`), the
+        /// default of imgproxy URLs' `max_result_dimension`; 0 for no bound.
+        public var maxResultDimension = 0
         /// The most megapixels a result may have, all frames together.
         public var maxResultResolution = 50.0
         /// thumbor's `MAX_WIDTH`: the widest a thumbor URL may ask for, and the width a wider source

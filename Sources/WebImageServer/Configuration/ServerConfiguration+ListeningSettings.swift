@@ -21,6 +21,10 @@ extension ServerConfiguration {
         /// What every path starts with (`/images`), or empty: other paths are answered 404.
         public var pathPrefix = ""
 
+        /// A second path answered as `/health` is, after the path prefix (imgproxy's
+        /// `IMGPROXY_HEALTH_CHECK_PATH`), or empty for none.
+        public var healthCheckPath = ""
+
         /// Whether ``host`` is a loopback address or `localhost`: only this machine can ask.
         public var listensOnLoopback: Bool {
             host == "localhost" || host == "::1" || host.hasPrefix("127.")

@@ -5,6 +5,15 @@ extension ServerConfiguration {
     public struct OutputSettings: Sendable, Equatable {
         /// The encoder quality when a URL gives none, 1…100.
         public var quality = 80
+        /// The encoder quality of a format when a URL gives none, over ``quality``
+        /// (imgproxy's `IMGPROXY_FORMAT_QUALITY`; the default of imgproxy URLs' `format_quality`).
+        public var formatQuality: [ImageFormat: Int] = [:]
+        /// Whether images are turned upright by their EXIF orientation unless a URL says otherwise
+        /// (imgproxy's `IMGPROXY_AUTO_ROTATE`).
+        public var autoRotate = true
+        /// Whether results are converted to sRGB and written without an ICC profile unless a URL
+        /// says otherwise (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`).
+        public var stripColorProfile = true
         /// Sources of these formats are answered with their own bytes unless a URL asks for
         /// another format (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); a URL's `skp` replaces them.
         public var skipProcessingFormats: [ImageFormat] = []

@@ -33,6 +33,14 @@ extension ServerConfiguration {
             }
             configuration.listening.pathPrefix = text
         },
+        setting("health-check-path", "IMGPROXY_HEALTH_CHECK_PATH", "/PATH",
+                "A second path answered as /health is (after the path prefix), for a load balancer that asks its own",
+                default: "none") { text, configuration throws(SettingValueError) in
+            guard text.isEmpty || (text.hasPrefix("/") && text.count > 1 && !text.contains("?")) else {
+                throw SettingValueError(reason: "is not /PATH (a leading slash and a name, no query)")
+            }
+            configuration.listening.healthCheckPath = text
+        },
         setting("url-format", "WEBIMAGE_URL_FORMAT", "imgproxy|thumbor|both",
                 "The URL forms answered; both tells them apart by the first segment",
                 default: defaults.urls.urlFormat.rawValue) { text, configuration throws(SettingValueError) in
@@ -104,6 +112,14 @@ extension ServerConfiguration {
                 "Seconds a source download may take in all, however steadily its bytes trickle", 0.001...86_400, \.sources.downloadTimeout),
         integer("max-redirects", "IMGPROXY_MAX_REDIRECTS", "N", "Redirects a source download follows, each one's address checked again",
                 0...100, \.sources.maxRedirects),
+        setting("user-agent", "IMGPROXY_USER_AGENT", "TEXT",
+                "The User-Agent sent to origins; %current_version stands for WebImage's version",
+                default: "WebImage/VERSION (Linux)") { text, configuration throws(SettingValueError) in
+            guard !text.isEmpty, text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+                throw SettingValueError(reason: "is not a field value in printable ASCII")
+            }
+            configuration.sources.userAgent = text.replacingOccurrences(of: "%current_version", with: WebImageVersion.string)
+        },
         // Limits
         decimal("max-src-resolution", "IMGPROXY_MAX_SRC_RESOLUTION", "MEGAPIXELS",
                 "The most megapixels a source may declare, all frames of an animation together, checked before decoding",
@@ -121,6 +137,9 @@ extension ServerConfiguration {
                 \.limits.allowSecurityOptions),
         decimal("max-result-resolution", "WEBIMAGE_MAX_RESULT_RESOLUTION", "MEGAPIXELS",
                 "The most megapixels a result may have, all frames together", 0.000001...100_000, \.limits.maxResultResolution),
+        integer("max-result-dimension", "IMGPROXY_MAX_RESULT_DIMENSION", "PIXELS",
+                "The longest side a result may have, shrunk to it keeping its aspect (an imgproxy URL's mrd starts from it); 0 for no bound",
+                0...1_000_000, \.limits.maxResultDimension),
         integer("thumbor-max-width", "THUMBOR_MAX_WIDTH", "PIXELS",
                 "The widest a thumbor URL may ask for, and wider sources are shrunk first, as thumbor's MAX_WIDTH; 0 for no bound",
                 0...1_000_000, \.limits.thumborMaxWidth),

@@ -15,6 +15,9 @@ extension ServerConfiguration {
         /// Seconds a source download may take in all, from its request to its last byte, and so
         /// also the longest it may stall.
         public var downloadTimeout = 5.0
+        /// The `User-Agent` sent to origins (imgproxy's `IMGPROXY_USER_AGENT`), or nil for the
+        /// downloader's own, naming WebImage and its version.
+        public var userAgent: String?
         /// Redirects a source download follows.
         public var maxRedirects = 10
 

@@ -63,7 +63,7 @@ public struct ImageServerResponder: HTTPResponder {
         logger.logLevel = max(logger.logLevel, configuration.logs.logLevel)
         self.router = router
         self.processor = processor
-        services = ServiceEndpoints(metricsRegistry: metricsRegistry)
+        services = ServiceEndpoints(metricsRegistry: metricsRegistry, healthCheckPath: configuration.listening.healthCheckPath)
         listening = configuration.listening
         ttl = configuration.answers.ttl
         conditions = configuration.answers
