@@ -61,6 +61,30 @@ final class ServeServerDefaultsTests: ServeTestCase {
         await assertServeRefused(["--format-quality", "bmpx=50"])
     }
 
+    /// The start-of-frame marker of a JPEG: `FF C0` baseline, `FF C2` progressive (in the
+    /// entropy-coded data an `FF` is followed only by `00` or a restart marker).
+    private static func startOfFrame(_ jpeg: Data) -> UInt8? {
+        let bytes = [UInt8](jpeg)
+        return zip(bytes, bytes.dropFirst()).first { $0.0 == 0xFF && ($0.1 == 0xC0 || $0.1 == 0xC2) }?.1
+    }
+
+    func testProgressiveJPEGIsImgproxysWhenAskedAndThumborsByDefault() async throws {
+        let plain = try await serve(["--allow-loopback-sources"])
+        let progressive = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_JPEG_PROGRESSIVE": "true"])
+        let thumborBaseline = try await serve(["--allow-loopback-sources"], environment: ["THUMBOR_PROGRESSIVE_JPEG": "false"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let imgproxyPath = "/insecure/w:200/plain/\(source)@jpg", thumborPath = "/unsafe/200x0/\(source)"
+        let baseline = try await get(plain + imgproxyPath), scans = try await get(progressive + imgproxyPath)
+        XCTAssertEqual(Self.startOfFrame(baseline.body), 0xC0)
+        XCTAssertEqual(Self.startOfFrame(scans.body), 0xC2)
+        XCTAssertEqual(try ImageCoders.shared.decode(scans.body).pixels, try ImageCoders.shared.decode(baseline.body).pixels,
+                       "the same coefficients, sent in another order")
+        let thumbor = try await get(plain + thumborPath), thumborPlain = try await get(thumborBaseline + thumborPath)
+        XCTAssertEqual(thumbor.headers.first(name: "Content-Type"), "image/jpeg")
+        XCTAssertEqual(Self.startOfFrame(thumbor.body), 0xC2, "thumbor's PROGRESSIVE_JPEG is on by default")
+        XCTAssertEqual(Self.startOfFrame(thumborPlain.body), 0xC0)
+    }
+
     func testMaxResultDimensionShrinksEveryResultToItsLongestSide() async throws {
         let base = try await serve(["--allow-loopback-sources", "--max-result-dimension", "300"])
         let bounded = try await image(base, "w:1000", "photo.jpg")

@@ -174,9 +174,9 @@ final class ServerConfigurationTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("IMGPROXY_USE_GCS is not supported here ("), "\(error)")
             XCTAssertTrue("\(error)".hasSuffix("leave it false, imgproxy's default"), "\(error)")
         }
-        XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_USE_GCS": "false", "IMGPROXY_JPEG_PROGRESSIVE": "0",
+        XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_USE_GCS": "false", "IMGPROXY_PNG_INTERLACED": "0",
                                                                      "IMGPROXY_MAX_RESULT_DIMENSION": "0"]))
-        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_JPEG_PROGRESSIVE": "t"]))
+        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_PNG_INTERLACED": "t"]))
         let warnings = ImageServer.Configuration.warnings(for: [
             "IMGPROXY_QUALTY": "70", "IMGPROXY_SENTRY_DSN": "https://sentry.example/1", "IMGPROXY_QUALITY": "70",
             "IMGPROXY_NO_SUCH_THING_AT_ALL": "1", "IMGPROXY_VIPS_LEAK_CHECK": "", "HOME": "/root",

@@ -97,12 +97,13 @@ wi_jpeg_status wi_jpeg_read_rows(wi_jpeg_decoder *decoder, uint8_t *rgba, int co
 wi_jpeg_status wi_jpeg_finish(wi_jpeg_decoder *decoder, int *incomplete);
 
 /// Encodes `width` x `height` RGBA8 pixels (non-premultiplied, rows of width * 4 bytes) as a
-/// baseline JPEG of `quality` 1...100. Alpha is dropped by compositing over white. When `icc` is
+/// JPEG of `quality` 1...100, baseline, or progressive (libjpeg's simple progression) when
+/// `progressive` is not 0. Alpha is dropped by compositing over white. When `icc` is
 /// not NULL, its `icc_length` bytes (at most 255 * 65519) are written as `ICC_PROFILE` APP2
 /// markers. On success
 /// `*out` is a malloc'd buffer of `*out_length` bytes that the caller frees with free().
 /// On failure `message` (WI_JPEG_MESSAGE_CAPACITY bytes) says why.
-wi_jpeg_status wi_jpeg_encode(const uint8_t *rgba, int width, int height, int quality,
+wi_jpeg_status wi_jpeg_encode(const uint8_t *rgba, int width, int height, int quality, int progressive,
                               const uint8_t *icc, size_t icc_length,
                               uint8_t **out, size_t *out_length, char *message);
 

@@ -32,6 +32,10 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// metadata, such as its copyright (``EXIF/copyright(fromTIFF:)``). Written as given: its
     /// orientation, if any, is not applied to the pixels.
     public var exif: [UInt8]?
+    /// Whether a JPEG is written in progressive scans (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`,
+    /// thumbor's `PROGRESSIVE_JPEG`), which a browser shows coarse first; baseline by default.
+    /// Other formats ignore it.
+    public var progressive = false
 
     /// Options with the given values.
     public init(quality: Double = 0.9, lossless: Bool = false, firstFrameOnly: Bool = false,

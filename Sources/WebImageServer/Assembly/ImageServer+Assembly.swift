@@ -51,7 +51,8 @@ extension ImageServer {
         let thumborParser = ThumborURLParser(limits: parser.limits, loader: configuration.sources.thumborLoader,
                                              opaquePNGToJPEG: configuration.formats.autoPngToJpg,
                                              sourceBound: configuration.limits.thumborSourceBound,
-                                             preservesCopyright: configuration.output.thumborPreserveExifCopyrightInfo)
+                                             preservesCopyright: configuration.output.thumborPreserveExifCopyrightInfo,
+                                             progressiveJPEG: configuration.output.thumborProgressiveJPEG)
         return ProcessingURLRouter(format: configuration.urls.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                    thumborParser: thumborParser, thumborSigner: ThumborURLSigner(configuration.urls))
     }

@@ -16,6 +16,7 @@ extension ProcessingURLParser {
         allowedOptions = urls.allowedProcessingOptions
         defaults.keepCopyright = output.keepCopyright
         defaults.autoRotate = output.autoRotate
+        defaults.progressiveJPEG = output.jpegProgressive
         defaults.stripColorProfile = output.stripColorProfile
         defaults.formatQuality = output.formatQuality
         defaults.maxResultDimension = limits.maxResultDimension

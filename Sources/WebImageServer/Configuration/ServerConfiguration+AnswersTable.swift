@@ -36,6 +36,10 @@ extension ServerConfiguration {
             }
             configuration.output.skipProcessingFormats = formats
         },
+        switchable("jpeg-progressive", "IMGPROXY_JPEG_PROGRESSIVE",
+                   "Write JPEG results of imgproxy URLs in progressive scans, which browsers show coarse first", \.output.jpegProgressive),
+        switchable("thumbor-progressive-jpeg", "THUMBOR_PROGRESSIVE_JPEG",
+                   "Write JPEG results of thumbor URLs in progressive scans, as thumbor's PROGRESSIVE_JPEG", \.output.thumborProgressiveJPEG),
         switchable("auto-rotate", "IMGPROXY_AUTO_ROTATE",
                    "Turn images upright by their EXIF orientation unless a URL's ar says otherwise", \.output.autoRotate),
         switchable("strip-color-profile", "IMGPROXY_STRIP_COLOR_PROFILE",

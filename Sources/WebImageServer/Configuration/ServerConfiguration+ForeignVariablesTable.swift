@@ -53,7 +53,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_HONEYBADGER_ENV", "no Honeybadger client"),
         ignored("IMGPROXY_HONEYBADGER_KEY", "no Honeybadger client"),
         refused("IMGPROXY_IGNORE_SSL_VERIFICATION", default: "false", "skipping TLS verification of sources changes fetch results and security"),
-        refused("IMGPROXY_JPEG_PROGRESSIVE", default: "false", "progressive JPEG is not written here"),
         refused("IMGPROXY_JXL_EFFORT", default: "4", "JPEG XL encoder effort changes JXL output bytes"),
         refused("IMGPROXY_KEEP_ALIVE_TIMEOUT", default: "10", "0 disables keep-alive (Connection: close); idle timeout differs"),
         ignored("IMGPROXY_LOG_FORMAT", "log lines here are plain text (JSON logs are to come); answers are unchanged"),

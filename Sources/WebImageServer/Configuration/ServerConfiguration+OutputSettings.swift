@@ -8,6 +8,11 @@ extension ServerConfiguration {
         /// The encoder quality of a format when a URL gives none, over ``quality``
         /// (imgproxy's `IMGPROXY_FORMAT_QUALITY`; the default of imgproxy URLs' `format_quality`).
         public var formatQuality: [ImageFormat: Int] = [:]
+        /// Whether JPEG results of imgproxy URLs are written progressive (imgproxy's
+        /// `IMGPROXY_JPEG_PROGRESSIVE`, off by default).
+        public var jpegProgressive = false
+        /// Whether JPEG results of thumbor URLs are (thumbor's `PROGRESSIVE_JPEG`, on by default).
+        public var thumborProgressiveJPEG = true
         /// Whether images are turned upright by their EXIF orientation unless a URL says otherwise
         /// (imgproxy's `IMGPROXY_AUTO_ROTATE`).
         public var autoRotate = true

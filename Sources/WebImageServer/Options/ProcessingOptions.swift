@@ -61,6 +61,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var formatQuality: [ImageFormat: Int] = [:]
     /// The largest result in bytes: the quality is lowered until it fits (or reaches 10); 0 for no limit.
     public var maxBytes = 0
+    /// Whether a JPEG result is written progressive (the server's `--jpeg-progressive` for
+    /// imgproxy URLs, thumbor's `PROGRESSIVE_JPEG` for thumbor's).
+    public var progressiveJPEG = false
     /// Source formats answered with the source's bytes as they are, when no other output format is asked.
     public var skipProcessing: Set<ImageFormat> = []
     /// Whether the file extension of the source URL is ignored rather than taken for ``format``.

@@ -70,18 +70,22 @@ public struct ThumborURLParser: Sendable {
     /// Whether a source's EXIF copyright tags are kept in results (thumbor's
     /// `PRESERVE_EXIF_COPYRIGHT_INFO`).
     public var preservesCopyright: Bool
+    /// Whether JPEG results are written progressive (thumbor's `PROGRESSIVE_JPEG`).
+    public var progressiveJPEG: Bool
 
     /// A parser with `limits`, reading images without a scheme with `loader`, writing opaque
     /// PNGs as JPEG when `opaquePNGToJPEG`, bounding sizes and sources by `sourceBound`, keeping
     /// copyright tags when `preservesCopyright` (on by default here, so that both URL forms of
-    /// one image share a key; a server passes thumbor's setting, off by default).
+    /// one image share a key; a server passes thumbor's setting, off by default), writing JPEGs
+    /// progressive when `progressiveJPEG` (off here for the same reason; thumbor's default is on).
     public init(limits: ProcessingURLLimits = ProcessingURLLimits(), loader: ThumborLoader = .http, opaquePNGToJPEG: Bool = false,
-                sourceBound: ThumborSourceBound? = nil, preservesCopyright: Bool = true) {
+                sourceBound: ThumborSourceBound? = nil, preservesCopyright: Bool = true, progressiveJPEG: Bool = false) {
         self.limits = limits
         self.loader = loader
         self.opaquePNGToJPEG = opaquePNGToJPEG
         self.sourceBound = sourceBound
         self.preservesCopyright = preservesCopyright
+        self.progressiveJPEG = progressiveJPEG
     }
 
     /// The URL `path` (the request target without the host; of the query, only `meta`'s `callback` is read) describes.
@@ -130,6 +134,7 @@ public struct ThumborURLParser: Sendable {
         var request = ThumborRequest(mode: mode, size: size, gravity: gravity)
         request.options.opaquePNGToJPEG = opaquePNGToJPEG
         request.options.keepCopyright = preservesCopyright
+        request.options.progressiveJPEG = progressiveJPEG
         if let sourceBound {
             // thumbor lowers a size asked past MAX_WIDTH or MAX_HEIGHT to it (`orig` stays the source's).
             request.options.thumborSourceBound = sourceBound
