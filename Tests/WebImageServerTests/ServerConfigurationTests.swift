@@ -177,6 +177,13 @@ final class ServerConfigurationTests: XCTestCase {
         XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_USE_GCS": "false", "IMGPROXY_PNG_INTERLACED": "0",
                                                                      "IMGPROXY_MAX_RESULT_DIMENSION": "0"]))
         XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_PNG_INTERLACED": "t"]))
+        // Defaults as imgproxy reads them: choices in any case, list items trimmed, blanks unset.
+        XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_NETWORK": "TCP", "IMGPROXY_PREFERRED_FORMATS": "jpeg, PNG,gif",
+                                                                     "IMGPROXY_USE_SWIFT": "  "]))
+        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": ""]),
+                             "imgproxy reads an empty separator as none, not as unset")
+        XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": "?"]))
+        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_HEALTH_CHECK_PATH": "/metrics"]))
         let warnings = ImageServer.Configuration.warnings(for: [
             "IMGPROXY_QUALTY": "70", "IMGPROXY_SENTRY_DSN": "https://sentry.example/1", "IMGPROXY_QUALITY": "70",
             "IMGPROXY_NO_SUCH_THING_AT_ALL": "1", "IMGPROXY_VIPS_LEAK_CHECK": "", "HOME": "/root",

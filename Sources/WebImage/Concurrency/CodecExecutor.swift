@@ -40,9 +40,11 @@ public final class CodecExecutor: TaskExecutor, @unchecked Sendable {
     /// Starts a thread running jobs, named `name` cut to leave room for `suffix`, then `suffix`.
     private func startThread(suffix: String) {
         let threadName = String(decoding: name.utf8.prefix(15 - suffix.utf8.count), as: UTF8.self) + suffix
-        // Named from the thread itself: Foundation names a thread not yet started only for itself.
+        // Named by the thread itself, in /proc too: Foundation's `Thread.name` names the system
+        // thread only once the Thread knows its pthread, which its creator may not have told it yet.
         Thread {
             Thread.current.name = threadName
+            try? Data(threadName.utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
             self.runJobs()
         }.start()
     }

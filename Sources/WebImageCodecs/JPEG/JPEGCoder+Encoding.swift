@@ -11,7 +11,8 @@ extension JPEGCoder {
         format == .jpeg
     }
 
-    /// Encodes the first frame as a baseline JPEG at ``ImageEncodeOptions/quality`` (0...1 maps
+    /// Encodes the first frame as a baseline JPEG (progressive with
+    /// ``ImageEncodeOptions/progressive``) at ``ImageEncodeOptions/quality`` (0...1 maps
     /// to libjpeg's 1...100), 4:2:0, without EXIF (the pixels are already upright) unless
     /// ``ImageEncodeOptions/exif`` gives a block, written as an `Exif` APP1 segment. JPEG has no
     /// alpha: translucent pixels are composited over white, as a browser shows them on a page.

@@ -20,15 +20,23 @@ public struct ForeignVariable: Sendable, Equatable {
     /// Why, in a few words after the name ("progressive JPEG is not written here").
     public let reason: String
 
-    /// Whether `text`, the variable's value, is imgproxy's default: the same truth value, the
-    /// same number, or the same text.
+    /// Whether `text`, the variable's value, is imgproxy's default as imgproxy reads it: the same
+    /// truth value, the same number, or the same words whatever their case and the spaces
+    /// around commas (imgproxy lowercases its choices and trims list items).
     func isDefault(_ text: String) -> Bool {
         guard case .refused(let defaultText) = handling else { return true }
         let given = text.trimmingCharacters(in: .whitespaces)
         if let expected = try? SettingText.boolean(defaultText) { return (try? SettingText.boolean(given)) == expected }
         if let expected = Double(defaultText) { return Double(given) == expected }
-        return given == defaultText
+        func words(_ text: String) -> [String] {
+            text.lowercased().split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return words(given) == words(defaultText)
     }
+
+    /// Whether imgproxy reads the variable set to nothing as a value of its own rather than as
+    /// unset (it looks such a variable up instead of reading its text).
+    var emptyIsAValue: Bool { name == "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR" }
 
     /// The variable's row in the table of imgproxy's variables in WebImageServer.docc/Configuration.md:
     /// name, what is done, why.

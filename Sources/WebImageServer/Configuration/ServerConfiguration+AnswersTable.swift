@@ -41,11 +41,11 @@ extension ServerConfiguration {
         switchable("thumbor-progressive-jpeg", "THUMBOR_PROGRESSIVE_JPEG",
                    "Write JPEG results of thumbor URLs in progressive scans, as thumbor's PROGRESSIVE_JPEG", \.output.thumborProgressiveJPEG),
         switchable("auto-rotate", "IMGPROXY_AUTO_ROTATE",
-                   "Turn images upright by their EXIF orientation unless a URL's ar says otherwise", \.output.autoRotate),
+                   "Turn the images of imgproxy URLs upright by their EXIF orientation unless the URL's ar says otherwise", \.output.autoRotate),
         switchable("strip-color-profile", "IMGPROXY_STRIP_COLOR_PROFILE",
-                   "Convert results to sRGB and write no ICC profile unless a URL's scp says otherwise", \.output.stripColorProfile),
+                   "Convert results of imgproxy URLs to sRGB and write no ICC profile unless the URL's scp says otherwise", \.output.stripColorProfile),
         setting("format-quality", "IMGPROXY_FORMAT_QUALITY", "FORMAT=Q,…",
-                "Encoder quality of a format when a URL gives none, over --quality (an imgproxy URL's fq starts from it)",
+                "Encoder quality of a format when an imgproxy URL gives none, over --quality (the default of its fq)",
                 default: "none: --quality for every format") { text, configuration throws(SettingValueError) in
             var qualities: [ImageFormat: Int] = [:]
             for pair in SettingText.list(text) {

@@ -5,7 +5,8 @@ extension ServerConfiguration {
     /// is the error.
     static func refuseForeignVariables(in environment: [String: String]) throws(ConfigurationError) {
         for variable in foreignVariables {
-            guard case .refused(let defaultText) = variable.handling, let text = environment[variable.name], !text.isEmpty,
+            guard case .refused(let defaultText) = variable.handling, let text = environment[variable.name],
+                  variable.emptyIsAValue || !text.trimmingCharacters(in: .whitespaces).isEmpty,
                   !variable.isDefault(text) else { continue }
             let shown = defaultText.isEmpty ? "unset" : defaultText
             throw ConfigurationError(source: variable.name,

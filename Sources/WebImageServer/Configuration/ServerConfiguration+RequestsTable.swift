@@ -39,6 +39,7 @@ extension ServerConfiguration {
             guard text.isEmpty || (text.hasPrefix("/") && text.count > 1 && !text.contains("?")) else {
                 throw SettingValueError(reason: "is not /PATH (a leading slash and a name, no query)")
             }
+            guard text != "/health", text != "/metrics" else { throw SettingValueError(reason: "is an endpoint of its own already") }
             configuration.listening.healthCheckPath = text
         },
         setting("url-format", "WEBIMAGE_URL_FORMAT", "imgproxy|thumbor|both",
@@ -138,7 +139,7 @@ extension ServerConfiguration {
         decimal("max-result-resolution", "WEBIMAGE_MAX_RESULT_RESOLUTION", "MEGAPIXELS",
                 "The most megapixels a result may have, all frames together", 0.000001...100_000, \.limits.maxResultResolution),
         integer("max-result-dimension", "IMGPROXY_MAX_RESULT_DIMENSION", "PIXELS",
-                "The longest side a result may have, shrunk to it keeping its aspect (an imgproxy URL's mrd starts from it); 0 for no bound",
+                "The longest side a result of an imgproxy URL may have, shrunk to it keeping its aspect (the default of its mrd); 0 for no bound",
                 0...1_000_000, \.limits.maxResultDimension),
         integer("thumbor-max-width", "THUMBOR_MAX_WIDTH", "PIXELS",
                 "The widest a thumbor URL may ask for, and wider sources are shrunk first, as thumbor's MAX_WIDTH; 0 for no bound",
