@@ -54,11 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
     /// with the environment read.
     func validate() throws {
         do throws(ConfigurationError) {
-            _ = try ImageServer.Configuration(environment: [:], arguments: settings)
-        } catch where error.isUsage {
-            throw ValidationError(error.description)
+            try ImageServer.Configuration.checkShape(of: settings)
         } catch {
-            return
+            throw ValidationError(error.description)
         }
     }
 

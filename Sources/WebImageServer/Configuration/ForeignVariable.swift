@@ -19,6 +19,9 @@ public struct ForeignVariable: Sendable, Equatable {
     public let handling: Handling
     /// Why, in a few words after the name ("progressive JPEG is not written here").
     public let reason: String
+    /// Whether imgproxy reads the variable set to nothing as a value of its own rather than as
+    /// unset (it looks such a variable up instead of reading its text).
+    let emptyIsAValue: Bool
 
     /// Whether `text`, the variable's value, is imgproxy's default as imgproxy reads it: the same
     /// truth value, the same number, or the same words whatever their case and the spaces
@@ -33,10 +36,6 @@ public struct ForeignVariable: Sendable, Equatable {
         }
         return words(given) == words(defaultText)
     }
-
-    /// Whether imgproxy reads the variable set to nothing as a value of its own rather than as
-    /// unset (it looks such a variable up instead of reading its text).
-    var emptyIsAValue: Bool { name == "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR" }
 
     /// The variable's row in the table of imgproxy's variables in WebImageServer.docc/Configuration.md:
     /// name, what is done, why.

@@ -13,6 +13,13 @@ extension ServerConfiguration {
         }
     }
 
+    /// Throws ``ConfigurationError`` (with ``ConfigurationError/isUsage``) when `arguments` is
+    /// not a command line of settings — a flag that is no setting, a value missing, a switch
+    /// given one, a word that is no flag — without reading any value.
+    public static func checkShape(of arguments: [String]) throws(ConfigurationError) {
+        _ = try flags(in: arguments)
+    }
+
     /// The flags `arguments` gives, in the order of ``settings``: a repeated list's values
     /// joined as its variable spells them, a switch as `true`, a later value of any other
     /// setting replacing an earlier one.

@@ -96,7 +96,7 @@ extension ServerConfiguration {
         ignored("IMGPROXY_SENTRY_ENVIRONMENT", "no Sentry client"),
         ignored("IMGPROXY_SENTRY_RELEASE", "no Sentry client"),
         refused("IMGPROXY_SET_CANONICAL_HEADER", default: "false", "Link rel=canonical response header is not sent here"),
-        refused("IMGPROXY_SOURCE_URL_QUERY_SEPARATOR", default: "?", "changes how s3:// and local:// source URLs are split; set to nothing, imgproxy splits none"),
+        refused("IMGPROXY_SOURCE_URL_QUERY_SEPARATOR", default: "?", emptyIsAValue: true, "changes how s3:// and local:// source URLs are split; set to nothing, imgproxy splits none"),
         ignored("IMGPROXY_SO_REUSEPORT", "socket option only; answers unchanged"),
         refused("IMGPROXY_STRIP_METADATA", default: "true", "results carry no metadata here but the copyright tags IMGPROXY_KEEP_COPYRIGHT keeps"),
         ignored("IMGPROXY_SVG_UNLIMITED", "a libvips loader limit; SVG sources here are held to their own limits"),
@@ -128,10 +128,11 @@ extension ServerConfiguration {
     ]
 
     private static func ignored(_ name: String, _ reason: String) -> ForeignVariable {
-        ForeignVariable(name: name, handling: .ignored, reason: reason)
+        ForeignVariable(name: name, handling: .ignored, reason: reason, emptyIsAValue: false)
     }
 
-    private static func refused(_ name: String, default defaultText: String, _ reason: String) -> ForeignVariable {
-        ForeignVariable(name: name, handling: .refused(default: defaultText), reason: reason)
+    private static func refused(_ name: String, default defaultText: String, emptyIsAValue: Bool = false,
+                                _ reason: String) -> ForeignVariable {
+        ForeignVariable(name: name, handling: .refused(default: defaultText), reason: reason, emptyIsAValue: emptyIsAValue)
     }
 }
