@@ -42,6 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Settings, as listed under SETTINGS", valueName: "setting"))
     var settings: [String] = []
 
+    /// Print every setting's effective value and where it came from, keys and passwords masked, and exit.
+    @Flag(help: "Print every setting as the environment and flags give it (keys and passwords masked), and exit.")
+    var printConfig = false
+
     /// The configuration `environment` describes with the flags laid over it; `local:///`
     /// sources come from the current folder when no root is set and the server listens on loopback.
     func configuration(_ environment: [String: String]) throws(ConfigurationError) -> ImageServer.Configuration {
@@ -69,6 +73,13 @@ struct ServeCommand: AsyncParsableCommand {
         for warning in ImageServer.Configuration.warnings(for: environment) {
             FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8))
         }
+        if printConfig {
+            let effective = try await CommandFailure.reporting {
+                try ImageServer.Configuration.effectiveSettings(environment: environment, arguments: settings)
+            }
+            FileHandle.standardOutput.write(Data(effective.map { $0.line + "\n" }.joined().utf8))
+            return
+        }
         // One line a request: formatted once, written to standard error in batches (within a
         // tenth of a second by default, and all of them before the command returns).
         let logLines = LogLineBuffer(interval: .milliseconds(Int((configuration.logs.logInterval * 1000).rounded())))
@@ -76,12 +87,14 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in
             var handler = BufferedLogHandler(label: label, buffer: logLines)
             handler.logLevel = configuration.logs.logLevel
+            handler.format = configuration.logs.logFormat ?? .forStandardError
             return handler
         }
         // Once per process, before any handle exists: everything counted through swift-metrics,
         // in any module, lands in this registry, which /metrics shows.
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        MetricsSystem.bootstrap(NamespacedMetricsFactory.wrapping(PrometheusMetricsFactory(registry: registry),
+                                                                 namespace: configuration.metrics.namespace))
         let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
         let storage = try await CommandFailure.reporting { try ObjectStorageTier(configuration) }
         let extensions = ImageServer.Extensions(
@@ -95,6 +108,9 @@ struct ServeCommand: AsyncParsableCommand {
                     lines += "webimage serve: example: \(example.url)\n"
                 }
                 FileHandle.standardOutput.write(Data(lines.utf8))
+            } onMetricsListening: { port in
+                let url = ServeExample.baseURL(host: server.responder.metricsAddress?.host ?? server.host, port: port)
+                FileHandle.standardOutput.write(Data("webimage serve: metrics on \(url)/metrics\n".utf8))
             }
         } catch {
             await shutDown(server, storage: storage, tier: tier)

@@ -14,6 +14,8 @@ import WebImageServer
 final class InProcessServer: Sendable {
     /// Its base URL, `http://127.0.0.1:PORT`.
     let baseURL: String
+    /// The base URL of its metrics' own listener, when `--prometheus-bind` gave one.
+    let metricsURL: String?
     /// Where its log lines go, one a request.
     let logFile: URL
     private let server: ImageServer
@@ -41,6 +43,7 @@ final class InProcessServer: Sendable {
         guard descriptor >= 0 else { throw InProcessServerError.logFile(logFile.path) }
         var handler = BufferedLogHandler(label: "webimage.serve", buffer: LogLineBuffer(descriptor: descriptor, interval: .zero))
         handler.logLevel = configuration.logs.logLevel
+        handler.format = configuration.logs.logFormat ?? .pretty
         let extensions = ImageServer.Extensions(metricsRegistry: PrometheusCollectorRegistry(),
                                                 logger: Logger(label: "webimage.serve") { _ in handler })
         let server: ImageServer
@@ -51,33 +54,46 @@ final class InProcessServer: Sendable {
             throw error
         }
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let (metricsPorts, metricsListening) = AsyncStream.makeStream(of: Int.self)
         let stopped = StopFlag()
         // No signals: a test process holds many servers; ``stop()`` shuts this one down.
+        let services = server.services(onListening: { listening.yield($0) }, onMetricsListening: { metricsListening.yield($0) })
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [server.application { port in listening.yield(port) }], logger: Logger(label: "webimage.test.serve")))
+            services: services.map { .init(service: $0) }, logger: Logger(label: "webimage.test.serve")))
         let running = Task {
             defer {
                 stopped.isSet.withLock { $0 = true }
                 listening.finish()
+                metricsListening.finish()
             }
             try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
+        var metricsIterator = metricsPorts.makeAsyncIterator()
+        let port = await iterator.next()
+        let metricsPort = server.responder.metricsAddress == nil ? nil : await metricsIterator.next()
+        guard let port, server.responder.metricsAddress == nil || metricsPort != nil else {
             try? await server.shutdown()
             close(descriptor)
             try await running.value
             throw InProcessServerError.notListening
         }
-        let host = server.host.contains(":") ? "[\(server.host)]" : server.host
-        return InProcessServer(baseURL: "http://\(host):\(port)", logFile: logFile, server: server, running: running,
+        return InProcessServer(baseURL: Self.baseURL(server.host, port),
+                               metricsURL: metricsPort.map { Self.baseURL(server.responder.metricsAddress?.host ?? server.host, $0) },
+                               logFile: logFile, server: server, running: running,
                                group: group, logDescriptor: descriptor, stopped: stopped)
     }
 
-    private init(baseURL: String, logFile: URL, server: ImageServer, running: Task<Void, any Error>, group: ServiceGroup,
-                 logDescriptor: Int32, stopped: StopFlag) {
+    /// `http://HOST:PORT`, an IPv6 host in brackets.
+    private static func baseURL(_ host: String, _ port: Int) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    private init(baseURL: String, metricsURL: String?, logFile: URL, server: ImageServer, running: Task<Void, any Error>,
+                 group: ServiceGroup, logDescriptor: Int32, stopped: StopFlag) {
         self.group = group
         self.baseURL = baseURL
+        self.metricsURL = metricsURL
         self.logFile = logFile
         self.server = server
         self.running = running

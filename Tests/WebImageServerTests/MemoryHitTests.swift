@@ -43,8 +43,8 @@ final class MemoryHitTests: ServeTestCase {
 
         let samples = try await metrics(base)
         XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="result",tier="memory"}"#], 3, "\(samples)")
-        XCTAssertEqual(samples[#"webimage_requests_total{status="200"}"#], 3)
-        XCTAssertEqual(samples[#"webimage_requests_total{status="304"}"#], 1)
+        XCTAssertEqual(samples[#"webimage_status_codes_total{status="200"}"#], 3)
+        XCTAssertEqual(samples[#"webimage_status_codes_total{status="304"}"#], 1)
     }
 
     func testAPipelinedMemoryHitWaitsForTheRequestBeforeIt() async throws {

@@ -71,7 +71,7 @@ final class ServeDeadlineTests: ServeTestCase {
         let aWasAnswered = try await answeredA
         XCTAssertFalse(aWasAnswered, "A's work takes longer than its client waits")
         let samples = try await metrics(base)
-        XCTAssertEqual(samples["webimage_requests_total{status=\"499\"}"], 2)
+        XCTAssertEqual(samples["webimage_status_codes_total{status=\"499\"}"], 2)
     }
 
     /// Asks `client` for `url` as a client that gives up after `patience`; says whether it was

@@ -22,8 +22,10 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertEqual(gone.status, 404)
 
         let samples = try await metrics(base)
-        XCTAssertEqual(samples[#"webimage_requests_total{status="200"}"#], 2, "\(samples)")
-        XCTAssertEqual(samples[#"webimage_requests_total{status="404"}"#], 1)
+        XCTAssertEqual(samples[#"webimage_status_codes_total{status="200"}"#], 2, "\(samples)")
+        XCTAssertEqual(samples[#"webimage_status_codes_total{status="404"}"#], 1)
+        XCTAssertEqual(samples["webimage_requests_total"], 3, "every image request, as imgproxy's requests_total")
+        XCTAssertEqual(samples["webimage_request_duration_seconds_count"], 3)
         XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="result",tier="made"}"#], 1)
         XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="result",tier="memory"}"#], 1)
         XCTAssertEqual(samples[#"webimage_cache_lookups_total{cache="source",tier="network"}"#], 1)
@@ -32,7 +34,7 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(samples["webimage_download_duration_seconds_sum"]), 0)
         XCTAssertEqual(samples[#"webimage_download_duration_seconds_bucket{le="+Inf"}"#], 1)
         XCTAssertEqual(samples["webimage_source_bytes_total"], Double(try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")).count))
-        XCTAssertEqual(samples["webimage_requests_in_flight"], 0)
+        XCTAssertEqual(samples["webimage_requests_in_progress"], 0)
         XCTAssertEqual(samples["webimage_queue_length"], 0)
 
         // One log line a request, saying where the result and its source came from.
@@ -54,12 +56,12 @@ final class ServeOperationsTests: ServeTestCase {
         let waiting = Task { try await client.execute(HTTPClientRequest(url: waitingURL), timeout: .seconds(120)).status.code }
         let samples = try await metrics(base, once: "webimage_queue_length", is: 1)
         XCTAssertEqual(samples["webimage_queue_length"], 1)
-        XCTAssertEqual(samples["webimage_requests_in_flight"], 2)
+        XCTAssertEqual(samples["webimage_requests_in_progress"], 2)
         let statuses = [try await heavy.value, try await waiting.value]
         XCTAssertEqual(statuses, [200, 200])
         let after = try await metrics(base)
         XCTAssertEqual(after["webimage_queue_length"], 0)
-        XCTAssertEqual(after["webimage_requests_in_flight"], 0)
+        XCTAssertEqual(after["webimage_requests_in_progress"], 0)
     }
 
     func testAHundredIdenticalRequestsFetchOnceAndProcessOnce() async throws {
@@ -83,7 +85,7 @@ final class ServeOperationsTests: ServeTestCase {
                 }
             }
             let deadline = ContinuousClock.now + .seconds(30)
-            while try await metrics(base)["webimage_requests_in_flight"] != 100, ContinuousClock.now < deadline {
+            while try await metrics(base)["webimage_requests_in_progress"] != 100, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
             gate.open()
@@ -102,7 +104,7 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertEqual(shared.reduce(0, +), 99, "\(samples)")
         XCTAssertGreaterThan(samples[#"webimage_cache_lookups_total{cache="result",tier="coalesced"}"#] ?? 0, 0,
                              "requests arriving while the origin held its answer joined the making")
-        XCTAssertEqual(samples[#"webimage_requests_total{status="200"}"#], 100)
+        XCTAssertEqual(samples[#"webimage_status_codes_total{status="200"}"#], 100)
     }
 
     func testLastModifiedIsWhenTheResultWasMadeAndAnswersIfModifiedSince() async throws {

@@ -32,7 +32,7 @@ final class ServeResponsivenessTests: ServeTestCase {
             XCTAssertLessThan(asked.duration(to: .now), .seconds(1), "\(path) waits for no image work")
         }
         let samples = try await metrics(base)
-        XCTAssertGreaterThanOrEqual(samples["webimage_requests_in_flight"] ?? 0, 1, "the images were still being made")
+        XCTAssertGreaterThanOrEqual(samples["webimage_requests_in_progress"] ?? 0, 1, "the images were still being made")
         let statuses = await work.value
         XCTAssertEqual(statuses, [200, 200, 200, 200])
     }

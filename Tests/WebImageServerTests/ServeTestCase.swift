@@ -128,7 +128,7 @@ class ServeTestCase: XCTestCase {
         return (Int(response.status.code), response.headers, Data(buffer: body))
     }
 
-    /// The samples of `/metrics` by name and labels as written (`webimage_requests_total{status="200"}`).
+    /// The samples of `/metrics` by name and labels as written (`webimage_status_codes_total{status="200"}`).
     func metrics(_ base: String) async throws -> [String: Double] {
         let response = try await get(base + "/metrics")
         XCTAssertEqual(response.status, 200)

@@ -27,6 +27,13 @@ public final class ImageCoders: ImageCoder {
         coders.remove(type)
     }
 
+    /// Puts `coder` in place of every coder of its type (a differently configured one, such as
+    /// an encoder of another effort); it is asked first.
+    public func replace<C: ImageCoder>(with coder: C) {
+        coders.remove(C.self)
+        coders.add(coder)
+    }
+
     /// The coders in the order they are asked: the most recently added first.
     public var all: [any ImageCoder] {
         coders.all

@@ -9,8 +9,19 @@ import WebImage
 /// kept in ``Image/orientation``; the `ICCP` chunk's profile converts the pixels to sRGB (or
 /// is kept, see ``ColorManagement``) and is written again by the encoder.
 public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
-    /// A WebP coder; it holds no state.
-    public init() {}
+    /// libwebp's encoding effort (its `method`), 0 (fastest) to 6 (smallest files).
+    public var effort: Int
+    /// The preset lossy encoding starts from.
+    public var preset: WebPEncodingPreset
+
+    /// libwebp's default effort, which is imgproxy's too (`IMGPROXY_WEBP_EFFORT`).
+    public static let defaultEffort = 4
+
+    /// A coder that encodes with `effort` (0–6, clamped) from `preset`.
+    public init(effort: Int = WebPCoder.defaultEffort, preset: WebPEncodingPreset = .default) {
+        self.effort = effort
+        self.preset = preset
+    }
 
     /// Whether `data` starts like a WebP file (`RIFF....WEBP`).
     public func canDecode(_ data: Data) -> Bool {
@@ -71,6 +82,6 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// unless ``ImageEncodeOptions/firstFrameOnly``.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .webp else { throw ImageCodingError.noEncoder(format) }
-        return try WebPEncoder(options: options).encode(image)
+        return try WebPEncoder(options: options, effort: effort, preset: preset).encode(image)
     }
 }

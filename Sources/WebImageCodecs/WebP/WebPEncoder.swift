@@ -7,7 +7,8 @@ import WebImage
 ///
 /// Lossless output keeps the exact colour of fully transparent pixels (`WebPConfig.exact`), so
 /// a lossless round trip returns identical RGBA. Quality maps 0…1 to libwebp's 0…100; it does
-/// not apply to lossless output, which uses libwebp's default effort. Animations keep their
+/// not apply to lossless output. ``effort`` is libwebp's `method` for both, and ``preset``
+/// the starting point of a lossy configuration (`WebPConfigPreset`). Animations keep their
 /// loop count and millisecond durations; libwebp merges a frame identical to the one before
 /// it into that frame (adding up their durations).
 struct WebPEncoder {
@@ -16,6 +17,10 @@ struct WebPEncoder {
 
     /// What to encode and how.
     let options: ImageEncodeOptions
+    /// libwebp's `method`, 0 (fastest) to 6 (smallest files).
+    let effort: Int
+    /// The preset a lossy configuration starts from.
+    let preset: WebPEncodingPreset
 
     /// `image` as WebP bytes: an animation when it has several frames (unless the options ask
     /// for the first frame only), a still image otherwise; with an `ICCP` chunk when the image
@@ -33,13 +38,16 @@ struct WebPEncoder {
 
     private func makeConfig() throws(ImageCodingError) -> WebPConfig {
         var config = WebPConfig()
-        guard WebPConfigInit(&config) != 0 else { throw .encodingFailed(.webp, "libwebp version mismatch") }
+        let quality = options.quality.isFinite ? min(max(options.quality, 0), 1) : 0.9
+        guard WebPConfigPreset(&config, preset.libwebpPreset, Float(quality * 100)) != 0 else {
+            throw .encodingFailed(.webp, "libwebp version mismatch")
+        }
+        config.method = Int32(min(max(effort, 0), 6))
         if options.lossless {
+            // Lossless quality is how hard libwebp compresses: its default, whatever the options' quality.
             config.lossless = 1
             config.exact = 1
-        } else {
-            let quality = options.quality.isFinite ? min(max(options.quality, 0), 1) : 0.9
-            config.quality = Float(quality * 100)
+            config.quality = 75
         }
         guard WebPValidateConfig(&config) != 0 else { throw .encodingFailed(.webp, "invalid configuration") }
         return config

@@ -87,9 +87,14 @@ extension ImageServer {
         let loaders = ImageLoaders.standard(downloader: downloader)
         for loader in extensions.loaders { loaders.add(loader) }
         // The coders registered now, in a registry of the server's own: SVG's absolute units at
-        // the configured dpi (that coder, added last, is asked first) touch no other server's.
+        // the configured dpi and the encoders' efforts (a coder added last is asked first) touch
+        // no other server's.
         let coders = ImageCoders(ImageCoders.shared.all.reversed())
-        if configuration.output.svgDPI != SVGCoder().dpi { coders.add(SVGCoder(dpi: configuration.output.svgDPI)) }
+        let output = configuration.output
+        coders.replace(with: SVGCoder(dpi: output.svgDPI))
+        coders.replace(with: WebPCoder(effort: output.webpEffort, preset: output.webpPreset))
+        coders.replace(with: AVIFCoder(speed: output.avifSpeed))
+        coders.replace(with: JXLCoder(effort: output.jxlEffort))
         let manager = ImageManager(imageCache: sourceCache, imageLoader: loaders, coders: coders)
         // The watermark and the fallback image, loaded once, a URL through the same downloader.
         let auxiliary: AuxiliaryImages
@@ -98,8 +103,9 @@ extension ImageServer {
         } catch {
             throw .auxiliaryImage(error)
         }
+        let metrics = ServerMetrics(factory: extensions.countingFactory(namespace: configuration.metrics.namespace))
         return ImageProcessor(manager: manager, configuration: configuration, coders: coders, disk: resultDisk,
-                              sharedCache: sharedResults, metrics: ServerMetrics(factory: extensions.countingFactory),
+                              sharedCache: sharedResults, metrics: metrics,
                               executor: codecs, auxiliary: auxiliary)
     }
 }

@@ -38,9 +38,11 @@ extension ImageServer {
             self.logger = logger
         }
 
-        /// The factory the server's counters are made by (see ``metricsFactory``).
-        var countingFactory: any MetricsFactory {
-            metricsFactory ?? metricsRegistry.map { PrometheusMetricsFactory(registry: $0) } ?? MetricsSystem.factory
+        /// The factory the server's counters are made by (see ``metricsFactory``), naming them
+        /// in `namespace`.
+        func countingFactory(namespace: String) -> any MetricsFactory {
+            let factory = metricsFactory ?? metricsRegistry.map { PrometheusMetricsFactory(registry: $0) } ?? MetricsSystem.factory
+            return NamespacedMetricsFactory.wrapping(factory, namespace: namespace)
         }
     }
 }

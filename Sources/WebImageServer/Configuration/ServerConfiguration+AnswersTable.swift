@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageCodecs
 
 extension ServerConfiguration {
     /// The settings of output, the watermark and fallback image, caches, object storage and logs,
@@ -66,6 +67,20 @@ extension ServerConfiguration {
         decimal("svg-dpi", "THUMBOR_SVG_DPI", "DPI",
                 "The pixels an inch of an SVG source's absolute units (in, cm, mm, pt) counts for: CSS's 96, or thumbor's SVG_DPI",
                 1...9600, \.output.svgDPI),
+        integer("webp-effort", "IMGPROXY_WEBP_EFFORT", "N", "libwebp's effort for WebP results: higher is smaller and slower",
+                1...6, \.output.webpEffort),
+        setting("webp-preset", "IMGPROXY_WEBP_PRESET", "PRESET",
+                "The libwebp preset lossy WebP results start from: \(WebPEncodingPreset.allCases.map(\.rawValue).joined(separator: ", "))",
+                default: defaults.output.webpPreset.rawValue) { text, configuration throws(SettingValueError) in
+            guard let preset = WebPEncodingPreset(rawValue: text.lowercased()) else {
+                throw SettingValueError(reason: "is \"\(text)\", which is no libwebp preset")
+            }
+            configuration.output.webpPreset = preset
+        },
+        integer("avif-speed", "IMGPROXY_AVIF_SPEED", "N", "libavif's speed for AVIF results: lower is smaller and slower",
+                0...9, \.output.avifSpeed),
+        integer("jxl-effort", "IMGPROXY_JXL_EFFORT", "N", "libjxl's effort for JPEG XL results: higher is smaller and slower",
+                1...9, \.output.jxlEffort),
         boolean("always-rasterize-svg", "IMGPROXY_ALWAYS_RASTERIZE_SVG",
                 "Draw SVG sources when a URL names no format (in PNG unless Accept chooses), rather than answer them as sanitized SVG",
                 \.output.alwaysRasterizeSVG),
@@ -132,7 +147,9 @@ extension ServerConfiguration {
                 1 << 20...Int.max, \.caches.cacheSize, default: "1 GiB", rangeText: "1 MiB or more"),
         setting("redis", "WEBIMAGE_REDIS_URL", "redis://HOST[:PORT][/DB]",
                 "A Redis shared by instances, as the cache tier below the local disk",
-                default: "none: local caches only") { text, configuration throws(SettingValueError) in configuration.caches.redisURL = text },
+                default: "none: local caches only", shown: .withoutURLCredentials) { text, configuration throws(SettingValueError) in
+            configuration.caches.redisURL = text
+        },
         integer("redis-ttl", "WEBIMAGE_REDIS_TTL", "SECONDS", "Seconds an entry lives in Redis", 1...Int(Int32.max), \.caches.redisTTL,
                 default: "604800, 7 days"),
         // Object storage
@@ -164,6 +181,28 @@ extension ServerConfiguration {
                 "The least level a line needs to be written; info writes one line per image request, warn and error none",
                 default: "info") { text, configuration throws(SettingValueError) in
             configuration.logs.logLevel = try SettingText.logLevel(text)
+        },
+        setting("log-format", "IMGPROXY_LOG_FORMAT", LogFormat.allCases.map(\.rawValue).joined(separator: "|"),
+                "How lines are written: pretty for a terminal, structured (key=value), json, or gcp (JSON with Cloud Logging's keys)",
+                default: "pretty on a terminal, else structured") { text, configuration throws(SettingValueError) in
+            guard let format = LogFormat(rawValue: text.lowercased()) else {
+                throw SettingValueError(reason: "is not \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration.logs.logFormat = format
+        },
+        // Metrics
+        setting("prometheus-bind", "IMGPROXY_PROMETHEUS_BIND", "HOST:PORT",
+                "Answer metrics on a listener of their own (:PORT for every interface), and no longer on the main port's /metrics",
+                default: "none: /metrics on the main port") { text, configuration throws(SettingValueError) in
+            guard let address = ListenAddress(text) else { throw SettingValueError(reason: "is not HOST:PORT, [IPV6]:PORT or :PORT") }
+            configuration.metrics.prometheusBind = address
+        },
+        setting("prometheus-namespace", "IMGPROXY_PROMETHEUS_NAMESPACE", "NAME",
+                "What every metric name starts with, before an underscore", default: defaults.metrics.namespace) { text, configuration throws(SettingValueError) in
+            guard let first = text.unicodeScalars.first, first == "_" || ("a"..."z").contains(first) || ("A"..."Z").contains(first),
+                  text.unicodeScalars.allSatisfy({ $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) })
+            else { throw SettingValueError(reason: "is not a Prometheus name: letters, digits and _, not starting with a digit") }
+            configuration.metrics.namespace = text
         },
     ]
 }

@@ -9,6 +9,9 @@ extension ServerConfiguration {
         /// the default, one line per image request; at `.warning` or above, none of them, as an
         /// nginx with `access_log off`.
         public var logLevel: Logger.Level = .info
+        /// How lines are written (imgproxy's `IMGPROXY_LOG_FORMAT`); nil: as imgproxy chooses,
+        /// ``LogFormat/forStandardError``.
+        public var logFormat: LogFormat?
 
         /// The defaults.
         public init() {}

@@ -1,4 +1,5 @@
 import WebImage
+import WebImageCodecs
 
 extension ServerConfiguration {
     /// What results are made of by default: quality, the formats answered unprocessed, SVG and copyright tags (the URL parsers' defaults and the encoder).
@@ -33,6 +34,15 @@ extension ServerConfiguration {
         /// The pixels an inch of an SVG source's absolute units counts for (thumbor's `SVG_DPI`;
         /// CSS's 96 by default).
         public var svgDPI = 96.0
+        /// libwebp's effort for WebP results, 1…6 (imgproxy's `IMGPROXY_WEBP_EFFORT`).
+        public var webpEffort = 4
+        /// The libwebp preset lossy WebP results start from (imgproxy's `IMGPROXY_WEBP_PRESET`).
+        public var webpPreset = WebPEncodingPreset.default
+        /// libavif's speed for AVIF results, 0 (smallest) to 9 (imgproxy's `IMGPROXY_AVIF_SPEED`).
+        public var avifSpeed = 8
+        /// libjxl's effort for JPEG XL results, 1…9 (imgproxy's `IMGPROXY_JXL_EFFORT`; 4, where
+        /// the library's own coder uses libjxl's 7).
+        public var jxlEffort = 4
 
         /// The defaults.
         public init() {}

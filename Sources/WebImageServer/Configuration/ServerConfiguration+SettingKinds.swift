@@ -7,11 +7,11 @@ extension ServerConfiguration {
     static let defaults = ServerConfiguration()
 
     static func setting(_ flag: String, _ variable: String?, _ valueName: String?, _ summary: String, default defaultText: String,
-                        repeated separator: String? = nil,
+                        repeated separator: String? = nil, shown: SettingVisibility = .whole,
                         read: @escaping @Sendable (String, inout ServerConfiguration) throws(SettingValueError) -> Void)
         -> ServerSetting {
         ServerSetting(flag: flag, variable: variable, valueName: valueName, summary: summary, defaultText: defaultText,
-                      separator: separator, read: read)
+                      separator: separator, shown: shown, read: read)
     }
 
     static func integer(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
@@ -68,15 +68,16 @@ extension ServerConfiguration {
     /// A credential: kept as a ``SecretSetting``, which never shows its text.
     static func secret(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
                        _ keyPath: WritableKeyPath<ServerConfiguration, SecretSetting?> & Sendable) -> ServerSetting {
-        setting(flag, variable, valueName, summary, default: "none") { text, configuration throws(SettingValueError) in
+        setting(flag, variable, valueName, summary, default: "none", shown: .masked) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = SecretSetting(text)
         }
     }
 
     /// A list: comma-separated in the variable, the flag repeated on the command line.
     static func list(_ flag: String, _ variable: String, _ valueName: String, _ summary: String, default defaultText: String,
+                     shown: SettingVisibility = .whole,
                      _ keyPath: WritableKeyPath<ServerConfiguration, [String]> & Sendable) -> ServerSetting {
-        setting(flag, variable, valueName, summary, default: defaultText, repeated: ",") { text, configuration throws(SettingValueError) in
+        setting(flag, variable, valueName, summary, default: defaultText, repeated: ",", shown: shown) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = SettingText.list(text)
         }
     }

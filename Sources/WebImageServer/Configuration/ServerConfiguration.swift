@@ -7,7 +7,7 @@ import WebImage
 ///
 /// The settings are grouped by the part of the server that reads them (``listening``,
 /// ``urls``, ``sources``, ``limits``, ``output``, ``formats``, ``answers``, ``overlays``,
-/// ``caches``, ``objectStorage``, ``logs``): the assembly hands each part its own group, so
+/// ``caches``, ``objectStorage``, ``logs``, ``metrics``): the assembly hands each part its own group, so
 /// no part reads another's settings.
 ///
 /// A configuration starts from the defaults written in the groups; ``init(environment:)`` lays the
@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var objectStorage = ObjectStorageSettings()
     /// What is logged and how soon it is written.
     public var logs = LogSettings()
+    /// How metrics are named and where they are scraped.
+    public var metrics = MetricsSettings()
 
     /// The subfolders of ``CacheSettings/cacheDir`` that hold the source and the result disk caches.
     public static let cacheSubfolders = (sources: "sources", results: "results")

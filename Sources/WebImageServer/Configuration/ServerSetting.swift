@@ -16,6 +16,8 @@ public struct ServerSetting: Sendable {
     /// What joins the values of a flag given more than once into the one text the setting
     /// reads (`,` for a list, as its variable spells it); nil: a later flag replaces an earlier.
     public let separator: String?
+    /// How much of the setting's text `serve --print-config` may show.
+    public let shown: SettingVisibility
     /// Reads `text` into a configuration; throws the reason (following the source in a sentence).
     let read: @Sendable (String, inout ServerConfiguration) throws(SettingValueError) -> Void
 
@@ -44,6 +46,29 @@ public struct ServerSetting: Sendable {
         let flagText = "`--\(flag)" + (valueName.map { " \($0)" } ?? "") + "`"
         let cells = [flagText, variable.map { "`\($0)`" } ?? "—", defaultText, summary]
         return "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+    }
+}
+
+/// How much of a setting's text may be shown where others read it (`serve --print-config`).
+public enum SettingVisibility: Sendable {
+    /// All of it.
+    case whole
+    /// None: a key, a salt, a password.
+    case masked
+    /// All but the user and password of a URL (`redis://:PASSWORD@HOST`).
+    case withoutURLCredentials
+
+    /// `text` as it may be shown.
+    public func showing(_ text: String) -> String {
+        switch self {
+        case .whole:
+            return text
+        case .masked:
+            return "********"
+        case .withoutURLCredentials:
+            guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
+            return text[..<scheme.upperBound] + "********" + text[at...]
+        }
     }
 }
 

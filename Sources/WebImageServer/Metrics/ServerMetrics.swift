@@ -7,10 +7,17 @@ import WebImage
 /// count apart.
 ///
 /// Names follow Prometheus's conventions (`_total` counters, `_seconds` histograms), so they
-/// read the same whatever the backend.
+/// read the same whatever the backend, and imgproxy's where imgproxy measures the same thing
+/// (`requests_total`, `status_codes_total`, `request_duration_seconds`, `requests_in_progress`),
+/// so that imgproxy's dashboards read them with the namespace set to theirs
+/// (``NamespacedMetricsFactory``).
 public struct ServerMetrics: Sendable {
-    /// Image requests being answered now (`webimage_requests_in_flight`).
+    /// Image requests being answered now (`webimage_requests_in_progress`).
     let requestsInFlight: Meter
+    /// Image requests answered, whatever their status (`webimage_requests_total`).
+    let requests: Counter
+    /// Image requests from their arrival to their answer (`webimage_request_duration_seconds`).
+    let requestDuration: Timer
     /// Requests waiting for a processing slot (`webimage_queue_length`).
     let queueLength: Meter
     /// Downloading a source from its origin, from the request to its last byte, decoding
@@ -29,7 +36,7 @@ public struct ServerMetrics: Sendable {
     /// short, or written by a version that kept none), removed and made again
     /// (`webimage_damaged_results_total`).
     let damagedResults: Counter
-    /// Responses by status (`webimage_requests_total{status}`), each counter made once.
+    /// Responses by status (`webimage_status_codes_total{status}`), each counter made once.
     private let responses: CounterTable<Int>
     /// Where results came from (`webimage_cache_lookups_total{cache="result", tier}`).
     private let resultLookups: CounterTable<ResultSource>
@@ -38,14 +45,16 @@ public struct ServerMetrics: Sendable {
 
     /// Handles on `factory`: by default the one the process bootstrapped.
     public init(factory: any MetricsFactory = MetricsSystem.factory) {
-        requestsInFlight = Meter(label: "webimage_requests_in_flight", factory: factory)
+        requestsInFlight = Meter(label: "webimage_requests_in_progress", factory: factory)
+        requests = Counter(label: "webimage_requests_total", factory: factory)
+        requestDuration = Timer(label: "webimage_request_duration_seconds", factory: factory)
         queueLength = Meter(label: "webimage_queue_length", factory: factory)
         downloadDuration = Timer(label: "webimage_download_duration_seconds", factory: factory)
         processingDuration = Timer(label: "webimage_processing_duration_seconds", factory: factory)
         sourceBytes = Counter(label: "webimage_source_bytes_total", factory: factory)
         writeBacksDropped = Counter(label: "webimage_write_backs_dropped_total", factory: factory)
         damagedResults = Counter(label: "webimage_damaged_results_total", factory: factory)
-        responses = CounterTable { Counter(label: "webimage_requests_total", dimensions: [("status", String($0))], factory: factory) }
+        responses = CounterTable { Counter(label: "webimage_status_codes_total", dimensions: [("status", String($0))], factory: factory) }
         resultLookups = CounterTable {
             Counter(label: "webimage_cache_lookups_total", dimensions: [("cache", "result"), ("tier", $0.rawValue)], factory: factory)
         }
@@ -54,9 +63,12 @@ public struct ServerMetrics: Sendable {
         }
     }
 
-    /// Counts a response by its status (`webimage_requests_total{status="200"}`).
-    func countResponse(status: Int) {
+    /// Counts a response (`webimage_requests_total`), by its status
+    /// (`webimage_status_codes_total{status="200"}`), and the time it took.
+    func countResponse(status: Int, after duration: Duration) {
+        requests.increment()
         responses.increment(status)
+        requestDuration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Counts where a result came from (`webimage_cache_lookups_total{cache="result", tier}`):

@@ -1,8 +1,9 @@
 import Logging
 
-/// A swift-log handler writing each message as one line to a ``LogLineBuffer``, in the format
-/// of swift-log's `StreamLogHandler`: `TIME LEVEL LABEL: KEY=VALUE… [SOURCE] MESSAGE`, the
-/// metadata sorted by key. `webimage serve` logs a line per request through it: the line is
+/// A swift-log handler writing each message as one line to a ``LogLineBuffer``, in a
+/// ``LogFormat`` (by default swift-log's `StreamLogHandler` line,
+/// `TIME LEVEL LABEL: KEY=VALUE… [SOURCE] MESSAGE`), the metadata sorted by key.
+/// `webimage serve` logs a line per request through it: the line is
 /// formatted into one string and copied into memory, and its bytes are written in batches,
 /// where `StreamLogHandler` formats the time and writes to unbuffered standard error each time.
 public struct BufferedLogHandler: LogHandler {
@@ -12,6 +13,8 @@ public struct BufferedLogHandler: LogHandler {
     public let label: String
     /// The least level logged.
     public var logLevel: Logger.Level = .info
+    /// How each line is written.
+    public var format: LogFormat = .pretty
     /// Metadata on every line of this handler, under the message's own.
     public var metadata: Logger.Metadata = [:]
     /// Metadata on every line, from the task context (swift-log's metadata provider).
@@ -25,26 +28,9 @@ public struct BufferedLogHandler: LogHandler {
         self.metadataProvider = metadataProvider
     }
 
-    /// Appends the event's line to ``buffer``.
+    /// Appends the event's line to ``buffer``, in ``format``.
     public func log(event: LogEvent) {
-        // Appended piece by piece into one allocation: a line is logged per request.
-        var line = ""
-        line.reserveCapacity(256)
-        line += event.level.rawValue
-        line += " "
-        line += label
-        line += ":"
-        for (key, value) in effectiveMetadata(event).sorted(by: { $0.key < $1.key }) {
-            line += " "
-            line += key
-            line += "="
-            line += value.description
-        }
-        line += " ["
-        line += event.source
-        line += "] "
-        line += event.message.description
-        buffer.append(line)
+        buffer.append(format.line(for: event, metadata: effectiveMetadata(event), label: label), stamped: format == .pretty)
     }
 
     /// The handler's metadata, then the provider's, then the event's, later ones winning, and

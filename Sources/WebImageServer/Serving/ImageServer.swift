@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 import WebImage
 
 /// An HTTP server (Hummingbird 2) answering with an ``ImageServerResponder``, until SIGTERM or
@@ -45,10 +46,38 @@ public struct ImageServer: Sendable {
     }
 
     /// Serves until a shutdown signal (SIGTERM or SIGINT), then finishes the requests under
-    /// way; `onListening` gets the bound port once requests are accepted. A server embedded
-    /// beside others runs ``application(onListening:)`` in a `ServiceGroup` of its own.
-    public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
-        try await application(onListening: onListening).runService()
+    /// way; `onListening` gets the bound port once requests are accepted, `onMetricsListening`
+    /// the metrics listener's when there is one. A server embedded beside others runs
+    /// ``services(onListening:onMetricsListening:)`` in a `ServiceGroup` of its own.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void,
+                    onMetricsListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let services = services(onListening: onListening, onMetricsListening: onMetricsListening)
+        let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
+                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: responder.logger))
+        try await group.run()
+    }
+
+    /// What ``run(onListening:onMetricsListening:)`` runs: the ``application(onListening:)``, and
+    /// the ``metricsApplication(onListening:)`` when the responder has a
+    /// ``ImageServerResponder/metricsAddress``.
+    public func services(onListening: @escaping @Sendable (Int) async -> Void = { _ in },
+                         onMetricsListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> [any Service] {
+        [application(onListening: onListening)] + [metricsApplication(onListening: onMetricsListening)].compactMap { $0 }
+    }
+
+    /// The listener of the metrics alone, at the responder's ``ImageServerResponder/metricsAddress``
+    /// (imgproxy's `IMGPROXY_PROMETHEUS_BIND`); nil when it has none, or no registry.
+    /// `onListening` gets its bound port.
+    public func metricsApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> Application<MetricsResponder>? {
+        guard let address = responder.metricsAddress, let registry = responder.metricsRegistry else { return nil }
+        var logger = Logger(label: "webimage.serve.metrics")
+        logger.logLevel = max(.warning, responder.logger.logLevel)
+        return Application(responder: MetricsResponder(registry: registry),
+                           configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port),
+                                                                   serverName: "webimage"),
+                           onServerRunning: { channel in await onListening(channel.localAddress?.port ?? address.port) },
+                           logger: logger)
     }
 
     /// The Hummingbird application ``run(onListening:)`` runs: also what HummingbirdTesting

@@ -30,9 +30,13 @@ public struct ImageServerResponder: HTTPResponder {
     /// Receives one line per image request: method, path without the signature, status, bytes,
     /// milliseconds, where the result came from and, when made now, where its source came from.
     public var logger: Logger { log.logger }
-    /// The metrics `/metrics` shows: the registry of the Prometheus factory the process
-    /// bootstrapped swift-metrics with, so everything any module counts appears; nil: 404.
-    public var metricsRegistry: PrometheusCollectorRegistry? { services.metricsRegistry }
+    /// The metrics `/metrics` shows (or the listener of ``metricsAddress``): the registry of the
+    /// Prometheus factory the process bootstrapped swift-metrics with, so everything any module
+    /// counts appears; nil: 404.
+    public let metricsRegistry: PrometheusCollectorRegistry?
+    /// Where a listener of its own answers with the metrics, in place of the main port's
+    /// `/metrics` (``ServerConfiguration/MetricsSettings/prometheusBind``); nil: at `/metrics`.
+    public let metricsAddress: ServerConfiguration.ListenAddress?
 
     /// `/health` and `/metrics`.
     private let services: ServiceEndpoints
@@ -63,7 +67,10 @@ public struct ImageServerResponder: HTTPResponder {
         logger.logLevel = max(logger.logLevel, configuration.logs.logLevel)
         self.router = router
         self.processor = processor
-        services = ServiceEndpoints(metricsRegistry: metricsRegistry, healthCheckPath: configuration.listening.healthCheckPath)
+        self.metricsRegistry = metricsRegistry
+        metricsAddress = configuration.metrics.prometheusBind
+        services = ServiceEndpoints(metricsRegistry: metricsAddress == nil ? metricsRegistry : nil,
+                                    healthCheckPath: configuration.listening.healthCheckPath)
         listening = configuration.listening
         ttl = configuration.answers.ttl
         conditions = configuration.answers
@@ -116,7 +123,7 @@ public struct ImageServerResponder: HTTPResponder {
     /// any other request, which ``respond(to:context:)`` must answer. It neither waits nor
     /// does I/O: the `MemoryHitHandler` calls it on the thread that read the request, so a
     /// liveness probe is answered however busy the tasks are. Such a request is never in
-    /// flight, so `webimage_requests_in_flight` does not count it.
+    /// flight, so `webimage_requests_in_progress` does not count it.
     public func immediateAnswer(to request: HTTPRequest) -> PreparedResponse? {
         if request.method == .options, let cors { return cors.preflightAnswer() }
         guard request.method == .get || request.method == .head, let target = request.path, let path = unprefixed(target) else {

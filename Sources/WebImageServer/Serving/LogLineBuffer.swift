@@ -8,8 +8,9 @@ import Locking
 /// whenever ``flush()`` is called (`webimage serve` calls it on its way out, after SIGTERM).
 /// With an interval of zero each line is written as it is appended.
 ///
-/// Every line starts with the local time to the second, as swift-log's `StreamLogHandler` spells
-/// it (`2026-11-23T20:18:59+0000`), formatted once a second rather than once a line. Lines reach
+/// A line starts with the local time to the second, as swift-log's `StreamLogHandler` spells
+/// it (`2026-11-23T20:18:59+0000`), formatted once a second rather than once a line, unless it
+/// is appended unstamped (a JSON line carries its time inside). Lines reach
 /// the descriptor whole and in the order they were appended; a failed write drops its batch.
 public final class LogLineBuffer: Sendable {
     /// What the lock guards: the lines not yet handed to a flush, and the timestamp last made.
@@ -44,18 +45,20 @@ public final class LogLineBuffer: Sendable {
         self.state = Mutex(state)
     }
 
-    /// Appends the current time, a space, `text` and a line feed.
-    public func append(_ text: String) {
+    /// Appends the current time and a space unless `stamped` is false, then `text` and a line feed.
+    public func append(_ text: String, stamped: Bool = true) {
         let now = time(nil)
         var text = text
         let (schedule, full) = text.withUTF8 { utf8 in
             state.withLock { state in
-                if state.second != now {
-                    state.second = now
-                    state.stamp = Self.stamp(now)
+                if stamped {
+                    if state.second != now {
+                        state.second = now
+                        state.stamp = Self.stamp(now)
+                    }
+                    state.pending.append(contentsOf: state.stamp)
+                    state.pending.append(UInt8(ascii: " "))
                 }
-                state.pending.append(contentsOf: state.stamp)
-                state.pending.append(UInt8(ascii: " "))
                 state.pending.append(contentsOf: utf8)
                 state.pending.append(UInt8(ascii: "\n"))
                 let schedule = !state.flushScheduled

@@ -15,13 +15,13 @@ struct RequestLog: Sendable {
     func record(_ answer: PreparedResponse, to request: HTTPRequest, path: String, image: ProcessedImage?,
                 route: RoutedPath?, since started: ContinuousClock.Instant) {
         let elapsed = started.duration(to: .now)
-        metrics.countResponse(status: answer.head.status.code)
+        metrics.countResponse(status: answer.head.status.code, after: elapsed)
         logger.info("request", metadata: [
             "method": .string(request.method.rawValue),
             "path": .string(route?.loggedPath ?? Self.unsigned(path)),
             "status": .stringConvertible(answer.head.status.code),
-            "bytes": .string(answer.head.headerFields[.contentLength] ?? "0"),
-            "ms": .string(Self.milliseconds(elapsed)),
+            "bytes": .stringConvertible(answer.head.headerFields[.contentLength].flatMap { Int($0) } ?? 0),
+            "ms": .stringConvertible(Self.milliseconds(elapsed)),
             "cache": .string(image?.source.rawValue ?? "-"),
             "source": .string(image?.sourceOrigin?.rawValue ?? "-"),
         ])
@@ -35,9 +35,9 @@ struct RequestLog: Sendable {
         return String(String.UnicodeScalarView(rest.unicodeScalars.prefix(300).map { (0x21...0x7E).contains($0.value) ? $0 : "?" }))
     }
 
-    /// `duration` in milliseconds with one decimal, `12.3`.
-    private static func milliseconds(_ duration: Duration) -> String {
+    /// `duration` in milliseconds to a tenth, `12.3` (a number in JSON lines).
+    private static func milliseconds(_ duration: Duration) -> Double {
         let tenths = duration.components.seconds * 10_000 + duration.components.attoseconds / 100_000_000_000_000
-        return "\(tenths / 10).\(tenths % 10)"
+        return Double(tenths) / 10
     }
 }

@@ -21,7 +21,10 @@ struct ServiceEndpoints: Sendable {
         }
         guard route.elementsEqual("/metrics".utf8) else { return nil }
         guard let metricsRegistry else { return .text(.notFound, "metrics are not enabled", head: head) }
-        // Prometheus's text exposition format.
-        return .uncached(.ok, metricsRegistry.emitToBuffer(), type: "text/plain; version=0.0.4; charset=utf-8", head: head)
+        return .uncached(.ok, metricsRegistry.emitToBuffer(), type: Self.metricsType, head: head)
     }
+
+    /// The content type of Prometheus's text exposition format.
+    static let metricsType = "text/plain; version=0.0.4; charset=utf-8"
+
 }

@@ -1,0 +1,112 @@
+import Foundation
+import WebImage
+import WebImageCodecs
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// imgproxy's variables for the encoders' efforts, the log format and Prometheus, and
+/// `--print-config`, each observed in what a real server answers, writes or prints.
+final class ServeDeploymentSettingsTests: ServeTestCase {
+    /// The bytes `base` answers for the origin's photo at 300 pixels wide in `format`.
+    private func photo(_ base: String, _ format: String) async throws -> Data {
+        let response = try await get(base + "/insecure/w:300/plain/\(origin.url("/photo.jpg").absoluteString)@\(format)")
+        XCTAssertEqual(response.status, 200, String(decoding: response.body.prefix(200), as: UTF8.self))
+        XCTAssertEqual(try ImageCoders.shared.decode(response.body).pixelWidth, 300)
+        return response.body
+    }
+
+    func testWebPEffortAndPresetAreImgproxysAndChangeTheBytes() async throws {
+        let plain = try await photo(try await serve(["--allow-loopback-sources"]), "webp")
+        let four = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_WEBP_EFFORT": "4"]), "webp")
+        XCTAssertEqual(four, plain, "imgproxy's default effort, 4, is the default here")
+        let fastest = try await photo(try await serve(["--allow-loopback-sources", "--webp-effort", "1"]), "webp")
+        let smallest = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_WEBP_EFFORT": "6"]), "webp")
+        XCTAssertNotEqual(fastest, plain)
+        XCTAssertLessThan(smallest.count, fastest.count, "effort 6 searches longer for a smaller file than effort 1")
+        let text = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_WEBP_PRESET": "text"]), "webp")
+        XCTAssertNotEqual(text, plain, "the text preset tunes filtering differently")
+        await assertServeRefused(["--webp-effort", "7"])
+        await assertServeRefused(["--webp-preset", "poster"])
+    }
+
+    func testAVIFSpeedAndJXLEffortChangeTheBytes() async throws {
+        let plain = try await serve(["--allow-loopback-sources"])
+        let tuned = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_AVIF_SPEED": "9", "IMGPROXY_JXL_EFFORT": "1"])
+        let plainAVIF = try await photo(plain, "avif"), fastAVIF = try await photo(tuned, "avif")
+        XCTAssertNotEqual(fastAVIF, plainAVIF, "speed 9 encodes otherwise than imgproxy's default 8")
+        let plainJXL = try await photo(plain, "jxl"), fastJXL = try await photo(tuned, "jxl")
+        XCTAssertNotEqual(fastJXL, plainJXL, "effort 1 encodes otherwise than imgproxy's default 4")
+        await assertServeRefused(["--avif-speed", "10"])
+        await assertServeRefused(["--jxl-effort", "0"])
+    }
+
+    func testJSONLogsAreOneObjectALineWithImgproxysKeys() async throws {
+        let base = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_LOG_FORMAT": "json"])
+        _ = try await photo(base, "png")
+        let gcp = try await serve(["--allow-loopback-sources", "--log-format", "gcp"])
+        _ = try await photo(gcp, "png")
+        let structured = try await serve(["--allow-loopback-sources", "--log-format", "structured"])
+        _ = try await photo(structured, "png")
+
+        let jsonLine = try XCTUnwrap(servers[0].errorOutput.split(separator: "\n").first)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], String(jsonLine))
+        XCTAssertEqual(object["level"] as? String, "INFO")
+        XCTAssertEqual(object["msg"] as? String, "request")
+        XCTAssertEqual(object["status"] as? Int, 200, "a number, as imgproxy writes it")
+        XCTAssertEqual(object["method"] as? String, "GET")
+        XCTAssertEqual(object["cache"] as? String, "made")
+        XCTAssertTrue((object["path"] as? String)?.hasPrefix("/w:300/plain/") == true, "\(object)")
+        XCTAssertGreaterThan(object["bytes"] as? Int ?? 0, 1000)
+        let time = try XCTUnwrap(object["time"] as? String)
+        XCTAssertNotNil(ISO8601DateFormatter().date(from: time), time)
+
+        let gcpLine = try XCTUnwrap(servers[1].errorOutput.split(separator: "\n").first)
+        let gcpObject = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(gcpLine.utf8)) as? [String: Any])
+        XCTAssertEqual(gcpObject["severity"] as? String, "INFO")
+        XCTAssertEqual(gcpObject["message"] as? String, "request")
+        XCTAssertNil(gcpObject["level"])
+
+        let structuredLine = try XCTUnwrap(servers[2].errorOutput.split(separator: "\n").first)
+        XCTAssertTrue(structuredLine.hasPrefix("time=") && structuredLine.contains(" level=INFO msg=request ")
+                      && structuredLine.contains(" status=200"), String(structuredLine))
+        await assertServeRefused(["--log-format", "xml"])
+    }
+
+    func testPrometheusBindMovesTheMetricsAndTheNamespaceRenamesThem() async throws {
+        let base = try await serve(["--allow-loopback-sources", "--prometheus-bind", "127.0.0.1:0"],
+                                   environment: ["IMGPROXY_PROMETHEUS_NAMESPACE": "imgproxy"])
+        _ = try await photo(base, "png")
+        let onMainPort = try await get(base + "/metrics")
+        XCTAssertEqual(onMainPort.status, 404, "with a bind of their own the metrics leave the main port")
+        let metricsBase = try XCTUnwrap(servers.last?.metricsURL)
+        let samples = try await metrics(metricsBase)
+        XCTAssertEqual(samples["imgproxy_requests_total"], 1, "\(samples.keys.sorted())")
+        XCTAssertEqual(samples[#"imgproxy_status_codes_total{status="200"}"#], 1)
+        XCTAssertEqual(samples["imgproxy_request_duration_seconds_count"], 1)
+        XCTAssertFalse(samples.keys.contains { $0.hasPrefix("webimage_") }, "every name is in the namespace")
+        let anyPath = try await get(metricsBase + "/anything")
+        XCTAssertEqual(anyPath.status, 200, "imgproxy's metrics server answers every path")
+        let posted = try await get(metricsBase + "/metrics", method: .POST)
+        XCTAssertEqual(posted.status, 405)
+        await assertServeRefused(["--prometheus-bind", "nowhere"])
+        await assertServeRefused(["--prometheus-namespace", "9lives"])
+    }
+
+    func testPrintedConfigurationShowsEverySettingWithItsOriginAndMasksSecrets() throws {
+        let effective = try ImageServer.Configuration.effectiveSettings(
+            environment: ["IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_QUALITY": "70",
+                          "WEBIMAGE_REDIS_URL": "redis://:hunter2@127.0.0.1:6379/0"],
+            arguments: ["--quality", "75", "--webp-effort=6"])
+        XCTAssertEqual(effective.map(\.flag), ImageServer.Configuration.settings.map(\.flag), "every setting, in the table's order")
+        let byFlag = Dictionary(uniqueKeysWithValues: effective.map { ($0.flag, $0) })
+        XCTAssertEqual(byFlag["quality"]?.line, "--quality 75  # flag", "a flag wins over its variable")
+        XCTAssertEqual(byFlag["webp-effort"]?.text, "6")
+        XCTAssertEqual(byFlag["key"]?.line, "--key ********  # $IMGPROXY_KEY")
+        XCTAssertEqual(byFlag["salt"]?.text, "********")
+        XCTAssertEqual(byFlag["redis"]?.text, "redis://********@127.0.0.1:6379/0")
+        XCTAssertEqual(byFlag["avif-speed"]?.line, "--avif-speed 8  # default")
+        XCTAssertFalse(effective.contains { $0.text.contains(Self.key) || $0.text.contains("hunter2") })
+        XCTAssertThrowsError(try ImageServer.Configuration.effectiveSettings(environment: ["IMGPROXY_QUALITY": "0"], arguments: []))
+    }
+}
