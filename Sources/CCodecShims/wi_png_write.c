@@ -157,9 +157,57 @@ static uint8_t *filter_image(const uint8_t *rgba, uint32_t width, uint32_t heigh
     return filtered;
 }
 
+/// Adam7's passes: the first column and row of each, and its steps across and down.
+static const uint32_t adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+
+/// How many of `count` columns (or rows) a pass starting at `first` and stepping by `step` takes.
+static uint32_t pass_extent(uint32_t count, uint32_t first, uint32_t step) {
+    return count > first ? (count - first + step - 1) / step : 0;
+}
+
+/// The filtered data of an interlaced image: each Adam7 pass that holds pixels, as an image of
+/// its own (its first row filtered against zeros), one after the other; in a malloc'd buffer, or NULL.
+static uint8_t *filter_interlaced(const uint8_t *rgba, uint32_t width, uint32_t height, size_t bpp, size_t *size) {
+    *size = 0;
+    for (int pass = 0; pass < 7; pass++) {
+        uint32_t w = pass_extent(width, adam7[pass][0], adam7[pass][2]), h = pass_extent(height, adam7[pass][1], adam7[pass][3]);
+        if (w > 0 && h > 0) *size += ((size_t)w * bpp + 1) * h;
+    }
+    uint8_t *filtered = malloc(*size);
+    // The largest pass is the last: every other row at full width.
+    uint8_t *pixels = malloc((size_t)width * ((height + 1) / 2) * 4);
+    if (filtered == NULL || pixels == NULL) {
+        free(filtered);
+        free(pixels);
+        return NULL;
+    }
+    size_t offset = 0;
+    for (int pass = 0; pass < 7; pass++) {
+        uint32_t x0 = adam7[pass][0], y0 = adam7[pass][1], dx = adam7[pass][2], dy = adam7[pass][3];
+        uint32_t w = pass_extent(width, x0, dx), h = pass_extent(height, y0, dy);
+        if (w == 0 || h == 0) continue;
+        for (uint32_t y = 0; y < h; y++) {
+            const uint8_t *source = rgba + ((size_t)(y0 + (size_t)y * dy) * width) * 4;
+            for (uint32_t x = 0; x < w; x++) memcpy(pixels + ((size_t)y * w + x) * 4, source + ((size_t)x0 + (size_t)x * dx) * 4, 4);
+        }
+        size_t pass_size = 0;
+        uint8_t *pass_data = filter_image(pixels, w, h, bpp, &pass_size);
+        if (pass_data == NULL) {
+            free(filtered);
+            free(pixels);
+            return NULL;
+        }
+        memcpy(filtered + offset, pass_data, pass_size);
+        offset += pass_size;
+        free(pass_data);
+    }
+    free(pixels);
+    return filtered;
+}
+
 /// The file around `filtered` deflated into `output`: signature, IHDR, one IDAT, IEND.
 static wi_png_status write_file(const uint8_t *filtered, size_t size, uint32_t width, uint32_t height,
-                                int keep_alpha, wi_png_buffer *output, wi_png_error *error) {
+                                int keep_alpha, int interlaced, wi_png_buffer *output, wi_png_error *error) {
     struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(WI_PNG_DEFLATE_LEVEL);
     if (compressor == NULL) return WI_PNG_NO_MEMORY;
     size_t bound = libdeflate_zlib_compress_bound(compressor, size);
@@ -176,8 +224,8 @@ static wi_png_status write_file(const uint8_t *filtered, size_t size, uint32_t w
     memcpy(ihdr + 4, "IHDR", 4);
     put32(ihdr + 8, width);
     put32(ihdr + 12, height);
-    // Bit depth 8; colour type RGBA (6) or RGB (2); deflate, adaptive filtering, no interlace.
-    const uint8_t rest[5] = {8, keep_alpha ? 6 : 2, 0, 0, 0};
+    // Bit depth 8; colour type RGBA (6) or RGB (2); deflate, adaptive filtering, none or Adam7.
+    const uint8_t rest[5] = {8, keep_alpha ? 6 : 2, 0, 0, interlaced ? 1 : 0};
     memcpy(ihdr + 16, rest, sizeof rest);
     seal_chunk(ihdr, 13);
     uint8_t *idat = p + header;
@@ -196,7 +244,7 @@ static wi_png_status write_file(const uint8_t *filtered, size_t size, uint32_t w
     return WI_PNG_OK;
 }
 
-wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
+wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha, int interlaced,
                             wi_png_buffer *output, wi_png_error *error) {
     error->message[0] = 0;
     if (width == 0 || height == 0 || width > WI_PNG_MAX_CHUNK || height > WI_PNG_MAX_CHUNK) {
@@ -204,12 +252,13 @@ wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height
         return WI_PNG_CORRUPT;
     }
     size_t size = 0;
-    uint8_t *filtered = filter_image(rgba, width, height, keep_alpha ? 4 : 3, &size);
+    size_t bpp = keep_alpha ? 4 : 3;
+    uint8_t *filtered = interlaced ? filter_interlaced(rgba, width, height, bpp, &size) : filter_image(rgba, width, height, bpp, &size);
     if (filtered == NULL) {
         snprintf(error->message, sizeof error->message, "out of memory");
         return WI_PNG_NO_MEMORY;
     }
-    wi_png_status status = write_file(filtered, size, width, height, keep_alpha, output, error);
+    wi_png_status status = write_file(filtered, size, width, height, keep_alpha, interlaced, output, error);
     if (status == WI_PNG_NO_MEMORY && error->message[0] == 0) {
         snprintf(error->message, sizeof error->message, "out of memory");
     }

@@ -61,6 +61,32 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertLessThanOrEqual(Double(encoded.count), Double(try XCTUnwrap(Int(pillowSize))) * 1.01)
     }
 
+    func testProgressiveWritesAdam7ThatPillowAndTheDecoderReadAsTheSamePixels() throws {
+        let source = Fixtures.bench("testjfif_256.png")
+        let photo = try coder.decode(Fixtures.data(source), options: ImageDecodeOptions())
+        // Sizes where some of Adam7's passes are empty, a translucent one, and the photo.
+        var seed: UInt64 = 7
+        let shapes = [(1, 1), (3, 2), (9, 5), (17, 33)].map { width, height in
+            PixelBuffer(width: width, height: height, bytes: (0..<width * height * 4).map { _ in
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                return UInt8(truncatingIfNeeded: seed >> 33)
+            })
+        } + [photo.pixels]
+        var options = ImageEncodeOptions()
+        options.progressive = true
+        for pixels in shapes {
+            let interlaced = try coder.encode(Image(pixels: pixels), as: .png, options: options)
+            XCTAssertEqual(interlaced[28], 1, "IHDR's interlace method is Adam7 for \(pixels.width)x\(pixels.height)")
+            XCTAssertEqual(try coder.decode(interlaced, options: ImageDecodeOptions()).pixels, pixels)
+            let written = FileManager.default.temporaryDirectory.appendingPathComponent("png-adam7-\(UUID().uuidString).png")
+            defer { try? FileManager.default.removeItem(at: written) }
+            try interlaced.write(to: written)
+            XCTAssertEqual(try Pillow.frame(0, of: written), pixels, "Pillow reads the same pixels")
+        }
+        let plain = try coder.encode(photo, as: .png, options: ImageEncodeOptions())
+        XCTAssertEqual(plain[28], 0, "not interlaced by default")
+    }
+
     /// On seeded noise of many widths, RGB and RGBA (the SIMD filter and sums run 16 bytes at a
     /// time, the rest byte by byte): every row takes the filter the specification's arithmetic
     /// says has the smallest sum, and the file decodes to the same pixels.

@@ -31,6 +31,22 @@ final class WebPEncoderTests: XCTestCase {
         XCTAssertEqual(alphaTrip.pixels, alpha.pixels)
     }
 
+    func testEffortAndPresetChangeTheEncodingAndHigherEffortIsSmaller() throws {
+        let original = try coder.decode(Fixtures.imageData("webp/sd_TestImageStatic.webp"), options: ImageDecodeOptions())
+        let options = ImageEncodeOptions(quality: 0.8)
+        let fastest = try WebPCoder(effort: 0).encode(original, as: .webp, options: options)
+        let standard = try coder.encode(original, as: .webp, options: options)
+        let smallest = try WebPCoder(effort: 6).encode(original, as: .webp, options: options)
+        XCTAssertEqual(coder.effort, 4, "libwebp's default method, imgproxy's default effort")
+        XCTAssertLessThan(smallest.count, fastest.count)
+        XCTAssertNotEqual(standard, fastest)
+        let drawing = try WebPCoder(preset: .drawing).encode(original, as: .webp, options: options)
+        XCTAssertNotEqual(drawing, standard, "the drawing preset filters otherwise")
+        XCTAssertEqual(try coder.decode(drawing, options: ImageDecodeOptions()).pixelWidth, original.pixelWidth)
+        let lossless = try WebPCoder(effort: 6).encode(original, as: .webp, options: ImageEncodeOptions(lossless: true))
+        XCTAssertEqual(try coder.decode(lossless, options: ImageDecodeOptions()).pixels, original.pixels, "lossless at any effort")
+    }
+
     func testLossyRoundTripIsCloseAndQualityMatters() throws {
         let original = try coder.decode(Fixtures.imageData("webp/sd_TestImageStatic.webp"), options: ImageDecodeOptions())
         let high = try coder.encode(original, as: .webp, options: ImageEncodeOptions(quality: 0.9))

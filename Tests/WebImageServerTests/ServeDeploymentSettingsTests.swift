@@ -5,7 +5,7 @@ import WebImageServer
 import WebImageTestSupport
 import XCTest
 
-/// imgproxy's variables for the encoders' efforts, the log format and Prometheus, and
+/// imgproxy's variables for the encoders' efforts and PNG interlacing, the log format and Prometheus, and
 /// `--print-config`, each observed in what a real server answers, writes or prints.
 final class ServeDeploymentSettingsTests: ServeTestCase {
     /// The bytes `base` answers for the origin's photo at 300 pixels wide in `format`.
@@ -39,6 +39,14 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertNotEqual(fastJXL, plainJXL, "effort 1 encodes otherwise than imgproxy's default 4")
         await assertServeRefused(["--avif-speed", "10"])
         await assertServeRefused(["--jxl-effort", "0"])
+    }
+
+    func testPNGInterlacedWritesAdam7ForImgproxyURLs() async throws {
+        let plain = try await photo(try await serve(["--allow-loopback-sources"]), "png")
+        let interlaced = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_PNG_INTERLACED": "true"]), "png")
+        XCTAssertEqual(plain[28], 0)
+        XCTAssertEqual(interlaced[28], 1, "IHDR's interlace method is Adam7")
+        XCTAssertEqual(try ImageCoders.shared.decode(interlaced).pixels, try ImageCoders.shared.decode(plain).pixels)
     }
 
     func testJSONLogsAreOneObjectALineWithImgproxysKeys() async throws {

@@ -54,7 +54,9 @@ typedef struct wi_png_buffer {
 /// holds the file; free it with wi_png_buffer_free whatever the status. Each row gets the filter
 /// whose output has the smallest sum of magnitudes (libpng's and Pillow's default heuristic) and
 /// the whole image is deflated at level 6 (their default level) by libdeflate, in one IDAT chunk.
-wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
+/// With `interlaced` non-zero the rows are stored in Adam7's seven passes, each filtered on its
+/// own, so that a reader can show the whole image coarse first.
+wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha, int interlaced,
                             wi_png_buffer *output, wi_png_error *error);
 
 /// Releases the bytes of `buffer` and empties it.

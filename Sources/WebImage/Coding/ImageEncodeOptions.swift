@@ -33,8 +33,9 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// orientation, if any, is not applied to the pixels.
     public var exif: [UInt8]?
     /// Whether a JPEG is written in progressive scans (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`,
-    /// thumbor's `PROGRESSIVE_JPEG`), which a browser shows coarse first; baseline by default.
-    /// Other formats ignore it.
+    /// thumbor's `PROGRESSIVE_JPEG`) and a still PNG Adam7-interlaced (`IMGPROXY_PNG_INTERLACED`),
+    /// which a browser shows coarse first; baseline and not interlaced by default. Other formats
+    /// ignore it.
     public var progressive = false
 
     /// Options with the given values.

@@ -79,8 +79,9 @@ enum LibPNG {
         return (PixelBuffer(width: size.width, height: size.height, bytes: bytes), complete != 0)
     }
 
-    /// Encodes `pixels` as an 8-bit PNG: RGBA when `keepAlpha`, otherwise RGB.
-    static func encode(_ pixels: PixelBuffer, keepAlpha: Bool) throws(ImageCodingError) -> [UInt8] {
+    /// Encodes `pixels` as an 8-bit PNG: RGBA when `keepAlpha`, otherwise RGB; Adam7-interlaced
+    /// when `interlaced`.
+    static func encode(_ pixels: PixelBuffer, keepAlpha: Bool, interlaced: Bool = false) throws(ImageCodingError) -> [UInt8] {
         guard pixels.width > 0, pixels.height > 0,
               let width = UInt32(exactly: pixels.width), let height = UInt32(exactly: pixels.height)
         else { throw .encodingFailed(.png, "cannot encode a \(pixels.width)x\(pixels.height) image") }
@@ -88,7 +89,7 @@ enum LibPNG {
         defer { wi_png_buffer_free(&output) }
         var error = wi_png_error()
         let status = pixels.bytes.withUnsafeBufferPointer { rgba in
-            wi_png_encode(rgba.baseAddress, width, height, keepAlpha ? 1 : 0, &output, &error)
+            wi_png_encode(rgba.baseAddress, width, height, keepAlpha ? 1 : 0, interlaced ? 1 : 0, &output, &error)
         }
         guard status == WI_PNG_OK else { throw .encodingFailed(.png, message(error)) }
         return Array(UnsafeBufferPointer(start: output.bytes, count: output.size))

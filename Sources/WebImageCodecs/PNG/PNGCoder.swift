@@ -77,14 +77,15 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Encodes a still image as an 8-bit PNG (RGB when every pixel is opaque, RGBA otherwise),
     /// and an animation as an APNG unless ``ImageEncodeOptions/firstFrameOnly`` is set. An RGB
     /// ``Image/colorProfile`` is embedded as an `iCCP` chunk; sRGB pixels get none. A still
-    /// carries ``ImageEncodeOptions/exif`` as an `eXIf` chunk.
+    /// carries ``ImageEncodeOptions/exif`` as an `eXIf` chunk, and is Adam7-interlaced with
+    /// ``ImageEncodeOptions/progressive``.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .png else { throw ImageCodingError.noEncoder(format) }
         let (written, profile) = image.withEmbeddableProfile()
         if written.frames.count > 1 && !options.firstFrameOnly {
             return Data(try APNGEncoder.encode(written.frames, loopCount: written.loopCount, profile: profile))
         }
-        let png = try LibPNG.encode(written.pixels, keepAlpha: written.pixels.hasTransparency)
+        let png = try LibPNG.encode(written.pixels, keepAlpha: written.pixels.hasTransparency, interlaced: options.progressive)
         var chunks: [(type: PNGChunkType, data: [UInt8])] = []
         if let profile { chunks.append((.iCCP, try PNGColorProfile.chunkData(for: profile))) }
         if let exif = options.exif { chunks.append((.eXIf, exif)) }

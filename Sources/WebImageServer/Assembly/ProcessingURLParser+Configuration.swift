@@ -17,6 +17,7 @@ extension ProcessingURLParser {
         defaults.keepCopyright = output.keepCopyright
         defaults.autoRotate = output.autoRotate
         defaults.progressiveJPEG = output.jpegProgressive
+        defaults.interlacedPNG = output.pngInterlaced
         defaults.stripColorProfile = output.stripColorProfile
         defaults.formatQuality = output.formatQuality
         defaults.maxResultDimension = limits.maxResultDimension

@@ -39,6 +39,8 @@ extension ServerConfiguration {
         },
         switchable("jpeg-progressive", "IMGPROXY_JPEG_PROGRESSIVE",
                    "Write JPEG results of imgproxy URLs in progressive scans, which browsers show coarse first", \.output.jpegProgressive),
+        boolean("png-interlaced", "IMGPROXY_PNG_INTERLACED",
+                "Write PNG results of imgproxy URLs Adam7-interlaced, which browsers show coarse first", \.output.pngInterlaced),
         switchable("thumbor-progressive-jpeg", "THUMBOR_PROGRESSIVE_JPEG",
                    "Write JPEG results of thumbor URLs in progressive scans, as thumbor's PROGRESSIVE_JPEG", \.output.thumborProgressiveJPEG),
         switchable("auto-rotate", "IMGPROXY_AUTO_ROTATE",

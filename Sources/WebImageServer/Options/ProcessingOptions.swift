@@ -64,6 +64,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether a JPEG result is written progressive (the server's `--jpeg-progressive` for
     /// imgproxy URLs, thumbor's `PROGRESSIVE_JPEG` for thumbor's).
     public var progressiveJPEG = false
+    /// Whether a PNG result is Adam7-interlaced (the server's `--png-interlaced` for imgproxy URLs).
+    public var interlacedPNG = false
     /// Source formats answered with the source's bytes as they are, when no other output format is asked.
     public var skipProcessing: Set<ImageFormat> = []
     /// Whether the file extension of the source URL is ignored rather than taken for ``format``.

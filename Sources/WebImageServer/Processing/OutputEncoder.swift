@@ -68,7 +68,7 @@ struct OutputEncoder: Sendable {
             var encoding = ImageEncodeOptions(quality: Double(quality) / 100, maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
                                               shrinksToFitFileSize: false)
             encoding.exif = exif
-            encoding.progressive = options.progressiveJPEG
+            encoding.progressive = format == .png ? options.interlacedPNG : options.progressiveJPEG
             let data = try coders.encode(image, as: format, options: encoding)
             return ProcessedImage(data: data, format: format)
         } catch {
