@@ -101,9 +101,30 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         await assertServeRefused(["--prometheus-namespace", "9lives"])
     }
 
+    func testTheSecretAdmitsOnlyRequestsCarryingItMemoryHitsToo() async throws {
+        let base = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_SECRET": "s3cr3t"])
+        let url = base + "/insecure/w:300/plain/\(origin.url("/photo.jpg").absoluteString)@png"
+        let bare = try await get(url)
+        XCTAssertEqual(bare.status, 403)
+        XCTAssertEqual(String(decoding: bare.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "Forbidden")
+        let wrong = try await get(url, headers: [("Authorization", "Bearer s3cr3")])
+        XCTAssertEqual(wrong.status, 403)
+        let made = try await get(url, headers: [("Authorization", "Bearer s3cr3t")])
+        XCTAssertEqual(made.status, 200)
+        let hit = try await get(url, headers: [("Authorization", "Bearer s3cr3t")])
+        XCTAssertEqual(hit.body, made.body)
+        let hitWithout = try await get(url)
+        XCTAssertEqual(hitWithout.status, 403, "a result in memory is no way around the secret")
+        let health = try await get(base + "/health")
+        XCTAssertEqual(health.status, 200, "the service endpoints need no secret, as in imgproxy")
+        let lines = try XCTUnwrap(servers.last).errorOutput.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("status=403") }.count, 3, "each refusal is logged")
+        XCTAssertFalse(lines.contains { $0.contains("s3cr3t") }, "the secret is never logged")
+    }
+
     func testPrintedConfigurationShowsEverySettingWithItsOriginAndMasksSecrets() throws {
         let effective = try ImageServer.Configuration.effectiveSettings(
-            environment: ["IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_QUALITY": "70",
+            environment: ["IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_QUALITY": "70", "IMGPROXY_SECRET": "s3cr3t",
                           "WEBIMAGE_REDIS_URL": "redis://:hunter2@127.0.0.1:6379/0"],
             arguments: ["--quality", "75", "--webp-effort=6"])
         XCTAssertEqual(effective.map(\.flag), ImageServer.Configuration.settings.map(\.flag), "every setting, in the table's order")
@@ -112,9 +133,10 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertEqual(byFlag["webp-effort"]?.text, "6")
         XCTAssertEqual(byFlag["key"]?.line, "--key ********  # $IMGPROXY_KEY")
         XCTAssertEqual(byFlag["salt"]?.text, "********")
+        XCTAssertEqual(byFlag["secret"]?.text, "********")
         XCTAssertEqual(byFlag["redis"]?.text, "redis://********@127.0.0.1:6379/0")
         XCTAssertEqual(byFlag["avif-speed"]?.line, "--avif-speed 8  # default")
-        XCTAssertFalse(effective.contains { $0.text.contains(Self.key) || $0.text.contains("hunter2") })
+        XCTAssertFalse(effective.contains { $0.text.contains(Self.key) || $0.text.contains("hunter2") || $0.text.contains("s3cr3t") })
         XCTAssertThrowsError(try ImageServer.Configuration.effectiveSettings(environment: ["IMGPROXY_QUALITY": "0"], arguments: []))
     }
 }

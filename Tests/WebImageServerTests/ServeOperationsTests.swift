@@ -246,6 +246,26 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
     }
 
+    func testTheGracefulStopTimeoutCutsARequestThatTakesLonger() async throws {
+        origin.route("/slower.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg",
+                                           delay: .seconds(8)))
+        let base = try serveProcess(["--allow-loopback-sources"], environment: ["IMGPROXY_GRACEFUL_STOP_TIMEOUT": "0.5"])
+        let client = try XCTUnwrap(self.client)
+        let url = base + "/insecure/w:10/plain/\(origin.url("/slower.jpg").absoluteString)"
+        let inFlight = Task { try? await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30)).status.code }
+        let arrived = await origin.wait(timeout: .seconds(10)) { $0.requestCount("/slower.jpg") == 1 }
+        XCTAssertTrue(arrived)
+        let server = try XCTUnwrap(processes.last)
+        let signalled = ContinuousClock.now
+        server.send(SIGTERM)
+        let status = server.waitForExit(timeout: 30)
+        let took = signalled.duration(to: .now)
+        XCTAssertLessThan(took, .seconds(5), "stopped after the graceful stop timeout, not after the 8 s source")
+        XCTAssertEqual(status, 0, server.errorOutput)
+        let answered = await inFlight.value
+        XCTAssertNotEqual(answered, 200, "the request still under way was cut")
+    }
+
     func testSIGINTStopsTheServerWithStatusZero() async throws {
         let base = try serveProcess([])
         let health = try await get(base + "/health")

@@ -12,6 +12,10 @@ extension ServerConfiguration {
         /// Seconds a connection has to send a complete request head, from its opening or its
         /// previous answer; an idle keep-alive connection closes after it too.
         public var readRequestTimeout = 10.0
+        /// Seconds requests under way may take to finish after SIGTERM or SIGINT, while new
+        /// connections are refused; then they are cancelled and the server stops (imgproxy's
+        /// `IMGPROXY_GRACEFUL_STOP_TIMEOUT`).
+        public var gracefulStopTimeout = 20.0
         /// The most connections open at once; one past it is closed as soon as it is accepted.
         public var maxClients = 2048
         /// The origin every answer allows to read it (`Access-Control-Allow-Origin`, with
@@ -24,6 +28,9 @@ extension ServerConfiguration {
         /// A second path answered as `/health` is, after the path prefix (imgproxy's
         /// `IMGPROXY_HEALTH_CHECK_PATH`), or empty for none.
         public var healthCheckPath = ""
+        /// What every image request's `Authorization` must be after `Bearer ` (imgproxy's
+        /// `IMGPROXY_SECRET`), or nil for no check: others are answered 403.
+        public var secret: SecretSetting?
 
         /// Whether ``host`` is a loopback address or `localhost`: only this machine can ask.
         public var listensOnLoopback: Bool {

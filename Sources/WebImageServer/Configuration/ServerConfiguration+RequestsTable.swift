@@ -14,6 +14,9 @@ extension ServerConfiguration {
         decimal("read-request-timeout", "IMGPROXY_READ_REQUEST_TIMEOUT", "SECONDS",
                 "Seconds a connection has to send a request head, from its opening or its previous answer; idle connections close after it too",
                 0.001...86_400, \.listening.readRequestTimeout),
+        decimal("graceful-stop-timeout", "IMGPROXY_GRACEFUL_STOP_TIMEOUT", "SECONDS",
+                "Seconds requests under way may take to finish after SIGTERM or SIGINT before they are cancelled and the server exits",
+                0...86_400, \.listening.gracefulStopTimeout),
         integer("max-clients", "IMGPROXY_MAX_CLIENTS", "N",
                 "Connections open at once; one past it is closed as soon as it is accepted", 1...1_000_000, \.listening.maxClients),
         setting("allow-origin", "IMGPROXY_ALLOW_ORIGIN", "ORIGIN",
@@ -42,6 +45,9 @@ extension ServerConfiguration {
             guard text != "/health", text != "/metrics" else { throw SettingValueError(reason: "is an endpoint of its own already") }
             configuration.listening.healthCheckPath = text
         },
+        secret("secret", "IMGPROXY_SECRET", "SECRET",
+               "Answer image requests only when they carry Authorization: Bearer SECRET (a proxy in front adds it), others 403",
+               \.listening.secret),
         setting("url-format", "WEBIMAGE_URL_FORMAT", "imgproxy|thumbor|both",
                 "The URL forms answered; both tells them apart by the first segment",
                 default: defaults.urls.urlFormat.rawValue) { text, configuration throws(SettingValueError) in

@@ -46,15 +46,16 @@ public struct ImageServer: Sendable {
     }
 
     /// Serves until a shutdown signal (SIGTERM or SIGINT), then finishes the requests under
-    /// way; `onListening` gets the bound port once requests are accepted, `onMetricsListening`
+    /// way for up to the graceful stop timeout, cancelling those still running then; `onListening` gets the bound port once requests are accepted, `onMetricsListening`
     /// the metrics listener's when there is one. A server embedded beside others runs
     /// ``services(onListening:onMetricsListening:)`` in a `ServiceGroup` of its own.
     public func run(onListening: @escaping @Sendable (Int) async -> Void,
                     onMetricsListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let services = services(onListening: onListening, onMetricsListening: onMetricsListening)
-        let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
-                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: responder.logger))
-        try await group.run()
+        var configuration = ServiceGroupConfiguration(services: services.map { .init(service: $0) },
+                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: responder.logger)
+        configuration.maximumGracefulShutdownDuration = .milliseconds(Int64((listening.gracefulStopTimeout * 1000).rounded()))
+        try await ServiceGroup(configuration: configuration).run()
     }
 
     /// What ``run(onListening:onMetricsListening:)`` runs: the ``application(onListening:)``, and

@@ -40,6 +40,8 @@ public struct ImageServerResponder: HTTPResponder {
 
     /// `/health` and `/metrics`.
     private let services: ServiceEndpoints
+    /// The `Authorization` every image request must carry, or nil.
+    private let secret: AuthorizationSecret?
     /// The output format chosen from `Accept`.
     private let negotiation: FormatNegotiation
     /// The answers that carry images, and 304s.
@@ -72,6 +74,7 @@ public struct ImageServerResponder: HTTPResponder {
         services = ServiceEndpoints(metricsRegistry: metricsAddress == nil ? metricsRegistry : nil,
                                     healthCheckPath: configuration.listening.healthCheckPath)
         listening = configuration.listening
+        secret = configuration.listening.secret.map(AuthorizationSecret.init)
         ttl = configuration.answers.ttl
         conditions = configuration.answers
         readsClientHints = configuration.urls.enableClientHints
@@ -98,6 +101,11 @@ public struct ImageServerResponder: HTTPResponder {
         defer { log.metrics.requestsInFlight.decrement() }
         let started = ContinuousClock.now
         let head = request.head
+        if let secret, !secret.admits(head.headerFields) {
+            let refusal = AuthorizationSecret.refusal(head: isHead)
+            log.record(refusal, to: head, path: path, image: nil, route: nil, since: started)
+            return Response(withCORS(refusal))
+        }
         let timeout = listening.timeout
         // A client that hangs up cancels the request (its work stops once no other request
         // waits for the same result), and so does the deadline, which answers 504.
@@ -130,6 +138,8 @@ public struct ImageServerResponder: HTTPResponder {
             return nil
         }
         if let answer = services.answer(to: path, head: request.method == .head) { return withCORS(answer) }
+        // Without the secret, respond(to:context:) refuses and logs it.
+        if let secret, !secret.admits(request.headerFields) { return nil }
         guard let route = routes.value(forKey: Self.routeKey(path, hints: clientHints(in: request.headerFields))) else { return nil }
         let started = ContinuousClock.now
         let negotiated = negotiation.negotiated(route, accepting: request.headerFields)
