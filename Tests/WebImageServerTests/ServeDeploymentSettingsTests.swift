@@ -122,6 +122,28 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertFalse(lines.contains { $0.contains("s3cr3t") }, "the secret is never logged")
     }
 
+    func testPresetsComeFromAFileAndFromAListWithItsOwnSeparator() async throws {
+        let file = folder.appending("presets.txt")
+        try "# thumbnails\n\nthumb=rs:fit:40:40\n  wide=w:120  \n".write(to: file, atomically: true, encoding: .utf8)
+        let base = try await serve(["--allow-loopback-sources", "--only-presets"],
+                                   environment: ["IMGPROXY_PRESETS_PATH": file.path, "IMGPROXY_PRESETS_SEPARATOR": ";",
+                                                 "IMGPROXY_PRESETS": "tiny=w:10;low=q:20"])
+        let source = origin.url("/photo.jpg").absoluteString
+        for (preset, width) in [("thumb", 40), ("wide", 120), ("tiny", 10)] {
+            let response = try await get(base + "/insecure/\(preset)/plain/\(source)@png")
+            XCTAssertEqual(response.status, 200, preset)
+            XCTAssertEqual(try ImageCoders.shared.decode(response.body).pixelWidth, width, preset)
+        }
+        let unknown = try await get(base + "/insecure/thumbnails/plain/\(source)@png")
+        XCTAssertEqual(unknown.status, 400, "a comment line is no preset")
+        let effective = try ImageServer.Configuration(environment: ["IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_PRESETS": "a=w:1;b=q:20,c"],
+                                                      arguments: ["--preset", "c=w:3"])
+        XCTAssertEqual(effective.urls.presets, ["c=w:3"], "the flag replaces the variable")
+        XCTAssertEqual(try ImageServer.Configuration(environment: ["IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_PRESETS": "a=w:1;b=q:20,c"])
+            .urls.presets, ["a=w:1", "b=q:20,c"], "a comma is no separator when another is set")
+        await assertServeRefused(["--presets-path", folder.appending("missing.txt").path])
+    }
+
     func testPrintedConfigurationShowsEverySettingWithItsOriginAndMasksSecrets() throws {
         let effective = try ImageServer.Configuration.effectiveSettings(
             environment: ["IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_QUALITY": "70", "IMGPROXY_SECRET": "s3cr3t",

@@ -6,7 +6,7 @@ extension ProcessingURLParser {
     /// accepted when `limits` allows them. Throws the first preset that does not parse.
     public init(_ urls: ServerConfiguration.URLSettings, output: ServerConfiguration.OutputSettings,
                 limits: ServerConfiguration.LimitSettings) throws(ProcessingURLError) {
-        self.init(presets: try ProcessingPresets(definitions: urls.presets, separator: urls.argumentsSeparator))
+        self.init(presets: try ProcessingPresets(definitions: urls.presets + urls.presetsFromFile, separator: urls.argumentsSeparator))
         baseURL = urls.baseURL
         urlReplacements = urls.urlReplacements.compactMap { URLReplacement(setting: Substring($0)) }
         base64URLIncludesFilename = urls.base64URLIncludesFilename

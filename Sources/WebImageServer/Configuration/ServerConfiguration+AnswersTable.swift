@@ -196,8 +196,8 @@ extension ServerConfiguration {
         setting("prometheus-bind", "IMGPROXY_PROMETHEUS_BIND", "HOST:PORT",
                 "Answer metrics on a listener of their own (:PORT for every interface), and no longer on the main port's /metrics",
                 default: "none: /metrics on the main port") { text, configuration throws(SettingValueError) in
-            guard let address = ListenAddress(text) else { throw SettingValueError(reason: "is not HOST:PORT, [IPV6]:PORT or :PORT") }
-            configuration.metrics.prometheusBind = address
+            let (host, port) = try SettingText.address(text)
+            configuration.metrics.prometheusBind = ListenAddress(host: host, port: port)
         },
         setting("prometheus-namespace", "IMGPROXY_PROMETHEUS_NAMESPACE", "NAME",
                 "What every metric name starts with, before an underscore", default: defaults.metrics.namespace) { text, configuration throws(SettingValueError) in

@@ -73,8 +73,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_PPROF_BIND", "Go pprof server, only in pprof build tag"),
         refused("IMGPROXY_PREFERRED_FORMATS", default: "jpeg,png,gif", "preferred output formats change the chosen output format"),
         refused("IMGPROXY_PRESERVE_HDR", default: "false", "HDR preservation changes output pixels"),
-        refused("IMGPROXY_PRESETS_PATH", default: "", "presets file is not loaded; preset URLs would fail"),
-        refused("IMGPROXY_PRESETS_SEPARATOR", default: ",", "separator changes how IMGPROXY_PRESETS is split"),
         ignored("IMGPROXY_REPORT_DOWNLOADING_ERRORS", "only marks errors for error reporters, which this server has none of"),
         ignored("IMGPROXY_REPORT_IO_ERRORS", "only reports failed writes to error reporters, which this server has none of"),
         refused("IMGPROXY_S3_ACCESS_POINTS", default: "", "bucket to access-point mapping changes which objects are fetched"),

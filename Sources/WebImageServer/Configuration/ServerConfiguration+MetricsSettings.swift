@@ -14,7 +14,7 @@ extension ServerConfiguration {
         public init() {}
     }
 
-    /// A host and port to listen on, read as Go's `net.Listen` reads them (`HOST:PORT`,
+    /// A host and port to listen on, given as Go's `net.Listen` reads them (`HOST:PORT`,
     /// `[IPV6]:PORT`, or `:PORT` for every interface).
     public struct ListenAddress: Sendable, Equatable {
         /// The address, `0.0.0.0` for every interface.
@@ -26,16 +26,6 @@ extension ServerConfiguration {
         public init(host: String, port: Int) {
             self.host = host
             self.port = port
-        }
-
-        /// The address `text` gives; nil when it is no `HOST:PORT` with a port of 0…65535.
-        public init?(_ text: String) {
-            guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-                  (0...65535).contains(port) else { return nil }
-            var host = String(text[..<colon])
-            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard !host.contains(where: { $0 == "/" || $0 == " " || $0 == "[" || $0 == "]" }) else { return nil }
-            self.init(host: host.isEmpty ? "0.0.0.0" : host, port: port)
         }
     }
 }

@@ -64,7 +64,26 @@ extension ServerConfiguration {
                 default: "none", shown: .masked) { text, configuration throws(SettingValueError) in configuration.urls.thumborKey = text },
         boolean("thumbor-allow-unsafe-url", "THUMBOR_ALLOW_UNSAFE_URL",
                 "With --thumbor-key, still answer unsigned /unsafe/ thumbor URLs (thumbor's default; off here)", \.urls.thumborAllowUnsafeURL),
-        list("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none", \.urls.presets),
+        setting("presets-separator", "IMGPROXY_PRESETS_SEPARATOR", "TEXT",
+                "What separates the presets of IMGPROXY_PRESETS, for presets whose options hold commas",
+                default: defaults.urls.presetsSeparator) { text, configuration throws(SettingValueError) in
+            configuration.urls.presetsSeparator = text
+        },
+        // Repeated flags are joined by line feeds, which no preset holds, whatever the separator.
+        setting("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none",
+                repeated: "\n") { text, configuration throws(SettingValueError) in
+            configuration.urls.presets = text.split(separator: "\n").flatMap { $0.components(separatedBy: configuration.urls.presetsSeparator) }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        },
+        setting("presets-path", "IMGPROXY_PRESETS_PATH", "FILE",
+                "A file of presets, one a line (blank lines and lines starting with # skipped), after --preset's",
+                default: "none") { text, configuration throws(SettingValueError) in
+            guard let contents = FileManager.default.contents(atPath: text), let lines = String(data: contents, encoding: .utf8) else {
+                throw SettingValueError(reason: "names no readable UTF-8 file")
+            }
+            configuration.urls.presetsFromFile = lines.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        },
         boolean("only-presets", "IMGPROXY_ONLY_PRESETS",
                 "imgproxy URLs name presets only: /SIGNATURE/PRESET:PRESET/SOURCE", \.urls.onlyPresets),
         setting("allowed-processing-options", "IMGPROXY_ALLOWED_PROCESSING_OPTIONS", "NAME",

@@ -18,6 +18,11 @@ extension ServerConfiguration {
         public var thumborAllowUnsafeURL = false
         /// Presets, `NAME=OPTION/OPTION/…`.
         public var presets: [String] = []
+        /// What separates the presets of one `IMGPROXY_PRESETS` (imgproxy's `IMGPROXY_PRESETS_SEPARATOR`).
+        public var presetsSeparator = ","
+        /// Presets read from the file of `IMGPROXY_PRESETS_PATH`, one a line (blank lines and
+        /// lines starting with `#` skipped), after ``presets``.
+        public var presetsFromFile: [String] = []
         /// Whether imgproxy URLs name presets only, in the one segment before the source.
         public var onlyPresets = false
         /// The imgproxy options URLs may use, by any of their names; empty allows all.
