@@ -1,7 +1,8 @@
 import Foundation
+import LoopbackHTTPServer
 import WebImage
 import WebImageCodecs
-import WebImageServer
+@testable import WebImageServer
 import WebImageTestSupport
 import XCTest
 
@@ -142,6 +143,36 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertEqual(try ImageServer.Configuration(environment: ["IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_PRESETS": "a=w:1;b=q:20,c"])
             .urls.presets, ["a=w:1", "b=q:20,c"], "a comma is no separator when another is set")
         await assertServeRefused(["--presets-path", folder.appending("missing.txt").path])
+    }
+
+    func testIgnoringSSLVerificationFetchesFromASelfSignedOrigin() async throws {
+        let tlsFolder = folder.appending("tls")
+        try FileManager.default.createDirectory(at: tlsFolder, withIntermediateDirectories: true)
+        let certificate = try SelfSignedCertificate(in: tlsFolder)
+        let secure = try await LoopbackHTTPServer.start(tls: LoopbackTLSIdentity(certificateFile: certificate.certificateFile.path,
+                                                                                 privateKeyFile: certificate.privateKeyFile.path))
+        secure.route("/photo.jpg", .bytes(try Fixtures.data(Fixtures.bench("testjfif_256.jpg")), contentType: "image/jpeg"))
+        let path = "/insecure/w:50/plain/\(secure.url("/photo.jpg").absoluteString)@png"
+        let verifying = try await get(try await serve(["--allow-loopback-sources"]) + path)
+        XCTAssertNotEqual(verifying.status, 200, "a self-signed certificate is refused by default")
+        XCTAssertEqual(secure.requests.count, 0, "no request got past the handshake")
+        let trusting = try await get(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_IGNORE_SSL_VERIFICATION": "true"]) + path)
+        XCTAssertEqual(trusting.status, 200)
+        XCTAssertEqual(try ImageCoders.shared.decode(trusting.body).pixelWidth, 50)
+        try await secure.stop()
+    }
+
+    func testTheCanonicalHeaderNamesAnHTTPSource() async throws {
+        let plain = try await serve(["--allow-loopback-sources"])
+        let canonical = try await serve(["--allow-loopback-sources", "--set-canonical-header"])
+        let source = origin.url("/photo.jpg").absoluteString
+        let without = try await get(plain + "/insecure/w:300/plain/\(source)@png")
+        XCTAssertNil(without.headers.first(name: "Link"))
+        let with = try await get(canonical + "/insecure/w:300/plain/\(source)@png")
+        XCTAssertEqual(with.headers.first(name: "Link"), "<\(source)>; rel=\"canonical\"")
+        XCTAssertNil(ImageAnswers.canonicalLink(to: URL(fileURLWithPath: "/srv/a.jpg")), "only http and https sources")
+        XCTAssertEqual(ImageAnswers.canonicalLink(to: try XCTUnwrap(URL(string: "http://a.test/%3Cx%3E.jpg?q=%22"))),
+                       "<http://a.test/%3Cx%3E.jpg?q=%22>; rel=\"canonical\"")
     }
 
     func testPrintedConfigurationShowsEverySettingWithItsOriginAndMasksSecrets() throws {

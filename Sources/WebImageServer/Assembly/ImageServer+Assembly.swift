@@ -14,6 +14,7 @@ extension ImageServer {
             downloadTimeout: configuration.sources.downloadTimeout, wholeDownloadTimeout: configuration.sources.downloadTimeout,
             maxBytes: configuration.limits.maxSrcFileSize, maxRedirects: configuration.sources.maxRedirects)
         if let userAgent = configuration.sources.userAgent { downloads.setValue(userAgent, forHTTPHeaderField: "User-Agent") }
+        downloads.allowInvalidSSLCertificates = configuration.sources.ignoreSSLVerification
         let downloader = HTTPImageDownloader(
             configuration: downloads,
             addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.sources.allowLoopbackSources,

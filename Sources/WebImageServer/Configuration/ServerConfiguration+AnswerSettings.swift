@@ -20,6 +20,10 @@ extension ServerConfiguration {
         /// Whether a result is answered with its origin's `Cache-Control`, or `max-age` until its
         /// `Expires`, in place of ``ttl`` (imgproxy's `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`).
         public var cacheControlPassthrough = false
+        /// Whether an image made from an `http` or `https` source is answered with
+        /// `Link: <SOURCE>; rel="canonical"` (imgproxy's `IMGPROXY_SET_CANONICAL_HEADER`), so that
+        /// search engines credit the original.
+        public var setCanonicalHeader = false
 
         /// The defaults.
         public init() {}

@@ -20,6 +20,8 @@ extension ServerConfiguration {
                 default: "none") { text, configuration throws(SettingValueError) in
             configuration.answers.lastModifiedBuster = try SettingText.date(text)
         },
+        boolean("set-canonical-header", "IMGPROXY_SET_CANONICAL_HEADER",
+                "Answer images of http and https sources with Link: <SOURCE>; rel=\"canonical\"", \.answers.setCanonicalHeader),
         boolean("cache-control-passthrough", "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
                 "Answer with the origin's Cache-Control, or max-age until its Expires, in place of --ttl", \.answers.cacheControlPassthrough),
         boolean("auto-webp", "IMGPROXY_AUTO_WEBP", "Answer URLs without a format in WebP when Accept lists image/webp", \.formats.autoWebp),

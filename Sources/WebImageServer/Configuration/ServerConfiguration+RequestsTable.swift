@@ -146,6 +146,9 @@ extension ServerConfiguration {
             }
             configuration.sources.userAgent = text.replacingOccurrences(of: "%current_version", with: WebImageVersion.string)
         },
+        boolean("ignore-ssl-verification", "IMGPROXY_IGNORE_SSL_VERIFICATION",
+                "Fetch HTTPS sources whatever their certificate (self-signed origins on a private network)",
+                \.sources.ignoreSSLVerification),
         // Limits
         decimal("max-src-resolution", "IMGPROXY_MAX_SRC_RESOLUTION", "MEGAPIXELS",
                 "The most megapixels a source may declare, all frames of an animation together, checked before decoding",

@@ -20,6 +20,10 @@ extension ServerConfiguration {
         public var userAgent: String?
         /// Redirects a source download follows.
         public var maxRedirects = 10
+        /// Whether sources over HTTPS are fetched whatever their certificate (imgproxy's
+        /// `IMGPROXY_IGNORE_SSL_VERIFICATION`): for origins with self-signed certificates on a
+        /// private network; the address checks still apply.
+        public var ignoreSSLVerification = false
 
         /// The defaults.
         public init() {}

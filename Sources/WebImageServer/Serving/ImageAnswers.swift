@@ -4,7 +4,7 @@ import Hummingbird
 /// Builds the answers that carry an image, or say the client's copy is current: type, length,
 /// caching fields, validators, `Vary`, the file name, the fallback image's status and marks,
 /// and 304s, as the configuration says (imgproxy's `IMGPROXY_TTL`, `_USE_ETAG`,
-/// `_USE_LAST_MODIFIED`, `_CACHE_CONTROL_PASSTHROUGH`, `_FALLBACK_IMAGE_*`).
+/// `_USE_LAST_MODIFIED`, `_CACHE_CONTROL_PASSTHROUGH`, `_SET_CANONICAL_HEADER`, `_FALLBACK_IMAGE_*`).
 struct ImageAnswers: Sendable {
     /// A header field (HTTPTypes' `HTTPField`, which Hummingbird does not re-export).
     private typealias Field = HTTPFields.Element
@@ -49,6 +49,9 @@ struct ImageAnswers: Sendable {
         }
         if configuration.useETag { headers.append(Field(name: .eTag, value: image.etag)) }
         if configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
+        if configuration.setCanonicalHeader, let link = Self.canonicalLink(to: route.url.source) {
+            headers.append(Field(name: Self.linkField, value: link))
+        }
         if image.isFallback {
             // A fallback stands in for an image that may exist soon: kept briefly, never 304.
             let ttl = overlays.fallbackImageTTL
@@ -91,6 +94,25 @@ struct ImageAnswers: Sendable {
     private func cacheControl(of route: RoutedPath, lifetime: ResultLifetime?) -> String {
         if let maxAge = route.url.options.maxAge { return maxAge > 0 ? "max-age=\(maxAge),public" : "no-cache" }
         return lifetime?.fieldValue(at: Date()) ?? cacheControl
+    }
+
+    /// `Link`, for the canonical source.
+    private static let linkField = Field.Name("Link")!
+
+    /// `<SOURCE>; rel="canonical"` for an `http` or `https` source, with every byte a field
+    /// value or a `<…>` reference may not hold percent-encoded; nil for other schemes.
+    static func canonicalLink(to source: URL) -> String? {
+        guard let scheme = source.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        var reference = ""
+        for byte in source.absoluteString.utf8 {
+            if (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "\"") {
+                reference.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                reference += byte < 0x10 ? "%0" : "%"
+                reference += String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return "<\(reference)>; rel=\"canonical\""
     }
 
     /// Whether the client's copy of `image` is current: `If-None-Match` lists its tag (or `*`),
