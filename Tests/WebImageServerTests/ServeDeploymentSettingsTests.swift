@@ -175,6 +175,29 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
                        "<http://a.test/%3Cx%3E.jpg?q=%22>; rel=\"canonical\"")
     }
 
+    func testPreferredFormatsKeepAPreferredSourceFormatAndConvertTheRestAsImgproxyDoes() async throws {
+        origin.route("/opaque.webp", .bytes(try Fixtures.imageData("webp/sd_TestImageStatic.webp"), contentType: "image/webp"))
+        origin.route("/clear.webp", .bytes(try Fixtures.imageData("webp/pil_transparent.webp"), contentType: "image/webp"))
+        let plain = try await serve(["--allow-loopback-sources"])
+        let preferring = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_PREFERRED_FORMATS": "jpeg,png,gif"])
+        func format(_ base: String, _ file: String) async throws -> ImageFormat? {
+            let response = try await get(base + "/insecure/w:50/plain/\(origin.url("/\(file)").absoluteString)")
+            XCTAssertEqual(response.status, 200, file)
+            return ImageFormat(detecting: response.body)
+        }
+        let kept = try await format(plain, "opaque.webp")
+        XCTAssertEqual(kept, .webp, "without preferred formats the source's is kept")
+        let converted = try await format(preferring, "opaque.webp")
+        XCTAssertEqual(converted, .jpeg, "WebP is not preferred: the first preferred, JPEG")
+        let transparent = try await format(preferring, "clear.webp")
+        XCTAssertEqual(transparent, .png, "JPEG has no alpha: the first preferred that suits")
+        let preferredSource = try await format(preferring, "photo.jpg")
+        XCTAssertEqual(preferredSource, .jpeg)
+        let named = try await get(preferring + "/insecure/w:50/plain/\(origin.url("/opaque.webp").absoluteString)@webp")
+        XCTAssertEqual(ImageFormat(detecting: named.body), .webp, "a URL naming its format wins")
+        await assertServeRefused(["--preferred-format", "svg"])
+    }
+
     func testPrintedConfigurationShowsEverySettingWithItsOriginAndMasksSecrets() throws {
         let effective = try ImageServer.Configuration.effectiveSettings(
             environment: ["IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_QUALITY": "70", "IMGPROXY_SECRET": "s3cr3t",

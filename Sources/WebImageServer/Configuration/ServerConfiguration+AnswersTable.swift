@@ -85,6 +85,18 @@ extension ServerConfiguration {
                 0...9, \.output.avifSpeed),
         integer("jxl-effort", "IMGPROXY_JXL_EFFORT", "N", "libjxl's effort for JPEG XL results: higher is smaller and slower",
                 1...9, \.output.jxlEffort),
+        setting("preferred-format", "IMGPROXY_PREFERRED_FORMATS", "FORMAT",
+                "A format results of imgproxy URLs naming none are written in: the source's if listed, else the first that suits; repeat for more",
+                default: "none: the source's format", repeated: ",") { text, configuration throws(SettingValueError) in
+            var formats: [ImageFormat] = []
+            for name in SettingText.list(text) {
+                guard let format = try? ProcessingOptions.anyFormat(named: Substring(name)), format != .svg else {
+                    throw SettingValueError(reason: "names \"\(name)\", which is no image format results are written in")
+                }
+                formats.append(format)
+            }
+            configuration.output.preferredFormats = formats
+        },
         boolean("always-rasterize-svg", "IMGPROXY_ALWAYS_RASTERIZE_SVG",
                 "Draw SVG sources when a URL names no format (in PNG unless Accept chooses), rather than answer them as sanitized SVG",
                 \.output.alwaysRasterizeSVG),

@@ -70,7 +70,6 @@ extension ServerConfiguration {
         refused("IMGPROXY_PNG_QUANTIZE", default: "false", "PNG palette quantization is not done here"),
         ignored("IMGPROXY_PNG_UNLIMITED", "a libvips loader limit; the PNG decoder here keeps its own limits"),
         ignored("IMGPROXY_PPROF_BIND", "Go pprof server, only in pprof build tag"),
-        refused("IMGPROXY_PREFERRED_FORMATS", default: "jpeg,png,gif", "preferred output formats change the chosen output format"),
         refused("IMGPROXY_PRESERVE_HDR", default: "false", "HDR preservation changes output pixels"),
         ignored("IMGPROXY_REPORT_DOWNLOADING_ERRORS", "only marks errors for error reporters, which this server has none of"),
         ignored("IMGPROXY_REPORT_IO_ERRORS", "only reports failed writes to error reporters, which this server has none of"),

@@ -26,6 +26,11 @@ extension ServerConfiguration {
         /// Sources of these formats are answered with their own bytes unless a URL asks for
         /// another format (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); a URL's `skp` replaces them.
         public var skipProcessingFormats: [ImageFormat] = []
+        /// The formats results of imgproxy URLs naming none are written in, in order (imgproxy's
+        /// `IMGPROXY_PREFERRED_FORMATS`): the source's when it is one of them, else the first that
+        /// suits the image (alpha, animation); empty, the default here, keeps the source's format
+        /// (imgproxy's default list is `jpeg,png,gif`, which turns a WebP source into JPEG).
+        public var preferredFormats: [ImageFormat] = []
         /// Whether SVG sources are drawn when a URL names no format, rather than answered as
         /// sanitized SVG (imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG`).
         public var alwaysRasterizeSVG = false

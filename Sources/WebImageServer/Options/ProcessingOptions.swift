@@ -64,6 +64,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether a JPEG result is written progressive (the server's `--jpeg-progressive` for
     /// imgproxy URLs, thumbor's `PROGRESSIVE_JPEG` for thumbor's).
     public var progressiveJPEG = false
+    /// The formats a result naming none is written in, in order: the source's when listed, else
+    /// the first that suits the image (the server's `--preferred-format`); empty keeps the source's.
+    public var preferredFormats: [ImageFormat] = []
     /// Whether a PNG result is Adam7-interlaced (the server's `--png-interlaced` for imgproxy URLs).
     public var interlacedPNG = false
     /// Source formats answered with the source's bytes as they are, when no other output format is asked.

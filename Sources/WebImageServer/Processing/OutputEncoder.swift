@@ -21,7 +21,8 @@ struct OutputEncoder: Sendable {
     /// The format `image` is written in: the first enforced format that suits it; else the
     /// requested one; else, among the formats the client accepts, the first that suits it (JPEG
     /// for an opaque still PNG when the options rank that higher); else JPEG for such a PNG when
-    /// the options say so; else the source's, unless it is one of ``sourceOnlyFormats`` (then
+    /// the options say so; else, with preferred formats, the source's when preferred or the first
+    /// preferred that suits; else the source's, unless it is one of ``sourceOnlyFormats`` (then
     /// ``fallbackFormat(of:)``).
     /// Any format suits a still image, only ``animatedFormats`` an animation (which
     /// must not stop moving because the client also takes AVIF).
@@ -39,6 +40,10 @@ struct OutputEncoder: Sendable {
             return opaquePNGAsJPEG && options.formatsOpaquePNGToJPEGOutranks.contains(accepted) ? .jpeg : accepted
         }
         if opaquePNGAsJPEG { return .jpeg }
+        if let preferred = options.preferredFormats.first {
+            // imgproxy's determineOutputFormat: the source's when preferred, else the first that suits.
+            return options.preferredFormats.contains(image.format) ? image.format : options.preferredFormats.first(where: suits) ?? preferred
+        }
         return sourceOnlyFormats.contains(image.format) ? fallbackFormat(of: image) : image.format
     }
 
