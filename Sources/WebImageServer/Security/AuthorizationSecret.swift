@@ -21,9 +21,4 @@ struct AuthorizationSecret: Sendable {
         }
         return difference == 0
     }
-
-    /// The answer to a request without it: imgproxy's public message.
-    static func refusal(head: Bool) -> PreparedResponse {
-        .text(.forbidden, "Forbidden", head: head)
-    }
 }

@@ -102,7 +102,8 @@ public struct ImageServerResponder: HTTPResponder {
         let started = ContinuousClock.now
         let head = request.head
         if let secret, !secret.admits(head.headerFields) {
-            let refusal = AuthorizationSecret.refusal(head: isHead)
+            // imgproxy's public message; the secret itself is never in an answer or a log line.
+            let refusal = PreparedResponse.text(.forbidden, "Forbidden", head: isHead)
             log.record(refusal, to: head, path: path, image: nil, route: nil, since: started)
             return Response(withCORS(refusal))
         }
