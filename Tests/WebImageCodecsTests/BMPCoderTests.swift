@@ -72,4 +72,18 @@ final class BMPCoderTests: XCTestCase {
         XCTAssertEqual(image.pixels[0, 1], RGBA(r: 0, g: 0, b: 1))
         XCTAssertEqual(image.pixels[1, 1], RGBA(r: 0, g: 0, b: 1))
     }
+
+    /// An RLE4 absolute run of an odd count takes its nibbles in whole bytes, padded to a word, as
+    /// the format defines it (Pillow reads count / 2 bytes, dropping the last nibble and
+    /// misreading what follows, so the conformance corpus holds even counts only).
+    func testAnOddRLE4AbsoluteRunKeepsItsLastNibbleAndItsPadding() throws {
+        var palette = [UInt8]()
+        for index in 0..<16 { palette += [UInt8(index), 0, 0, 0] }
+        let codes: [UInt8] = [0, 5, 0x12, 0x34, 0x50, 0, 3, 0x66, 0, 1]
+        var data = bitmap(width: 8, height: 1, bits: 4, compression: 2, pixels: [])
+        data.replaceSubrange(10..<14, with: [0x76, 0, 0, 0])
+        data += palette + codes
+        let image = try coder.decode(data, options: ImageDecodeOptions())
+        XCTAssertEqual((0..<8).map { Int(image.pixels[$0, 0].b) }, [1, 2, 3, 4, 5, 6, 6, 6])
+    }
 }
