@@ -27,6 +27,17 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertLessThan(smallest.count, fastest.count, "effort 6 searches longer for a smaller file than effort 1")
         let text = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_WEBP_PRESET": "text"]), "webp")
         XCTAssertNotEqual(text, plain, "the text preset tunes filtering differently")
+        // A result kept on disk by a server of another effort is not answered for this one.
+        let kept = folder.appending("kept-results").path
+        let keptFastest = try await photo(try await serve(["--allow-loopback-sources", "--cache-dir", kept, "--webp-effort", "1"]), "webp")
+        XCTAssertEqual(keptFastest, fastest)
+        let keptSmallest = try await photo(try await serve(["--allow-loopback-sources", "--cache-dir", kept, "--webp-effort", "6"]), "webp")
+        XCTAssertEqual(keptSmallest, smallest, "kept results are tagged with the encoder settings")
+        var output = ImageServer.Configuration.OutputSettings()
+        XCTAssertEqual(output.encodingTag, "", "the defaults tag nothing: results kept by earlier versions stay valid")
+        output.webpEffort = 6
+        output.quality = 70
+        XCTAssertEqual(output.encodingTag, "q70.we6")
         await assertServeRefused(["--webp-effort", "7"])
         await assertServeRefused(["--webp-preset", "poster"])
     }
@@ -118,6 +129,8 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertEqual(hitWithout.status, 403, "a result in memory is no way around the secret")
         let health = try await get(base + "/health")
         XCTAssertEqual(health.status, 200, "the service endpoints need no secret, as in imgproxy")
+        XCTAssertNil(try ImageServer.Configuration(environment: [:], arguments: ["--secret="]).listening.secret,
+                     "an empty secret is none, not one no request can carry")
         let lines = try XCTUnwrap(servers.last).errorOutput.split(separator: "\n")
         XCTAssertEqual(lines.filter { $0.contains("status=403") }.count, 3, "each refusal is logged")
         XCTAssertFalse(lines.contains { $0.contains("s3cr3t") }, "the secret is never logged")
@@ -140,6 +153,9 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         let effective = try ImageServer.Configuration(environment: ["IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_PRESETS": "a=w:1;b=q:20,c"],
                                                       arguments: ["--preset", "c=w:3"])
         XCTAssertEqual(effective.urls.presets, ["c=w:3"], "the flag replaces the variable")
+        let separatedByFlag = try ImageServer.Configuration(environment: ["IMGPROXY_PRESETS": "a=w:1;b=q:20,c"],
+                                                            arguments: ["--presets-separator", ";"])
+        XCTAssertEqual(separatedByFlag.urls.presets, ["a=w:1", "b=q:20,c"], "the separator applies wherever it is given")
         XCTAssertEqual(try ImageServer.Configuration(environment: ["IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_PRESETS": "a=w:1;b=q:20,c"])
             .urls.presets, ["a=w:1", "b=q:20,c"], "a comma is no separator when another is set")
         await assertServeRefused(["--presets-path", folder.appending("missing.txt").path])
@@ -201,7 +217,7 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
     func testPrintedConfigurationShowsEverySettingWithItsOriginAndMasksSecrets() throws {
         let effective = try ImageServer.Configuration.effectiveSettings(
             environment: ["IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_QUALITY": "70", "IMGPROXY_SECRET": "s3cr3t",
-                          "WEBIMAGE_REDIS_URL": "redis://:hunter2@127.0.0.1:6379/0"],
+                          "WEBIMAGE_REDIS_URL": "redis://:hun@ter2@127.0.0.1:6379/0", "IMGPROXY_BASE_URL": "https://u:pw@cdn.test/a@b"],
             arguments: ["--quality", "75", "--webp-effort=6"])
         XCTAssertEqual(effective.map(\.flag), ImageServer.Configuration.settings.map(\.flag), "every setting, in the table's order")
         let byFlag = Dictionary(uniqueKeysWithValues: effective.map { ($0.flag, $0) })
@@ -210,9 +226,11 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertEqual(byFlag["key"]?.line, "--key ********  # $IMGPROXY_KEY")
         XCTAssertEqual(byFlag["salt"]?.text, "********")
         XCTAssertEqual(byFlag["secret"]?.text, "********")
-        XCTAssertEqual(byFlag["redis"]?.text, "redis://********@127.0.0.1:6379/0")
+        XCTAssertEqual(byFlag["redis"]?.text, "redis://********@127.0.0.1:6379/0", "masked to the authority's last @")
+        XCTAssertEqual(byFlag["base-url"]?.text, "https://********@cdn.test/a@b", "an @ in the path is no credential")
+        XCTAssertEqual(byFlag["graceful-stop-timeout"]?.line, "--graceful-stop-timeout twice --timeout  # default")
         XCTAssertEqual(byFlag["avif-speed"]?.line, "--avif-speed 8  # default")
-        XCTAssertFalse(effective.contains { $0.text.contains(Self.key) || $0.text.contains("hunter2") || $0.text.contains("s3cr3t") })
+        XCTAssertFalse(effective.contains { $0.text.contains(Self.key) || $0.text.contains("ter2") || $0.text.contains("pw") || $0.text.contains("s3cr3t") })
         XCTAssertThrowsError(try ImageServer.Configuration.effectiveSettings(environment: ["IMGPROXY_QUALITY": "0"], arguments: []))
     }
 }

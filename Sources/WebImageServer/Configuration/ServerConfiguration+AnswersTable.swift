@@ -172,7 +172,7 @@ extension ServerConfiguration {
         boolean("use-s3", "IMGPROXY_USE_S3", "Load s3://BUCKET/KEY sources from S3-compatible object storage", \.objectStorage.useS3),
         setting("s3-endpoint", "IMGPROXY_S3_ENDPOINT", "URL",
                 "The object storage endpoint, for MinIO, Ceph RGW, R2 or Google Cloud Storage's interoperability",
-                default: "AWS's, s3.REGION.amazonaws.com") { text, configuration throws(SettingValueError) in
+                default: "AWS's, s3.REGION.amazonaws.com", shown: .withoutURLCredentials) { text, configuration throws(SettingValueError) in
             configuration.objectStorage.s3Endpoint = text
         },
         setting("s3-region", "IMGPROXY_S3_REGION", "REGION", "The region object storage requests are signed for",

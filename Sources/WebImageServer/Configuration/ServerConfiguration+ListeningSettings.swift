@@ -14,8 +14,8 @@ extension ServerConfiguration {
         public var readRequestTimeout = 10.0
         /// Seconds requests under way may take to finish after SIGTERM or SIGINT, while new
         /// connections are refused; then they are cancelled and the server stops (imgproxy's
-        /// `IMGPROXY_GRACEFUL_STOP_TIMEOUT`).
-        public var gracefulStopTimeout = 20.0
+        /// `IMGPROXY_GRACEFUL_STOP_TIMEOUT`); nil: twice ``timeout``, as imgproxy's default.
+        public var gracefulStopTimeout: Double?
         /// The most connections open at once; one past it is closed as soon as it is accepted.
         public var maxClients = 2048
         /// The origin every answer allows to read it (`Access-Control-Allow-Origin`, with

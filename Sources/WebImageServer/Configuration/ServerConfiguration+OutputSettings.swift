@@ -52,6 +52,22 @@ extension ServerConfiguration {
         /// the library's own coder uses libjxl's 7).
         public var jxlEffort = 4
 
+        /// The settings above that change every result's bytes without being part of its URL's
+        /// key — the default quality, SVG's dpi and the encoders' efforts — each that differs from
+        /// its default, as `q80.we6`; empty with the defaults. Kept results are tagged with it.
+        public var encodingTag: String {
+            let defaults = OutputSettings()
+            let parts: [String?] = [
+                quality == defaults.quality ? nil : "q\(quality)",
+                svgDPI == defaults.svgDPI ? nil : "dpi\(svgDPI)",
+                webpEffort == defaults.webpEffort ? nil : "we\(webpEffort)",
+                webpPreset == defaults.webpPreset ? nil : "wp\(webpPreset.rawValue)",
+                avifSpeed == defaults.avifSpeed ? nil : "as\(avifSpeed)",
+                jxlEffort == defaults.jxlEffort ? nil : "je\(jxlEffort)",
+            ]
+            return parts.compactMap { $0 }.joined(separator: ".")
+        }
+
         /// The defaults.
         public init() {}
     }

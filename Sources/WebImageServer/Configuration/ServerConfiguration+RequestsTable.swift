@@ -14,9 +14,11 @@ extension ServerConfiguration {
         decimal("read-request-timeout", "IMGPROXY_READ_REQUEST_TIMEOUT", "SECONDS",
                 "Seconds a connection has to send a request head, from its opening or its previous answer; idle connections close after it too",
                 0.001...86_400, \.listening.readRequestTimeout),
-        decimal("graceful-stop-timeout", "IMGPROXY_GRACEFUL_STOP_TIMEOUT", "SECONDS",
+        setting("graceful-stop-timeout", "IMGPROXY_GRACEFUL_STOP_TIMEOUT", "SECONDS",
                 "Seconds requests under way may take to finish after SIGTERM or SIGINT before they are cancelled and the server exits",
-                0...86_400, \.listening.gracefulStopTimeout),
+                default: "twice --timeout") { text, configuration throws(SettingValueError) in
+            configuration.listening.gracefulStopTimeout = try SettingText.decimal(text, in: 0...86_400)
+        },
         integer("max-clients", "IMGPROXY_MAX_CLIENTS", "N",
                 "Connections open at once; one past it is closed as soon as it is accepted", 1...1_000_000, \.listening.maxClients),
         setting("allow-origin", "IMGPROXY_ALLOW_ORIGIN", "ORIGIN",
@@ -72,8 +74,7 @@ extension ServerConfiguration {
         // Repeated flags are joined by line feeds, which no preset holds, whatever the separator.
         setting("preset", "IMGPROXY_PRESETS", "NAME=OPTION/…", "A preset; repeat for more", default: "none",
                 repeated: "\n") { text, configuration throws(SettingValueError) in
-            configuration.urls.presets = text.split(separator: "\n").flatMap { $0.components(separatedBy: configuration.urls.presetsSeparator) }
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            configuration.urls.presetsText = text
         },
         setting("presets-path", "IMGPROXY_PRESETS_PATH", "FILE",
                 "A file of presets, one a line (blank lines and lines starting with # skipped), after --preset's",
@@ -103,7 +104,9 @@ extension ServerConfiguration {
             configuration.urls.argumentsSeparator = separator
         },
         setting("base-url", "IMGPROXY_BASE_URL", "URL", "Put before every imgproxy source URL that does not start with it",
-                default: "none") { text, configuration throws(SettingValueError) in configuration.urls.baseURL = text },
+                default: "none", shown: .withoutURLCredentials) { text, configuration throws(SettingValueError) in
+            configuration.urls.baseURL = text
+        },
         setting("url-replacement", "IMGPROXY_URL_REPLACEMENTS", "PATTERN=REPLACEMENT",
                 "Rewrite imgproxy source URLs starting with PATTERN (* any run but /) to REPLACEMENT (${1} for the first *) before --base-url; repeat for more, ; between them in the variable",
                 default: "none", repeated: ";") { text, configuration throws(SettingValueError) in

@@ -32,7 +32,8 @@ extension ServerConfiguration {
         let variable = "IMGPROXY_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
         let form = flag.split(separator: "-").last ?? ""
         let valueName = form == "path" ? "FILE" : form == "url" ? "URL" : "BASE64"
-        return setting(flag, variable, valueName, summary, default: defaultText) { text, configuration throws(SettingValueError) in
+        return setting(flag, variable, valueName, summary, default: defaultText,
+                       shown: form == "url" ? .withoutURLCredentials : .whole) { text, configuration throws(SettingValueError) in
             configuration[keyPath: keyPath] = switch form {
             case "path": .path(text)
             case "url": .url(text)
@@ -69,7 +70,8 @@ extension ServerConfiguration {
     static func secret(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,
                        _ keyPath: WritableKeyPath<ServerConfiguration, SecretSetting?> & Sendable) -> ServerSetting {
         setting(flag, variable, valueName, summary, default: "none", shown: .masked) { text, configuration throws(SettingValueError) in
-            configuration[keyPath: keyPath] = SecretSetting(text)
+            // An empty one (--secret=) is none, as an empty variable is.
+            configuration[keyPath: keyPath] = text.isEmpty ? nil : SecretSetting(text)
         }
     }
 

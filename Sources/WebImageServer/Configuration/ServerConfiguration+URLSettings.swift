@@ -1,3 +1,5 @@
+import Foundation
+
 extension ServerConfiguration {
     /// How URLs are read and checked: the forms answered, imgproxy's and thumbor's signing, presets, and the rewriting of source URLs (the router and its parsers).
     public struct URLSettings: Sendable, Equatable {
@@ -16,10 +18,17 @@ extension ServerConfiguration {
         /// Whether `unsafe` thumbor URLs are answered although ``thumborKey`` is set (thumbor's
         /// `ALLOW_UNSAFE_URL`, on in thumbor, off here).
         public var thumborAllowUnsafeURL = false
-        /// Presets, `NAME=OPTION/OPTION/…`.
-        public var presets: [String] = []
+        /// The presets as given: `IMGPROXY_PRESETS`' text, or the `--preset` flags' joined by
+        /// line feeds; split by ``presets`` once every setting is read, so that the separator
+        /// applies wherever it was given.
+        public var presetsText = ""
         /// What separates the presets of one `IMGPROXY_PRESETS` (imgproxy's `IMGPROXY_PRESETS_SEPARATOR`).
         public var presetsSeparator = ","
+        /// Presets, `NAME=OPTION/OPTION/…`: ``presetsText`` split at line feeds and at ``presetsSeparator``.
+        public var presets: [String] {
+            presetsText.split(separator: "\n").flatMap { $0.components(separatedBy: presetsSeparator) }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         /// Presets read from the file of `IMGPROXY_PRESETS_PATH`, one a line (blank lines and
         /// lines starting with `#` skipped), after ``presets``.
         public var presetsFromFile: [String] = []

@@ -66,7 +66,12 @@ public enum SettingVisibility: Sendable {
         case .masked:
             return "********"
         case .withoutURLCredentials:
-            guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
+            // The authority ends at the first /, ? or #; its user and password at its last @
+            // (a password may hold an @ of its own).
+            guard let scheme = text.range(of: "://") else { return text }
+            let rest = text[scheme.upperBound...]
+            let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
+            guard let at = authority.lastIndex(of: "@") else { return text }
             return text[..<scheme.upperBound] + "********" + text[at...]
         }
     }

@@ -92,7 +92,8 @@ public final class ImageProcessor: Sendable {
         self.manager = manager
         fetcher = SourceFetcher(manager: manager, sources: SourcePolicy(configuration.sources, allowsObjectStorage: configuration.objectStorage.useS3), metrics: metrics)
         encoder = OutputEncoder(coders: coders, defaultQuality: configuration.output.quality)
-        results = ResultCache(memoryLimitBytes: memoryLimitBytes, disk: disk, shared: sharedCache, metrics: metrics)
+        results = ResultCache(memoryLimitBytes: memoryLimitBytes, disk: disk, shared: sharedCache, metrics: metrics,
+                              encodingTag: configuration.output.encodingTag)
         self.metrics = metrics
     }
 

@@ -22,9 +22,16 @@ final class ResultCache: Sendable {
     private let writeBack = BackgroundWork(name: "WebImageServer write-back", limitBytes: 64 << 20)
     /// Where damaged disk copies and dropped write-backs are counted.
     private let metrics: ServerMetrics
+    /// What the disk and shared keys start with: the server's encoder settings that differ
+    /// from the defaults (``ServerConfiguration/OutputSettings/encodingTag``), so that results
+    /// kept across a restart, or shared by instances configured otherwise, are never answered
+    /// for settings that would encode them otherwise. Memory, this process's own, needs none.
+    private let keptKeyPrefix: String
 
-    /// A cache holding up to `memoryLimitBytes` of results in memory, and the tiers given.
-    init(memoryLimitBytes: Int, disk: DiskCache?, shared: (any ImageCaching)?, metrics: ServerMetrics) {
+    /// A cache holding up to `memoryLimitBytes` of results in memory, and the tiers given, their
+    /// keys tagged with `encodingTag`.
+    init(memoryLimitBytes: Int, disk: DiskCache?, shared: (any ImageCaching)?, metrics: ServerMetrics, encodingTag: String = "") {
+        keptKeyPrefix = encodingTag.isEmpty ? "" : encodingTag + "|"
         memory = MemoryCache(costLimit: memoryLimitBytes)
         self.disk = disk
         self.shared = shared
@@ -41,13 +48,14 @@ final class ResultCache: Sendable {
     /// such lookups go on.
     func below(forKey key: String, now: Date) async -> ProcessedImage? {
         writeBack.noteActivity()
-        if let onDisk = onDisk(forKey: key) {
+        let kept = keptKeyPrefix + key
+        if let onDisk = onDisk(forKey: kept) {
             keepInMemory(onDisk, forKey: key)
             return onDisk
         }
-        guard let shared = await sharedResult(forKey: key, now: now) else { return nil }
+        guard let shared = await sharedResult(forKey: kept, now: now) else { return nil }
         keepInMemory(shared, forKey: key)
-        if disk != nil, !writeBack.enqueue(holding: shared.body.readableBytes, { [self] in keepOnDisk(shared, forKey: key) }) {
+        if disk != nil, !writeBack.enqueue(holding: shared.body.readableBytes, { [self] in keepOnDisk(shared, forKey: kept) }) {
             metrics.writeBacksDropped.increment()
         }
         return shared
@@ -58,8 +66,8 @@ final class ResultCache: Sendable {
     /// (within its timeouts) rather than piling up writes.
     func store(_ image: ProcessedImage, forKey key: String) async {
         keepInMemory(image, forKey: key)
-        keepOnDisk(image, forKey: key)
-        await share(image, forKey: key)
+        keepOnDisk(image, forKey: keptKeyPrefix + key)
+        await share(image, forKey: keptKeyPrefix + key)
     }
 
     /// Keeps `image` in the memory cache, costing its bytes.

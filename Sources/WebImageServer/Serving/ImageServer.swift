@@ -54,7 +54,8 @@ public struct ImageServer: Sendable {
         let services = services(onListening: onListening, onMetricsListening: onMetricsListening)
         var configuration = ServiceGroupConfiguration(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: responder.logger)
-        configuration.maximumGracefulShutdownDuration = .milliseconds(Int64((listening.gracefulStopTimeout * 1000).rounded()))
+        let drain = listening.gracefulStopTimeout ?? 2 * listening.timeout
+        configuration.maximumGracefulShutdownDuration = .milliseconds(Int64((drain * 1000).rounded()))
         try await ServiceGroup(configuration: configuration).run()
     }
 
@@ -81,7 +82,7 @@ public struct ImageServer: Sendable {
                            logger: logger)
     }
 
-    /// The Hummingbird application ``run(onListening:)`` runs: also what HummingbirdTesting
+    /// The Hummingbird application ``run(onListening:onMetricsListening:)`` runs: also what HummingbirdTesting
     /// drives in process (its `.router` setup answers through ``responder`` without a port).
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> Application<ImageServerResponder> {
