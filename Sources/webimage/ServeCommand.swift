@@ -46,13 +46,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Print every setting as the environment and flags give it (keys and passwords masked), and exit.")
     var printConfig = false
 
-    /// The configuration `environment` describes with the flags laid over it; `local:///`
-    /// sources come from the current folder when no root is set and the server listens on loopback.
-    func configuration(_ environment: [String: String]) throws(ConfigurationError) -> ImageServer.Configuration {
-        try ImageServer.Configuration(environment: environment, arguments: settings)
-            .servingLocalSources(from: FileManager.default.currentDirectoryPath)
-    }
-
     /// Refuses a command line of the wrong shape (a flag that is no setting, a value missing)
     /// with the usage, as ArgumentParser refuses its own; a wrong value is reported by `run`,
     /// with the environment read.
@@ -68,18 +61,17 @@ struct ServeCommand: AsyncParsableCommand {
         MallocTuning.returnLargeBlocks(environment: ProcessInfo.processInfo.environment)
         WebImageCommand.prepareCoders()
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try await CommandFailure.reporting { try self.configuration(environment) }
-        // What the environment sets that no setting here reads is said, never dropped unseen.
-        for warning in ImageServer.Configuration.warnings(for: environment) {
+        let reading = try await CommandFailure.reporting { try ConfigurationReading(environment: environment, arguments: settings) }
+        // What the environment or a thumbor.conf sets that no setting here reads is said, never dropped unseen.
+        for warning in reading.warnings {
             FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8))
         }
         if printConfig {
-            let effective = try await CommandFailure.reporting {
-                try ImageServer.Configuration.effectiveSettings(environment: environment, arguments: settings)
-            }
-            FileHandle.standardOutput.write(Data(effective.map { $0.line + "\n" }.joined().utf8))
+            FileHandle.standardOutput.write(Data(reading.effectiveSettings.map { $0.line + "\n" }.joined().utf8))
             return
         }
+        // local:/// sources come from the current folder when no root is set and the server listens on loopback.
+        let configuration = reading.configuration.servingLocalSources(from: FileManager.default.currentDirectoryPath)
         // One line a request: formatted once, written to standard error in batches (within a
         // tenth of a second by default, and all of them before the command returns).
         let logLines = LogLineBuffer(interval: .milliseconds(Int((configuration.logs.logInterval * 1000).rounded())))

@@ -215,10 +215,10 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
     }
 
     func testPrintedConfigurationShowsEverySettingWithItsOriginAndMasksSecrets() throws {
-        let effective = try ImageServer.Configuration.effectiveSettings(
+        let effective = try ConfigurationReading(
             environment: ["IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_QUALITY": "70", "IMGPROXY_SECRET": "s3cr3t",
                           "WEBIMAGE_REDIS_URL": "redis://:hun@ter2@127.0.0.1:6379/0", "IMGPROXY_BASE_URL": "https://u:pw@cdn.test/a@b"],
-            arguments: ["--quality", "75", "--webp-effort=6"])
+            arguments: ["--quality", "75", "--webp-effort=6"]).effectiveSettings
         XCTAssertEqual(effective.map(\.flag), ImageServer.Configuration.settings.map(\.flag), "every setting, in the table's order")
         let byFlag = Dictionary(uniqueKeysWithValues: effective.map { ($0.flag, $0) })
         XCTAssertEqual(byFlag["quality"]?.line, "--quality 75  # flag", "a flag wins over its variable")
@@ -231,6 +231,6 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertEqual(byFlag["graceful-stop-timeout"]?.line, "--graceful-stop-timeout twice --timeout  # default")
         XCTAssertEqual(byFlag["avif-speed"]?.line, "--avif-speed 8  # default")
         XCTAssertFalse(effective.contains { $0.text.contains(Self.key) || $0.text.contains("ter2") || $0.text.contains("pw") || $0.text.contains("s3cr3t") })
-        XCTAssertThrowsError(try ImageServer.Configuration.effectiveSettings(environment: ["IMGPROXY_QUALITY": "0"], arguments: []))
+        XCTAssertThrowsError(try ConfigurationReading(environment: ["IMGPROXY_QUALITY": "0"], arguments: []))
     }
 }

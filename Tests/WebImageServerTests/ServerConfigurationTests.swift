@@ -201,7 +201,7 @@ final class ServerConfigurationTests: XCTestCase {
     }
 
     /// Where the settings table lives: the server's DocC catalog.
-    private static var configurationArticle: URL {
+    static var configurationArticle: URL {
         Fixtures.packageRoot.appendingPathComponent("Sources/WebImageServer/WebImageServer.docc/Configuration.md")
     }
 }

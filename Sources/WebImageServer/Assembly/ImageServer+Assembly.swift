@@ -49,11 +49,13 @@ extension ImageServer {
         } catch {
             throw .presets(error)
         }
-        let thumborParser = ThumborURLParser(limits: parser.limits, loader: configuration.sources.thumborLoader,
+        var thumborParser = ThumborURLParser(limits: parser.limits, loader: configuration.sources.thumborLoader,
                                              opaquePNGToJPEG: configuration.formats.autoPngToJpg,
                                              sourceBound: configuration.limits.thumborSourceBound,
                                              preservesCopyright: configuration.output.thumborPreserveExifCopyrightInfo,
                                              progressiveJPEG: configuration.output.thumborProgressiveJPEG)
+        thumborParser.respectsOrientation = configuration.output.thumborRespectOrientation
+        thumborParser.formatQuality = configuration.output.formatQuality
         return ProcessingURLRouter(format: configuration.urls.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                    thumborParser: thumborParser, thumborSigner: ThumborURLSigner(configuration.urls))
     }

@@ -45,13 +45,16 @@ extension ServerConfiguration {
                 "Write PNG results of imgproxy URLs Adam7-interlaced, which browsers show coarse first", \.output.pngInterlaced),
         switchable("thumbor-progressive-jpeg", "THUMBOR_PROGRESSIVE_JPEG",
                    "Write JPEG results of thumbor URLs in progressive scans, as thumbor's PROGRESSIVE_JPEG", \.output.thumborProgressiveJPEG),
+        switchable("thumbor-respect-orientation", "THUMBOR_RESPECT_ORIENTATION",
+                   "Turn the images of thumbor URLs upright by their EXIF orientation, as thumbor's RESPECT_ORIENTATION (off in thumbor)",
+                   \.output.thumborRespectOrientation),
         switchable("auto-rotate", "IMGPROXY_AUTO_ROTATE",
                    "Turn the images of imgproxy URLs upright by their EXIF orientation unless the URL's ar says otherwise", \.output.autoRotate),
         switchable("strip-color-profile", "IMGPROXY_STRIP_COLOR_PROFILE",
                    "Convert results of imgproxy URLs to sRGB and write no ICC profile unless the URL's scp says otherwise", \.output.stripColorProfile),
         setting("format-quality", "IMGPROXY_FORMAT_QUALITY", "FORMAT=Q,…",
-                "Encoder quality of a format when an imgproxy URL gives none, over --quality (the default of its fq)",
-                default: "none: --quality for every format") { text, configuration throws(SettingValueError) in
+                "Encoder quality of a format when a URL gives none, over --quality (the default of an imgproxy URL's fq; thumbor's WEBP_QUALITY, AVIF_QUALITY, HEIF_QUALITY); repeat for more",
+                default: "none: --quality for every format", repeated: ",") { text, configuration throws(SettingValueError) in
             var qualities: [ImageFormat: Int] = [:]
             for pair in SettingText.list(text) {
                 let parts = pair.split(separator: "=", omittingEmptySubsequences: false)

@@ -6,11 +6,9 @@ extension ServerConfiguration {
     /// options. Throws ``ConfigurationError`` naming the first variable or flag that is wrong,
     /// with ``ConfigurationError/isUsage`` when the command line's shape is (a flag that is no
     /// setting, a value missing, a switch given one, a word that is no flag).
+    /// A `thumbor.conf` named by `--thumbor-config` or its variable is read first (see ``ConfigurationReading``).
     public init(environment: [String: String], arguments: [String]) throws(ConfigurationError) {
-        try self.init(environment: environment)
-        for (flag, text) in try Self.flags(in: arguments) {
-            try set(flag: flag, to: text)
-        }
+        self = try ConfigurationReading(environment: environment, arguments: arguments).configuration
     }
 
     /// Throws ``ConfigurationError`` (with ``ConfigurationError/isUsage``) when `arguments` is

@@ -9,6 +9,8 @@ extension ServerConfiguration {
             case variable(String)
             /// Its flag on the command line.
             case flag
+            /// A `thumbor.conf`'s assignment: `PATH:LINE NAME`.
+            case thumborConfig(String)
         }
 
         /// The setting's flag, without its dashes.
@@ -24,26 +26,9 @@ extension ServerConfiguration {
             case .default: "default"
             case .variable(let name): "$\(name)"
             case .flag: "flag"
+            case .thumborConfig(let assignment): assignment
             }
             return "--\(flag) \(text)  # \(source)"
-        }
-    }
-
-    /// Every setting as `environment` and `arguments` give it, in the order of ``settings``,
-    /// after reading them as ``init(environment:arguments:)`` does (so a wrong value throws
-    /// the same error): what `webimage serve --print-config` prints, keys and passwords masked.
-    public static func effectiveSettings(environment: [String: String], arguments: [String])
-        throws(ConfigurationError) -> [EffectiveSetting] {
-        _ = try ServerConfiguration(environment: environment, arguments: arguments)
-        let flags = Dictionary(try flags(in: arguments), uniquingKeysWith: { _, later in later })
-        return settings.map { setting in
-            if let text = flags[setting.flag] {
-                return EffectiveSetting(flag: setting.flag, text: setting.shown.showing(text), origin: .flag)
-            }
-            if let variable = setting.variable, let text = environment[variable], !text.isEmpty {
-                return EffectiveSetting(flag: setting.flag, text: setting.shown.showing(text), origin: .variable(variable))
-            }
-            return EffectiveSetting(flag: setting.flag, text: setting.defaultText, origin: .default)
         }
     }
 }

@@ -39,7 +39,7 @@ extension ServerConfiguration {
         .union(foreignVariables.map(\.name))
 
     /// The edit distance of `a` and `b` (insertions, deletions and substitutions of bytes).
-    private static func distance(_ a: String, _ b: String) -> Int {
+    static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a.utf8), b = Array(b.utf8)
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {

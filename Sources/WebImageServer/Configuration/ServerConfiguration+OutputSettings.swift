@@ -14,6 +14,9 @@ extension ServerConfiguration {
         public var jpegProgressive = false
         /// Whether JPEG results of thumbor URLs are (thumbor's `PROGRESSIVE_JPEG`, on by default).
         public var thumborProgressiveJPEG = true
+        /// Whether the images of thumbor URLs are turned upright by their EXIF orientation
+        /// (thumbor's `RESPECT_ORIENTATION`; off in thumbor, on here, as imgproxy's `IMGPROXY_AUTO_ROTATE`).
+        public var thumborRespectOrientation = true
         /// Whether PNG results of imgproxy URLs are Adam7-interlaced (imgproxy's
         /// `IMGPROXY_PNG_INTERLACED`, off by default).
         public var pngInterlaced = false

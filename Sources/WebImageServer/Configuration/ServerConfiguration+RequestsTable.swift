@@ -4,6 +4,12 @@ import WebImage
 extension ServerConfiguration {
     /// The settings of listening, URLs and signing, sources and limits, in the order they are listed.
     static let requestsTable: [ServerSetting] = [
+        // Files of settings
+        setting(thumborConfigFlag, thumborConfigVariable, "FILE",
+                "A thumbor.conf whose settings are read under the environment and flags, each of thumbor's by its rule: read, warned about or refused",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.thumborConfig = text
+        },
         // Listening
         setting("bind", "IMGPROXY_BIND", "HOST:PORT", "The address to listen on; port 0 picks a free one",
                 default: "127.0.0.1:8080") { text, configuration throws(SettingValueError) in
@@ -122,6 +128,15 @@ extension ServerConfiguration {
         list("allowed-sources", "IMGPROXY_ALLOWED_SOURCES", "PREFIX",
              "A URL prefix sources must start with, * matching any run of characters but /; repeat for more; end a host with /",
              default: "none: any", \.sources.allowedSources),
+        setting("thumbor-allowed-source", "THUMBOR_ALLOWED_SOURCES", "HOST|PATTERN|~URL-PATTERN",
+                "A host an HTTP source must have, a regular expression its whole host must match (one holding \\ ^ $ * + ? { } [ ] ( ) |), or after ~ one the URL must start with, as thumbor's ALLOWED_SOURCES; repeat for more, a line each in the variable",
+                default: "none: any", repeated: "\n") { text, configuration throws(SettingValueError) in
+            var patterns: [ThumborSourcePattern] = []
+            for entry in text.split(whereSeparator: \.isNewline) where !entry.trimmingCharacters(in: .whitespaces).isEmpty {
+                patterns.append(try ThumborSourcePattern(setting: entry.trimmingCharacters(in: .whitespaces)))
+            }
+            configuration.sources.thumborAllowedSources = patterns
+        },
         boolean("allow-loopback-sources", "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES",
                 "Fetch sources that resolve to loopback addresses (127.0.0.0/8, ::1)", \.sources.allowLoopbackSources),
         boolean("allow-private-sources", "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES",

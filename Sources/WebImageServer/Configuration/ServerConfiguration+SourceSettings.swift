@@ -3,6 +3,9 @@ extension ServerConfiguration {
     public struct SourceSettings: Sendable, Equatable {
         /// URL prefixes sources must start with; empty allows any.
         public var allowedSources: [String] = []
+        /// thumbor's `ALLOWED_SOURCES`: hosts, host patterns and URL patterns an `http(s)` source
+        /// must match one of, for either URL form; empty allows any.
+        public var thumborAllowedSources: [ThumborSourcePattern] = []
         /// Whether sources resolving to loopback addresses may be fetched.
         public var allowLoopbackSources = false
         /// Whether sources resolving to private and other special addresses may be fetched.

@@ -47,6 +47,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How metrics are named and where they are scraped.
     public var metrics = MetricsSettings()
 
+    /// The `thumbor.conf` whose settings were read under the environment's and the flags'
+    /// (see ``ConfigurationReading``), or nil.
+    public var thumborConfig: String?
+
     /// The subfolders of ``CacheSettings/cacheDir`` that hold the source and the result disk caches.
     public static let cacheSubfolders = (sources: "sources", results: "results")
 
@@ -56,13 +60,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The defaults with the settings `environment` gives laid over them; throws
     /// ``ConfigurationError`` naming the first variable whose value is not valid, or a variable
     /// of imgproxy's this server would have to ignore while it changes answers (see
-    /// ``ForeignVariable``). Empty variables count as unset.
+    /// ``ForeignVariable``). Empty variables count as unset. A `thumbor.conf` its
+    /// `WEBIMAGE_THUMBOR_CONFIG` names is read under it (see ``ConfigurationReading``).
     public init(environment: [String: String]) throws(ConfigurationError) {
-        try Self.refuseForeignVariables(in: environment)
-        for setting in Self.settings {
-            guard let variable = setting.variable, let text = environment[variable], !text.isEmpty else { continue }
-            try setting.apply(text, to: &self, from: variable)
-        }
+        self = try ConfigurationReading(environment: environment, arguments: []).configuration
     }
 
     /// Sets the setting whose flag is `flag` (`quality`) from `text`, as given on the command

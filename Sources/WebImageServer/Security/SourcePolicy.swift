@@ -9,6 +9,8 @@ public struct SourcePolicy: Sendable {
     /// see `WildcardPrefix`); empty allows any.
     public let allowedSources: [String]
     private let allowedPatterns: [WildcardPrefix]
+    /// thumbor's `ALLOWED_SOURCES`: an `http(s)` source's host or URL must match one; empty allows any.
+    public let thumborAllowedSources: [ThumborSourcePattern]
     /// The folder `local:///path` sources are read from, its links resolved, or nil to refuse them.
     public let localRoot: URL?
     /// Whether `s3://bucket/key` sources are loaded (by the object storage loader the server's
@@ -20,18 +22,24 @@ public struct SourcePolicy: Sendable {
     public init(_ sources: ServerConfiguration.SourceSettings, allowsObjectStorage: Bool = false) {
         allowedSources = sources.allowedSources
         allowedPatterns = sources.allowedSources.map(WildcardPrefix.init)
+        thumborAllowedSources = sources.thumborAllowedSources
         localRoot = sources.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).resolvingSymlinksInPath() }
         self.allowsObjectStorage = allowsObjectStorage
     }
 
     /// The URL to load for `source`, once it starts with one of ``allowedSources`` (when there
-    /// are any): an `http(s)` source as it is, an `s3://` one as it is when ``allowsObjectStorage``,
+    /// are any) and, over HTTP, matches one of ``thumborAllowedSources`` (when there are any): an `http(s)` source as it is, an `s3://` one as it is when ``allowsObjectStorage``,
     /// a `local:///path` source as the file below
     /// ``localRoot``. The file is judged by its real path, every link resolved, so neither `..`
     /// nor a link inside the folder reaches a file outside it.
     public func resolve(_ source: URL) throws(ProcessingError) -> URL {
         guard allowedPatterns.isEmpty || allowedPatterns.contains(where: { $0.matches(source.absoluteString) }) else {
             throw .sourceRefused("the source is not among the allowed sources")
+        }
+        let scheme = source.scheme?.lowercased()
+        if scheme == "http" || scheme == "https", !thumborAllowedSources.isEmpty,
+           !thumborAllowedSources.contains(where: { $0.matches(source) }) {
+            throw .sourceRefused("the source matches none of the allowed sources")
         }
         if source.scheme?.lowercased() == "s3" {
             guard allowsObjectStorage else { throw .sourceRefused("s3 sources are not enabled") }

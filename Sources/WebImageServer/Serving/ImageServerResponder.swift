@@ -72,7 +72,8 @@ public struct ImageServerResponder: HTTPResponder {
         self.metricsRegistry = metricsRegistry
         metricsAddress = configuration.metrics.prometheusBind
         services = ServiceEndpoints(metricsRegistry: metricsAddress == nil ? metricsRegistry : nil,
-                                    healthCheckPath: configuration.listening.healthCheckPath)
+                                    healthCheckPath: configuration.listening.healthCheckPath,
+                                    answersThumborHealthcheck: configuration.urls.urlFormat != .imgproxy)
         listening = configuration.listening
         secret = configuration.listening.secret.map(AuthorizationSecret.init)
         ttl = configuration.answers.ttl

@@ -72,6 +72,12 @@ public struct ThumborURLParser: Sendable {
     public var preservesCopyright: Bool
     /// Whether JPEG results are written progressive (thumbor's `PROGRESSIVE_JPEG`).
     public var progressiveJPEG: Bool
+    /// Whether images are turned upright by their EXIF orientation (thumbor's
+    /// `RESPECT_ORIENTATION`; on here by default, off in thumbor).
+    public var respectsOrientation = true
+    /// The quality of each format when the URL's `quality` filter gives none (thumbor's
+    /// `WEBP_QUALITY`, `AVIF_QUALITY`, `HEIF_QUALITY`); a format not in it takes the server's quality.
+    public var formatQuality: [ImageFormat: Int] = [:]
 
     /// A parser with `limits`, reading images without a scheme with `loader`, writing opaque
     /// PNGs as JPEG when `opaquePNGToJPEG`, bounding sizes and sources by `sourceBound`, keeping
@@ -135,6 +141,8 @@ public struct ThumborURLParser: Sendable {
         request.options.opaquePNGToJPEG = opaquePNGToJPEG
         request.options.keepCopyright = preservesCopyright
         request.options.progressiveJPEG = progressiveJPEG
+        request.options.autoRotate = respectsOrientation
+        request.options.formatQuality = formatQuality
         if let sourceBound {
             // thumbor lowers a size asked past MAX_WIDTH or MAX_HEIGHT to it (`orig` stays the source's).
             request.options.thumborSourceBound = sourceBound
