@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .library(name: "WebImageQuantization", targets: ["WebImageQuantization"]),
         .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .library(name: "WebImageObjectStorage", targets: ["WebImageObjectStorage"]),
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
@@ -70,6 +71,8 @@ let package = Package(
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // Little CMS 2: ICC profiles and the conversion of decoded pixels to sRGB.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // libimagequant: palette quantization for palette PNGs (WebImageQuantization only).
+        .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
 
         // The setjmp/longjmp boundary for libjpeg and libpng: nothing they raise crosses into Swift;
         // zlib for the compressed ICC profiles of PNG's iCCP chunks and for WebImage's own reader
@@ -85,6 +88,10 @@ let package = Package(
         .target(
             name: "WebImageCodecs",
             dependencies: ["WebImage", "Locking", "CCodecShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CDE265", "CJXL", "CLCMS2"]),
+
+        // The PaletteQuantizer over libimagequant, a module of its own: libimagequant 2 is
+        // GPL-3.0-or-later, and the core and codecs link none of it.
+        .target(name: "WebImageQuantization", dependencies: ["WebImage", "CImageQuant"]),
 
         // A cache tier shared between processes, in Redis, over a small RESP client on SwiftNIO:
         // a module of its own so that the core gains no dependency.
@@ -118,7 +125,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", "WebImageCodecs", "Locking",
+                "WebImage", "WebImageCodecs", "WebImageQuantization", "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -189,7 +196,8 @@ let package = Package(
         // References/ holds Pillow's outputs, read by path (see scripts/make-resize-references.py).
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImage", "WebImageCodecs", "CCodecShims", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage"],
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageQuantization", "CCodecShims", "WebImageTestSupport", "LoopbackHTTPServer",
+                           "Locking", "webimage"],
             exclude: ["References"]),
         // The `webimage` command line run as a binary: decode, info, get, cache commands.
         .testTarget(

@@ -1,6 +1,6 @@
-// The PNG encoder (see wi_png.h): rows filtered as libpng and Pillow filter them by default, then
-// the whole filtered image deflated in one call by libdeflate at level 6, zlib's default level
-// and Pillow's. libdeflate reaches that level's compression (its output is a little smaller
+// The PNG encoder (see wi_png.h): truecolour rows filtered as libpng and Pillow filter them by
+// default (palette rows unfiltered), then the whole image deflated in one call by libdeflate at
+// level 6, zlib's default level and Pillow's. libdeflate reaches that level's compression (its output is a little smaller
 // than zlib's) in about a third of zlib's time, and PNG encoding is mostly deflate.
 #include "wi_png.h"
 #include "wi_png_paeth.h"
@@ -205,13 +205,16 @@ static uint8_t *filter_interlaced(const uint8_t *rgba, uint32_t width, uint32_t 
     return filtered;
 }
 
-/// The file around `filtered` deflated into `output`: signature, IHDR, one IDAT, IEND.
-static wi_png_status write_file(const uint8_t *filtered, size_t size, uint32_t width, uint32_t height,
-                                int keep_alpha, int interlaced, wi_png_buffer *output, wi_png_error *error) {
+/// The file around `filtered` deflated into `output`: signature, IHDR (of `bit_depth` and
+/// `colour_type`), the `extra_size` bytes of whole chunks at `extra` (a palette's PLTE and
+/// tRNS), one IDAT, IEND.
+static wi_png_status write_file(const uint8_t *filtered, size_t size, uint32_t width, uint32_t height, int bit_depth,
+                                int colour_type, int interlaced, const uint8_t *extra, size_t extra_size,
+                                wi_png_buffer *output, wi_png_error *error) {
     struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(WI_PNG_DEFLATE_LEVEL);
     if (compressor == NULL) return WI_PNG_NO_MEMORY;
     size_t bound = libdeflate_zlib_compress_bound(compressor, size);
-    const size_t header = sizeof signature + 25, trailer = 12 + 12;
+    const size_t header = sizeof signature + 25 + extra_size, trailer = 12 + 12;
     output->bytes = malloc(header + 8 + bound + trailer);
     if (output->bytes == NULL) {
         libdeflate_free_compressor(compressor);
@@ -224,10 +227,11 @@ static wi_png_status write_file(const uint8_t *filtered, size_t size, uint32_t w
     memcpy(ihdr + 4, "IHDR", 4);
     put32(ihdr + 8, width);
     put32(ihdr + 12, height);
-    // Bit depth 8; colour type RGBA (6) or RGB (2); deflate, adaptive filtering, none or Adam7.
-    const uint8_t rest[5] = {8, keep_alpha ? 6 : 2, 0, 0, interlaced ? 1 : 0};
+    // Deflate, adaptive filtering, none or Adam7.
+    const uint8_t rest[5] = {(uint8_t)bit_depth, (uint8_t)colour_type, 0, 0, interlaced ? 1 : 0};
     memcpy(ihdr + 16, rest, sizeof rest);
     seal_chunk(ihdr, 13);
+    if (extra_size > 0) memcpy(ihdr + 25, extra, extra_size);
     uint8_t *idat = p + header;
     memcpy(idat + 4, "IDAT", 4);
     size_t compressed = libdeflate_zlib_compress(compressor, filtered, size, idat + 8, bound);
@@ -258,11 +262,114 @@ wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height
         snprintf(error->message, sizeof error->message, "out of memory");
         return WI_PNG_NO_MEMORY;
     }
-    wi_png_status status = write_file(filtered, size, width, height, keep_alpha, interlaced, output, error);
+    // Bit depth 8; colour type RGBA (6) or RGB (2).
+    wi_png_status status = write_file(filtered, size, width, height, 8, keep_alpha ? 6 : 2, interlaced, NULL, 0, output, error);
     if (status == WI_PNG_NO_MEMORY && error->message[0] == 0) {
         snprintf(error->message, sizeof error->message, "out of memory");
     }
     free(filtered);
+    return status;
+}
+
+/// Packs `width` indices of `bit_depth` bits each into `out` after a filter byte 0, the first
+/// index in the highest bits of the first byte, as PNG stores them.
+static void pack_row(const uint8_t *indices, uint32_t width, int bit_depth, uint8_t *out) {
+    out[0] = FILTER_NONE;
+    uint8_t *bytes = out + 1;
+    if (bit_depth == 8) {
+        memcpy(bytes, indices, width);
+        return;
+    }
+    int per_byte = 8 / bit_depth;
+    memset(bytes, 0, ((size_t)width * (size_t)bit_depth + 7) / 8);
+    for (uint32_t x = 0; x < width; x++) {
+        int shift = 8 - bit_depth * (int)(x % (uint32_t)per_byte + 1);
+        bytes[x / (uint32_t)per_byte] |= (uint8_t)(indices[x] << shift);
+    }
+}
+
+/// The unfiltered rows of the indexed image, each Adam7 pass in turn when `interlaced`, in a
+/// malloc'd buffer, or NULL.
+static uint8_t *pack_indexed(const uint8_t *indices, uint32_t width, uint32_t height, int bit_depth, int interlaced,
+                             size_t *size) {
+    const uint32_t whole[1][4] = {{0, 0, 1, 1}};
+    const uint32_t (*passes)[4] = interlaced ? adam7 : whole;
+    int pass_count = interlaced ? 7 : 1;
+    *size = 0;
+    for (int pass = 0; pass < pass_count; pass++) {
+        uint32_t w = pass_extent(width, passes[pass][0], passes[pass][2]), h = pass_extent(height, passes[pass][1], passes[pass][3]);
+        if (w > 0 && h > 0) *size += (((size_t)w * (size_t)bit_depth + 7) / 8 + 1) * h;
+    }
+    uint8_t *packed = malloc(*size);
+    uint8_t *row = malloc(width);
+    if (packed == NULL || row == NULL) {
+        free(packed);
+        free(row);
+        return NULL;
+    }
+    size_t offset = 0;
+    for (int pass = 0; pass < pass_count; pass++) {
+        uint32_t x0 = passes[pass][0], y0 = passes[pass][1], dx = passes[pass][2], dy = passes[pass][3];
+        uint32_t w = pass_extent(width, x0, dx), h = pass_extent(height, y0, dy);
+        if (w == 0 || h == 0) continue;
+        for (uint32_t y = 0; y < h; y++) {
+            const uint8_t *source = indices + (size_t)(y0 + (size_t)y * dy) * width;
+            for (uint32_t x = 0; x < w; x++) row[x] = source[x0 + (size_t)x * dx];
+            pack_row(row, w, bit_depth, packed + offset);
+            offset += ((size_t)w * (size_t)bit_depth + 7) / 8 + 1;
+        }
+    }
+    free(row);
+    return packed;
+}
+
+wi_png_status wi_png_encode_indexed(const uint8_t *indices, uint32_t width, uint32_t height, const uint8_t *palette,
+                                    uint32_t count, int bit_depth, int interlaced, wi_png_buffer *output,
+                                    wi_png_error *error) {
+    error->message[0] = 0;
+    if (width == 0 || height == 0 || width > WI_PNG_MAX_CHUNK || height > WI_PNG_MAX_CHUNK) {
+        snprintf(error->message, sizeof error->message, "PNG cannot store a %ux%u image", width, height);
+        return WI_PNG_CORRUPT;
+    }
+    if ((bit_depth != 1 && bit_depth != 2 && bit_depth != 4 && bit_depth != 8) || count == 0 || count > (1u << bit_depth)) {
+        snprintf(error->message, sizeof error->message, "a palette of %u colours does not fit %d bits a pixel", count, bit_depth);
+        return WI_PNG_CORRUPT;
+    }
+    for (size_t i = 0; i < (size_t)width * height; i++) {
+        if (indices[i] >= count) {
+            snprintf(error->message, sizeof error->message, "index %u is past the palette's %u colours", indices[i], count);
+            return WI_PNG_CORRUPT;
+        }
+    }
+    // PLTE, then tRNS up to the last colour that is not opaque.
+    uint32_t translucent = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (palette[i * 4 + 3] != 255) translucent = i + 1;
+    }
+    uint8_t chunks[12 + 3 * 256 + 12 + 256];
+    memcpy(chunks + 4, "PLTE", 4);
+    for (uint32_t i = 0; i < count; i++) memcpy(chunks + 8 + i * 3, palette + i * 4, 3);
+    seal_chunk(chunks, 3 * count);
+    size_t extra = 12 + 3 * (size_t)count;
+    if (translucent > 0) {
+        uint8_t *trns = chunks + extra;
+        memcpy(trns + 4, "tRNS", 4);
+        for (uint32_t i = 0; i < translucent; i++) trns[8 + i] = palette[i * 4 + 3];
+        seal_chunk(trns, translucent);
+        extra += 12 + translucent;
+    }
+    size_t size = 0;
+    uint8_t *packed = pack_indexed(indices, width, height, bit_depth, interlaced, &size);
+    if (packed == NULL) {
+        snprintf(error->message, sizeof error->message, "out of memory");
+        return WI_PNG_NO_MEMORY;
+    }
+    // Colour type 3: palette.
+    wi_png_status status = write_file(packed, size, width, height, bit_depth, 3, interlaced, chunks, extra, output, error);
+    if (status == WI_PNG_NO_MEMORY && error->message[0] == 0) {
+        snprintf(error->message, sizeof error->message, "out of memory");
+    }
+    free(packed);
     return status;
 }
 

@@ -6,7 +6,7 @@ import WebImageCodecs
 import WebImageTestSupport
 import XCTest
 
-/// imgproxy's variables for the encoders' efforts and PNG interlacing, the log format and Prometheus, and
+/// imgproxy's variables for the encoders' efforts, PNG interlacing and quantization, the log format and Prometheus, and
 /// `--print-config`, each observed in what a real server answers, writes or prints.
 final class ServeDeploymentSettingsTests: ServeTestCase {
     /// The bytes `base` answers for the origin's photo at 300 pixels wide in `format`.
@@ -59,6 +59,23 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertEqual(plain[28], 0)
         XCTAssertEqual(interlaced[28], 1, "IHDR's interlace method is Adam7")
         XCTAssertEqual(try ImageCoders.shared.decode(interlaced).pixels, try ImageCoders.shared.decode(plain).pixels)
+    }
+
+    func testPNGQuantizeWritesPalettesOfAtMostTheColoursForImgproxyURLs() async throws {
+        let plain = try await photo(try await serve(["--allow-loopback-sources"]), "png")
+        let server = try await serve(["--allow-loopback-sources", "--png-quantization-colors", "32"], environment: ["IMGPROXY_PNG_QUANTIZE": "true"])
+        let quantized = try await photo(server, "png")
+        XCTAssertEqual(plain[25], 2, "truecolour without the setting")
+        XCTAssertEqual([quantized[24], quantized[25]], [8, 3], "IHDR: 8 bits a pixel, colour type 3, a palette")
+        // PLTE follows IHDR: its length is 3 bytes a colour.
+        XCTAssertEqual(String(decoding: quantized[37..<41], as: UTF8.self), "PLTE")
+        XCTAssertLessThanOrEqual(quantized[33..<37].reduce(0) { $0 << 8 | Int($1) }, 32 * 3)
+        XCTAssertLessThan(quantized.count, plain.count / 2)
+        let difference = PixelDifference(try ImageCoders.shared.decode(quantized).pixels, try ImageCoders.shared.decode(plain).pixels)
+        XCTAssertLessThan(difference.mean, 10, "32 dithered colours stay near the photo: \(difference)")
+        let thumbor = try await get(server + "/unsafe/300x0/filters:format(png)/\(origin.url("/photo.jpg").absoluteString)")
+        XCTAssertEqual(thumbor.body[25], 2, "thumbor URLs stay truecolour, as thumbor writes them")
+        await assertServeRefused(["--png-quantization-colors", "257"])
     }
 
     func testJSONLogsAreOneObjectALineWithImgproxysKeys() async throws {

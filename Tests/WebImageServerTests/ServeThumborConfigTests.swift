@@ -55,7 +55,7 @@ final class ServeThumborConfigTests: ServeTestCase {
         let configuration = reading.configuration
         XCTAssertEqual(configuration.output.quality, 70, "a flag wins over the file")
         XCTAssertEqual(configuration.sources.maxRedirects, 4, "the environment wins over the file")
-        XCTAssertEqual(configuration.limits.maxSrcResolution, 2.5, "pixels there, megapixels here")
+        XCTAssertEqual(configuration.limits.maxSrcResolution, 5, "pixels there, megapixels here, twice them as Pillow refuses")
         XCTAssertEqual(configuration.output.formatQuality, [.webp: 20, .avif: 25], "two settings of thumbor's join in one list")
         XCTAssertEqual(configuration.limits.maxAnimationFrames, 1)
         XCTAssertEqual(configuration.urls.thumborKey, "thumbor-key")
@@ -65,7 +65,7 @@ final class ServeThumborConfigTests: ServeTestCase {
             "\(path):9 QUALTY is no setting thumbor reads; did you mean QUALITY?",
         ])
         let byFlag = Dictionary(uniqueKeysWithValues: reading.effectiveSettings.map { ($0.flag, $0) })
-        XCTAssertEqual(byFlag["max-src-resolution"]?.line, "--max-src-resolution 2.5  # \(path):2 MAX_PIXELS")
+        XCTAssertEqual(byFlag["max-src-resolution"]?.line, "--max-src-resolution 5  # \(path):2 MAX_PIXELS")
         XCTAssertEqual(byFlag["format-quality"]?.line, "--format-quality webp=20,avif=25  # \(path):3 WEBP_QUALITY, AVIF_QUALITY")
         XCTAssertEqual(byFlag["thumbor-key"]?.line, "--thumbor-key ********  # \(path):7 SECURITY_KEY")
         XCTAssertEqual(byFlag["quality"]?.origin, .flag)
@@ -93,6 +93,44 @@ final class ServeThumborConfigTests: ServeTestCase {
         XCTAssertEqual(refusal("PILLOW_RESAMPLING_FILTER = 'LANCZOS'\nUPLOAD_ENABLED = False\nURL_SIGNER = 'libthumbor.url_signers.base64_hmac_sha1'"),
                        "read", "thumbor's defaults are taken")
         XCTAssertEqual(refusal("QUALITY = f(1)"), "\(refused):1 names f, which is not a literal; write the value itself")
+    }
+
+    func testSettingsAreReadAsThumborReadsThem() throws {
+        func reading(_ text: String) throws -> ConfigurationReading {
+            try ConfigurationReading(environment: [:], arguments: ["--thumbor-config", try conf(text)])
+        }
+        let path = folder.appending("thumbor.conf").path
+        let redirects = try reading("HTTP_LOADER_FOLLOW_REDIRECTS = False\nHTTP_LOADER_MAX_REDIRECTS = 5\nQUALITY = 10; QUALITY = 20")
+        XCTAssertEqual(redirects.configuration.sources.maxRedirects, 0, "False wins, wherever MAX_REDIRECTS is written")
+        XCTAssertEqual(redirects.configuration.output.quality, 20, "the last of two assignments on one line")
+        XCTAssertEqual(redirects.warnings, ["\(path):2 HTTP_LOADER_MAX_REDIRECTS is ignored here: thumbor reads it only with HTTP_LOADER_FOLLOW_REDIRECTS True, its default"])
+        XCTAssertEqual(try reading("HTTP_LOADER_FOLLOW_REDIRECTS = True\nHTTP_LOADER_MAX_REDIRECTS = 5").configuration.sources.maxRedirects, 5)
+
+        let rootOnly = try reading("FILE_LOADER_ROOT_PATH = '/srv/images'")
+        XCTAssertNil(rootOnly.configuration.sources.localRoot, "thumbor's http_loader reads no files")
+        XCTAssertEqual(rootOnly.warnings, ["\(path):1 FILE_LOADER_ROOT_PATH is ignored here: thumbor reads it only with LOADER naming a file loader"])
+        let fileLoader = try reading("LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = '/srv/images'").configuration
+        XCTAssertEqual(fileLoader.sources.localRoot, "/srv/images")
+        XCTAssertEqual(fileLoader.sources.thumborLoader, .file)
+
+        let speeds = try ["AVIF_SPEED = 0", "AVIF_SPEED = None", "AVIF_SPEED = 10", "AVIF_SPEED = 3"].map { try reading($0).configuration.output.avifSpeed }
+        XCTAssertEqual(speeds, [8, 8, 9, 3], "0 and None are Pillow's default in thumbor; 10, its fastest, is the fastest here")
+        XCTAssertEqual(try reading("HEIF_QUALITY = None").configuration.output.formatQuality, [.heic: 75], "thumbor writes HEIF at 75 then")
+        let stop = try reading("MAX_WAIT_SECONDS_BEFORE_SERVER_SHUTDOWN = 3\nMAX_WAIT_SECONDS_BEFORE_IO_SHUTDOWN = 0")
+        XCTAssertNil(stop.configuration.listening.gracefulStopTimeout, "0 cuts no request under way off")
+        XCTAssertEqual(stop.warnings.count, 1)
+        XCTAssertEqual(try reading("MAX_WAIT_SECONDS_BEFORE_IO_SHUTDOWN = 5").configuration.listening.gracefulStopTimeout, 5)
+        XCTAssertThrowsError(try reading("ENABLE_ORIGINAL_PHOTO_UPLOAD = True"), "an alias is read as its setting") { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(path):1 ENABLE_ORIGINAL_PHOTO_UPLOAD is not supported here"), "\(error)")
+        }
+
+        let sources = try reading("import re\nALLOWED_SOURCES = ['~odd.example', 'plain.example']").configuration.sources.thumborAllowedSources
+        let allowed = { (url: String) in sources.contains { $0.matches(URL(string: url)!) } }
+        XCTAssertEqual([allowed("http://~odd.example/a.jpg"), allowed("http://~oddxexample/a.jpg"), allowed("http://odd.example/a.jpg"),
+                        allowed("http://plain.example/a.jpg")], [true, false, false, true], "a host starting ~ is a host, as thumbor reads it")
+        XCTAssertThrowsError(try reading("import re\nALLOWED_SOURCES = [re.compile('a\\nb')]")) { error in
+            XCTAssertEqual("\(error)", "\(path):2 ALLOWED_SOURCES holds a compiled pattern, which has a line break; write the pattern on one line")
+        }
     }
 
     func testAServerFromAThumborConfAnswersAsItsSettingsSay() async throws {

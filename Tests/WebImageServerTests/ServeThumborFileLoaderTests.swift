@@ -108,14 +108,23 @@ final class ServeThumborFileLoaderTests: ServeTestCase {
         }
     }
 
-    func testTheLoaderNamesThumborsModulesAndMapsImagesWithoutAScheme() throws {
+    func testTheLoaderNamesThumborsModulesAndReadsImagesAsThumborsLoadersDo() throws {
         XCTAssertNil(ThumborLoader(setting: "thumbor.loaders.s3_loader"))
-        XCTAssertEqual(ThumborLoader(setting: "thumbor.loaders.file_loader_http_fallback"), .file)
-        XCTAssertEqual(try ThumborURLParser(loader: .file).parse("/unsafe/fit-in/10x10/cats/tom%20cat.jpg").source.absoluteString,
-                       "local:///cats/tom%20cat.jpg")
-        XCTAssertEqual(try ThumborURLParser(loader: .file).parse("/unsafe/fit-in/10x10/https://example.com/a.jpg").source.absoluteString,
-                       "https://example.com/a.jpg")
-        XCTAssertEqual(try ThumborURLParser().parse("/unsafe/fit-in/10x10/example.com/a.jpg").source.absoluteString,
-                       "http://example.com/a.jpg")
+        XCTAssertEqual(ThumborLoader(setting: "thumbor.loaders.file_loader"), .file)
+        XCTAssertEqual(ThumborLoader(setting: "thumbor.loaders.file_loader_http_fallback"), .fileOrHTTP)
+        let cases: [(ThumborLoader, String, String)] = [
+            (.file, "cats/tom%20cat.jpg", "local:///cats/tom%20cat.jpg"),
+            // thumbor's file_loader fetches nothing: a URL is a file's path under the root.
+            (.file, "https://example.com/a.jpg", "local:///https%3A//example.com/a.jpg"),
+            (.fileOrHTTP, "cats/tom.jpg", "local:///cats/tom.jpg"),
+            (.fileOrHTTP, "https://example.com/a.jpg", "https://example.com/a.jpg"),
+            (.fileOrHTTP, "s3://bucket/a.jpg", "local:///s3%3A//bucket/a.jpg"),
+            (.http, "example.com/a.jpg", "http://example.com/a.jpg"),
+            (.http, "s3://bucket/a.jpg", "s3://bucket/a.jpg"),
+        ]
+        for (loader, image, source) in cases {
+            XCTAssertEqual(try ThumborURLParser(loader: loader).parse("/unsafe/fit-in/10x10/" + image).source.absoluteString, source,
+                           "\(loader) \(image)")
+        }
     }
 }

@@ -174,9 +174,9 @@ final class ServerConfigurationTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("IMGPROXY_USE_GCS is not supported here ("), "\(error)")
             XCTAssertTrue("\(error)".hasSuffix("leave it false, imgproxy's default"), "\(error)")
         }
-        XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_USE_GCS": "false", "IMGPROXY_PNG_QUANTIZE": "0",
+        XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_USE_GCS": "false", "IMGPROXY_PRESERVE_HDR": "0",
                                                                      "IMGPROXY_MAX_RESULT_DIMENSION": "0"]))
-        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_PNG_QUANTIZE": "t"]))
+        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_PRESERVE_HDR": "t"]))
         // Defaults as imgproxy reads them: choices in any case, list items trimmed, blanks unset.
         XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_NETWORK": "TCP", "IMGPROXY_PREFERRED_FORMATS": "jpeg, PNG,gif",
                                                                      "IMGPROXY_USE_SWIFT": "  "]))

@@ -76,6 +76,12 @@ final class ThumborConfigFileTests: XCTestCase {
         XCTAssertEqual([values["A"], values["B"], values["C"]], [.integer(1), .integer(2), .integer(3)])
         let lines = try ThumborConfigFile(text: "\n\nQUALITY = 1\r\nMAX_AGE = (\n 2)\nSVG_DPI = 3\n", path: "x").assignments.map(\.line)
         XCTAssertEqual(lines, [3, 4, 6], "each assignment's first line, CRLF counted once")
+        let bare = try ThumborConfigFile(text: "A = 1\rB = 2\r\r\nC = 3 # comment\rD = 4", path: "x").assignments
+        XCTAssertEqual(bare.map(\.name), ["A", "B", "C", "D"], "a lone CR ends a line, as Python reads it")
+        XCTAssertEqual(bare.map(\.line), [1, 2, 4, 5])
+        XCTAssertEqual(try read("A = '\\777'")["A"], .string("\u{1FF}"), "an octal escape past \\377 is a character past U+00FF")
+        XCTAssertEqual(try read("A = -4611686018427387904 * 2")["A"], .integer(.min))
+        XCTAssertEqual(try read("A = " + String(repeating: "- ", count: 10_000) + "1")["A"], .integer(1), "signs are read without recursion")
     }
 
     func testCompiledPatternsNeedImportRe() throws {
@@ -104,6 +110,10 @@ final class ThumborConfigFileTests: XCTestCase {
             ("A = 9223372036854775807 * 2", "thumbor.conf:1 holds a product too large for a setting"),
             ("A = 1j", "thumbor.conf:1 has 1j, which is not a number read here"),
             ("A = '\\xZZ'", "thumbor.conf:1 has a \\x escape without 2 hex digits"),
+            ("A = 9223372036854775808", "thumbor.conf:1 holds 9223372036854775808, a number too large for a setting"),
+            ("A = -(-4611686018427387904 * 2)", "thumbor.conf:1 holds a number too large for a setting"),
+            ("A = " + String(repeating: "[", count: 5_000), "thumbor.conf:1 nests brackets deeper than 100 levels"),
+            ("A = " + String(repeating: "(", count: 101) + "1" + String(repeating: ")", count: 101), "thumbor.conf:1 nests brackets deeper than 100 levels"),
         ]
         for (text, error) in cases {
             XCTAssertEqual(failure(text), error, text)

@@ -59,6 +59,15 @@ typedef struct wi_png_buffer {
 wi_png_status wi_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha, int interlaced,
                             wi_png_buffer *output, wi_png_error *error);
 
+/// Encodes `indices` (`width * height` bytes, each an entry of `palette`) as a palette PNG of
+/// `bit_depth` bits a pixel (1, 2, 4 or 8; each index must fit): PLTE holds the `count`
+/// colours of `palette` (`count * 4` bytes, RGBA, non-premultiplied), tRNS their alphas up to
+/// the last translucent one, if any. Rows are unfiltered (filter type 0, as libpng advises and
+/// libvips writes palette images) and deflated as wi_png_encode's; Adam7 with `interlaced`.
+wi_png_status wi_png_encode_indexed(const uint8_t *indices, uint32_t width, uint32_t height, const uint8_t *palette,
+                                    uint32_t count, int bit_depth, int interlaced, wi_png_buffer *output,
+                                    wi_png_error *error);
+
 /// Releases the bytes of `buffer` and empties it.
 void wi_png_buffer_free(wi_png_buffer *buffer);
 

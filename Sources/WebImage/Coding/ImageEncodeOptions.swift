@@ -37,6 +37,10 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// which a browser shows coarse first; baseline and not interlaced by default. Other formats
     /// ignore it.
     public var progressive = false
+    /// The most colours of a palette image the file is written as, 2…256, where the coder can
+    /// (a still PNG, given a ``PaletteQuantizer``; imgproxy's `IMGPROXY_PNG_QUANTIZE` with
+    /// `IMGPROXY_PNG_QUANTIZATION_COLORS`), or nil for truecolour. Other formats ignore it.
+    public var paletteColors: Int?
 
     /// Options with the given values.
     public init(quality: Double = 0.9, lossless: Bool = false, firstFrameOnly: Bool = false,

@@ -95,6 +95,37 @@ enum LibPNG {
         return Array(UnsafeBufferPointer(start: output.bytes, count: output.size))
     }
 
+    /// Encodes `indexed` as a palette PNG at the fewest bits a pixel its palette needs;
+    /// Adam7-interlaced when `interlaced`.
+    static func encode(_ indexed: IndexedPixels, interlaced: Bool) throws(ImageCodingError) -> [UInt8] {
+        guard let width = UInt32(exactly: indexed.width), let height = UInt32(exactly: indexed.height) else {
+            throw .encodingFailed(.png, "cannot encode a \(indexed.width)x\(indexed.height) image")
+        }
+        let palette = indexed.palette.flatMap { [$0.r, $0.g, $0.b, $0.a] }
+        var output = wi_png_buffer()
+        defer { wi_png_buffer_free(&output) }
+        var error = wi_png_error()
+        let status = indexed.indices.withUnsafeBufferPointer { indices in
+            palette.withUnsafeBufferPointer { colours in
+                wi_png_encode_indexed(indices.baseAddress, width, height, colours.baseAddress, UInt32(indexed.palette.count),
+                                      Int32(bitDepth(forColors: indexed.palette.count)), interlaced ? 1 : 0,
+                                      &output, &error)
+            }
+        }
+        guard status == WI_PNG_OK else { throw .encodingFailed(.png, message(error)) }
+        return Array(UnsafeBufferPointer(start: output.bytes, count: output.size))
+    }
+
+    /// The bits a pixel needs for a palette of `count` colours, as libvips picks them.
+    static func bitDepth(forColors count: Int) -> Int {
+        switch count {
+        case ...2: 1
+        case ...4: 2
+        case ...16: 4
+        default: 8
+        }
+    }
+
     /// `size.area * 4`, or ``ImageCodingError/tooManyPixels(width:height:limit:)`` when that
     /// does not fit in memory's address range.
     private static func byteCount(_ size: PixelSize) throws(ImageCodingError) -> Int {

@@ -7,8 +7,15 @@ import WebImage
 /// converts through the `iCCP` profile to sRGB (see ``ColorManagement``), decodes partial
 /// downloads with libpng's progressive reader, and encodes PNG and APNG.
 public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
-    /// A PNG coder; it holds no state.
-    public init() {}
+    /// What reduces a still image to ``ImageEncodeOptions/paletteColors`` colours, if anything.
+    public let quantizer: (any PaletteQuantizer)?
+
+    /// A PNG coder; with `quantizer` (libimagequant's is `WebImageQuantization`'s
+    /// `ImageQuantQuantizer`), it writes palette PNGs when ``ImageEncodeOptions/paletteColors``
+    /// asks for them.
+    public init(quantizer: (any PaletteQuantizer)? = nil) {
+        self.quantizer = quantizer
+    }
 
     /// Whether `data` starts with the PNG signature.
     public func canDecode(_ data: Data) -> Bool {
@@ -78,14 +85,25 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// and an animation as an APNG unless ``ImageEncodeOptions/firstFrameOnly`` is set. An RGB
     /// ``Image/colorProfile`` is embedded as an `iCCP` chunk; sRGB pixels get none. A still
     /// carries ``ImageEncodeOptions/exif`` as an `eXIf` chunk, and is Adam7-interlaced with
-    /// ``ImageEncodeOptions/progressive``.
+    /// ``ImageEncodeOptions/progressive``. With ``ImageEncodeOptions/paletteColors`` it is a
+    /// palette PNG (colour type 3) of at most that many colours made by the ``quantizer``, each
+    /// with its alpha in `tRNS`, at the fewest bits a pixel the palette needs (1, 2, 4 or 8);
+    /// APNG frames stay truecolour.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .png else { throw ImageCodingError.noEncoder(format) }
         let (written, profile) = image.withEmbeddableProfile()
         if written.frames.count > 1 && !options.firstFrameOnly {
             return Data(try APNGEncoder.encode(written.frames, loopCount: written.loopCount, profile: profile))
         }
-        let png = try LibPNG.encode(written.pixels, keepAlpha: written.pixels.hasTransparency, interlaced: options.progressive)
+        let png: [UInt8]
+        if let colors = options.paletteColors {
+            guard let quantizer else {
+                throw ImageCodingError.unsupportedFeature(.png, "a palette PNG needs a PaletteQuantizer, given to PNGCoder(quantizer:)")
+            }
+            png = try LibPNG.encode(try quantizer.quantize(written.pixels, maxColors: min(max(colors, 2), 256)), interlaced: options.progressive)
+        } else {
+            png = try LibPNG.encode(written.pixels, keepAlpha: written.pixels.hasTransparency, interlaced: options.progressive)
+        }
         var chunks: [(type: PNGChunkType, data: [UInt8])] = []
         if let profile { chunks.append((.iCCP, try PNGColorProfile.chunkData(for: profile))) }
         if let exif = options.exif { chunks.append((.eXIf, exif)) }

@@ -1,6 +1,7 @@
 import Foundation
 import WebImage
 import WebImageCodecs
+import WebImageQuantization
 
 extension ImageServer {
     /// The server `configuration` describes, with `extensions`' shared caches, loaders and
@@ -90,11 +91,12 @@ extension ImageServer {
         let loaders = ImageLoaders.standard(downloader: downloader)
         for loader in extensions.loaders { loaders.add(loader) }
         // The coders registered now, in a registry of the server's own: SVG's absolute units at
-        // the configured dpi and the encoders' efforts (a coder added last is asked first) touch
-        // no other server's.
+        // the configured dpi, palette PNGs through libimagequant and the encoders' efforts (a
+        // coder added last is asked first) touch no other server's.
         let coders = ImageCoders(ImageCoders.shared.all.reversed())
         let output = configuration.output
         coders.replace(with: SVGCoder(dpi: output.svgDPI))
+        coders.replace(with: PNGCoder(quantizer: ImageQuantQuantizer()))
         coders.replace(with: WebPCoder(effort: output.webpEffort, preset: output.webpPreset))
         coders.replace(with: AVIFCoder(speed: output.avifSpeed))
         coders.replace(with: JXLCoder(effort: output.jxlEffort))

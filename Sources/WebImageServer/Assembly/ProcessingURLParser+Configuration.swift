@@ -18,6 +18,7 @@ extension ProcessingURLParser {
         defaults.autoRotate = output.autoRotate
         defaults.progressiveJPEG = output.jpegProgressive
         defaults.interlacedPNG = output.pngInterlaced
+        defaults.pngPaletteColors = output.pngQuantize ? output.pngQuantizationColors : nil
         defaults.preferredFormats = output.preferredFormats
         defaults.stripColorProfile = output.stripColorProfile
         defaults.formatQuality = output.formatQuality

@@ -13,12 +13,15 @@ struct PythonLiteralReader {
     private var line = 1
     /// Brackets open around the reading position: inside them, line ends are spaces.
     private var depth = 0
+    /// The most brackets one value may nest, so a hostile file cannot exhaust the stack.
+    static let nestingLimit = 100
     /// Whether `import re` came before, so `re.compile` names the module.
     private var importsRE = false
 
     init(text: String) {
-        // "\r\n" is one Character; read as "\n", a line's end is one kind of character.
-        characters = Array(text.replacingOccurrences(of: "\r\n", with: "\n"))
+        // Python reads "\r\n" and a lone "\r" as line ends too; as "\n", a line's end is one
+        // kind of character ("\r\n" is one Character, so "\r\r\n" is two line ends, as there).
+        characters = text.map { $0 == "\r\n" || $0 == "\r" ? "\n" : $0 }
     }
 
     /// Every assignment, in order.
@@ -99,13 +102,24 @@ struct PythonLiteralReader {
 
     /// A literal with any `-` or `+` before it.
     private mutating func unary() throws(Failure) -> PythonLiteral {
+        var negated = false, signs = ""
         skipSpace()
-        guard let sign = peek(), sign == "-" || sign == "+" else { return try atom() }
-        advance()
-        switch try unary() {
-        case .integer(let value): return .integer(sign == "-" ? 0 &- value : value)
-        case .float(let value): return .float(sign == "-" ? -value : value)
-        default: throw Failure(line: line, reason: "puts \(sign) before something other than a number")
+        while let sign = peek(), sign == "-" || sign == "+" {
+            if sign == "-" { negated.toggle() }
+            signs.append(sign)
+            advance()
+            skipSpace()
+        }
+        let value = try atom()
+        guard !signs.isEmpty else { return value }
+        switch value {
+        case .integer(let number):
+            guard negated else { return value }
+            let (negative, overflow) = Int(0).subtractingReportingOverflow(number)
+            guard !overflow else { throw Failure(line: line, reason: "holds a number too large for a setting") }
+            return .integer(negative)
+        case .float(let number): return .float(negated ? -number : number)
+        default: throw Failure(line: line, reason: "puts \(signs) before something other than a number")
         }
     }
 
@@ -161,8 +175,7 @@ struct PythonLiteralReader {
 
     /// `( … )`: a tuple when it is empty or a comma is inside, else the value inside.
     private mutating func parenthesized() throws(Failure) -> PythonLiteral {
-        advance()
-        depth += 1
+        try openBracket()
         var found: [PythonLiteral] = []
         var hasComma = false
         while true {
@@ -178,8 +191,7 @@ struct PythonLiteralReader {
 
     /// The items of `[ … ]` or `( … )` from its opening bracket, a comma after the last allowed.
     private mutating func items(closing: Character) throws(Failure) -> [PythonLiteral] {
-        advance()
-        depth += 1
+        try openBracket()
         var found: [PythonLiteral] = []
         while true {
             skipSpace()
@@ -193,8 +205,7 @@ struct PythonLiteralReader {
 
     /// `{KEY: VALUE, …}` from its brace.
     private mutating func dict() throws(Failure) -> PythonLiteral {
-        advance()
-        depth += 1
+        try openBracket()
         var entries: [PythonLiteral.DictEntry] = []
         while true {
             skipSpace()
@@ -207,6 +218,15 @@ struct PythonLiteralReader {
             skipSpace()
             if peek() == "," { advance(); continue }
             guard peek() == "}" else { throw Failure(line: line, reason: "has no , or } after an entry") }
+        }
+    }
+
+    /// Past an opening bracket, one level deeper; throws past ``nestingLimit`` levels.
+    private mutating func openBracket() throws(Failure) {
+        advance()
+        depth += 1
+        guard depth <= Self.nestingLimit else {
+            throw Failure(line: line, reason: "nests brackets deeper than \(Self.nestingLimit) levels")
         }
     }
 
@@ -239,7 +259,8 @@ struct PythonLiteralReader {
             guard let value = Int(lower.dropFirst(2), radix: radix) else { break }
             return .integer(value)
         }
-        if digits.allSatisfy(\.isASCIIDigit), let value = Int(digits) {
+        if !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) {
+            guard let value = Int(digits) else { throw Failure(line: line, reason: "holds \(text), a number too large for a setting") }
             return .integer(value)
         }
         if digits.allSatisfy({ $0.isASCIIDigit || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+" }),
@@ -330,7 +351,8 @@ struct PythonLiteralReader {
                 octal.append(digit)
                 advance()
             }
-            return String(Character(Unicode.Scalar(UInt8(UInt32(octal, radix: 8).map { $0 & 0xFF } ?? 0))))
+            // Up to \777, a character up to U+01FF, as Python reads it.
+            return String(Character(Unicode.Scalar(UInt16(octal, radix: 8) ?? 0) ?? "\0"))
         default:
             // Python keeps an unknown escape as written.
             return "\\" + String(escaped)
@@ -340,7 +362,7 @@ struct PythonLiteralReader {
     /// Skips spaces, tabs, comments, `\` line joins, and line ends inside brackets.
     private mutating func skipSpace() {
         while let next = peek() {
-            if next == " " || next == "\t" || next == "\r" || next == "\u{0C}" {
+            if next == " " || next == "\t" || next == "\u{0C}" {
                 advance()
             } else if next == "#" {
                 while let inComment = peek(), inComment != "\n" { advance() }

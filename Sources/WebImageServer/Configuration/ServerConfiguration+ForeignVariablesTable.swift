@@ -66,8 +66,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL", "no OpenTelemetry"),
         ignored("IMGPROXY_OPEN_TELEMETRY_SERVER_CERT", "no OpenTelemetry"),
         ignored("IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR", "no OpenTelemetry"),
-        ignored("IMGPROXY_PNG_QUANTIZATION_COLORS", "only read with IMGPROXY_PNG_QUANTIZE=true, which is refused"),
-        refused("IMGPROXY_PNG_QUANTIZE", default: "false", "PNG palette quantization is not done here"),
         ignored("IMGPROXY_PNG_UNLIMITED", "a libvips loader limit; the PNG decoder here keeps its own limits"),
         ignored("IMGPROXY_PPROF_BIND", "Go pprof server, only in pprof build tag"),
         refused("IMGPROXY_PRESERVE_HDR", default: "false", "HDR preservation changes output pixels"),

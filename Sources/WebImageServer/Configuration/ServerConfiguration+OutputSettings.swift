@@ -20,6 +20,11 @@ extension ServerConfiguration {
         /// Whether PNG results of imgproxy URLs are Adam7-interlaced (imgproxy's
         /// `IMGPROXY_PNG_INTERLACED`, off by default).
         public var pngInterlaced = false
+        /// Whether PNG results of imgproxy URLs are palette PNGs of at most
+        /// ``pngQuantizationColors`` colours (imgproxy's `IMGPROXY_PNG_QUANTIZE`, off by default).
+        public var pngQuantize = false
+        /// The most colours of those palettes, 2…256 (imgproxy's `IMGPROXY_PNG_QUANTIZATION_COLORS`).
+        public var pngQuantizationColors = 256
         /// Whether images are turned upright by their EXIF orientation unless a URL says otherwise
         /// (imgproxy's `IMGPROXY_AUTO_ROTATE`).
         public var autoRotate = true

@@ -142,10 +142,10 @@ extension ServerConfiguration {
         boolean("allow-private-sources", "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES",
                 "Fetch sources that resolve to private, link-local, carrier-grade NAT or other special addresses",
                 \.sources.allowPrivateSources),
-        setting("thumbor-loader", "THUMBOR_LOADER", "http|file",
-                "How a thumbor image without a scheme is read: over HTTP, or as a file under --local-root (thumbor's file_loader)",
+        setting("thumbor-loader", "THUMBOR_LOADER", "http|file|file-or-http",
+                "How a thumbor image is read: over HTTP, one without a scheme as http://; as a file under --local-root, whatever it holds (thumbor's file_loader); or over HTTP when it starts http:// or https://, else as a file (file_loader_http_fallback)",
                 default: defaults.sources.thumborLoader.rawValue) { text, configuration throws(SettingValueError) in
-            guard let loader = ThumborLoader(setting: text) else { throw SettingValueError(reason: "is not http or file") }
+            guard let loader = ThumborLoader(setting: text) else { throw SettingValueError(reason: "is not http, file or file-or-http") }
             configuration.sources.thumborLoader = loader
         },
         setting("local-root", "IMGPROXY_LOCAL_FILESYSTEM_ROOT", "FOLDER", "The folder local:///PATH sources are read from",

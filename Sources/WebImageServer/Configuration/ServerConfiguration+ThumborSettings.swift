@@ -5,21 +5,24 @@ extension ServerConfiguration {
     /// The flags `file`'s assignments give, by flag, each with its text and the assignment it
     /// came from (`PATH:LINE NAME`), and the warnings for the assignments ignored here; throws
     /// ``ConfigurationError`` for the first assignment refused or whose value its flag cannot
-    /// take. A name assigned twice counts once, its last value, as Python reads the file; two
-    /// of thumbor's settings giving one list flag (`WEBP_QUALITY` and `AVIF_QUALITY` both give
-    /// `--format-quality`) join their texts.
+    /// take. A name assigned twice counts once, its last value, as Python reads the file, and
+    /// one of thumbor's aliases (`MAX_SIZE`) as the setting it stands for; a setting thumbor
+    /// reads only with another (``ThumborSetting/Requirement``) is warned about without it. The
+    /// rules are followed in the order of ``thumborSettings``; two settings giving one list flag
+    /// join their texts (`WEBP_QUALITY` and `AVIF_QUALITY` both give `--format-quality`).
     static func thumborTexts(of file: ThumborConfigFile) throws(ConfigurationError)
         -> (texts: [String: (text: String, source: String)], warnings: [String]) {
-        let rules = Dictionary(uniqueKeysWithValues: thumborSettings.map { ($0.name, $0) })
-        let last = Dictionary(file.assignments.map { ($0.name, $0.line) }, uniquingKeysWith: { _, later in later })
+        var assigned: [String: ThumborConfigFile.Assignment] = [:]
+        for assignment in file.assignments {
+            assigned[thumborAliases[assignment.name] ?? assignment.name] = assignment
+        }
         var texts: [String: (text: String, source: String)] = [:]
         var warnings: [String] = []
-        for assignment in file.assignments where last[assignment.name] == assignment.line {
+        for rule in thumborSettings {
+            guard let assignment = assigned[rule.name] else { continue }
             let source = "\(file.path):\(assignment.line) \(assignment.name)"
-            guard let rule = rules[assignment.name] else {
-                let closest = thumborSettings.map(\.name).min { distance(assignment.name, $0) < distance(assignment.name, $1) }
-                let hint = closest.map { distance(assignment.name, $0) <= 3 ? "; did you mean \($0)?" : "" } ?? ""
-                warnings.append("\(source) is no setting thumbor reads\(hint)")
+            if let requirement = rule.requirement, !requirement.isMet(assigned[requirement.name]?.value) {
+                warnings.append("\(source) is ignored here: thumbor reads it only with \(requirement.name) \(requirement.described)")
                 continue
             }
             switch rule.handling {
@@ -44,6 +47,12 @@ extension ServerConfiguration {
                 }
             }
         }
+        let known = Set(thumborSettings.map(\.name))
+        for assignment in file.assignments where !known.contains(thumborAliases[assignment.name] ?? assignment.name) {
+            let closest = thumborSettings.map(\.name).min { distance(assignment.name, $0) < distance(assignment.name, $1) }
+            let hint = closest.map { distance(assignment.name, $0) <= 3 ? "; did you mean \($0)?" : "" } ?? ""
+            warnings.append("\(file.path):\(assignment.line) \(assignment.name) is no setting thumbor reads\(hint)")
+        }
         return (texts, warnings)
     }
 
@@ -51,22 +60,22 @@ extension ServerConfiguration {
 
     /// A setting of thumbor's read into `flag`, its value as a setting's text (a list's items
     /// joined by commas) unless `text` reads it otherwise.
-    static func thumbor(_ name: String, _ flag: String, _ reason: String = "",
+    static func thumbor(_ name: String, _ flag: String, _ reason: String = "", onlyWith requirement: ThumborSetting.Requirement? = nil,
                         text: @escaping @Sendable (PythonLiteral) throws(SettingValueError) -> String? = { value throws(SettingValueError) in
                             try value.settingText()
                         }) -> ThumborSetting {
-        ThumborSetting(name: name, handling: .setting(flag: flag), reason: reason, text: text, accepts: { _ in true })
+        ThumborSetting(name: name, handling: .setting(flag: flag), reason: reason, requirement: requirement, text: text, accepts: { _ in true })
     }
 
     /// A setting of thumbor's that changes nothing an answer or its safety depends on here.
     static func ignoredThumbor(_ name: String, _ reason: String) -> ThumborSetting {
-        ThumborSetting(name: name, handling: .ignored, reason: reason, text: { _ in nil }, accepts: { _ in true })
+        ThumborSetting(name: name, handling: .ignored, reason: reason, requirement: nil, text: { _ in nil }, accepts: { _ in true })
     }
 
     /// A setting of thumbor's refused unless it holds `defaultValue`, or a value `accepts` takes.
     static func refusedThumbor(_ name: String, default defaultValue: PythonLiteral, _ reason: String,
                                accepts: (@Sendable (PythonLiteral) -> Bool)? = nil) -> ThumborSetting {
-        ThumborSetting(name: name, handling: .refused(default: defaultValue.pythonText), reason: reason, text: { _ in nil },
+        ThumborSetting(name: name, handling: .refused(default: defaultValue.pythonText), reason: reason, requirement: nil, text: { _ in nil },
                        accepts: accepts ?? { $0.isPythonEqual(to: defaultValue) })
     }
 

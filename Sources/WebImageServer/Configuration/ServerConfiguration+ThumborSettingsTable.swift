@@ -1,3 +1,5 @@
+import Foundation
+
 extension ServerConfiguration {
     /// Every setting thumbor reads from its `thumbor.conf` (the `Config.define`s of thumbor's
     /// `thumbor/config.py`; a test checks the list), each with what `--thumbor-config` does when
@@ -11,12 +13,13 @@ extension ServerConfiguration {
         // Imaging
         thumbor("MAX_WIDTH", "thumbor-max-width"),
         thumbor("MAX_HEIGHT", "thumbor-max-height"),
-        thumbor("MAX_PIXELS", "max-src-resolution", "in pixels there, megapixels here; None for the largest bound") { value throws(SettingValueError) in
+        thumbor("MAX_PIXELS", "max-src-resolution",
+                "twice the pixels in megapixels, as Pillow refuses only images above twice its bound; None for the largest bound") { value throws(SettingValueError) in
             if value == .none { return "100000" }
             guard let text = try value.settingText(), let pixels = Double(text), pixels > 0 else {
                 throw SettingValueError(reason: "is not a number of pixels above 0")
             }
-            return (pixels / 1_000_000).plainText
+            return (2 * pixels / 1_000_000).plainText
         },
         ignoredThumbor("MIN_WIDTH", "thumbor defines it and reads it nowhere"),
         ignoredThumbor("MIN_HEIGHT", "thumbor defines it and reads it nowhere"),
@@ -25,6 +28,11 @@ extension ServerConfiguration {
             var entries: [String] = []
             for item in items {
                 switch item {
+                case .string(let entry) where entry.contains(where: \.isNewline), .pattern(let entry) where entry.contains(where: \.isNewline):
+                    throw SettingValueError(reason: "holds \(item.described), which has a line break; write the pattern on one line")
+                case .string(let host) where host.hasPrefix("~"):
+                    // The setting's text reads ~ as a URL pattern's mark: a host starting ~ is the pattern of it.
+                    entries.append("\\~" + NSRegularExpression.escapedPattern(for: String(host.dropFirst())))
                 case .string(let host): entries.append(host)
                 case .pattern(let pattern): entries.append("~" + pattern)
                 default: throw SettingValueError(reason: "holds \(item.described), where a host or a pattern was expected")
@@ -39,12 +47,18 @@ extension ServerConfiguration {
         refusedThumbor("PILLOW_RESAMPLING_FILTER", default: .string("LANCZOS"), "images are resized with Lanczos here") {
             $0.isPythonEqual(to: .string("LANCZOS")) || $0.isPythonEqual(to: .string("ANTIALIAS"))
         },
-        thumbor("WEBP_QUALITY", "format-quality", "as webp=Q; None leaves --quality", text: formatQuality("webp")),
+        thumbor("WEBP_QUALITY", "format-quality", "as webp=Q; None leaves --quality; 100 is lossy quality 100 here, lossless in thumbor",
+                text: formatQuality("webp")),
         thumbor("AVIF_QUALITY", "format-quality", "as avif=Q; None leaves --quality", text: formatQuality("avif")),
-        thumbor("AVIF_SPEED", "avif-speed"),
+        thumbor("AVIF_SPEED", "avif-speed", "None and 0 leave it, as thumbor passes Pillow no speed then; 10 as 9, the fastest here") { value throws(SettingValueError) in
+            if value == .none || value.isPythonEqual(to: .integer(0)) { return nil }
+            return value.isPythonEqual(to: .integer(10)) ? "9" : try value.settingText()
+        },
         ignoredThumbor("AVIF_CODEC", "AVIF is encoded by libavif with libaom here, whatever codec is named"),
         ignoredThumbor("AVIF_CODEC_FALLBACK", "AVIF is encoded by libavif with libaom here, whatever codec is named"),
-        thumbor("HEIF_QUALITY", "format-quality", "as heic=Q; None leaves --quality", text: formatQuality("heic")),
+        thumbor("HEIF_QUALITY", "format-quality", "as heic=Q; None as heic=75, as thumbor writes HEIF") { value throws(SettingValueError) in
+            try formatQuality("heic")(value == .none ? .integer(75) : value)
+        },
         refusedThumbor("SRGB_PROFILE", default: .none, "results are converted to sRGB with lcms2's built-in profile, not one from a file"),
         ignoredThumbor("PNG_COMPRESSION_LEVEL", "the PNG writer chooses its own zlib level; the pixels are the same"),
         ignoredThumbor("PILLOW_PRESERVE_INDEXED_MODE", "palette results are written as truecolour PNG; the pixels are the same"),
@@ -56,7 +70,7 @@ extension ServerConfiguration {
         thumbor("AUTO_PNG_TO_JPG", "auto-png-to-jpg"),
         thumbor("AUTO_IMAGE_FORMAT_PREFERENCE", "auto-image-format-preference"),
         thumbor("SVG_DPI", "svg-dpi"),
-        thumbor("MAX_AGE", "ttl", "for both URL forms"),
+        thumbor("MAX_AGE", "ttl", "for both URL forms; 0 as max-age=0, where thumbor sends no Cache-Control"),
         ignoredThumbor("MAX_AGE_TEMP_IMAGE", "no image is answered before its detectors have run here"),
         thumbor("RESPECT_ORIENTATION", "thumbor-respect-orientation"),
         ignoredThumbor("IGNORE_SMART_ERRORS", "smart crops fall back to the centre here, never an error"),
@@ -103,7 +117,12 @@ extension ServerConfiguration {
         ignoredThumbor("STATSD_PORT", "no StatsD client; metrics are Prometheus's"),
         ignoredThumbor("STATSD_PREFIX", "no StatsD client; --prometheus-namespace names metrics"),
         // File loader
-        thumbor("FILE_LOADER_ROOT_PATH", "local-root"),
+        thumbor("FILE_LOADER_ROOT_PATH", "local-root",
+                "when unassigned, --local-root's default rather than thumbor's $HOME",
+                onlyWith: ThumborSetting.Requirement(name: "LOADER", described: "naming a file loader") { value in
+                    guard case .string(let module) = value else { return false }
+                    return ThumborLoader(setting: module)?.readsFiles == true
+                }),
         // HTTP loader
         ignoredThumbor("HTTP_LOADER_CONNECT_TIMEOUT", "the download's whole deadline, HTTP_LOADER_REQUEST_TIMEOUT, bounds connecting too"),
         thumbor("HTTP_LOADER_REQUEST_TIMEOUT", "download-timeout"),
@@ -111,7 +130,10 @@ extension ServerConfiguration {
             guard case .boolean(let follows) = value else { throw SettingValueError(reason: "is not True or False") }
             return follows ? nil : "0"
         },
-        thumbor("HTTP_LOADER_MAX_REDIRECTS", "max-redirects"),
+        thumbor("HTTP_LOADER_MAX_REDIRECTS", "max-redirects",
+                onlyWith: ThumborSetting.Requirement(name: "HTTP_LOADER_FOLLOW_REDIRECTS", described: "True, its default") { value in
+                    value.map { !$0.isPythonEqual(to: .boolean(false)) } ?? true
+                }),
         ignoredThumbor("HTTP_LOADER_MAX_CLIENTS", "connections to origins are pooled by AsyncHTTPClient here"),
         refusedThumbor("HTTP_LOADER_FORWARD_USER_AGENT", default: .boolean(false), "clients' User-Agent is not sent on to origins here"),
         refusedThumbor("HTTP_LOADER_FORWARD_ALL_HEADERS", default: .boolean(false), "clients' headers are not sent on to origins here"),
@@ -200,8 +222,11 @@ extension ServerConfiguration {
         refusedThumbor("URL_SIGNER", default: .string("libthumbor.url_signers.base64_hmac_sha1"),
                        "thumbor URLs are signed with HMAC-SHA1 in URL-safe base64 here"),
         // Server
-        thumbor("MAX_WAIT_SECONDS_BEFORE_SERVER_SHUTDOWN", "graceful-stop-timeout"),
-        ignoredThumbor("MAX_WAIT_SECONDS_BEFORE_IO_SHUTDOWN", "--graceful-stop-timeout bounds the whole stop here"),
+        ignoredThumbor("MAX_WAIT_SECONDS_BEFORE_SERVER_SHUTDOWN", "new connections stop being accepted at once on SIGTERM here"),
+        thumbor("MAX_WAIT_SECONDS_BEFORE_IO_SHUTDOWN", "graceful-stop-timeout",
+                "0, thumbor's default, leaves it, so requests under way are not cut off") { value throws(SettingValueError) in
+            value.isPythonEqual(to: .integer(0)) ? nil : try value.settingText()
+        },
         ignoredThumbor("NON_BLOCKING_SOCKETS", "every socket is non-blocking here"),
         refusedThumbor("HANDLER_LISTS", default: .list(["healthcheck", "upload", "blacklist"].map { .string("thumbor.handler_lists." + $0) }),
                        "the endpoints here are images, /healthcheck, /health and /metrics; other handler lists are not built") {
@@ -219,6 +244,14 @@ extension ServerConfiguration {
         refusedThumbor("COMPATIBILITY_LEGACY_LOADER", default: .none, "thumbor's legacy loaders are Python modules"),
         refusedThumbor("COMPATIBILITY_LEGACY_STORAGE", default: .none, "thumbor's legacy storages are Python modules"),
         refusedThumbor("COMPATIBILITY_LEGACY_RESULT_STORAGE", default: .none, "thumbor's legacy result storages are Python modules"),
+    ]
+
+    /// thumbor's other names of its settings (`Config.alias` in `thumbor/config.py`), each read
+    /// as the setting it stands for.
+    static let thumborAliases = [
+        "MAX_SIZE": "UPLOAD_MAX_SIZE", "ENABLE_ORIGINAL_PHOTO_UPLOAD": "UPLOAD_ENABLED",
+        "ORIGINAL_PHOTO_STORAGE": "UPLOAD_PHOTO_STORAGE", "ALLOW_ORIGINAL_PHOTO_DELETION": "UPLOAD_DELETE_ALLOWED",
+        "ALLOW_ORIGINAL_PHOTO_PUTTING": "UPLOAD_PUT_ALLOWED",
     ]
 
     /// The filters thumbor's `BUILTIN_FILTERS` names (`thumbor.filters.NAME`).

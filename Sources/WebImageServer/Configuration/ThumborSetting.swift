@@ -12,6 +12,18 @@ public struct ThumborSetting: Sendable {
         case refused(default: String)
     }
 
+    /// Another setting this one is read with only, as thumbor reads it (`FILE_LOADER_ROOT_PATH`
+    /// only with a file `LOADER`): when the file's value of it is not one that ``isMet`` takes,
+    /// this setting is named in a warning and changes nothing.
+    public struct Requirement: Sendable {
+        /// The other setting's name.
+        public let name: String
+        /// The values it must hold, in a few words (`naming a file loader`).
+        public let described: String
+        /// Whether the other setting's value in the file (nil when it is not assigned) is one.
+        let isMet: @Sendable (PythonLiteral?) -> Bool
+    }
+
     /// The name thumbor gives it (`QUALITY`).
     public let name: String
     /// What it leads to.
@@ -19,6 +31,8 @@ public struct ThumborSetting: Sendable {
     /// For a setting, what it does here when it differs from the flag's own words, else empty;
     /// for the others, why (a few words after the name).
     public let reason: String
+    /// The setting this one is read with only, if any.
+    public let requirement: Requirement?
     /// The flag's text for an assigned value, nil to leave the flag as it is; throws the reason
     /// a value is not taken. Read only for ``Handling/setting(flag:)``.
     let text: @Sendable (PythonLiteral) throws(SettingValueError) -> String?
@@ -34,6 +48,8 @@ public struct ThumborSetting: Sendable {
         case .ignored: "ignored, with a warning"
         case .refused(let defaultText): "refused unless `\(defaultText)`"
         }
-        return "| `\(name)` | \(handled) | \(reason.replacingOccurrences(of: "|", with: "\\|")) |"
+        let why = requirement.map { [reason, "only with \($0.name) \($0.described), as thumbor reads it"].filter { !$0.isEmpty }.joined(separator: "; ") }
+            ?? reason
+        return "| `\(name)` | \(handled) | \(why.replacingOccurrences(of: "|", with: "\\|")) |"
     }
 }

@@ -69,6 +69,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var preferredFormats: [ImageFormat] = []
     /// Whether a PNG result is Adam7-interlaced (the server's `--png-interlaced` for imgproxy URLs).
     public var interlacedPNG = false
+    /// The most colours of a palette PNG result, or nil for truecolour (the server's
+    /// `--png-quantize` and `--png-quantization-colors` for imgproxy URLs).
+    public var pngPaletteColors: Int?
     /// Source formats answered with the source's bytes as they are, when no other output format is asked.
     public var skipProcessing: Set<ImageFormat> = []
     /// Whether the file extension of the source URL is ignored rather than taken for ``format``.

@@ -74,6 +74,7 @@ struct OutputEncoder: Sendable {
                                               shrinksToFitFileSize: false)
             encoding.exif = exif
             encoding.progressive = format == .png ? options.interlacedPNG : options.progressiveJPEG
+            encoding.paletteColors = format == .png ? options.pngPaletteColors : nil
             let data = try coders.encode(image, as: format, options: encoding)
             return ProcessedImage(data: data, format: format)
         } catch {

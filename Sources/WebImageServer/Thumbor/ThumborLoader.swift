@@ -1,34 +1,46 @@
 import Foundation
 
-/// How a thumbor URL's image part that names no scheme is read (`webimage serve
-/// --thumbor-loader`, thumbor's `LOADER`). A part with a scheme (`https://…`, `s3://…`) is read
-/// as that scheme says with either loader, as thumbor's `file_loader_http_fallback` does.
+/// How a thumbor URL's image part is read (`webimage serve --thumbor-loader`, thumbor's
+/// `LOADER`), as thumbor's loader modules read it.
 public enum ThumborLoader: String, Sendable, Hashable, CaseIterable {
-    /// Over HTTP: `example.com/cat.jpg` is `http://example.com/cat.jpg` (thumbor's `http_loader`).
+    /// Over HTTP: `example.com/cat.jpg` is `http://example.com/cat.jpg` (thumbor's
+    /// `http_loader`); a part with a scheme (`https://…`, `s3://…`) is read as that scheme says.
     case http
-    /// From `--local-root`: `cats/tom.jpg` is `local:///cats/tom.jpg` (thumbor's `file_loader`,
-    /// whose `FILE_LOADER_ROOT_PATH` is the local root). The source policy keeps the file inside
-    /// the root, as for any `local:///` source.
+    /// From `--local-root` only: `cats/tom.jpg` is `local:///cats/tom.jpg`, and so is a part
+    /// with a scheme (`https://x/a.jpg` is the file `https:/x/a.jpg` under the root), as thumbor's
+    /// `file_loader` (whose `FILE_LOADER_ROOT_PATH` is the local root) fetches nothing. The
+    /// source policy keeps the file inside the root, as for any `local:///` source.
     case file
+    /// A part starting `http://` or `https://` over HTTP, any other from `--local-root`
+    /// (thumbor's `file_loader_http_fallback`).
+    case fileOrHTTP = "file-or-http"
 
-    /// The loader thumbor's `LOADER` setting names: `http` or `file`, or thumbor's module
-    /// (`thumbor.loaders.http_loader`, `thumbor.loaders.file_loader`, or
-    /// `thumbor.loaders.file_loader_http_fallback`, which is ``file`` here).
+    /// The loader thumbor's `LOADER` setting names: `http`, `file` or `file-or-http`, or
+    /// thumbor's module (`thumbor.loaders.http_loader`, `thumbor.loaders.file_loader`,
+    /// `thumbor.loaders.file_loader_http_fallback`).
     public init?(setting: String) {
         let name = setting.hasPrefix("thumbor.loaders.") ? String(setting.dropFirst("thumbor.loaders.".count)) : setting
         switch name {
         case "http", "http_loader": self = .http
-        case "file", "file_loader", "file_loader_http_fallback": self = .file
+        case "file", "file_loader": self = .file
+        case "file-or-http", "file_loader_http_fallback": self = .fileOrHTTP
         default: return nil
         }
     }
 
-    /// The source URL text of the decoded image part `image`, which names no scheme.
-    func source(forImage image: String) throws(ProcessingURLError) -> String {
+    /// Whether this loader reads image parts from files, so thumbor reads its
+    /// `FILE_LOADER_ROOT_PATH`.
+    public var readsFiles: Bool { self != .http }
+
+    /// The source URL text of the decoded image part `image`, whose `scheme` (before `://`,
+    /// nil when it names none) is read as this loader reads it.
+    func source(forImage image: String, scheme: Substring?) throws(ProcessingURLError) -> String {
         switch self {
         case .http:
-            return "http://" + image
-        case .file:
+            return scheme == nil ? "http://" + image : image
+        case .fileOrHTTP where scheme.map({ ["http", "https"].contains($0.lowercased()) }) == true:
+            return image
+        case .file, .fileOrHTTP:
             let path = image.drop { $0 == "/" }
             guard !path.isEmpty, let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
                 throw .invalidSource("not a file path")

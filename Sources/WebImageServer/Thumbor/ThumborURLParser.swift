@@ -228,9 +228,11 @@ public struct ThumborURLParser: Sendable {
     /// (the source, and the mark of the `watermark` filter).
     func imageURL(_ text: Substring) throws(ProcessingURLError) -> URL {
         let decoded = try Self.decoded(text)
-        let scheme = decoded.range(of: "://").map { decoded[..<$0.lowerBound] } ?? ""
-        let hasScheme = scheme.first?.isLetter == true
-            && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
-        return try SourceURL.parse(hasScheme ? decoded : try loader.source(forImage: decoded))
+        let scheme = decoded.range(of: "://").map { decoded[..<$0.lowerBound] }.flatMap { scheme in
+            scheme.first?.isLetter == true
+                && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
+                ? scheme : nil
+        }
+        return try SourceURL.parse(try loader.source(forImage: decoded, scheme: scheme))
     }
 }

@@ -1,0 +1,2 @@
+// libimagequant (libimagequant-dev), the palette quantizer of pngquant and libvips.
+#include <libimagequant.h>
