@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .library(name: "WebImageObjectStorage", targets: ["WebImageObjectStorage"]),
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
+        .library(name: "WebImageTelemetry", targets: ["WebImageTelemetry"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .executable(name: "webimage-benchmarks", targets: ["WebImageBenchmarks"]),
         .executable(name: "webimage-fuzz", targets: ["webimage-fuzz"]),
@@ -28,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // OpenTelemetry's OTLP/HTTP exporter only: the gRPC one would build grpc-swift for nothing.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         // `swift package generate-documentation` (scripts/docs): the DocC catalogs, checked for broken links.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -137,12 +140,25 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
+
+        // OpenTelemetry for `webimage serve --open-telemetry`: the tracer the server's spans are
+        // made by, exported over OTLP/HTTP by swift-otel; the server links only swift-distributed-tracing.
+        .target(
+            name: "WebImageTelemetry",
+            dependencies: [
+                "WebImageServer",
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
 
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs", "WebImageServer", "WebImageRedis", "WebImageObjectStorage", "LoopbackHTTPServer",
+                "WebImage", "WebImageCodecs", "WebImageServer", "WebImageRedis", "WebImageObjectStorage", "WebImageTelemetry",
+                "LoopbackHTTPServer",
                 "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -240,7 +256,8 @@ let package = Package(
         .testTarget(
             name: "WebImageServerTests",
             dependencies: [
-                "WebImageServer", "WebImage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage",
+                "WebImageServer", "WebImage", "WebImageCodecs", "WebImageTelemetry", "WebImageTestSupport", "LoopbackHTTPServer",
+                "Locking", "webimage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

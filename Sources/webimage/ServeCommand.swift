@@ -6,6 +6,7 @@ import Prometheus
 import WebImage
 import WebImageCodecs
 import WebImageServer
+import WebImageTelemetry
 
 /// `webimage serve`: an imgproxy-compatible image server on WebImage's pipeline.
 struct ServeCommand: AsyncParsableCommand {
@@ -89,9 +90,12 @@ struct ServeCommand: AsyncParsableCommand {
                                                                  namespace: configuration.metrics.namespace))
         let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
         let storage = try await CommandFailure.reporting { try ObjectStorageTier(configuration) }
+        let tracing = configuration.telemetry.enabled
+            ? try await CommandFailure.reporting { try OpenTelemetryTracing(configuration.telemetry) } : nil
         let extensions = ImageServer.Extensions(
             sharedSources: tier?.sources, sharedResults: [tier?.results as (any ImageCaching)?, storage?.results].compactMap { $0 },
-            loaders: [storage?.loader as (any ImageLoader)?].compactMap { $0 }, metricsRegistry: registry)
+            loaders: [storage?.loader as (any ImageLoader)?].compactMap { $0 }, metricsRegistry: registry,
+            tracer: tracing?.tracer, services: [tracing?.service].compactMap { $0 })
         let server = try await CommandFailure.reporting { try await ImageServer(configuration: configuration, extensions: extensions) }
         do {
             try await server.run { port in

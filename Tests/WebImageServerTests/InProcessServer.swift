@@ -4,6 +4,7 @@ import Logging
 import Prometheus
 import ServiceLifecycle
 import WebImageServer
+import WebImageTelemetry
 
 /// `webimage serve` assembled in the test's own process: the configuration read from the
 /// same flags and variables by ``ImageServer/Configuration/init(environment:arguments:)``, the
@@ -39,13 +40,15 @@ final class InProcessServer: Sendable {
     static func start(_ arguments: [String], environment: [String: String], logFile: URL) async throws -> InProcessServer {
         let configuration = try ImageServer.Configuration(environment: environment, arguments: arguments)
             .servingLocalSources(from: FileManager.default.currentDirectoryPath)
+        let tracing = configuration.telemetry.enabled ? try OpenTelemetryTracing(configuration.telemetry) : nil
         let descriptor = open(logFile.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard descriptor >= 0 else { throw InProcessServerError.logFile(logFile.path) }
         var handler = BufferedLogHandler(label: "webimage.serve", buffer: LogLineBuffer(descriptor: descriptor, interval: .zero))
         handler.logLevel = configuration.logs.logLevel
         handler.format = configuration.logs.logFormat ?? .pretty
         let extensions = ImageServer.Extensions(metricsRegistry: PrometheusCollectorRegistry(),
-                                                logger: Logger(label: "webimage.serve") { _ in handler })
+                                                logger: Logger(label: "webimage.serve") { _ in handler },
+                                                tracer: tracing?.tracer, services: [tracing?.service].compactMap { $0 })
         let server: ImageServer
         do {
             server = try await ImageServer(configuration: configuration, extensions: extensions)

@@ -19,7 +19,8 @@ extension ImageServer {
         let downloader = HTTPImageDownloader(
             configuration: downloads,
             addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.sources.allowLoopbackSources,
-                                               allowsPrivate: configuration.sources.allowPrivateSources))
+                                               allowsPrivate: configuration.sources.allowPrivateSources),
+            tracer: extensions.tracer)
         // Decoding, transforming and encoding run on threads of their own, one per image made at
         // once: Swift's cooperative pool stays free for requests, /health and cache hits.
         let codecs = CodecExecutor(threads: configuration.limits.concurrency, name: "serve-codec")
@@ -33,7 +34,7 @@ extension ImageServer {
         }
         let responder = ImageServerResponder(router: router, processor: processor, configuration: configuration,
                                              logger: extensions.logger, metricsRegistry: extensions.metricsRegistry)
-        self.init(responder: responder, downloader: downloader, codecs: codecs)
+        self.init(responder: responder, downloader: downloader, codecs: codecs, services: extensions.services)
     }
 
     /// The router of `configuration`'s URL forms, parsers and signers.
@@ -111,6 +112,6 @@ extension ImageServer {
         let metrics = ServerMetrics(factory: extensions.countingFactory(namespace: configuration.metrics.namespace))
         return ImageProcessor(manager: manager, configuration: configuration, coders: coders, disk: resultDisk,
                               sharedCache: sharedResults, metrics: metrics,
-                              executor: codecs, auxiliary: auxiliary)
+                              executor: codecs, auxiliary: auxiliary, tracer: extensions.tracer)
     }
 }

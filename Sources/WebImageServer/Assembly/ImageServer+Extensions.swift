@@ -1,6 +1,8 @@
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
+import Tracing
 import WebImage
 
 extension ImageServer {
@@ -25,17 +27,27 @@ extension ImageServer {
         public var metricsFactory: (any MetricsFactory)?
         /// Where the request lines go.
         public var logger: Logger
+        /// What image requests are traced by, each a server span with a span for each stage
+        /// and the download's client span, whose context goes to the origin (an OpenTelemetry
+        /// tracer from `WebImageTelemetry`); nil: no spans.
+        public var tracer: (any Tracer)?
+        /// Services run beside the server's listeners, started before them and stopped after
+        /// them (the tracer's exporter, which sends the last spans as it stops).
+        public var services: [any Service]
 
         /// Extensions with the given parts; by default none, with request lines logged as `webimage.serve`.
         public init(sharedSources: (any ImageCaching)? = nil, sharedResults: [any ImageCaching] = [],
                     loaders: [any ImageLoader] = [], metricsRegistry: PrometheusCollectorRegistry? = nil,
-                    metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "webimage.serve")) {
+                    metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "webimage.serve"),
+                    tracer: (any Tracer)? = nil, services: [any Service] = []) {
             self.sharedSources = sharedSources
             self.sharedResults = sharedResults
             self.loaders = loaders
             self.metricsRegistry = metricsRegistry
             self.metricsFactory = metricsFactory
             self.logger = logger
+            self.tracer = tracer
+            self.services = services
         }
 
         /// The factory the server's counters are made by (see ``metricsFactory``), naming them

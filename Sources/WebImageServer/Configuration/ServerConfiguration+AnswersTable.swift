@@ -228,5 +228,38 @@ extension ServerConfiguration {
             else { throw SettingValueError(reason: "is not a Prometheus name: letters, digits and _, not starting with a digit") }
             configuration.metrics.namespace = text
         },
+        // Traces
+        boolean("open-telemetry", "IMGPROXY_OPEN_TELEMETRY_ENABLE",
+                "Trace image requests with OpenTelemetry, sent over OTLP/HTTP: a span a request, one a stage (cache, download, decode, transform, encode)",
+                \.telemetry.enabled),
+        setting("otlp-endpoint", "OTEL_EXPORTER_OTLP_ENDPOINT", "URL", "The OpenTelemetry collector's base URL; spans go to its /v1/traces",
+                default: defaults.telemetry.endpoint) { text, configuration throws(SettingValueError) in
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                throw SettingValueError(reason: "is not an http:// or https:// URL")
+            }
+            configuration.telemetry.endpoint = text
+        },
+        setting("otlp-protocol", "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf|http/json", "How spans are encoded for the collector",
+                default: defaults.telemetry.otlpProtocol.rawValue) { text, configuration throws(SettingValueError) in
+            switch text.lowercased() {
+            case "grpc":
+                throw SettingValueError(reason: "is grpc, imgproxy's default, whose exporter is not built here: use http/protobuf (a collector listens for it on 4318)")
+            case "http", "https": configuration.telemetry.otlpProtocol = .httpProtobuf
+            default:
+                guard let value = OTLPProtocol(rawValue: text.lowercased()) else { throw SettingValueError(reason: "is not http/protobuf or http/json") }
+                configuration.telemetry.otlpProtocol = value
+            }
+        },
+        setting("otlp-timeout", "OTEL_EXPORTER_OTLP_TIMEOUT", "MILLISECONDS", "How long an export to the collector may take",
+                default: "10000") { text, configuration throws(SettingValueError) in
+            configuration.telemetry.exportTimeout = try SettingText.decimal(text, in: 1...600_000) / 1000
+        },
+        setting("otel-service-name", "OTEL_SERVICE_NAME", "NAME", "The service.name of every span",
+                default: defaults.telemetry.serviceName) { text, configuration throws(SettingValueError) in
+            guard !text.isEmpty else { throw SettingValueError(reason: "is empty") }
+            configuration.telemetry.serviceName = text
+        },
+        boolean("open-telemetry-propagate-external", "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL",
+                "Continue the trace a client's traceparent names, rather than start one for each request", \.telemetry.propagateExternal),
     ]
 }

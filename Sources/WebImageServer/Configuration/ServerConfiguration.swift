@@ -7,7 +7,7 @@ import WebImage
 ///
 /// The settings are grouped by the part of the server that reads them (``listening``,
 /// ``urls``, ``sources``, ``limits``, ``output``, ``formats``, ``answers``, ``overlays``,
-/// ``caches``, ``objectStorage``, ``logs``, ``metrics``): the assembly hands each part its own group, so
+/// ``caches``, ``objectStorage``, ``logs``, ``metrics``, ``telemetry``): the assembly hands each part its own group, so
 /// no part reads another's settings.
 ///
 /// A configuration starts from the defaults written in the groups; ``init(environment:)`` lays the
@@ -46,6 +46,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var logs = LogSettings()
     /// How metrics are named and where they are scraped.
     public var metrics = MetricsSettings()
+    /// How requests are traced: OpenTelemetry over OTLP.
+    public var telemetry = TelemetrySettings()
 
     /// The `thumbor.conf` whose settings were read under the environment's and the flags'
     /// (see ``ConfigurationReading``), or nil.

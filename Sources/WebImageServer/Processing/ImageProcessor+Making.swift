@@ -20,7 +20,7 @@ extension ImageProcessor {
         let started = ContinuousClock.now
         let decoded: Image
         do {
-            decoded = try decode(source.data, options: options)
+            decoded = try tracing.span("Decoding image") { () throws(ImageCodingError) -> Image in try decode(source.data, options: options) }
         } catch {
             // Bytes that are no image (an upload not finished, a body cut off) are not kept: the
             // next request asks the origin again and answers what it has then.
@@ -67,10 +67,12 @@ extension ImageProcessor {
             throw .unprocessable("a blur of \(sigmas.plainText) over \(total.partialValue) pixels is more work than allowed: "
                 + "at most \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
         }
-        let image = transformer.transform(decoded, forKey: transformer.key) ?? decoded
+        let image = tracing.span("Transforming image") { transformer.transform(decoded, forKey: transformer.key) ?? decoded }
         // Of a source's metadata, only its copyright tags are carried, when kept.
         let copyright = options.keepCopyright ? EXIFBlock.find(in: source.data).flatMap(EXIF.copyright(fromTIFF:)) : nil
-        var result = try encoder.encode(image, options: options, exif: copyright)
+        var result = try tracing.span("Encoding image") { () throws(ProcessingError) -> ProcessedImage in
+            try encoder.encode(image, options: options, exif: copyright)
+        }
         metrics.processingDuration.record(duration: started.duration(to: .now))
         result.sourceOrigin = source.source
         return result

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Locking
 import Metrics
+import Tracing
 import WebImage
 import WebImageCodecs
 
@@ -67,6 +68,8 @@ public final class ImageProcessor: Sendable {
     /// none of its threads, so that it reaches the queue (and is counted, or refused when the
     /// queue is full) while every thread is busy.
     private let executor: (any TaskExecutor)?
+    /// The spans of each stage, when the server traces.
+    let tracing: RequestTracer
 
     /// A processor loading through `manager` the sources `configuration` allows, refusing
     /// sources and results over its pixel and frame limits, making at most its `concurrency`
@@ -74,12 +77,15 @@ public final class ImageProcessor: Sendable {
     /// with `coders`, caching results in memory (up to `memoryLimitBytes`), in `disk` and in
     /// `sharedCache` (its disk tier) when given, measuring into `metrics`, decoding (with the
     /// manager's coders), transforming and encoding on `executor` (a `CodecExecutor`) when given,
-    /// with the watermark and fallback image of `auxiliary` (``AuxiliaryImages/load(_:manager:)``).
+    /// with the watermark and fallback image of `auxiliary` (``AuxiliaryImages/load(_:manager:)``),
+    /// each stage a span of `tracer` when given.
     public init(manager: ImageManager, configuration: ServerConfiguration = ServerConfiguration(),
                 coders: ImageCoders = .shared, memoryLimitBytes: Int = 64 << 20, disk: DiskCache? = nil,
                 sharedCache: (any ImageCaching)? = nil, metrics: ServerMetrics = ServerMetrics(),
-                executor: (any TaskExecutor)? = nil, auxiliary: AuxiliaryImages = AuxiliaryImages()) {
+                executor: (any TaskExecutor)? = nil, auxiliary: AuxiliaryImages = AuxiliaryImages(),
+                tracer: (any Tracer)? = nil) {
         self.auxiliary = auxiliary
+        tracing = RequestTracer(tracer: tracer)
         making = InFlightWork(cancelled: .cancelled)
         self.executor = executor
         slots = ProcessingSlots(concurrency: configuration.limits.concurrency, maxQueue: configuration.limits.maxQueue,
@@ -112,7 +118,12 @@ public final class ImageProcessor: Sendable {
                         conditions: SourceConditions? = nil) async throws(ProcessingError) -> ProcessedImage {
         if let cached = try resultInMemory(url, cacheKey: key, now: now) { return cached }
         var image: ProcessedImage
-        if let stored = await results.below(forKey: key, now: now) {
+        let stored = await tracing.span("Reading cached result") { span in
+            let stored = await results.below(forKey: key, now: now)
+            span.set("webimage.cache.hit", stored.map { "\($0.source)" } ?? "none")
+            return stored
+        }
+        if let stored {
             image = stored
         } else {
             do throws(ProcessingError) {
@@ -145,15 +156,22 @@ public final class ImageProcessor: Sendable {
         -> ProcessedImage {
         // The download waits on the network outside the slots: a slow origin holds no slot, and
         // only work that is ready to use a core takes one.
-        let source = try await fetcher.fetch(url.source, conditions: conditions)
+        let source = try await tracing.span("Downloading image") { span async throws(ProcessingError) in
+            let source = try await fetcher.fetch(url.source, conditions: conditions)
+            span.set("webimage.source.bytes", source.data.count)
+            span.set("webimage.source.from", "\(source.source)")
+            return source
+        }
         if let limit = url.options.sourceLimits.maxSrcFileSize, source.data.count > limit {
             throw .sourceTooLarge("over \(limit) bytes")
         }
         let marks = try await fetcher.marks(of: url)
-        var made = try await makeInSlot(url, from: source, marks: marks)
+        var made = try await tracing.span("Processing image") { _ async throws(ProcessingError) in
+            try await makeInSlot(url, from: source, marks: marks)
+        }
         if let response = source.response { made.take(OriginHeaders(response), under: answers) }
         // Once the result is cached a later request finds it there; until then it joins.
-        await results.store(made, forKey: key)
+        await tracing.span("Storing result") { _ in await results.store(made, forKey: key) }
         return made
     }
 

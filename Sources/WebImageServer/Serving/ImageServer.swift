@@ -25,17 +25,20 @@ public struct ImageServer: Sendable {
     /// releases; nil for a responder put together by hand, whose parts its maker releases.
     private let downloader: HTTPImageDownloader?
     private let codecs: CodecExecutor?
+    /// The extensions' services (``Extensions/services``), run first and stopped last.
+    private let extensionServices: [any Service]
 
     /// A server for `responder`, taking connections as its listening settings say.
     public init(responder: ImageServerResponder) {
-        self.init(responder: responder, downloader: nil, codecs: nil)
+        self.init(responder: responder, downloader: nil, codecs: nil, services: [])
     }
 
-    /// A server for `responder` that owns `downloader` and `codecs`.
-    init(responder: ImageServerResponder, downloader: HTTPImageDownloader?, codecs: CodecExecutor?) {
+    /// A server for `responder` that owns `downloader` and `codecs`, running `services` beside it.
+    init(responder: ImageServerResponder, downloader: HTTPImageDownloader?, codecs: CodecExecutor?, services: [any Service]) {
         self.responder = responder
         self.downloader = downloader
         self.codecs = codecs
+        extensionServices = services
     }
 
     /// Releases what the assembly opened (the source downloader's connections, the codec
@@ -59,12 +62,14 @@ public struct ImageServer: Sendable {
         try await ServiceGroup(configuration: configuration).run()
     }
 
-    /// What ``run(onListening:onMetricsListening:)`` runs: the ``application(onListening:)``, and
-    /// the ``metricsApplication(onListening:)`` when the responder has a
-    /// ``ImageServerResponder/metricsAddress``.
+    /// What ``run(onListening:onMetricsListening:)`` runs, in the order a service group starts
+    /// them (it stops them in the other): the extensions' services, the
+    /// ``application(onListening:)``, and the ``metricsApplication(onListening:)`` when the
+    /// responder has a ``ImageServerResponder/metricsAddress``.
     public func services(onListening: @escaping @Sendable (Int) async -> Void = { _ in },
                          onMetricsListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> [any Service] {
-        [application(onListening: onListening)] + [metricsApplication(onListening: onMetricsListening)].compactMap { $0 }
+        extensionServices + [application(onListening: onListening)]
+            + [metricsApplication(onListening: onMetricsListening)].compactMap { $0 }
     }
 
     /// The listener of the metrics alone, at the responder's ``ImageServerResponder/metricsAddress``

@@ -52,6 +52,8 @@ public struct ImageServerResponder: HTTPResponder {
     private let conditions: ServerConfiguration.AnswerSettings
     /// Whether requests' client hints are read (``ServerConfiguration/URLSettings/enableClientHints``).
     private let readsClientHints: Bool
+    /// Whether a client's `traceparent` is continued (``ServerConfiguration/TelemetrySettings/propagateExternal``).
+    private let continuesClientTraces: Bool
     /// The request lines and response counts.
     private let log: RequestLog
     /// Paths routed lately (their signatures checked), by the raw path: a cached result's
@@ -79,6 +81,7 @@ public struct ImageServerResponder: HTTPResponder {
         ttl = configuration.answers.ttl
         conditions = configuration.answers
         readsClientHints = configuration.urls.enableClientHints
+        continuesClientTraces = configuration.telemetry.propagateExternal
         negotiation = FormatNegotiation(configuration.formats)
         answers = ImageAnswers(configuration.answers, overlays: configuration.overlays, readsClientHints: readsClientHints)
         cors = configuration.listening.allowOrigin.map(CORSPolicy.init(allowOrigin:))
@@ -111,18 +114,24 @@ public struct ImageServerResponder: HTTPResponder {
         let timeout = listening.timeout
         // A client that hangs up cancels the request (its work stops once no other request
         // waits for the same result), and so does the deadline, which answers 504.
-        let answered: (PreparedResponse, ProcessedImage?, RoutedPath?)
         let departure = await context.departure
-        switch await RequestDeadline.run(within: .milliseconds(Int(timeout * 1000)), departure: departure,
-                                         { await imageAnswer(to: head, path: path) }) {
-        case .answered(let answer):
-            answered = answer
-        case .timedOut:
-            answered = (.error(.deadlineExceeded(seconds: timeout), head: isHead), nil, nil)
-        case .abandoned:
-            answered = (.error(.cancelled, head: isHead), nil, nil)
+        let tracing = processor.tracing
+        let (answer, image, route) = await tracing.span("/request", kind: .server,
+                                                        parent: tracing.parent(of: head.headerFields, continuing: continuesClientTraces)) { span in
+            span.describe(head, path: path)
+            let answered: (PreparedResponse, ProcessedImage?, RoutedPath?)
+            switch await RequestDeadline.run(within: .milliseconds(Int(timeout * 1000)), departure: departure,
+                                             { await imageAnswer(to: head, path: path) }) {
+            case .answered(let answer):
+                answered = answer
+            case .timedOut:
+                answered = (.error(.deadlineExceeded(seconds: timeout), head: isHead), nil, nil)
+            case .abandoned:
+                answered = (.error(.cancelled, head: isHead), nil, nil)
+            }
+            span.answered(answered.0.head.status.code)
+            return answered
         }
-        let (answer, image, route) = answered
         log.record(answer, to: head, path: path, image: image, route: route, since: started)
         return Response(withCORS(answer))
     }
@@ -155,6 +164,12 @@ public struct ImageServerResponder: HTTPResponder {
         guard let image else { return nil }
         let answer = answers.answer(image, for: route, request: request, variesByAccept: negotiated != nil)
         log.record(answer, to: request, path: path, image: image, route: route, since: started)
+        let tracing = processor.tracing
+        tracing.record("/request", kind: .server, parent: tracing.parent(of: request.headerFields, continuing: continuesClientTraces)) { span in
+            span.describe(request, path: path)
+            span.answered(answer.head.status.code)
+            span.set("webimage.cache.hit", "memory")
+        }
         return withCORS(answer)
     }
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Locking
+import Tracing
 
 /// One shared HTTP request as its exchange sees it: what to fetch and how, the two facts it keeps
 /// without the downloader's lock (read or written for every part of the body), and the step
@@ -14,6 +15,9 @@ final class DownloadRequest: Sendable {
     let key: DownloadKey
     /// The options of the caller that created the request: they shape the request.
     let options: ImageLoaderOptions
+    /// The trace context of the caller that created the request (`ServiceContext.current` then):
+    /// its download span is that caller's child, whichever task starts it.
+    let traceContext: ServiceContext?
     /// How often the request made progress (its head or a part of its body arrived): the idle
     /// watchdog compares it between its rounds.
     private let activity = Atomic<Int>(0)
@@ -41,6 +45,7 @@ final class DownloadRequest: Sendable {
         self.operation = operation
         self.key = key
         self.options = options
+        traceContext = ServiceContext.current
     }
 
     /// Counts one step of progress, for the idle watchdog.

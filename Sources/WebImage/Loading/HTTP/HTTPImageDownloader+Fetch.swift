@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// The HTTP exchange of one shared request: build the request, start its exchange (see
 /// ``DownloadExchange``), and check the response head.
@@ -19,6 +20,10 @@ extension HTTPImageDownloader {
     /// exchange here, on this thread, with no task of its own; one that must be prepared first
     /// (a request modifier, an address policy to ask) is prepared and sent by a task.
     func start(_ download: DownloadRequest) {
+        if let tracer {
+            download.begin(.task(Task { complete(download, with: await fetchTraced(download, tracer: tracer)) }))
+            return
+        }
         guard download.options.requestModifier == nil, addressPolicy == nil else {
             download.begin(.task(Task { complete(download, with: await fetchPrepared(download)) }))
             return
@@ -94,6 +99,25 @@ extension HTTPImageDownloader {
         }
     }
 
+    /// Fetches `download` as ``fetchPrepared(_:)`` does, in a client span of `tracer`, the child
+    /// of the context the request was created in: the span's context is what ``makeRequest(for:)``
+    /// sends to the origin (W3C `traceparent` with an OpenTelemetry tracer).
+    private func fetchTraced(_ download: DownloadRequest, tracer: any Tracer) async -> FetchOutcome {
+        let span = tracer.startSpan("GET", context: download.traceContext ?? .topLevel, ofKind: .client)
+        span.attributes["http.request.method"] = "GET"
+        span.attributes["server.address"] = download.key.url.host ?? ""
+        let outcome = await ServiceContext.$current.withValue(span.context) { await fetchPrepared(download) }
+        switch outcome {
+        case .success(let fetched):
+            if let status = fetched.response.statusCode { span.attributes["http.response.status_code"] = status }
+        case .failure(let error):
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error))
+        }
+        span.end()
+        return outcome
+    }
+
     /// Whether `download` sends and stores cookies.
     private func handlesCookies(for download: DownloadRequest) -> Bool {
         configuration.handleCookies || download.options.handleCookies
@@ -113,6 +137,9 @@ extension HTTPImageDownloader {
         if let date = key.ifModifiedSince { request.headers.replaceOrAdd(name: "If-Modified-Since", value: date) }
         if handlesCookies(for: download), let cookie = cookies.cookieHeader(for: key.url) {
             request.headers.replaceOrAdd(name: "Cookie", value: cookie)
+        }
+        if let tracer, let context = ServiceContext.current {
+            tracer.inject(context, into: &request.headers, using: TraceHeaderInjector())
         }
         if options.allowInvalidSSLCertificates && !configuration.allowInvalidSSLCertificates {
             request.tlsConfiguration = Self.unverifiedTLS

@@ -46,7 +46,7 @@ extension HTTPImageDownloader {
             throw WebImageError.network(error)
         }
         try Task.checkCancellation()
-        var pinned = Self.clientConfiguration(for: configuration)
+        var pinned = Self.clientConfiguration(for: configuration, tracesItself: tracer != nil)
         pinned.dnsOverride = [host: address]
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: pinned)
     }

@@ -40,21 +40,28 @@ public final class HTTPImageDownloader: ImageLoader {
     let headers: Mutex<[String: String]>
     let cookies = HTTPCookieJar()
 
+    /// The tracer each download's client span is made by, if any (see ``init(configuration:addressPolicy:tracer:)``).
+    let tracer: (any Tracer)?
+
     /// The downloader ``ImageLoaders/shared`` uses, with the default configuration.
     public static let shared = HTTPImageDownloader()
 
     /// A downloader with its own HTTP client, configured by `configuration`; with an
     /// `addressPolicy`, each request connects only to the address the policy chose for its host
-    /// (see ``ConnectionAddressPolicy``).
+    /// (see ``ConnectionAddressPolicy``). With a `tracer`, each download (redirects included)
+    /// is a client span, the child of the trace context its first caller was in, and that
+    /// span's context is sent to the origin in the tracer's fields (W3C `traceparent` for
+    /// OpenTelemetry), so an origin's spans join the same trace.
     public init(configuration: HTTPImageDownloader.Configuration = HTTPImageDownloader.Configuration(),
-                addressPolicy: (any ConnectionAddressPolicy)? = nil) {
+                addressPolicy: (any ConnectionAddressPolicy)? = nil, tracer: (any Tracer)? = nil) {
         self.configuration = configuration
         self.addressPolicy = addressPolicy
+        self.tracer = tracer
         self.state = Mutex(DownloadScheduler(maxConcurrent: configuration.maxConcurrentDownloads,
                                              order: configuration.executionOrder))
         self.headers = Mutex(configuration.httpHeaders)
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                 configuration: Self.clientConfiguration(for: configuration))
+                                 configuration: Self.clientConfiguration(for: configuration, tracesItself: tracer != nil))
     }
 
     // MARK: Requests
@@ -302,7 +309,8 @@ public final class HTTPImageDownloader: ImageLoader {
         removed?.complete(.failure(.cancelled))
     }
 
-    static func clientConfiguration(for configuration: HTTPImageDownloader.Configuration) -> HTTPClient.Configuration {
+    static func clientConfiguration(for configuration: HTTPImageDownloader.Configuration, tracesItself: Bool = false)
+        -> HTTPClient.Configuration {
         let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
         var client = HTTPClient.Configuration()
         // The downloader follows redirects itself, each checked first (see `RedirectTrail`).
@@ -319,8 +327,9 @@ public final class HTTPImageDownloader: ImageLoader {
         client.decompression = .disabled
         // Without a tracer installed (InstrumentationSystem's no-op one), AsyncHTTPClient would
         // still build every request's span attributes for nothing: tell it there is none. The
-        // tracer is read when the downloader is made, as AsyncHTTPClient reads it.
-        if client.tracing.tracer is NoOpTracer { client.tracing.tracer = nil }
+        // tracer is read when the downloader is made, as AsyncHTTPClient reads it. A downloader
+        // given a tracer makes its own spans (`fetchTraced`), parented where its caller was.
+        if tracesItself || client.tracing.tracer is NoOpTracer { client.tracing.tracer = nil }
         if configuration.allowInvalidSSLCertificates {
             client.tlsConfiguration = Self.unverifiedTLS
         }

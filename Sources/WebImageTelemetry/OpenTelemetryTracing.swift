@@ -1,0 +1,42 @@
+import Foundation
+import OTel
+import ServiceLifecycle
+import Tracing
+import WebImageServer
+
+/// The OpenTelemetry tracer of `webimage serve --open-telemetry` (imgproxy's
+/// `IMGPROXY_OPEN_TELEMETRY_ENABLE`): swift-otel's, exporting the server's spans in batches over
+/// OTLP/HTTP to the collector its ``ServerConfiguration/TelemetrySettings`` name, and its
+/// service, which ``ImageServer`` runs beside its listeners (``ImageServer/Extensions``) so that
+/// the last spans are sent as it stops. Made without touching the process's tracing system, so
+/// servers in one process trace apart. swift-otel also reads the `OTEL_*` variables the
+/// OpenTelemetry specification names (`OTEL_BSP_SCHEDULE_DELAY`, `OTEL_EXPORTER_OTLP_HEADERS`…),
+/// over these settings.
+public struct OpenTelemetryTracing: Sendable {
+    /// What the server's spans are made by.
+    public let tracer: any Tracer
+    /// The exporter and its batches, to run beside the server.
+    public let service: any Service
+
+    /// The tracer `settings` describe; throws ``ConfigurationError`` when swift-otel cannot
+    /// make it (an exporter variable of the environment it refuses).
+    public init(_ settings: ServerConfiguration.TelemetrySettings) throws(ConfigurationError) {
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = settings.serviceName
+        configuration.metrics.enabled = false
+        configuration.logs.enabled = false
+        configuration.propagators = [.traceContext]
+        // A base URL, as OTEL_EXPORTER_OTLP_ENDPOINT is: the traces' path is added to it.
+        let base = settings.endpoint.hasSuffix("/") ? String(settings.endpoint.dropLast()) : settings.endpoint
+        configuration.traces.otlpExporter.endpoint = base + "/v1/traces"
+        configuration.traces.otlpExporter.protocol = settings.otlpProtocol == .httpJSON ? .httpJSON : .httpProtobuf
+        configuration.traces.otlpExporter.timeout = .milliseconds(Int64((settings.exportTimeout * 1000).rounded()))
+        do {
+            let backend = try OTel.makeTracingBackend(configuration: configuration)
+            tracer = backend.factory
+            service = backend.service
+        } catch {
+            throw ConfigurationError(source: "--open-telemetry", reason: "cannot start OpenTelemetry's exporter: \(error)")
+        }
+    }
+}
