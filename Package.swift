@@ -247,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "WebImageObjectStorageTests",
             dependencies: [
-                "WebImage", "WebImageObjectStorage", "WebImageCodecs", "WebImageTestSupport", "Locking", "webimage",
+                "WebImage", "WebImageObjectStorage", "WebImageCodecs", "WebImageTestSupport", "LoopbackHTTPServer", "Locking", "webimage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

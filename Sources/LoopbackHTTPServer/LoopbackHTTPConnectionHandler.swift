@@ -11,6 +11,8 @@ final class LoopbackHTTPConnectionHandler: ChannelInboundHandler {
 
     private let server: LoopbackHTTPServer
     private var head: HTTPRequestHead?
+    /// The body of the request being read, up to 1 MiB.
+    private var body: Data?
     /// The path whose response is being written.
     private var responding: String?
 
@@ -22,12 +24,13 @@ final class LoopbackHTTPConnectionHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-        case .body:
-            break
+            body = nil
+        case .body(let part):
+            if (body?.count ?? 0) + part.readableBytes <= 1 << 20 { body = (body ?? Data()) + Data(part.readableBytesView) }
         case .end:
             guard let head else { return }
             self.head = nil
-            respond(to: Self.request(from: head), keepAlive: head.isKeepAlive, context: context)
+            respond(to: Self.request(from: head, body: body), keepAlive: head.isKeepAlive, context: context)
         }
     }
 
@@ -99,7 +102,7 @@ final class LoopbackHTTPConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private static func request(from head: HTTPRequestHead) -> LoopbackHTTPRequest {
+    private static func request(from head: HTTPRequestHead, body: Data?) -> LoopbackHTTPRequest {
         let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var headers: [String: String] = [:]
         for (name, value) in head.headers {
@@ -107,7 +110,7 @@ final class LoopbackHTTPConnectionHandler: ChannelInboundHandler {
             headers[key] = headers[key].map { "\($0), \(value)" } ?? value
         }
         return LoopbackHTTPRequest(method: head.method.rawValue, path: String(parts[0]),
-                               query: parts.count > 1 ? String(parts[1]) : nil, headers: headers)
+                               query: parts.count > 1 ? String(parts[1]) : nil, headers: headers, body: body)
     }
 
     private static func amount(_ duration: Duration) -> TimeAmount {

@@ -16,19 +16,20 @@ public final class ObjectStorageClient: Sendable {
     public let timeout: Duration
     /// The largest object read; a larger one fails with ``ObjectStorageError/tooLarge(limit:)``.
     public let maxObjectBytes: Int
-    private let signer: SigV4Signer
+    private let credentials: any ObjectStorageCredentialSource
     private let http: HTTPClient
     private let now: @Sendable () -> Date
 
-    /// A client of `endpoint` signing with `credentials`, each request within `timeout`,
-    /// reading objects up to `maxObjectBytes`; `now` gives the signing time.
-    public init(endpoint: ObjectStorageEndpoint, credentials: ObjectStorageCredentials, timeout: Duration = .seconds(2),
+    /// A client of `endpoint` signing with the credentials of `credentials` (static keys, or a
+    /// ``RefreshingCredentials``), each request within `timeout`, reading objects up to
+    /// `maxObjectBytes`; `now` gives the signing time.
+    public init(endpoint: ObjectStorageEndpoint, credentials: any ObjectStorageCredentialSource, timeout: Duration = .seconds(2),
                 maxObjectBytes: Int = 64 << 20, now: @escaping @Sendable () -> Date = Date.init) {
         self.endpoint = endpoint
         self.timeout = timeout
         self.maxObjectBytes = maxObjectBytes
         self.now = now
-        signer = SigV4Signer(credentials: credentials, region: endpoint.region)
+        self.credentials = credentials
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .nanoseconds(timeout.nanoseconds))
@@ -100,6 +101,7 @@ public final class ObjectStorageClient: Sendable {
         let payloadHash = body.map(SigV4Signer.payloadHash(of:)) ?? SigV4Signer.emptyPayloadHash
         let signing = target.signingRequest(method: method.rawValue, headers: headers.map { (name: $0.0, value: $0.1) },
                                             payloadHash: payloadHash)
+        let signer = SigV4Signer(credentials: try await credentials.credentials(), region: endpoint.region)
         for (name, value) in signing.headers + signer.signingHeaders(for: signing, at: now()) {
             request.headers.replaceOrAdd(name: name, value: value)
         }

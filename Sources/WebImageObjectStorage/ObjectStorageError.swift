@@ -11,6 +11,11 @@ public enum ObjectStorageError: Error, Sendable, Hashable, CustomStringConvertib
     case tooLarge(limit: Int)
     /// The store could not be reached or did not answer in time; what happened.
     case unreachable(String)
+    /// No credentials could be had from their source (a profile missing, STS or the metadata
+    /// service refusing or silent); why, never a key.
+    case credentialsUnavailable(String)
+    /// The bucket is not one `IMGPROXY_S3_ALLOWED_BUCKETS` allows, or one `_DENIED_BUCKETS` names.
+    case bucketNotAllowed(String)
 
     /// One line saying what went wrong.
     public var description: String {
@@ -20,6 +25,8 @@ public enum ObjectStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case .unexpectedStatus(let status): "the object storage answered with HTTP status \(status)"
         case .tooLarge(let limit): "the object is larger than \(limit) bytes"
         case .unreachable(let why): "the object storage did not answer: \(why)"
+        case .credentialsUnavailable(let why): "no object storage credentials: \(why)"
+        case .bucketNotAllowed(let bucket): "the bucket \(bucket) is not allowed"
         }
     }
 }

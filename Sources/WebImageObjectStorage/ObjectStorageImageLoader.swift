@@ -16,17 +16,18 @@ public struct ObjectStorageImageLoader: ImageLoader {
     public let downloader: HTTPImageDownloader
     /// Where objects are asked for.
     public let endpoint: ObjectStorageEndpoint
-    /// Signs each request.
-    public let signer: SigV4Signer
+    /// What each request is signed with, asked as it is sent (temporary credentials change).
+    public let credentials: any ObjectStorageCredentialSource
     private let now: @Sendable () -> Date
 
-    /// A loader asking `endpoint` through `downloader` with `credentials`; `now` gives the
-    /// signing time (the clock by default).
-    public init(downloader: HTTPImageDownloader, endpoint: ObjectStorageEndpoint, credentials: ObjectStorageCredentials,
+    /// A loader asking `endpoint` through `downloader` with the credentials of `credentials`
+    /// (static keys, or a ``RefreshingCredentials``); `now` gives the signing time (the clock
+    /// by default).
+    public init(downloader: HTTPImageDownloader, endpoint: ObjectStorageEndpoint, credentials: any ObjectStorageCredentialSource,
                 now: @escaping @Sendable () -> Date = Date.init) {
         self.downloader = downloader
         self.endpoint = endpoint
-        signer = SigV4Signer(credentials: credentials, region: endpoint.region)
+        self.credentials = credentials
         self.now = now
     }
 
@@ -66,8 +67,9 @@ public struct ObjectStorageImageLoader: ImageLoader {
             throw .invalidURL(error.description)
         }
         var options = options
-        let signer = signer, now = now
+        let credentials = credentials, region = endpoint.region, now = now
         options.requestModifier = { request in
+            let signer = SigV4Signer(credentials: try await credentials.credentials(), region: region)
             var signed = request
             signed.headers.replaceOrAdd(name: "Host", value: target.host)
             let headers = signer.signingHeaders(for: target.signingRequest(method: request.method.rawValue), at: now())

@@ -12,17 +12,27 @@ struct ObjectStorageTier {
     /// Results shared through a bucket, when `--result-storage` names one.
     let results: ObjectStorageImageCache?
 
-    /// The tier `configuration` describes, or nil when it uses no object storage. Throws a
-    /// ``CommandFailure`` naming the setting that is wrong (never a credential).
-    init?(_ configuration: ImageServer.Configuration) throws {
-        guard configuration.objectStorage.useS3 || configuration.objectStorage.resultStorage != nil else { return nil }
-        guard let keyID = configuration.objectStorage.s3AccessKeyID?.text, let secret = configuration.objectStorage.s3SecretAccessKey?.text,
-              !keyID.isEmpty, !secret.isEmpty else {
-            throw CommandFailure("object storage needs credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY "
-                + "(or --s3-access-key-id and --s3-secret-access-key)")
+    /// The tier `configuration` describes, or nil when it uses no object storage, its credentials
+    /// found by ``AWSCredentialChain`` in `environment` and asked for once now. Throws a
+    /// ``CommandFailure`` naming the setting that is wrong, or why there are no credentials
+    /// (never a credential).
+    init?(_ configuration: ImageServer.Configuration, environment: [String: String]) async throws {
+        let settings = configuration.objectStorage
+        guard settings.useS3 || settings.resultStorage != nil else { return nil }
+        var keys: ObjectStorageCredentials?
+        if let keyID = settings.s3AccessKeyID?.text, let secret = settings.s3SecretAccessKey?.text, !keyID.isEmpty, !secret.isEmpty {
+            keys = ObjectStorageCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: settings.s3SessionToken?.text)
         }
-        let credentials = ObjectStorageCredentials(accessKeyID: keyID, secretAccessKey: secret,
-                                                   sessionToken: configuration.objectStorage.s3SessionToken?.text)
+        let chain = AWSCredentialChain(environment: environment, home: FileManager.default.homeDirectoryForCurrentUser.path,
+                                       keys: keys, region: settings.s3Region, role: settings.s3AssumeRoleARN,
+                                       externalID: settings.s3AssumeRoleExternalID)
+        let credentials = chain.source
+        do {
+            _ = try await credentials.credentials()
+        } catch {
+            throw CommandFailure("object storage needs credentials, and none came from \(chain.origin): \(error); give AWS_ACCESS_KEY_ID "
+                + "and AWS_SECRET_ACCESS_KEY (or --s3-access-key-id and --s3-secret-access-key), a profile, or a role")
+        }
         let endpoint: ObjectStorageEndpoint
         do {
             endpoint = try ObjectStorageEndpoint(url: configuration.objectStorage.s3Endpoint, region: configuration.objectStorage.s3Region,

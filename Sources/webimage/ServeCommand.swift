@@ -89,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(NamespacedMetricsFactory.wrapping(PrometheusMetricsFactory(registry: registry),
                                                                  namespace: configuration.metrics.namespace))
         let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
-        let storage = try await CommandFailure.reporting { try ObjectStorageTier(configuration) }
+        let storage = try await CommandFailure.reporting { try await ObjectStorageTier(configuration, environment: environment) }
         let tracing = configuration.telemetry.enabled
             ? try await CommandFailure.reporting { try OpenTelemetryTracing(configuration.telemetry) } : nil
         let extensions = ImageServer.Extensions(

@@ -6,8 +6,9 @@ import XCTest
 /// moto's S3-compatible server of the test's own (`python -m moto.server`, from the `moto[server]`
 /// package `scripts/test` installs in `.build/venv`) on a free loopback port, checking every
 /// request's signature: it starts with authentication on after the few unauthenticated calls
-/// that make its two IAM users, ``reader`` (allowed every S3 action) and ``outsider`` (allowed
-/// none). Its buckets live in its memory: killed, they are gone. Without moto, the test is
+/// that make its two IAM users, ``reader`` (allowed every S3 action, and to assume ``role``) and
+/// ``outsider`` (allowed none), and the IAM role ``role`` (allowed every S3 action, assumable
+/// through STS by any user whose own policy allows it). Its buckets live in its memory: killed, they are gone. Without moto, the test is
 /// skipped (or fails under `WEBIMAGE_NO_SKIPS=1`), saying what to install.
 final class MotoServer {
     /// An access key ID and its secret.
@@ -25,6 +26,8 @@ final class MotoServer {
     private(set) var reader = Keys(id: "", secret: "")
     /// May do nothing.
     private(set) var outsider = Keys(id: "", secret: "")
+    /// The ARN of the role the reader may assume.
+    private(set) var role = ""
     private let python: URL
     private var process: ChildProcess?
 
@@ -43,10 +46,15 @@ final class MotoServer {
             return free
         }
         let users = try run(Self.makeUsers)
-        let keys = try JSONDecoder().decode([String: Keys].self, from: Data(users.utf8))
-        guard let reader = keys["reader"], let outsider = keys["outsider"] else { throw MotoServerError.setupFailed(users) }
+        struct Made: Decodable {
+            let keys: [String: Keys]
+            let role: String
+        }
+        let made = try JSONDecoder().decode(Made.self, from: Data(users.utf8))
+        guard let reader = made.keys["reader"], let outsider = made.keys["outsider"] else { throw MotoServerError.setupFailed(users) }
         self.reader = reader
         self.outsider = outsider
+        role = made.role
     }
 
     deinit { process?.killAndReap() }
@@ -73,10 +81,11 @@ final class MotoServer {
     /// Starts the server and waits until it answers HTTP; throws ``LoopbackPort/Taken`` when it
     /// exits first.
     private func start() async throws {
-        // The first five calls (the users, their keys and the reader's policy) go unauthenticated;
-        // every later one must be signed by a known key, and is checked against its policy.
+        // The first seven calls (the users, their keys, the reader's policy, the role and its
+        // policy) go unauthenticated; every later one must be signed by a known key, and is
+        // checked against its policy.
         process = try ChildProcess(python, ["-m", "moto.server", "-H", "127.0.0.1", "-p", "\(port)"],
-                                   environment: ["INITIAL_NO_AUTH_ACTION_COUNT": "5"])
+                                   environment: ["INITIAL_NO_AUTH_ACTION_COUNT": "7"])
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let deadline = ContinuousClock.now + .seconds(30)
         var answered = false
@@ -99,7 +108,8 @@ final class MotoServer {
         return result.output
     }
 
-    /// Makes the two users: five unauthenticated IAM calls; prints their keys as JSON.
+    /// Makes the two users and the role: seven unauthenticated IAM calls; prints the users' keys
+    /// and the role's ARN as JSON.
     private static let makeUsers = """
         import json, sys, boto3
         iam = boto3.client("iam", endpoint_url=sys.argv[1], region_name="us-east-1",
@@ -110,8 +120,12 @@ final class MotoServer {
             key = iam.create_access_key(UserName=user)["AccessKey"]
             keys[user] = {"id": key["AccessKeyId"], "secret": key["SecretAccessKey"]}
         iam.put_user_policy(UserName="reader", PolicyName="s3", PolicyDocument=json.dumps(
+            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["s3:*", "sts:AssumeRole"], "Resource": "*"}]}))
+        trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "sts:AssumeRole"}]}
+        role = iam.create_role(RoleName="images", AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
+        iam.put_role_policy(RoleName="images", PolicyName="s3", PolicyDocument=json.dumps(
             {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
-        print(json.dumps(keys))
+        print(json.dumps({"keys": keys, "role": role}))
         """
 
     /// Makes a versioned bucket and puts files under one key in it, as the reader; prints the version IDs.

@@ -7,7 +7,8 @@ import XCTest
 final class ObjectStorageSettingsTests: XCTestCase {
     private func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32?, error: String) {
         let result = try ChildProcess.run(BuiltProducts.executable("webimage"), ["serve", "--bind", "127.0.0.1:0"] + arguments,
-                                          environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""].merging(environment) { $1 },
+                                          environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_EC2_METADATA_DISABLED": "true",
+                                                        "HOME": FileManager.default.temporaryDirectory.path].merging(environment) { $1 },
                                           timeout: 30)
         return (result.status, result.error)
     }

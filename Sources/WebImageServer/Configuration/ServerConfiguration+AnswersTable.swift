@@ -195,6 +195,26 @@ extension ServerConfiguration {
         secret("s3-secret-access-key", "AWS_SECRET_ACCESS_KEY", "SECRET",
                "Its secret access key; prefer the variable, since a flag shows in the process list", \.objectStorage.s3SecretAccessKey),
         secret("s3-session-token", "AWS_SESSION_TOKEN", "TOKEN", "The session token of temporary credentials", \.objectStorage.s3SessionToken),
+        setting("s3-assume-role-arn", "IMGPROXY_S3_ASSUME_ROLE_ARN", "ARN",
+                "A role object storage requests are signed as, assumed through STS with the credentials found (and again before they expire)",
+                default: "none") { text, configuration throws(SettingValueError) in
+            guard text.hasPrefix("arn:") else { throw SettingValueError(reason: "is not an ARN (arn:aws:iam::ACCOUNT:role/NAME)") }
+            configuration.objectStorage.s3AssumeRoleARN = text
+        },
+        setting("s3-assume-role-external-id", "IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID", "ID",
+                "The external ID the assumed role's trust policy asks for", default: "none") { text, configuration throws(SettingValueError) in
+            configuration.objectStorage.s3AssumeRoleExternalID = text
+        },
+        setting("s3-allowed-bucket", "IMGPROXY_S3_ALLOWED_BUCKETS", "BUCKET",
+                "A bucket s3:// sources may name, any other refused (404); repeat for more", default: "none: any",
+                repeated: ",") { text, configuration throws(SettingValueError) in
+            configuration.objectStorage.s3AllowedBuckets = SettingText.list(text)
+        },
+        setting("s3-denied-bucket", "IMGPROXY_S3_DENIED_BUCKETS", "BUCKET",
+                "A bucket s3:// sources may not name (404); repeat for more", default: "none",
+                repeated: ",") { text, configuration throws(SettingValueError) in
+            configuration.objectStorage.s3DeniedBuckets = SettingText.list(text)
+        },
         setting("result-storage", "WEBIMAGE_RESULT_STORAGE", "s3://BUCKET[/PREFIX]",
                 "Object storage shared by instances for results, the tier below Redis (or the local disk), written in the background",
                 default: "none") { text, configuration throws(SettingValueError) in configuration.objectStorage.resultStorage = text },

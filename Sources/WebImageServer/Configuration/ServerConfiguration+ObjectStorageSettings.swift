@@ -15,6 +15,14 @@ extension ServerConfiguration {
         public var s3SecretAccessKey: SecretSetting?
         /// The session token of temporary credentials.
         public var s3SessionToken: SecretSetting?
+        /// A role assumed through STS with the credentials found (imgproxy's `IMGPROXY_S3_ASSUME_ROLE_ARN`), or nil.
+        public var s3AssumeRoleARN: String?
+        /// The external ID the role's trust policy asks for (`IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID`), or nil.
+        public var s3AssumeRoleExternalID: String?
+        /// The buckets `s3://` sources may name; empty allows any (`IMGPROXY_S3_ALLOWED_BUCKETS`).
+        public var s3AllowedBuckets: [String] = []
+        /// The buckets `s3://` sources may not name (`IMGPROXY_S3_DENIED_BUCKETS`).
+        public var s3DeniedBuckets: [String] = []
         /// Object storage shared by instances for results (`s3://bucket[/prefix]`), the tier below
         /// Redis (or the local disk when there is no Redis), or nil for none.
         public var resultStorage: String?

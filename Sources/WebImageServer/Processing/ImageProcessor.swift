@@ -96,7 +96,9 @@ public final class ImageProcessor: Sendable {
         maxSourcePixels = Int(configuration.limits.maxSrcResolution * 1_000_000)
         maxResultPixels = Int(configuration.limits.maxResultResolution * 1_000_000)
         self.manager = manager
-        fetcher = SourceFetcher(manager: manager, sources: SourcePolicy(configuration.sources, allowsObjectStorage: configuration.objectStorage.useS3), metrics: metrics)
+        fetcher = SourceFetcher(manager: manager, sources: SourcePolicy(configuration.sources, allowsObjectStorage: configuration.objectStorage.useS3,
+                                                            allowedBuckets: configuration.objectStorage.s3AllowedBuckets,
+                                                            deniedBuckets: configuration.objectStorage.s3DeniedBuckets), metrics: metrics)
         encoder = OutputEncoder(coders: coders, defaultQuality: configuration.output.quality)
         results = ResultCache(memoryLimitBytes: memoryLimitBytes, disk: disk, shared: sharedCache, metrics: metrics,
                               encodingTag: configuration.output.encodingTag)

@@ -16,10 +16,16 @@ public struct SourcePolicy: Sendable {
     /// Whether `s3://bucket/key` sources are loaded (by the object storage loader the server's
     /// manager was given).
     public let allowsObjectStorage: Bool
+    /// The buckets `s3://` sources may name (empty: any) and may not.
+    public let allowedBuckets: Set<String>, deniedBuckets: Set<String>
 
     /// The policy of `sources`: its allowed sources and local root; `s3://` sources when
-    /// `allowsObjectStorage` (``ServerConfiguration/ObjectStorageSettings/useS3``).
-    public init(_ sources: ServerConfiguration.SourceSettings, allowsObjectStorage: Bool = false) {
+    /// `allowsObjectStorage` (``ServerConfiguration/ObjectStorageSettings/useS3``), in
+    /// `allowedBuckets` (when any) and not in `deniedBuckets`.
+    public init(_ sources: ServerConfiguration.SourceSettings, allowsObjectStorage: Bool = false,
+                allowedBuckets: [String] = [], deniedBuckets: [String] = []) {
+        self.allowedBuckets = Set(allowedBuckets)
+        self.deniedBuckets = Set(deniedBuckets)
         allowedSources = sources.allowedSources
         allowedPatterns = sources.allowedSources.map(WildcardPrefix.init)
         thumborAllowedSources = sources.thumborAllowedSources
@@ -43,6 +49,10 @@ public struct SourcePolicy: Sendable {
         }
         if source.scheme?.lowercased() == "s3" {
             guard allowsObjectStorage else { throw .sourceRefused("s3 sources are not enabled") }
+            let bucket = source.host ?? ""
+            guard allowedBuckets.isEmpty || allowedBuckets.contains(bucket), !deniedBuckets.contains(bucket) else {
+                throw .sourceRefused("the bucket is not allowed")
+            }
             return source
         }
         guard source.scheme?.lowercased() == "local" else { return source }
