@@ -96,6 +96,36 @@ final class ServeOriginHeadersTests: ServeTestCase {
         XCTAssertEqual(conditions(at: "/tagged.png"), [nil, Self.etag, nil, nil])
     }
 
+    /// imgproxy's `IMGPROXY_ETAG_BUSTER`: every answered tag carries the word, a client's copy
+    /// of before it is stale, and only a tag carrying it goes on to the origin, without it.
+    func testTheETagBusterMarksEveryTagAndOnlyBustedTagsGoToTheOrigin() async throws {
+        origin.route("/tagged.png") { [png] request in
+            request[header: "If-None-Match"] == Self.etag
+                ? LoopbackHTTPResponse(status: 304, headers: [("ETag", Self.etag)])
+                : .bytes(png, contentType: "image/png", etag: Self.etag)
+        }
+        let plain = try await serve(["--allow-loopback-sources"])
+        let busted = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_ETAG_BUSTER": "v2"])
+        let path = "/insecure/plain/" + origin.url("/tagged.png").absoluteString
+        let unbusted = try await get(plain + path)
+        let old = try XCTUnwrap(unbusted.headers.first(name: "ETag"))
+        let fresh = try await get(busted + path)
+        let tag = try XCTUnwrap(fresh.headers.first(name: "ETag"))
+        XCTAssertEqual(tag, "\"v2/" + old.dropFirst(), "the same result's tag, with the buster inside its quotes")
+        let stale = try await get(busted + path, headers: [("If-None-Match", old)])
+        XCTAssertEqual(stale.status, 200, "a copy from before the buster is stale")
+        let current = try await get(busted + path, headers: [("If-None-Match", tag)])
+        XCTAssertEqual(current.status, 304)
+        // A server holding no result: the conditional request goes to the origin.
+        let unwarmed = try await serve(["--allow-loopback-sources", "--etag-buster", "v2"])
+        let before = origin.requests.count
+        let revalidated = try await get(unwarmed + path, headers: [("If-None-Match", "\"v2/" + Self.etag.dropFirst())])
+        XCTAssertEqual(revalidated.status, 304, "the origin's 304 to its own tag")
+        XCTAssertEqual(revalidated.headers.first(name: "ETag"), "\"v2/" + Self.etag.dropFirst())
+        XCTAssertEqual(origin.requests.dropFirst(before).map { $0[header: "If-None-Match"] }, [Self.etag], "sent on without the buster")
+        await assertServeRefused(["--etag-buster", "two words"])
+    }
+
     func testTheOriginsLastModifiedIsAnsweredUnlessTurnedOff() async throws {
         origin.route("/dated.png", .bytes(png, contentType: "image/png", lastModified: Self.lastModified))
         let on = try await serve(["--allow-loopback-sources"])

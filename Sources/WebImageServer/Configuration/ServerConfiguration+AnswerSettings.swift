@@ -17,6 +17,27 @@ extension ServerConfiguration {
         /// client's `If-Modified-Since` is not sent on (imgproxy's `IMGPROXY_LAST_MODIFIED_BUSTER`):
         /// moved forward, it makes every client copy from before it stale.
         public var lastModifiedBuster: Date?
+        /// A word every answered `ETag` carries (`"BUSTER/…"`, imgproxy's `IMGPROXY_ETAG_BUSTER`):
+        /// changed, it makes every client copy stale; a client's `If-None-Match` without it is
+        /// not sent on to the origin, one with it is sent without it. Nil for none.
+        public var etagBuster: String?
+
+        /// `etag` (quoted) as it is answered: with the ``etagBuster`` inside the quotes when there is one.
+        func answeredETag(_ etag: String) -> String {
+            guard let etagBuster else { return etag }
+            return "\"" + etagBuster + "/" + etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) + "\""
+        }
+
+        /// A client's `If-None-Match` tag as the origin gave it: without the ``etagBuster``, nil
+        /// when it does not carry it (a copy from before the buster is stale); as it is without one.
+        func originETag(_ answered: String) -> String? {
+            guard let etagBuster else { return answered }
+            let prefix = "\"" + etagBuster + "/"
+            let weak = answered.hasPrefix("W/")
+            let tag = weak ? String(answered.dropFirst(2)) : answered
+            guard tag.hasPrefix(prefix) else { return nil }
+            return (weak ? "W/" : "") + "\"" + tag.dropFirst(prefix.count)
+        }
         /// Whether a result is answered with its origin's `Cache-Control`, or `max-age` until its
         /// `Expires`, in place of ``ttl`` (imgproxy's `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`).
         public var cacheControlPassthrough = false

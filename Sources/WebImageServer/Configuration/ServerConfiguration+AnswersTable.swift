@@ -20,6 +20,14 @@ extension ServerConfiguration {
                 default: "none") { text, configuration throws(SettingValueError) in
             configuration.answers.lastModifiedBuster = try SettingText.date(text)
         },
+        setting("etag-buster", "IMGPROXY_ETAG_BUSTER", "WORD",
+                "A word every ETag carries (\"WORD/…\"): change it to make every client copy stale",
+                default: "none") { text, configuration throws(SettingValueError) in
+            guard text.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "\"" && $0 != "," }) else {
+                throw SettingValueError(reason: "is not printable ASCII without spaces, quotes or commas")
+            }
+            configuration.answers.etagBuster = text
+        },
         boolean("set-canonical-header", "IMGPROXY_SET_CANONICAL_HEADER",
                 "Answer images of http and https sources with Link: <SOURCE>; rel=\"canonical\"", \.answers.setCanonicalHeader),
         boolean("cache-control-passthrough", "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",

@@ -21,12 +21,19 @@ public struct SourceConditions: Sendable, Hashable {
     }
 
     /// The conditions of a request with `ifNoneMatch` and `ifModifiedSince` fields that
-    /// `configuration` sends on: `If-None-Match` with ``ServerConfiguration/AnswerSettings/useETag``,
+    /// `configuration` sends on: `If-None-Match` with ``ServerConfiguration/AnswerSettings/useETag``
+    /// (its tags carrying the ``ServerConfiguration/AnswerSettings/etagBuster``, without it, when there is one),
     /// `If-Modified-Since` with ``ServerConfiguration/AnswerSettings/useLastModified`` when it is later than
     /// ``ServerConfiguration/AnswerSettings/lastModifiedBuster`` (a copy from before it is stale, and an
     /// unreadable date is taken for one); nil when none is left.
     init?(ifNoneMatch: String?, ifModifiedSince: String?, answers configuration: ServerConfiguration.AnswerSettings) {
-        self.ifNoneMatch = configuration.useETag ? ifNoneMatch : nil
+        if configuration.useETag, configuration.etagBuster != nil, let ifNoneMatch {
+            // Each tag as the origin gave it: only those carrying the buster, without it.
+            let tags = ifNoneMatch.split(separator: ",").compactMap { configuration.originETag($0.trimmingCharacters(in: .whitespaces)) }
+            self.ifNoneMatch = tags.isEmpty ? nil : tags.joined(separator: ", ")
+        } else {
+            self.ifNoneMatch = configuration.useETag ? ifNoneMatch : nil
+        }
         if configuration.useLastModified, let ifModifiedSince {
             if let buster = configuration.lastModifiedBuster {
                 self.ifModifiedSince = HTTPDate.date(from: ifModifiedSince).flatMap { $0 > buster ? ifModifiedSince : nil }

@@ -47,7 +47,7 @@ struct ImageAnswers: Sendable {
             let fields = [variesByAccept ? "Accept" : nil, hinted ? Self.clientHintsVary : nil].compactMap { $0 }
             headers.append(Field(name: .vary, value: fields.joined(separator: ", ")))
         }
-        if configuration.useETag { headers.append(Field(name: .eTag, value: image.etag)) }
+        if configuration.useETag { headers.append(Field(name: .eTag, value: configuration.answeredETag(image.etag))) }
         if configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
         if configuration.setCanonicalHeader, let link = Self.canonicalLink(to: route.url.source) {
             headers.append(Field(name: Self.linkField, value: link))
@@ -80,7 +80,7 @@ struct ImageAnswers: Sendable {
     /// the configuration passes them on, and the image's `Cache-Control`.
     func notModified(_ origin: OriginHeaders, for route: RoutedPath?) -> PreparedResponse {
         var headers = HTTPFields()
-        if configuration.useETag, let etag = origin.etag { headers.append(Field(name: .eTag, value: etag)) }
+        if configuration.useETag, let etag = origin.etag { headers.append(Field(name: .eTag, value: configuration.answeredETag(etag))) }
         if let modified = origin.answeredLastModified(under: configuration) {
             headers.append(Field(name: .lastModified, value: HTTPDate.string(from: modified)))
         }
@@ -122,8 +122,9 @@ struct ImageAnswers: Sendable {
     private func isNotModified(_ image: ProcessedImage, request: HTTPRequest) -> Bool {
         let tags = configuration.useETag ? request.headerFields[values: .ifNoneMatch] : []
         guard tags.isEmpty else {
+            let answered = configuration.answeredETag(image.etag)
             return tags.flatMap { $0.split(separator: ",") }
-                .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == image.etag || tag == "*" }
+                .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == answered || tag == "*" }
         }
         guard configuration.useLastModified else { return false }
         return request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date(from:)).map { image.created <= $0 } ?? false
