@@ -99,8 +99,10 @@ struct ServeCommand: AsyncParsableCommand {
         let server = try await CommandFailure.reporting { try await ImageServer(configuration: configuration, extensions: extensions) }
         do {
             try await server.run { port in
-                var lines = "webimage serve: listening on \(ServeExample.baseURL(host: server.host, port: port))\n"
-                if let example = ServeExample(responder: server.responder, host: server.host, port: port) {
+                let base = server.listening.socketPath.map(ServeExample.baseURL(socketPath:))
+                    ?? ServeExample.baseURL(host: server.host, port: port)
+                var lines = "webimage serve: listening on \(base)\n"
+                if server.listening.socketPath == nil, let example = ServeExample(responder: server.responder, host: server.host, port: port) {
                     lines += "webimage serve: example: \(example.url)\n"
                 }
                 FileHandle.standardOutput.write(Data(lines.utf8))

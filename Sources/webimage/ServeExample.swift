@@ -36,6 +36,12 @@ struct ServeExample {
             : router.thumborSigner.sign("fit-in/300x300/filters:format(webp)/local:///\(image)"))
     }
 
+    /// `http+unix://%2Frun%2Fwebimage.sock`: a Unix socket's address as a URL (AsyncHTTPClient's and
+    /// curl's `--unix-socket` take the path).
+    static func baseURL(socketPath: String) -> String {
+        "http+unix://" + (socketPath.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socketPath)
+    }
+
     /// `http://127.0.0.1:8080`, `http://[::1]:8080`: the server's address as a URL.
     static func baseURL(host: String, port: Int) -> String {
         "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"

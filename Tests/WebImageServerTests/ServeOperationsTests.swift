@@ -45,6 +45,38 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertTrue(log[2].contains("status=404") && log[2].contains("ms="), "\(log[2])")
     }
 
+    /// imgproxy's `IMGPROXY_NETWORK=unix` with a path in `IMGPROXY_BIND`: the server answers on
+    /// the socket (a socket a killed run left there is replaced), and the network and the address
+    /// must agree.
+    func testAUnixSocketIsListenedOnWhenTheNetworkIsUnix() async throws {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("wi-\(UUID().uuidString.prefix(8)).sock").path
+        defer { unlink(socket) }
+        let arguments = ["serve", "--cache-dir", folder.appending("socket-cache").path, "--allow-loopback-sources"]
+        let environment = ["IMGPROXY_NETWORK": "unix", "IMGPROXY_BIND": socket]
+        let base = try start(arguments, environment: environment)
+        XCTAssertEqual(base, "http+unix://" + socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        let health = try await get(base + "/health")
+        XCTAssertEqual(health.status, 200)
+        let image = try await get(base + "/insecure/w:40/plain/" + origin.url("/photo.jpg").absoluteString)
+        XCTAssertEqual(image.status, 200)
+        XCTAssertEqual(try ImageCoders.shared.decode(image.body).pixelWidth, 40)
+        processes.last?.killAndReap()
+        let left = try FileManager.default.attributesOfItem(atPath: socket)[.type] as? FileAttributeType
+        XCTAssertEqual(left, .typeSocket, "a killed server leaves its socket")
+        let restarted = try start(arguments, environment: environment)
+        let again = try await get(restarted + "/health")
+        XCTAssertEqual(again.status, 200, "the left socket is replaced")
+
+        for (environment, says) in [(["IMGPROXY_BIND": socket], "is a socket path; it needs --network unix"),
+                                    (["IMGPROXY_NETWORK": "unix"], "is unix, and --bind names no socket path"),
+                                    (["IMGPROXY_NETWORK": "tcp4", "IMGPROXY_BIND": "[::1]:0"], "is tcp4, and --bind is an IPv6 address")] {
+            XCTAssertThrowsError(try ImageServer.Configuration(environment: environment)) { error in
+                XCTAssertTrue("\(error)".hasSuffix(says), "\(error)")
+            }
+        }
+        XCTAssertEqual(try ImageServer.Configuration(environment: ["IMGPROXY_NETWORK": "tcp6", "IMGPROXY_BIND": ":8080"]).listening.host, "::")
+    }
+
     func testTheQueueLengthIsAGauge() async throws {
         let base = try await serve(["--allow-loopback-sources", "--concurrency", "1", "--timeout", "120"])
         let client = try XCTUnwrap(self.client)

@@ -44,6 +44,7 @@ public struct ConfigurationReading: Sendable {
             try configuration.set(flag: flag, to: text)
             origins[flag] = (text, .flag)
         }
+        try configuration.listening.resolveNetwork()
         self.configuration = configuration
         self.warnings = warnings + ServerConfiguration.warnings(for: environment)
         effectiveSettings = ServerConfiguration.settings.map { setting in

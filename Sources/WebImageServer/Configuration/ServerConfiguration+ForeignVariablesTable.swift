@@ -51,7 +51,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_HONEYBADGER_KEY", "no Honeybadger client"),
         refused("IMGPROXY_KEEP_ALIVE_TIMEOUT", default: "10", "0 disables keep-alive (Connection: close); idle timeout differs"),
         ignored("IMGPROXY_LOG_MEM_STATS", "Go/libvips memory stats logging"),
-        refused("IMGPROXY_NETWORK", default: "tcp", "listening on unix sockets or tcp4/tcp6 only is not supported"),
         ignored("IMGPROXY_NEW_RELIC_APP_NAME", "no New Relic agent"),
         ignored("IMGPROXY_NEW_RELIC_KEY", "no New Relic agent"),
         ignored("IMGPROXY_NEW_RELIC_LABELS", "no New Relic agent"),

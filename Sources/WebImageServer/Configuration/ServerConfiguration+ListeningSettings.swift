@@ -7,6 +7,13 @@ extension ServerConfiguration {
         public var host = "127.0.0.1"
         /// The port to listen on; 0 lets the system choose one.
         public var port = 8080
+        /// How ``host``/``port`` or ``socketPath`` are listened on (imgproxy's `IMGPROXY_NETWORK`).
+        public var network = ListenNetwork.tcp
+        /// The Unix domain socket to listen on instead of ``host`` and ``port`` (imgproxy's
+        /// `IMGPROXY_BIND` holding a path, with `IMGPROXY_NETWORK=unix`): for a proxy on the same
+        /// machine, such as nginx's `proxy_pass http://unix:PATH`. A socket left at the path by
+        /// an earlier run is replaced; any other file there stops the start.
+        public var socketPath: String?
         /// Seconds an image request may take before it is answered 504 and its work cancelled.
         public var timeout = 10.0
         /// Seconds a connection has to send a complete request head, from its opening or its
@@ -32,12 +39,25 @@ extension ServerConfiguration {
         /// `IMGPROXY_SECRET`), or nil for no check: others are answered 403.
         public var secret: SecretSetting?
 
-        /// Whether ``host`` is a loopback address or `localhost`: only this machine can ask.
+        /// Whether ``host`` is a loopback address or `localhost`: only this machine can ask. A
+        /// Unix socket is not counted: the proxy in front of it answers the internet.
         public var listensOnLoopback: Bool {
-            host == "localhost" || host == "::1" || host.hasPrefix("127.")
+            socketPath == nil && (host == "localhost" || host == "::1" || host.hasPrefix("127."))
         }
 
         /// The defaults.
         public init() {}
+    }
+
+    /// The networks imgproxy's `IMGPROXY_NETWORK` names.
+    public enum ListenNetwork: String, Sendable, CaseIterable {
+        /// TCP, IPv4 or IPv6 as the address says (imgproxy's default).
+        case tcp
+        /// TCP over IPv4; the address must be one.
+        case tcp4
+        /// TCP over IPv6; the address must be one.
+        case tcp6
+        /// A Unix domain socket at ``ListeningSettings/socketPath``.
+        case unix
     }
 }

@@ -11,9 +11,19 @@ extension ServerConfiguration {
             configuration.thumborConfig = text
         },
         // Listening
-        setting("bind", "IMGPROXY_BIND", "HOST:PORT", "The address to listen on; port 0 picks a free one",
+        setting("bind", "IMGPROXY_BIND", "HOST:PORT|PATH", "The address to listen on (port 0 picks a free one), or with --network unix a socket's path",
                 default: "127.0.0.1:8080") { text, configuration throws(SettingValueError) in
-            (configuration.listening.host, configuration.listening.port) = try SettingText.address(text)
+            if text.hasPrefix("/") || text.hasPrefix(".") {
+                configuration.listening.socketPath = text
+            } else {
+                (configuration.listening.host, configuration.listening.port) = try SettingText.address(text)
+                configuration.listening.socketPath = nil
+            }
+        },
+        setting("network", "IMGPROXY_NETWORK", "tcp|tcp4|tcp6|unix", "How --bind is listened on: TCP (tcp4 and tcp6 check the address's family), or a Unix socket",
+                default: defaults.listening.network.rawValue) { text, configuration throws(SettingValueError) in
+            guard let network = ListenNetwork(rawValue: text.lowercased()) else { throw SettingValueError(reason: "is not tcp, tcp4, tcp6 or unix") }
+            configuration.listening.network = network
         },
         decimal("timeout", "IMGPROXY_TIMEOUT", "SECONDS",
                 "Seconds an image request may take; past it the answer is 504 and its work is cancelled", 0.001...86_400, \.listening.timeout),

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -87,6 +88,15 @@ public struct ImageServer: Sendable {
                            logger: logger)
     }
 
+    /// Where the application listens: ``ServerConfiguration/ListeningSettings/socketPath`` (a
+    /// socket an earlier run left there removed first), else ``host`` and ``port``.
+    private var bindAddress: BindAddress {
+        guard let path = listening.socketPath else { return .hostname(host, port: port) }
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
+        return .unixDomainSocket(path: path)
+    }
+
     /// The Hummingbird application ``run(onListening:onMetricsListening:)`` runs: also what HummingbirdTesting
     /// drives in process (its `.router` setup answers through ``responder`` without a port).
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
@@ -114,7 +124,7 @@ public struct ImageServer: Sendable {
                 ClientDepartureHandler(),
                 MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
             ], httpDecoderConfiguration: decoder)),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
+            configuration: ApplicationConfiguration(address: bindAddress, serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
     }
