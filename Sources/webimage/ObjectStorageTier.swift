@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import WebImage
 import WebImageObjectStorage
 import WebImageServer
@@ -13,10 +14,11 @@ struct ObjectStorageTier {
     let results: ObjectStorageImageCache?
 
     /// The tier `configuration` describes, or nil when it uses no object storage, its credentials
-    /// found by ``AWSCredentialChain`` in `environment` and asked for once now. Throws a
+    /// found by ``AWSCredentialChain`` in `environment` and asked for once now, its reads of
+    /// `s3://` sources client spans of `tracer` when given. Throws a
     /// ``CommandFailure`` naming the setting that is wrong, or why there are no credentials
     /// (never a credential).
-    init?(_ configuration: ImageServer.Configuration, environment: [String: String]) async throws {
+    init?(_ configuration: ImageServer.Configuration, environment: [String: String], tracer: (any Tracer)?) async throws {
         let settings = configuration.objectStorage
         guard settings.useS3 || settings.resultStorage != nil else { return nil }
         var keys: ObjectStorageCredentials?
@@ -43,7 +45,7 @@ struct ObjectStorageTier {
         loader = configuration.objectStorage.useS3 ? ObjectStorageImageLoader(
             downloader: HTTPImageDownloader(configuration: HTTPImageDownloader.Configuration(
                 downloadTimeout: configuration.sources.downloadTimeout, wholeDownloadTimeout: configuration.sources.downloadTimeout,
-                maxBytes: configuration.limits.maxSrcFileSize, maxRedirects: 0)),
+                maxBytes: configuration.limits.maxSrcFileSize, maxRedirects: 0), tracer: tracer),
             endpoint: endpoint, credentials: credentials) : nil
         guard let storage = configuration.objectStorage.resultStorage else {
             results = nil

@@ -88,10 +88,12 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(NamespacedMetricsFactory.wrapping(PrometheusMetricsFactory(registry: registry),
                                                                  namespace: configuration.metrics.namespace))
-        let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
-        let storage = try await CommandFailure.reporting { try await ObjectStorageTier(configuration, environment: environment) }
         let tracing = configuration.telemetry.enabled
             ? try await CommandFailure.reporting { try OpenTelemetryTracing(configuration.telemetry) } : nil
+        let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
+        let storage = try await CommandFailure.reporting {
+            try await ObjectStorageTier(configuration, environment: environment, tracer: tracing?.tracer)
+        }
         let extensions = ImageServer.Extensions(
             sharedSources: tier?.sources, sharedResults: [tier?.results as (any ImageCaching)?, storage?.results].compactMap { $0 },
             loaders: [storage?.loader as (any ImageLoader)?].compactMap { $0 }, metricsRegistry: registry,

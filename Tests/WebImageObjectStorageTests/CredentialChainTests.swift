@@ -156,7 +156,13 @@ final class CredentialChainTests: XCTestCase {
         let again = try await refreshing.credentials()
         XCTAssertEqual(again, first, "kept while fresh")
         clock.withLock { $0 = expiration.addingTimeInterval(-4 * 60) }
-        let second = try await refreshing.credentials()
+        let withinMargin = try await refreshing.credentials()
+        XCTAssertEqual(withinMargin, first, "still valid: served at once while the refresh runs")
+        var second = withinMargin
+        for _ in 0..<100 where second == first {
+            try await Task.sleep(for: .milliseconds(50))
+            second = try await refreshing.credentials()
+        }
         XCTAssertNotEqual(second.accessKeyID, first.accessKeyID, "asked again within five minutes of the expiry")
 
         // A source that fails once it has answered: the kept credentials serve until they expire.
@@ -166,7 +172,10 @@ final class CredentialChainTests: XCTestCase {
         XCTAssertEqual(answeredFirst, first)
         clock.withLock { $0 = expiration.addingTimeInterval(-60) }
         let stale = try await failing.credentials()
-        XCTAssertEqual(stale, first, "stale but still valid when the source fails")
+        XCTAssertEqual(stale, first, "stale but still valid, served while the refresh fails")
+        try await Task.sleep(for: .milliseconds(200))
+        let afterFailure = try await failing.credentials()
+        XCTAssertEqual(afterFailure, first, "the failed refresh is not tried again for 30 seconds, and the kept ones serve")
         clock.withLock { $0 = expiration.addingTimeInterval(60) }
         do {
             _ = try await failing.credentials()

@@ -26,6 +26,6 @@ final class ProcessingOptionTableTests: XCTestCase {
         let expected = ProcessingOptionName.markdownTable
         let start = try XCTUnwrap(lines.firstIndex(of: expected[0]), "URLOptions.md has no option table")
         let rows = lines[start...].prefix { $0.hasPrefix("|") }
-        XCTAssertEqual(Array(rows), expected, "the URLOptions article's table should be:\n" + expected.joined(separator: "\n"))
+        assertArticleTable(Array(rows), expected, "url-options")
     }
 }

@@ -2,15 +2,15 @@ import Foundation
 import XCTest
 
 /// Connections are bounded: a request head must arrive within `--read-request-timeout` however
-/// slowly its bytes trickle, an idle connection closes after it, and `--max-clients` caps the
-/// connections open at once.
+/// slowly its bytes trickle, an idle connection closes after `--keep-alive-timeout`, and
+/// `--max-clients` caps the connections open at once.
 final class ServeConnectionTests: ServeTestCase {
     private func port(of base: String) throws -> Int {
         try XCTUnwrap(URLComponents(string: base)?.port)
     }
 
-    func testASlowHeadAndAnIdleConnectionAreClosedAfterTheReadRequestTimeout() async throws {
-        let base = try await serve(["--read-request-timeout", "1"])
+    func testASlowHeadAndAnIdleConnectionAreClosedAfterTheirTimeouts() async throws {
+        let base = try await serve(["--read-request-timeout", "1", "--keep-alive-timeout", "1"])
         let slow = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
         // A byte every 200 ms keeps any idle timer quiet; the head never ends.
         let started = ContinuousClock.now
@@ -28,6 +28,27 @@ final class ServeConnectionTests: ServeTestCase {
         XCTAssertFalse(idle.isClosedByServer)
         _ = idle.receive()
         XCTAssertTrue(idle.isClosedByServer, "an idle keep-alive connection closes after the timeout")
+    }
+
+    /// imgproxy's `IMGPROXY_KEEP_ALIVE_TIMEOUT`: the idle time after an answer is its own
+    /// (here shorter than the first head's), and 0 answers `Connection: close` and closes.
+    func testTheKeepAliveTimeoutIsTheIdleTimeAndZeroClosesEachConnection() async throws {
+        let base = try await serve(["--read-request-timeout", "30", "--keep-alive-timeout", "1"])
+        let idle = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
+        try idle.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        _ = idle.receive { String(decoding: $0, as: UTF8.self).hasSuffix("running\n") }
+        let answered = ContinuousClock.now
+        _ = idle.receive()
+        XCTAssertTrue(idle.isClosedByServer, "idle past the keep-alive timeout")
+        XCTAssertLessThan(answered.duration(to: .now), .seconds(6), "after the keep-alive timeout, not the read timeout")
+
+        let once = try await serve([], environment: ["IMGPROXY_KEEP_ALIVE_TIMEOUT": "0"])
+        let single = try RawHTTPConnection(port: try port(of: once), timeout: .seconds(10))
+        try single.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let answer = String(decoding: single.receive(), as: UTF8.self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200"), answer)
+        XCTAssertTrue(answer.lowercased().contains("connection: close"), answer)
+        XCTAssertTrue(single.isClosedByServer, "closed once the answer is written")
     }
 
     func testConnectionsPastMaxClientsAreClosedAndTheOthersGoOn() async throws {

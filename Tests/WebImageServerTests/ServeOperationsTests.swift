@@ -367,7 +367,7 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertEqual(allowedName.status, 200, "localhost connects to the checked IPv4 address the origin listens on")
         let inwards = try await get(loopback + "/insecure/w:10/plain/\(origin.url("/metadata.jpg").absoluteString)")
         XCTAssertEqual(inwards.status, 404, "a redirect to the link-local metadata address is refused")
-        XCTAssertEqual(String(decoding: inwards.body, as: UTF8.self), "not allowed: the source resolves to a private address\n")
+        XCTAssertEqual(String(decoding: inwards.body, as: UTF8.self), "not allowed: the source resolves to a link-local address\n")
         let moved = try await get(loopback + "/insecure/w:10/plain/\(origin.url("/moved.jpg").absoluteString)")
         XCTAssertEqual(moved.status, 200, "a redirect to an allowed address is followed")
         XCTAssertEqual(origin.requestCount("/photo.jpg"), 2)

@@ -33,7 +33,7 @@ final class ServeThumborConfigTests: ServeTestCase {
             return row.hasPrefix("| `") && names.contains(name)
         }
         let expected = rules.map(\.markdownRow)
-        XCTAssertEqual(rows, expected, "Configuration.md's table of thumbor's settings should be:\n" + expected.joined(separator: "\n"))
+        assertArticleTable(rows, expected, "thumbor-settings")
     }
 
     func testAThumborConfLiesUnderTheEnvironmentAndFlagsWithWarningsAndOrigins() throws {
@@ -55,7 +55,7 @@ final class ServeThumborConfigTests: ServeTestCase {
         let configuration = reading.configuration
         XCTAssertEqual(configuration.output.quality, 70, "a flag wins over the file")
         XCTAssertEqual(configuration.sources.maxRedirects, 4, "the environment wins over the file")
-        XCTAssertEqual(configuration.limits.maxSrcResolution, 5, "pixels there, megapixels here, twice them as Pillow refuses")
+        XCTAssertEqual(configuration.limits.maxSrcResolution, 2.5, "pixels there, megapixels here")
         XCTAssertEqual(configuration.output.formatQuality, [.webp: 20, .avif: 25], "two settings of thumbor's join in one list")
         XCTAssertEqual(configuration.limits.maxAnimationFrames, 1)
         XCTAssertEqual(configuration.urls.thumborKey, "thumbor-key")
@@ -65,7 +65,7 @@ final class ServeThumborConfigTests: ServeTestCase {
             "\(path):9 QUALTY is no setting thumbor reads; did you mean QUALITY?",
         ])
         let byFlag = Dictionary(uniqueKeysWithValues: reading.effectiveSettings.map { ($0.flag, $0) })
-        XCTAssertEqual(byFlag["max-src-resolution"]?.line, "--max-src-resolution 5  # \(path):2 MAX_PIXELS")
+        XCTAssertEqual(byFlag["max-src-resolution"]?.line, "--max-src-resolution 2.5  # \(path):2 MAX_PIXELS")
         XCTAssertEqual(byFlag["format-quality"]?.line, "--format-quality webp=20,avif=25  # \(path):3 WEBP_QUALITY, AVIF_QUALITY")
         XCTAssertEqual(byFlag["thumbor-key"]?.line, "--thumbor-key ********  # \(path):7 SECURITY_KEY")
         XCTAssertEqual(byFlag["quality"]?.origin, .flag)
@@ -109,6 +109,8 @@ final class ServeThumborConfigTests: ServeTestCase {
         let rootOnly = try reading("FILE_LOADER_ROOT_PATH = '/srv/images'")
         XCTAssertNil(rootOnly.configuration.sources.localRoot, "thumbor's http_loader reads no files")
         XCTAssertEqual(rootOnly.warnings, ["\(path):1 FILE_LOADER_ROOT_PATH is ignored here: thumbor reads it only with LOADER naming a file loader"])
+        let flagged = try ConfigurationReading(environment: ["THUMBOR_LOADER": "file"], arguments: ["--thumbor-config", path]).configuration
+        XCTAssertEqual(flagged.sources.localRoot, "/srv/images", "the environment's loader reads files, so the file's root is read")
         let fileLoader = try reading("LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = '/srv/images'").configuration
         XCTAssertEqual(fileLoader.sources.localRoot, "/srv/images")
         XCTAssertEqual(fileLoader.sources.thumborLoader, .file)

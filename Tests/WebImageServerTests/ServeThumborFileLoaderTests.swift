@@ -108,6 +108,23 @@ final class ServeThumborFileLoaderTests: ServeTestCase {
         }
     }
 
+    /// thumbor's `file_loader_http_fallback`: the file first, then the part over HTTP.
+    func testTheFallbackLoaderReadsTheFileFirstThenTheImageOverHTTP() async throws {
+        let root = try thumborFiles()
+        let base = try await serve(["--thumbor-loader", "file-or-http", "--local-root", root.path, "--allow-loopback-sources"])
+        let local = try await jpegSize(base, "/unsafe/image.jpg")
+        XCTAssertEqual(local, [256, 192], "a file of the root")
+        let remote = origin.url("/photo.jpg")
+        let fetched = try await jpegSize(base, "/unsafe/\(remote.host!):\(remote.port!)/photo.jpg")
+        XCTAssertEqual(fetched, [1024, 768], "no such file: over HTTP")
+        XCTAssertEqual(origin.requestCount("/photo.jpg"), 1)
+        let nowhere = try await get(base + "/unsafe/\(remote.host!):\(remote.port!)/gone.jpg")
+        XCTAssertEqual(nowhere.status, 404, "neither a file nor at the origin")
+        let fileOnly = try await get(try await serve(["--thumbor-loader", "file", "--local-root", root.path, "--allow-loopback-sources"])
+                                     + "/unsafe/\(remote.host!):\(remote.port!)/photo.jpg")
+        XCTAssertEqual(fileOnly.status, 404, "thumbor's file_loader fetches nothing")
+    }
+
     func testTheLoaderNamesThumborsModulesAndReadsImagesAsThumborsLoadersDo() throws {
         XCTAssertNil(ThumborLoader(setting: "thumbor.loaders.s3_loader"))
         XCTAssertEqual(ThumborLoader(setting: "thumbor.loaders.file_loader"), .file)

@@ -147,7 +147,7 @@ final class ServerConfigurationTests: XCTestCase {
         let article = try String(contentsOf: Self.configurationArticle, encoding: .utf8)
         let expected = ImageServer.Configuration.settings.map(\.markdownRow)
         let rows = article.split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `--") }
-        XCTAssertEqual(rows, expected, "Configuration.md's settings table should be:\n" + expected.joined(separator: "\n"))
+        assertArticleTable(rows, expected, "settings")
     }
 
     /// Every variable imgproxy reads (its sources' list, `Tests/Fixtures/imgproxy/variables.txt`) is
@@ -166,7 +166,7 @@ final class ServerConfigurationTests: XCTestCase {
         let article = try String(contentsOf: Self.configurationArticle, encoding: .utf8)
         let rows = article.split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `IMGPROXY_") }
         let expected = ImageServer.Configuration.foreignVariables.map(\.markdownRow)
-        XCTAssertEqual(rows, expected, "Configuration.md's table of imgproxy's other variables should be:\n" + expected.joined(separator: "\n"))
+        assertArticleTable(rows, expected, "imgproxy-variables")
     }
 
     func testAForeignVariableIsRefusedUnlessItHoldsImgproxysDefaultAndTyposAreNamed() throws {

@@ -18,13 +18,16 @@ final class SourceAddressPolicyTests: XCTestCase {
             XCTAssertEqual(kind(address), .loopback, address)
         }
         for address in ["10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "100.64.0.1", "100.127.255.255",
-                        "169.254.169.254", "192.0.0.8", "198.18.0.1", "224.0.0.1", "255.255.255.255", "fc00::1", "fd12::1",
-                        "fe80::1", "fec0::1", "ff02::1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::10.0.0.1",
+                        "192.0.0.8", "198.18.0.1", "224.0.0.1", "255.255.255.255", "fc00::1", "fd12::1", "fd00:ec2::253",
+                        "fec0::1", "ff02::1", "::ffff:10.0.0.1", "::10.0.0.1",
                         // IANA's other special-purpose blocks: documentation, AS112, AMT, 6to4 relay, translation…
                         "192.0.2.1", "198.51.100.7", "203.0.113.255", "192.31.196.1", "192.52.193.1", "192.88.99.1",
                         "192.175.48.1", "::ffff:192.0.2.1", "2001:db8::1", "2001::1", "2001:2::1", "2001:1ff::1",
                         "64:ff9b:1::a00:1", "100::1", "2620:4f:8000::1", "3fff::1", "3fff:fff::1", "5f00::1"] {
             XCTAssertEqual(kind(address), .private, address)
+        }
+        for address in ["169.254.169.254", "169.254.170.2", "::ffff:169.254.169.254", "fe80::1", "febf::1", "fd00:ec2::254"] {
+            XCTAssertEqual(kind(address), .linkLocal, address)
         }
         for address in ["8.8.8.8", "172.32.0.1", "100.128.0.1", "100.63.255.255", "192.169.0.1", "2606:4700::1111",
                         "::ffff:8.8.8.8", "192.0.3.1", "198.51.101.1", "203.0.114.1", "2001:200::1", "2001:db9::1",
@@ -55,6 +58,11 @@ final class SourceAddressPolicyTests: XCTestCase {
                        "private is not allowed by the loopback flag")
         let privateAllowed = try await SourceAddressPolicy(allowsPrivate: true).address(connectingTo: "fd12::1")
         XCTAssertEqual(privateAllowed, "fd12::1")
+        for metadata in ["169.254.169.254", "fd00:ec2::254"] {
+            let refused = await refusal(SourceAddressPolicy(allowsLoopback: true, allowsPrivate: true), metadata)
+            XCTAssertEqual(refused?.reason, .refusedAddress(host: metadata, why: "the source resolves to a link-local address"),
+                           "the metadata services are no source, whatever the flags")
+        }
     }
 
     func testANameIsJudgedByEveryAddressItResolvesToAndPinnedToOne() async throws {

@@ -26,7 +26,9 @@ public struct ConfigurationReading: Sendable {
             ?? environment[ServerConfiguration.thumborConfigVariable].flatMap { $0.isEmpty ? nil : $0 }
         if let thumborConfig {
             let file = try ThumborConfigFile(path: thumborConfig)
-            let (texts, fileWarnings) = try ServerConfiguration.thumborTexts(of: file)
+            // The loader the environment or a flag chooses decides whether the file's root is read.
+            let loader = flags.last { $0.flag == "thumbor-loader" }?.text ?? environment["THUMBOR_LOADER"].flatMap { $0.isEmpty ? nil : $0 }
+            let (texts, fileWarnings) = try ServerConfiguration.thumborTexts(of: file, laterValues: loader.map { ["LOADER": .string($0)] } ?? [:])
             warnings += fileWarnings
             for setting in ServerConfiguration.settings {
                 guard let given = texts[setting.flag] else { continue }

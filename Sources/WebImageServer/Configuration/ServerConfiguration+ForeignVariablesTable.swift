@@ -49,7 +49,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_GCS_KEY", "only read when IMGPROXY_USE_GCS=true, which is refused"),
         ignored("IMGPROXY_HONEYBADGER_ENV", "no Honeybadger client"),
         ignored("IMGPROXY_HONEYBADGER_KEY", "no Honeybadger client"),
-        refused("IMGPROXY_KEEP_ALIVE_TIMEOUT", default: "10", "0 disables keep-alive (Connection: close); idle timeout differs"),
         ignored("IMGPROXY_LOG_MEM_STATS", "Go/libvips memory stats logging"),
         ignored("IMGPROXY_NEW_RELIC_APP_NAME", "no New Relic agent"),
         ignored("IMGPROXY_NEW_RELIC_KEY", "no New Relic agent"),

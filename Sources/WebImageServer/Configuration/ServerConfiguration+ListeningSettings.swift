@@ -16,9 +16,12 @@ extension ServerConfiguration {
         public var socketPath: String?
         /// Seconds an image request may take before it is answered 504 and its work cancelled.
         public var timeout = 10.0
-        /// Seconds a connection has to send a complete request head, from its opening or its
-        /// previous answer; an idle keep-alive connection closes after it too.
+        /// Seconds a new connection has to send its first complete request head.
         public var readRequestTimeout = 10.0
+        /// Seconds a keep-alive connection may stay idle after an answer before it closes
+        /// (imgproxy's `IMGPROXY_KEEP_ALIVE_TIMEOUT`); 0: no keep-alive, each answer says
+        /// `Connection: close` and its connection closes.
+        public var keepAliveTimeout = 10.0
         /// Seconds requests under way may take to finish after SIGTERM or SIGINT, while new
         /// connections are refused; then they are cancelled and the server stops (imgproxy's
         /// `IMGPROXY_GRACEFUL_STOP_TIMEOUT`); nil: twice ``timeout``, as imgproxy's default.

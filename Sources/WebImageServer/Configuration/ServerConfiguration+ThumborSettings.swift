@@ -9,8 +9,10 @@ extension ServerConfiguration {
     /// one of thumbor's aliases (`MAX_SIZE`) as the setting it stands for; a setting thumbor
     /// reads only with another (``ThumborSetting/Requirement``) is warned about without it. The
     /// rules are followed in the order of ``thumborSettings``; two settings giving one list flag
-    /// join their texts (`WEBP_QUALITY` and `AVIF_QUALITY` both give `--format-quality`).
-    static func thumborTexts(of file: ThumborConfigFile) throws(ConfigurationError)
+    /// join their texts (`WEBP_QUALITY` and `AVIF_QUALITY` both give `--format-quality`). A
+    /// requirement is judged by `laterValues` (what the environment or the flags give a setting
+    /// of thumbor's, such as `LOADER` through `THUMBOR_LOADER`) before the file's own.
+    static func thumborTexts(of file: ThumborConfigFile, laterValues: [String: PythonLiteral] = [:]) throws(ConfigurationError)
         -> (texts: [String: (text: String, source: String)], warnings: [String]) {
         var assigned: [String: ThumborConfigFile.Assignment] = [:]
         for assignment in file.assignments {
@@ -21,7 +23,7 @@ extension ServerConfiguration {
         for rule in thumborSettings {
             guard let assignment = assigned[rule.name] else { continue }
             let source = "\(file.path):\(assignment.line) \(assignment.name)"
-            if let requirement = rule.requirement, !requirement.isMet(assigned[requirement.name]?.value) {
+            if let requirement = rule.requirement, !requirement.isMet(laterValues[requirement.name] ?? assigned[requirement.name]?.value) {
                 warnings.append("\(source) is ignored here: thumbor reads it only with \(requirement.name) \(requirement.described)")
                 continue
             }

@@ -14,12 +14,12 @@ extension ServerConfiguration {
         thumbor("MAX_WIDTH", "thumbor-max-width"),
         thumbor("MAX_HEIGHT", "thumbor-max-height"),
         thumbor("MAX_PIXELS", "max-src-resolution",
-                "twice the pixels in megapixels, as Pillow refuses only images above twice its bound; None for the largest bound") { value throws(SettingValueError) in
+                "in pixels there, megapixels here (thumbor makes Pillow's warning past it an error); None for the largest bound") { value throws(SettingValueError) in
             if value == .none { return "100000" }
             guard let text = try value.settingText(), let pixels = Double(text), pixels > 0 else {
                 throw SettingValueError(reason: "is not a number of pixels above 0")
             }
-            return (2 * pixels / 1_000_000).plainText
+            return (pixels / 1_000_000).plainText
         },
         ignoredThumbor("MIN_WIDTH", "thumbor defines it and reads it nowhere"),
         ignoredThumbor("MIN_HEIGHT", "thumbor defines it and reads it nowhere"),

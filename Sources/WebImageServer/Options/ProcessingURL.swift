@@ -14,6 +14,9 @@ public struct ProcessingURL: Sendable, Hashable {
     public var source: URL
     /// Whose form the path was in: failures are answered with that server's statuses.
     public var form = ProcessingURLForm.imgproxy
+    /// The source fetched instead when ``source`` is a local file that is missing or refused:
+    /// thumbor's `file_loader_http_fallback`, `http://` and the image part; nil for none.
+    public var sourceFallback: URL?
 
     /// Identifies the output image regardless of the signature, option spelling and order:
     /// the source URL and the canonical options.

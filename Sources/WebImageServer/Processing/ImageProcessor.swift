@@ -159,7 +159,7 @@ public final class ImageProcessor: Sendable {
         // The download waits on the network outside the slots: a slow origin holds no slot, and
         // only work that is ready to use a core takes one.
         let source = try await tracing.span("Downloading image") { span async throws(ProcessingError) in
-            let source = try await fetcher.fetch(url.source, conditions: conditions)
+            let source = try await fetcher.fetch(url.source, fallback: url.sourceFallback, conditions: conditions)
             span.set("webimage.source.bytes", source.data.count)
             span.set("webimage.source.from", "\(source.source)")
             return source

@@ -28,6 +28,17 @@ struct SourceFetcher: Sendable {
         return marks
     }
 
+    /// The bytes of the source at `address`, or at `fallback` when `address` is a local file
+    /// that is missing or refused (thumbor's `file_loader_http_fallback`).
+    func fetch(_ address: URL, fallback: URL?, conditions: SourceConditions?) async throws(ProcessingError) -> ImageDataResult {
+        guard let fallback else { return try await fetch(address, conditions: conditions) }
+        do {
+            return try await fetch(address, conditions: conditions)
+        } catch .sourceNotFound, .sourceRefused {
+            return try await fetch(fallback, conditions: conditions)
+        }
+    }
+
     /// The bytes of the source at `address`, not decoded: from the manager's cache, else
     /// downloaded (and stored there before the result is made: an instance asked next finds
     /// them), asking the origin with the client's `conditions` when given (its 304 throws

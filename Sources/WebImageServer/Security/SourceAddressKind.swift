@@ -5,13 +5,18 @@ enum SourceAddressKind: Equatable {
     case `public`
     /// This machine: 127.0.0.0/8, 0.0.0.0/8, `::1`, `::`.
     case loopback
-    /// A private, shared, link-local or otherwise special range: every block of IANA's IPv4 and
-    /// IPv6 special-purpose address registries that is not loopback — 10/8, 172.16/12,
-    /// 192.168/16, 100.64/10 (carrier-grade NAT), 169.254/16, 192.0.0/24, the documentation
+    /// Link-local: 169.254/16 and fe80::/10, and the cloud metadata address `fd00:ec2::254`. The
+    /// instance and container metadata services (and their credentials) live there: never a
+    /// source, whatever the flags say (imgproxy's `IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`,
+    /// refused here, would be the only switch).
+    case linkLocal
+    /// A private, shared or otherwise special range: every block of IANA's IPv4 and IPv6
+    /// special-purpose address registries that is neither loopback nor link-local — 10/8,
+    /// 172.16/12, 192.168/16, 100.64/10 (carrier-grade NAT), 192.0.0/24, the documentation
     /// blocks 192.0.2/24, 198.51.100/24 and 203.0.113/24, the AS112, AMT and 6to4-relay blocks,
     /// 198.18/15, multicast and reserved IPv4; `64:ff9b:1::/48`, `100::/64`, `2001::/23`,
-    /// `2001:db8::/32`, `2620:4f:8000::/48`, `3fff::/20`, `5f00::/16`, `fc00::/7`, `fe80::/10`,
-    /// `fec0::/10` and multicast IPv6. None of them is where a public source lives.
+    /// `2001:db8::/32`, `2620:4f:8000::/48`, `3fff::/20`, `5f00::/16`, `fc00::/7`, `fec0::/10`
+    /// and multicast IPv6. None of them is where a public source lives.
     case `private`
 
     /// The kind of a 4-byte IPv4 or 16-byte IPv6 address. IPv4 inside IPv6 (mapped `::ffff:a.b.c.d`,
@@ -28,7 +33,8 @@ enum SourceAddressKind: Equatable {
     private static func ipv4(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> SourceAddressKind {
         switch (a, b, c) {
         case (127, _, _), (0, _, _): .loopback
-        case (10, _, _), (172, 16...31, _), (192, 168, _), (100, 64...127, _), (169, 254, _), (198, 18...19, _),
+        case (169, 254, _): .linkLocal
+        case (10, _, _), (172, 16...31, _), (192, 168, _), (100, 64...127, _), (198, 18...19, _),
              (192, 0, 0), (192, 0, 2), (198, 51, 100), (203, 0, 113),  // protocol assignments, documentation
              (192, 31, 196), (192, 52, 193), (192, 88, 99), (192, 175, 48),  // AS112, AMT, 6to4 relay, AS112
              (224..., _, _): .private
@@ -51,6 +57,9 @@ enum SourceAddressKind: Equatable {
         if bytes[0] == 0x20 && bytes[1] == 0x02 {
             return ipv4(bytes[2], bytes[3], bytes[4], bytes[5])
         }
+        // fe80::/10, and EC2's IPv6 metadata address fd00:ec2::254.
+        if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return .linkLocal }
+        if bytes == [0xFD, 0x00, 0x0E, 0xC2] + [UInt8](repeating: 0, count: 10) + [0x02, 0x54] { return .linkLocal }
         return isSpecialPurposeIPv6(bytes) ? .private : .public
     }
 
@@ -68,7 +77,7 @@ enum SourceAddressKind: Equatable {
              (0x3FFF, 0x0000...0x0FFF, _),  // 3fff::/20, documentation
              (0x5F00, _, _),  // 5f00::/16, segment routing
              (0xFC00...0xFDFF, _, _),  // fc00::/7, unique local
-             (0xFE80...0xFFFF, _, _):  // fe80::/10 link-local, fec0::/10 site-local, ff00::/8 multicast
+             (0xFEC0...0xFFFF, _, _):  // fec0::/10 site-local, ff00::/8 multicast (fe80::/10 is link-local)
             true
         default:
             false

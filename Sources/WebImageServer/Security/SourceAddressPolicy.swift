@@ -17,7 +17,8 @@ import WebImage
 public struct SourceAddressPolicy: ConnectionAddressPolicy, Hashable {
     /// Whether sources on this machine (127.0.0.0/8, `::1`) may be fetched.
     public var allowsLoopback: Bool
-    /// Whether sources in private, link-local and other special ranges may be fetched.
+    /// Whether sources in private and other special ranges may be fetched; link-local ones
+    /// (the metadata services) never are.
     public var allowsPrivate: Bool
 
     /// A policy allowing loopback and private sources only as asked.
@@ -40,6 +41,7 @@ public struct SourceAddressPolicy: ConnectionAddressPolicy, Hashable {
             case .private where allowsPrivate: continue
             case .loopback: throw NetworkFailure(.refusedAddress(host: host, why: "the source resolves to a loopback address"))
             case .private: throw NetworkFailure(.refusedAddress(host: host, why: "the source resolves to a private address"))
+            case .linkLocal: throw NetworkFailure(.refusedAddress(host: host, why: "the source resolves to a link-local address"))
             }
         }
         // An IPv4 address first: a host without an IPv6 route still reaches a dual-stack name.

@@ -107,6 +107,7 @@ public struct ImageServer: Sendable {
         let clock = HTTPDateClock()
         let connections = ConnectionLimitHandler.OpenConnections(limit: listening.maxClients)
         let headLimit = TimeAmount.nanoseconds(Int64(listening.readRequestTimeout * 1_000_000_000))
+        let keepAlive = listening.keepAliveTimeout > 0 ? TimeAmount.nanoseconds(Int64(listening.keepAliveTimeout * 1_000_000_000)) : nil
         let maxTargetLength = listening.pathPrefix.utf8.count + responder.router.imgproxyParser.limits.maxPathLength
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: RequestFramingHandler.maxHeadBytes, maxHeaderListSize: RequestFramingHandler.maxHeadBytes,
@@ -120,7 +121,7 @@ public struct ImageServer: Sendable {
             server: .http1(configuration: .init(additionalChannelHandlers: [
                 ConnectionLimitHandler(connections: connections),
                 RequestFramingHandler(maxTargetLength: maxTargetLength),
-                RequestHeadDeadlineHandler(limit: headLimit),
+                RequestHeadDeadlineHandler(limit: headLimit, idle: keepAlive),
                 ClientDepartureHandler(),
                 MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
             ], httpDecoderConfiguration: decoder)),

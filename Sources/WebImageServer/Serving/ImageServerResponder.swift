@@ -153,6 +153,7 @@ public struct ImageServerResponder: HTTPResponder {
         if let secret, !secret.admits(request.headerFields) { return nil }
         guard let route = routes.value(forKey: Self.routeKey(path, hints: clientHints(in: request.headerFields))) else { return nil }
         let started = ContinuousClock.now
+        let traceStart = processor.tracing.now
         let negotiated = negotiation.negotiated(route, accepting: request.headerFields)
         // An expired URL is nil here too: respond(to:context:) gives its error. The route's own
         // URL is read where it is kept, not copied: the common case, and a large value.
@@ -165,7 +166,8 @@ public struct ImageServerResponder: HTTPResponder {
         let answer = answers.answer(image, for: route, request: request, variesByAccept: negotiated != nil)
         log.record(answer, to: request, path: path, image: image, route: route, since: started)
         let tracing = processor.tracing
-        tracing.record("/request", kind: .server, parent: tracing.parent(of: request.headerFields, continuing: continuesClientTraces)) { span in
+        tracing.record("/request", kind: .server, parent: tracing.parent(of: request.headerFields, continuing: continuesClientTraces),
+                       since: traceStart) { span in
             span.describe(request, path: path)
             span.answered(answer.head.status.code)
             span.set("webimage.cache.hit", "memory")

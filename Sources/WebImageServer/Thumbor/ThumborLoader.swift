@@ -11,8 +11,10 @@ public enum ThumborLoader: String, Sendable, Hashable, CaseIterable {
     /// `file_loader` (whose `FILE_LOADER_ROOT_PATH` is the local root) fetches nothing. The
     /// source policy keeps the file inside the root, as for any `local:///` source.
     case file
-    /// A part starting `http://` or `https://` over HTTP, any other from `--local-root`
-    /// (thumbor's `file_loader_http_fallback`).
+    /// A part starting `http://` or `https://` over HTTP; any other from `--local-root` first,
+    /// and over HTTP (as `http://PART`) when there is no such file there (thumbor's
+    /// `file_loader_http_fallback`). An overlay's image (`watermark`, `frame`) is read from the
+    /// file only.
     case fileOrHTTP = "file-or-http"
 
     /// The loader thumbor's `LOADER` setting names: `http`, `file` or `file-or-http`, or
@@ -31,6 +33,12 @@ public enum ThumborLoader: String, Sendable, Hashable, CaseIterable {
     /// Whether this loader reads image parts from files, so thumbor reads its
     /// `FILE_LOADER_ROOT_PATH`.
     public var readsFiles: Bool { self != .http }
+
+    /// The source URL text fetched when the file ``source(forImage:scheme:)`` names is missing:
+    /// `http://` and the part, for ``fileOrHTTP`` and a part naming no scheme; nil otherwise.
+    func fallback(forImage image: String, scheme: Substring?) -> String? {
+        self == .fileOrHTTP && scheme == nil ? "http://" + image : nil
+    }
 
     /// The source URL text of the decoded image part `image`, whose `scheme` (before `://`,
     /// nil when it names none) is read as this loader reads it.

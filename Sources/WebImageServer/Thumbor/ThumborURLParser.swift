@@ -112,8 +112,9 @@ public struct ThumborURLParser: Sendable {
             request.options.meta?.flipsHorizontally = request.size.flipsHorizontally
             request.options.meta?.flipsVertically = request.size.flipsVertically
         }
+        let (source, fallback) = try imageSources(image)
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
-                             options: request.finished, source: try imageURL(image), form: .thumbor)
+                             options: request.finished, source: source, form: .thumbor, sourceFallback: fallback)
     }
 
     /// The request the parts after the signature (and `meta`) describe, with the image part as written.
@@ -227,12 +228,19 @@ public struct ThumborURLParser: Sendable {
     /// The image URL: percent-decoded, read by the ``loader`` when it starts with no scheme
     /// (the source, and the mark of the `watermark` filter).
     func imageURL(_ text: Substring) throws(ProcessingURLError) -> URL {
+        try imageSources(text).url
+    }
+
+    /// The image URL as ``imageURL(_:)`` reads it, and the URL fetched when it is a local file
+    /// that is missing (the ``loader``'s fallback, if any).
+    func imageSources(_ text: Substring) throws(ProcessingURLError) -> (url: URL, fallback: URL?) {
         let decoded = try Self.decoded(text)
         let scheme = decoded.range(of: "://").map { decoded[..<$0.lowerBound] }.flatMap { scheme in
             scheme.first?.isLetter == true
                 && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
                 ? scheme : nil
         }
-        return try SourceURL.parse(try loader.source(forImage: decoded, scheme: scheme))
+        let fallback = loader.fallback(forImage: decoded, scheme: scheme).flatMap { try? SourceURL.parse($0) }
+        return (try SourceURL.parse(try loader.source(forImage: decoded, scheme: scheme)), fallback)
     }
 }

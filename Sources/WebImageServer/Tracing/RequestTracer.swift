@@ -50,11 +50,15 @@ struct RequestTracer: Sendable {
         return context
     }
 
+    /// The instant a span recorded later (``record(_:kind:parent:since:_:)``) begins.
+    var now: DefaultTracerClock.Instant { DefaultTracerClock.now }
+
     /// A span of `name` that began at `start` and ends now, the child of `parent`: for an
     /// answer given at once on the thread that read its request, which starts no task.
-    func record(_ name: String, kind: SpanKind, parent: ServiceContext, _ describe: (SpanRecorder) -> Void) {
+    func record(_ name: String, kind: SpanKind, parent: ServiceContext, since start: DefaultTracerClock.Instant,
+                _ describe: (SpanRecorder) -> Void) {
         guard let tracer else { return }
-        let span = tracer.startSpan(name, context: parent, ofKind: kind)
+        let span = tracer.startSpan(name, context: parent, ofKind: kind, at: start)
         describe(SpanRecorder(span: span))
         span.end()
     }

@@ -18,11 +18,12 @@ struct SpanRecorder {
     }
 
     /// Sets a server span's request attributes: the method, the path (without the server's
-    /// prefix) and the `Host` asked for, by OpenTelemetry's HTTP conventions.
+    /// prefix and, as in the log, without its signature) and the `Host` asked for, by
+    /// OpenTelemetry's HTTP conventions.
     func describe(_ request: HTTPRequest, path: String) {
         guard span != nil else { return }
         set("http.request.method", request.method.rawValue)
-        set("url.path", path)
+        set("url.path", RequestLog.unsigned(path))
         if let host = request.authority { set("server.address", host) }
     }
 
