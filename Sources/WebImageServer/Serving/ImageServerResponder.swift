@@ -118,7 +118,7 @@ public struct ImageServerResponder: HTTPResponder {
         let tracing = processor.tracing
         let (answer, image, route) = await tracing.span("/request", kind: .server,
                                                         parent: tracing.parent(of: head.headerFields, continuing: continuesClientTraces)) { span in
-            span.describe(head, path: path)
+            span.describe(head, path: RequestLog.unsigned(path))
             let answered: (PreparedResponse, ProcessedImage?, RoutedPath?)
             switch await RequestDeadline.run(within: .milliseconds(Int(timeout * 1000)), departure: departure,
                                              { await imageAnswer(to: head, path: path) }) {
@@ -168,7 +168,7 @@ public struct ImageServerResponder: HTTPResponder {
         let tracing = processor.tracing
         tracing.record("/request", kind: .server, parent: tracing.parent(of: request.headerFields, continuing: continuesClientTraces),
                        since: traceStart) { span in
-            span.describe(request, path: path)
+            span.describe(request, path: RequestLog.unsigned(path))
             span.answered(answer.head.status.code)
             span.set("webimage.cache.hit", "memory")
         }

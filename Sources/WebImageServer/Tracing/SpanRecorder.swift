@@ -17,13 +17,13 @@ struct SpanRecorder {
         span?.attributes[key] = Int64(value)
     }
 
-    /// Sets a server span's request attributes: the method, the path (without the server's
-    /// prefix and, as in the log, without its signature) and the `Host` asked for, by
-    /// OpenTelemetry's HTTP conventions.
+    /// Sets a server span's request attributes: the method, the `path` shown (the caller's
+    /// choice: the log's, without the signature) and the `Host` asked for, by OpenTelemetry's
+    /// HTTP conventions.
     func describe(_ request: HTTPRequest, path: String) {
         guard span != nil else { return }
         set("http.request.method", request.method.rawValue)
-        set("url.path", RequestLog.unsigned(path))
+        set("url.path", path)
         if let host = request.authority { set("server.address", host) }
     }
 
