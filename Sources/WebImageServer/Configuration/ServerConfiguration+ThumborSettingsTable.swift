@@ -56,7 +56,7 @@ extension ServerConfiguration {
         },
         ignoredThumbor("AVIF_CODEC", "AVIF is encoded by libavif with libaom here, whatever codec is named"),
         ignoredThumbor("AVIF_CODEC_FALLBACK", "AVIF is encoded by libavif with libaom here, whatever codec is named"),
-        thumbor("HEIF_QUALITY", "format-quality", "as heic=Q; None as heic=75, as thumbor writes HEIF") { value throws(SettingValueError) in
+        thumbor("HEIF_QUALITY", "format-quality", "as heic=Q; None as heic=75, as thumbor writes HEIF (unassigned, --quality)") { value throws(SettingValueError) in
             try formatQuality("heic")(value == .none ? .integer(75) : value)
         },
         refusedThumbor("SRGB_PROFILE", default: .none, "results are converted to sRGB with lcms2's built-in profile, not one from a file"),

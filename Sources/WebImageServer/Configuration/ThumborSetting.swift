@@ -13,8 +13,9 @@ public struct ThumborSetting: Sendable {
     }
 
     /// Another setting this one is read with only, as thumbor reads it (`FILE_LOADER_ROOT_PATH`
-    /// only with a file `LOADER`): when the file's value of it is not one that ``isMet`` takes,
-    /// this setting is named in a warning and changes nothing.
+    /// only with a file `LOADER`): when the value of it (the file's, or the environment's or a
+    /// flag's over it) is not one the requirement takes, this setting is named in a warning and
+    /// changes nothing.
     public struct Requirement: Sendable {
         /// The other setting's name.
         public let name: String
