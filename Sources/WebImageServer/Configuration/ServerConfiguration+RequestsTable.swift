@@ -156,7 +156,7 @@ extension ServerConfiguration {
                 "Fetch sources that resolve to private, carrier-grade NAT or other special addresses (never link-local, where metadata services live)",
                 \.sources.allowPrivateSources),
         setting("thumbor-loader", "THUMBOR_LOADER", "http|file|file-or-http",
-                "How a thumbor image is read: over HTTP, one without a scheme as http://; as a file under --local-root, whatever it holds (thumbor's file_loader); or over HTTP when it starts http:// or https://, else as a file (file_loader_http_fallback)",
+                "How a thumbor image is read: over HTTP, one without a scheme as http://; as a file under --local-root, whatever it holds (thumbor's file_loader); or over HTTP when it starts http:// or https://, else as a file and, when there is none, as http:// (file_loader_http_fallback)",
                 default: defaults.sources.thumborLoader.rawValue) { text, configuration throws(SettingValueError) in
             guard let loader = ThumborLoader(setting: text) else { throw SettingValueError(reason: "is not http, file or file-or-http") }
             configuration.sources.thumborLoader = loader

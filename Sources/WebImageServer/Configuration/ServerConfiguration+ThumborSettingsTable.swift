@@ -87,7 +87,7 @@ extension ServerConfiguration {
         ignoredThumbor("ENGINE_THREADPOOL_SIZE", "--concurrency bounds image work here"),
         // Extensibility
         ignoredThumbor("METRICS", "metrics are Prometheus's, at /metrics or --prometheus-bind"),
-        thumbor("LOADER", "thumbor-loader", "thumbor.loaders.http_loader or file_loader"),
+        thumbor("LOADER", "thumbor-loader", "thumbor.loaders.http_loader, file_loader or file_loader_http_fallback"),
         ignoredThumbor("STORAGE", "sources are kept by the memory, disk (--cache-dir) and Redis tiers here"),
         ignoredThumbor("RESULT_STORAGE", "results are kept by --cache-dir, --redis and --result-storage here"),
         ignoredThumbor("ENGINE", "images are decoded and resized by WebImage's pipeline here"),
