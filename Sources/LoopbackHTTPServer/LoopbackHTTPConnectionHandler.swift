@@ -26,7 +26,12 @@ final class LoopbackHTTPConnectionHandler: ChannelInboundHandler {
             self.head = head
             body = nil
         case .body(let part):
-            if (body?.count ?? 0) + part.readableBytes <= 1 << 20 { body = (body ?? Data()) + Data(part.readableBytesView) }
+            guard (body?.count ?? 0) + part.readableBytes <= 1 << 20 else { break }
+            // Appended in place, not copied whole for every part.
+            var received = body ?? Data()
+            body = nil
+            received.append(contentsOf: part.readableBytesView)
+            body = received
         case .end:
             guard let head else { return }
             self.head = nil

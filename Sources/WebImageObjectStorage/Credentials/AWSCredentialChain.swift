@@ -29,7 +29,9 @@ public struct AWSCredentialChain: Sendable {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let stsRegion = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? region
         let stsEndpoint = (value("AWS_ENDPOINT_URL_STS") ?? value("AWS_ENDPOINT_URL")).flatMap(URL.init(string:))
-            ?? URL(string: "https://sts.\(stsRegion).amazonaws.com")!
+            ?? URL(string: "https://sts.\(stsRegion).amazonaws.com")
+            // A region no host can hold: STS's global endpoint, whose signature for it then fails aloud.
+            ?? URL(string: "https://sts.amazonaws.com")!
         let sessionName = value("AWS_ROLE_SESSION_NAME") ?? "webimage-\(Int(now().timeIntervalSince1970))"
         let shared = SharedCredentialsFile(environment: environment, home: home)
         var found: any ObjectStorageCredentialSource
