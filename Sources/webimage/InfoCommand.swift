@@ -6,11 +6,13 @@ import WebImage
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print an image's format, size (after EXIF orientation), frames, loop count, durations and ICC profile as JSON.",
+        abstract: "Print an image's format, size (after EXIF orientation), frames, loop count, durations and ICC profile as JSON; with flags, its BlurHash and average colour.",
         discussion: """
             Only the header is read, so an image too large to decode (over 100 megapixels) is \
             described too. "iccProfile" names the embedded ICC profile (its description), \
-            and is left out when there is none.
+            and is left out when there is none. --blurhash and --colors decode \
+            the image, shrunk on load, and compute those on a 100-pixel thumbnail (the \
+            server's /info answers them too, with more options).
             Example:
               webimage info animation.gif
             prints, on one line:
@@ -21,11 +23,29 @@ struct InfoCommand: AsyncParsableCommand {
     @Argument(help: "An image file, or a file, http(s) or data URL.")
     var input: String
 
+    @Flag(help: "Add \"blurHash\": the image's BlurHash with 4 × 3 components (decodes the image).")
+    var blurhash = false
+
+    @Flag(help: "Add \"averageColor\" as #RRGGBB (decodes the image).")
+    var colors = false
+
     func run() async throws {
         WebImageCommand.prepareCoders()
         try await CommandFailure.reporting {
-            let header = try ImageCoders.shared.header(of: try await InputImage.data(input))
-            print(try ImageSummary(header).json())
+            let data = try await InputImage.data(input)
+            var summary = ImageSummary(try ImageCoders.shared.header(of: data))
+            if blurhash || colors {
+                // A shrinking decode: the answers need a 100-pixel thumbnail, not the full image.
+                var options = ImageDecodeOptions()
+                options.firstFrameOnly = true
+                options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
+                let thumbnail = try ImageCoders.shared.decode(data, options: options).pixels.analysisThumbnail()
+                if blurhash { summary.blurHash = try BlurHash.encode(thumbnail, xComponents: 4, yComponents: 3) }
+                if colors {
+                    summary.averageColor = AverageColor.of(thumbnail).map(ImageSummary.hex)
+                }
+            }
+            print(try summary.json())
         }
     }
 }
@@ -41,6 +61,10 @@ struct ImageSummary: Encodable {
     let orientation: Int
     /// The embedded ICC profile's description; absent without a profile.
     let iccProfile: String?
+    /// With `--blurhash`: the BlurHash, 4 × 3 components.
+    var blurHash: String?
+    /// With `--colors`: the average colour, `#RRGGBB`.
+    var averageColor: String?
 
     init(_ header: ImageHeader) {
         format = header.format.rawValue
@@ -51,6 +75,11 @@ struct ImageSummary: Encodable {
         durationsMs = header.durations.map { Int(($0 * 1000).rounded()) }
         orientation = Int(header.orientation.rawValue)
         iccProfile = header.colorProfile.map { $0.description ?? "untitled \($0.colorSpace) profile" }
+    }
+
+    /// `color` as `#RRGGBB`.
+    static func hex(_ color: RGBA) -> String {
+        "#" + [color.r, color.g, color.b].map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
     }
 
     func json() throws -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The first directory (IFD0) of a TIFF-structured block, as EXIF blocks are (`II*\0…` or
 /// `MM\0*…`, JPEG's `Exif\0\0` header dropped), read with every offset checked against the block.
 struct TIFFDirectory {
@@ -26,7 +28,23 @@ struct TIFFDirectory {
         default: return nil
         }
         self.bytes = bytes
-        guard let directory = u32(4), let count = u16(directory) else { return nil }
+        guard let directory = u32(4) else { return nil }
+        self.read(at: directory)
+    }
+
+    /// The directory at `offset` of the same block (the EXIF and GPS directories IFD0 points to),
+    /// or nil when the offset lies outside it.
+    func directory(at offset: Int) -> TIFFDirectory? {
+        guard offset >= 8, offset < bytes.count else { return nil }
+        var other = self
+        other.entries = []
+        other.read(at: offset)
+        return other
+    }
+
+    /// Reads the entries of the directory at `directory`, as many as lie within the block.
+    private mutating func read(at directory: Int) {
+        guard let count = u16(directory) else { return }
         var entries: [Tag] = []
         for index in 0..<count {
             let at = directory + 2 + index * 12
@@ -64,5 +82,51 @@ struct TIFFDirectory {
     func ascii(_ entry: Tag) -> [UInt8]? {
         guard entry.type == 2, entry.count > 0, entry.valueOffset >= 0, entry.count <= bytes.count - entry.valueOffset else { return nil }
         return Array(bytes[entry.valueOffset..<(entry.valueOffset + entry.count)])
+    }
+}
+
+extension TIFFDirectory {
+    /// The values of `entry` as text: ASCII as written (up to its first NUL), integers and
+    /// rationals (`n/d`) separated by `, `, undefined bytes as text when printable ASCII, else
+    /// their count; nil when they lie outside the block. At most 64 values are spelled.
+    func text(_ entry: Tag) -> String? {
+        if entry.type == 2 {
+            guard let bytes = ascii(entry) else { return nil }
+            return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        }
+        let count = min(entry.count, 64)
+        var values: [String] = []
+        for index in 0..<count {
+            let value: String?
+            switch entry.type {
+            case 1, 7: value = byte(entry.valueOffset + index).map(String.init)
+            case 6: value = byte(entry.valueOffset + index).map { String(Int8(bitPattern: UInt8($0))) }
+            case 3: value = u16(entry.valueOffset + index * 2).map(String.init)
+            case 8: value = u16(entry.valueOffset + index * 2).map { String(Int16(truncatingIfNeeded: $0)) }
+            case 4: value = u32(entry.valueOffset + index * 4).map(String.init)
+            case 9: value = u32(entry.valueOffset + index * 4).map { String(Int32(truncatingIfNeeded: $0)) }
+            case 5, 10:
+                let at = entry.valueOffset + index * 8
+                guard let numerator = u32(at), let denominator = u32(at + 4) else { return nil }
+                value = entry.type == 5 ? "\(numerator)/\(denominator)"
+                    : "\(Int32(truncatingIfNeeded: numerator))/\(Int32(truncatingIfNeeded: denominator))"
+            default: value = nil
+            }
+            guard let value else { return nil }
+            values.append(value)
+        }
+        if entry.type == 7 {
+            let bytes = values.compactMap { UInt8($0) }
+            if !bytes.isEmpty, bytes.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0 }) {
+                return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            return "\(entry.count) bytes"
+        }
+        return values.joined(separator: ", ") + (entry.count > count ? ", …" : "")
+    }
+
+    /// The byte at `offset`, when it lies within the block.
+    private func byte(_ offset: Int) -> Int? {
+        offset >= 0 && offset < bytes.count ? Int(bytes[offset]) : nil
     }
 }

@@ -22,6 +22,12 @@ public enum EXIFBlock {
 
     /// The payload of the first `Exif\0\0` APP1 segment before the first scan.
     private static func jpeg(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        jpegSegment(0xE1, prefix: Array("Exif\0\0".utf8), in: bytes)
+    }
+
+    /// The payload after `prefix` of the first segment with `marker` whose payload starts with
+    /// `prefix`, before the first scan.
+    static func jpegSegment(_ wanted: UInt8, prefix: [UInt8], in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         var at = 2
         while at + 4 <= bytes.count, bytes[at] == 0xFF {
             let marker = bytes[at + 1]
@@ -33,16 +39,18 @@ public enum EXIFBlock {
             let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
             guard length >= 2, at + 2 + length <= bytes.count else { return nil }
             let payload = bytes[(at + 4)..<(at + 2 + length)]
-            if marker == 0xE1, payload.starts(with: "Exif\0\0".utf8) { return Array(payload.dropFirst(6)) }
+            if marker == wanted, payload.starts(with: prefix) { return Array(payload.dropFirst(prefix.count)) }
             at += 2 + length
         }
         return nil
     }
 
-    /// The data of the first chunk of `type`: among PNG's chunks (big-endian length, type, data,
-    /// CRC; none after the image data starts) when `png`, else among RIFF's (type, little-endian
-    /// length, data padded to even), as WebP lays them out.
-    private static func chunk(_ type: String, in bytes: UnsafeRawBufferPointer, png: Bool) -> [UInt8]? {
+    /// The data of the first chunk of `type` (whose data satisfies `matching`): among PNG's
+    /// chunks (big-endian length, type, data, CRC; none after the image data starts) when
+    /// `png`, else among RIFF's (type, little-endian length, data padded to even), as WebP lays
+    /// them out.
+    static func chunk(_ type: String, in bytes: UnsafeRawBufferPointer, png: Bool,
+                      matching: (ArraySlice<UInt8>) -> Bool = { _ in true }) -> [UInt8]? {
         let wanted = Array(type.utf8)
         var at = png ? 8 : 12
         while at + 8 <= bytes.count {
@@ -56,7 +64,10 @@ public enum EXIFBlock {
             }
             guard length <= bytes.count - at - 8 else { return nil }
             let data = at + 8
-            if name == wanted { return Array(bytes[data..<(data + length)]) }
+            if name == wanted {
+                let payload = Array(bytes[data..<(data + length)])[...]
+                if matching(payload) { return Array(payload) }
+            }
             if png, name == Array("IDAT".utf8) { return nil }
             at = data + length + (png ? 4 : length % 2)
         }

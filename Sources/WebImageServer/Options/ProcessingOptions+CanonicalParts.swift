@@ -38,6 +38,7 @@ extension ProcessingOptions {
         if fillsWithBlur { parts.append("bg:blur") }
         if !focalRegions.isEmpty { parts.append("fp:" + focalRegions.map { "\($0.x).\($0.y).\($0.width).\($0.height)" }.joined(separator: ",")) }
         if let meta { parts.append("meta:\(meta.canonical)") }
+        if let info { parts.append("info:\(info.canonical)") }
         return parts
     }
 

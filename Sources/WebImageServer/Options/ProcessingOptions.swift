@@ -180,6 +180,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// When set, the answer is thumbor's JSON description of the operations rather than the
     /// image (thumbor's `meta`).
     public var meta: ProcessingMeta?
+    /// When set, the answer is imgproxy's `/info` JSON description of the source rather than an image.
+    public var info: InfoOptions?
+    /// Whether the answer describes the source (thumbor's `meta`, imgproxy's `/info`) rather
+    /// than being an image: no format is negotiated for it.
+    var describesSource: Bool { meta != nil || info != nil }
 
     /// Options with every default.
     public init() {}

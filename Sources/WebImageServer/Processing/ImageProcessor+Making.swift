@@ -10,6 +10,7 @@ extension ImageProcessor {
     func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
         let options = url.options
+        if let info = options.info { return try describe(source, url: url, info: info) }
         // thumbor always draws an SVG source (as PNG unless a format is chosen); imgproxy only
         // when asked, or with --always-rasterize-svg.
         let rasterizesUnnamed = output.alwaysRasterizeSVG || url.form == .thumbor

@@ -45,6 +45,9 @@ public struct ProcessingURLParser: Sendable {
     }
     /// ``allowedOptions`` as options.
     private var allowedNames: Set<ProcessingOptionName>?
+    /// The presets an `/info` URL's `preset` may name (imgproxy's `IMGPROXY_INFO_PRESETS`);
+    /// `default` applies to every info URL.
+    public var infoPresets = ProcessingPresets()
 
     /// A parser with `presets` and `limits`.
     public init(presets: ProcessingPresets = ProcessingPresets(), limits: ProcessingURLLimits = ProcessingURLLimits()) {
@@ -59,39 +62,55 @@ public struct ProcessingURLParser: Sendable {
         let segments = signed.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
         var options = clientHints.map { $0.applied(to: defaults) } ?? defaults
-        var expansion = Expansion()
-        if presets.options["default"] != nil {
-            try expandPreset("default", into: &options, expansion: &expansion, depth: 0)
-        }
-        var index = 0
-        if onlyPresets {
-            guard segments.count > 1 else { throw .missingPart("source URL") }
-            for name in segments[0].split(separator: argumentsSeparator) {
-                try expandPreset(String(name), into: &options, expansion: &expansion, depth: 1)
-            }
-            index = 1
-        }
-        while !onlyPresets, index < segments.count, let option = option(segments[index]) {
-            try apply(option, into: &options, expansion: &expansion, depth: 0)
-            index += 1
-        }
-        guard index < segments.count else { throw .missingPart("source URL") }
-
-        let (source, fileExtension): (URL, Substring?)
-        switch segments[index] {
-        case "plain":
-            (source, fileExtension) = try plainSource(segments[(index + 1)...].joined(separator: "/"))
-        case "enc":
-            throw .invalidSource("encrypted source URLs are not supported")
-        default:
-            let named = base64URLIncludesFilename && segments.count - index > 1
-            (source, fileExtension) = try encodedSource(segments[index..<(segments.count - (named ? 1 : 0))].joined())
-        }
+        let reader = OptionReader<ProcessingOptions>(presets: presets, limits: limits, separator: argumentsSeparator,
+                                                     allowsSecurityOptions: allowSecurityOptions, allowedNames: allowedNames)
+        let index = try readOptions(segments, into: &options, reader: reader, onlyPresets: onlyPresets)
+        let (source, fileExtension) = try source(in: segments[index...])
         // With `raw`, imgproxy ignores the extension; so does this parser.
         if let fileExtension, !options.raw {
             options.format = try ProcessingOptions.format(named: fileExtension)
         }
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path), options: options, source: source)
+    }
+
+    /// Reads the option segments at the start of `segments` into `options` with `reader`: the
+    /// `default` preset first, then the URL's options (or, `onlyPresets`, the one segment of
+    /// preset names); the index of the first source segment, which must exist.
+    func readOptions<Options: URLOptionVocabulary>(_ segments: [Substring], into options: inout Options,
+                                                   reader: OptionReader<Options>, onlyPresets: Bool) throws(ProcessingURLError) -> Int {
+        var expansion = OptionReader<Options>.Expansion()
+        if reader.presets.options["default"] != nil {
+            try reader.expandPreset("default", into: &options, expansion: &expansion, depth: 0)
+        }
+        var index = 0
+        if onlyPresets {
+            guard segments.count > 1 else { throw .missingPart("source URL") }
+            for name in segments[0].split(separator: argumentsSeparator) {
+                try reader.expandPreset(String(name), into: &options, expansion: &expansion, depth: 1)
+            }
+            index = 1
+        }
+        while !onlyPresets, index < segments.count, let option = option(segments[index]) {
+            try reader.apply(option, into: &options, expansion: &expansion, depth: 0)
+            index += 1
+        }
+        guard index < segments.count else { throw .missingPart("source URL") }
+        return index
+    }
+
+    /// The source URL the segments from the source on name (`plain/…`, base64, or `enc/…`,
+    /// which is refused), with the extension written after it.
+    func source(in segments: ArraySlice<Substring>) throws(ProcessingURLError) -> (URL, Substring?) {
+        let index = segments.startIndex
+        switch segments[index] {
+        case "plain":
+            return try plainSource(segments[(index + 1)...].joined(separator: "/"))
+        case "enc":
+            throw .invalidSource("encrypted source URLs are not supported")
+        default:
+            let named = base64URLIncludesFilename && segments.count > 1
+            return try encodedSource(segments[index..<(segments.endIndex - (named ? 1 : 0))].joined())
+        }
     }
 
     /// `segment` as an option (`name:arg:arg`), its separators possibly escaped as `%3A` (as
@@ -100,54 +119,6 @@ public struct ProcessingURLParser: Sendable {
         if segment.contains(argumentsSeparator) { return segment }
         guard argumentsSeparator == ":", segment.range(of: "%3A", options: .caseInsensitive) != nil else { return nil }
         return Substring(segment.replacingOccurrences(of: "%3A", with: ":", options: .caseInsensitive))
-    }
-
-    /// What reading one URL's options has done so far: the options applied, presets' included,
-    /// and the presets expanded.
-    private struct Expansion {
-        var applied = 0
-        var usedPresets: Set<String> = []
-    }
-
-    /// Applies the option written as `segment` (`name:arg:arg`), expanding a preset in place.
-    private func apply(_ segment: Substring, into options: inout ProcessingOptions,
-                       expansion: inout Expansion, depth: Int) throws(ProcessingURLError) {
-        expansion.applied += 1
-        guard expansion.applied <= limits.maxOptions else { throw .tooManyOptions(limit: limits.maxOptions) }
-        let parts = segment.split(separator: argumentsSeparator, maxSplits: limits.maxArguments + 1, omittingEmptySubsequences: false)
-        guard let name = ProcessingOptionName(spelling: parts[0]) else {
-            throw .unknownOption(ProcessingURLError.quoting(parts[0]))
-        }
-        if name.isSecurityOption, !allowSecurityOptions { throw .securityOptionNotAllowed(name.rawValue) }
-        // The URL's own options only: what a preset holds, its administrator wrote.
-        if depth == 0, let allowedNames, !allowedNames.contains(name) {
-            throw .forbiddenOption(ProcessingURLError.quoting(parts[0]))
-        }
-        guard parts.count <= limits.maxArguments + 1 else {
-            throw .invalidArgument(option: name.rawValue, reason: "more than \(limits.maxArguments) arguments")
-        }
-        let arguments = OptionArguments(option: name.rawValue, values: Array(parts.dropFirst()))
-        guard name == .preset else {
-            try options.apply(name, arguments, limits: limits)
-            return
-        }
-        try arguments.expectCount(1, limits.maxArguments)
-        for preset in arguments.values {
-            try expandPreset(String(preset), into: &options, expansion: &expansion, depth: depth + 1)
-        }
-    }
-
-    /// Applies the options of the preset `name`, unless the URL has used it already: presets
-    /// that name each other (`a=…/preset:b`, `b=…/preset:a`) apply once each, as imgproxy
-    /// applies them, and so does a preset named twice.
-    private func expandPreset(_ name: String, into options: inout ProcessingOptions,
-                              expansion: inout Expansion, depth: Int) throws(ProcessingURLError) {
-        guard let list = presets.options[name] else { throw .unknownPreset(ProcessingURLError.quoting(name)) }
-        guard expansion.usedPresets.insert(name).inserted else { return }
-        guard depth < limits.maxPresetDepth else { throw .presetTooDeep(ProcessingURLError.quoting(name)) }
-        for segment in list {
-            try apply(Substring(segment), into: &options, expansion: &expansion, depth: depth + 1)
-        }
     }
 
     /// `http%3A%2F%2Fexample.com%2Fa.jpg@png`: the percent-decoded URL and the extension after

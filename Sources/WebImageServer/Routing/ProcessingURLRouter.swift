@@ -50,6 +50,9 @@ public struct ProcessingURLRouter: Sendable {
     /// when it does not parse, ``ProcessingError/forbidden(_:)`` when the signature is wrong or
     /// missing (``ProcessingError/thumborSignatureRefused(_:)`` for a thumbor URL, as thumbor answers). An imgproxy URL starts from the browser's `clientHints` (thumbor's have none).
     public func route(_ path: String, clientHints: ClientHints? = nil) throws(ProcessingError) -> ProcessingURL {
+        if format != .thumbor, path.utf8.starts(with: Self.infoPrefix.utf8) {
+            return try routeInfo(String(path.dropFirst(Self.infoPrefix.count - 1)))
+        }
         let firstSegment = Self.firstSegment(of: path)
         var isThumbor = switch format {
         case .imgproxy: false
@@ -81,11 +84,34 @@ public struct ProcessingURLRouter: Sendable {
         } catch {
             throw .invalidURL(error)
         }
+        try verify(url, isThumbor: isThumbor)
+        return url
+    }
+
+    /// Where imgproxy's info URLs start: `/info/{signature}/…`.
+    static let infoPrefix = "/info/"
+
+    /// The imgproxy `/info` URL `path` (the part after `/info`) describes, its signature checked
+    /// as a processing URL's is.
+    private func routeInfo(_ path: String) throws(ProcessingError) -> ProcessingURL {
+        let url: ProcessingURL
+        do throws(ProcessingURLError) {
+            url = try imgproxyParser.parseInfo(path)
+        } catch {
+            throw .invalidURL(error)
+        }
+        try verify(url, isThumbor: false)
+        return url
+    }
+
+    /// Checks the signature of `url`, read as a thumbor URL when `isThumbor`: when its form has
+    /// no key, it passes only if no signature is required.
+    private func verify(_ url: ProcessingURL, isThumbor: Bool) throws(ProcessingError) {
         guard isThumbor ? thumborSigner.isEnabled : imgproxySigner.isEnabled else {
             guard !requiresSignatures else {
                 throw .forbidden("\(isThumbor ? "thumbor" : "imgproxy") URLs are refused: this server has no key for them")
             }
-            return url
+            return
         }
         do throws(URLSignatureError) {
             if isThumbor {
@@ -96,7 +122,6 @@ public struct ProcessingURLRouter: Sendable {
         } catch {
             throw isThumbor ? .thumborSignatureRefused(error.description) : .forbidden(error.description)
         }
-        return url
     }
 
     /// The first segment of `path`, percent-decoded.

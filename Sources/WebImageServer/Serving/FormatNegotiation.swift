@@ -28,6 +28,7 @@ struct FormatNegotiation: Sendable {
     /// from `Accept` (the answer then varies by `Accept`): the route's URL with the formats
     /// `fields` accept among the choices; nil when the route's own URL is asked for.
     func negotiated(_ route: RoutedPath, accepting fields: HTTPFields) -> (url: ProcessingURL, cacheKey: String)? {
+        guard !route.url.options.describesSource else { return nil }
         let form = route.url.form
         let named = route.url.options.format
         let choices = named == nil ? acceptedFormats[form] ?? [] : enforcedFormats

@@ -63,12 +63,13 @@ struct ImageAnswers: Sendable {
                 return PreparedResponse(status: .notModified, headerFields: headers)
             }
         }
-        let meta = route.url.options.meta
-        headers.append(Field(name: .contentType, value: meta?.mediaType ?? image.mediaType))
+        let meta = route.url.options.meta, isInfo = route.url.options.info != nil
+        headers.append(Field(name: .contentType, value: isInfo ? "application/json" : meta?.mediaType ?? image.mediaType))
         PreparedResponse.appendContentPolicy(to: &headers)
         headers.append(Field(name: .contentLength, value: String(image.body.readableBytes)))
         let disposition: String = route.url.options.returnAttachment ? "attachment" : "inline"
-        let fileName: String = route.fileStem + "." + (meta.map { $0.callback == nil ? "json" : "js" } ?? image.format.fileExtension)
+        let fileExtension = isInfo ? "json" : meta.map { $0.callback == nil ? "json" : "js" } ?? image.format.fileExtension
+        let fileName: String = route.fileStem + "." + fileExtension
         headers.append(Field(name: .contentDisposition, value: disposition + "; filename=\"" + fileName + "\""))
         let body = request.method == .head ? nil : image.body
         let status: HTTPResponse.Status = image.isFallback ? HTTPResponse.Status(code: overlays.fallbackImageHTTPCode) : .ok
