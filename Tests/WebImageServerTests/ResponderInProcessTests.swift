@@ -23,25 +23,8 @@ final class ResponderInProcessTests: XCTestCase {
         try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: root.appendingPathComponent("photo.jpg"))
     }
 
-    /// The server `webimage serve` assembles (``ImageServer/init(configuration:extensions:)``)
-    /// over `local:///` sources from the test's folder, caching in it, signing with `key` when
-    /// given; `body` drives it through HummingbirdTesting's router setup, then it is shut down.
     private func withServer(key: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        var configuration = ImageServer.Configuration()
-        configuration.sources.localRoot = folder.appending("images").path
-        configuration.caches.cacheDir = folder.appending("cache").path
-        if let key {
-            configuration.urls.keys = [key]
-            configuration.urls.salts = [key]
-        }
-        let server = try await ImageServer(configuration: configuration)
-        do {
-            try await server.application().test(.router, body)
-        } catch {
-            try await server.shutdown()
-            throw error
-        }
-        try await server.shutdown()
+        try await withRouterTestServer(in: folder, key: key, body)
     }
 
     func testAnImageIsMadeAndRevalidatedWithItsEntityTag() async throws {

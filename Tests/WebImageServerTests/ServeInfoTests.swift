@@ -28,21 +28,7 @@ final class ServeInfoTests: XCTestCase {
     }
 
     private func withServer(key: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        var configuration = ImageServer.Configuration()
-        configuration.sources.localRoot = folder.appending("images").path
-        configuration.caches.cacheDir = folder.appending("cache").path
-        if let key {
-            configuration.urls.keys = [key]
-            configuration.urls.salts = [key]
-        }
-        let server = try await ImageServer(configuration: configuration)
-        do {
-            try await server.application().test(.router, body)
-        } catch {
-            try await server.shutdown()
-            throw error
-        }
-        try await server.shutdown()
+        try await withRouterTestServer(in: folder, key: key, body)
     }
 
     private static func json(_ response: TestResponse) throws -> [String: Any] {
