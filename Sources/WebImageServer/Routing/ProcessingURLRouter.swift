@@ -10,6 +10,8 @@ import Foundation
 ///   placeholder is `insecure` (or `_`, or anything but `unsafe`).
 ///
 /// So an imgproxy deployment whose unsigned URLs say `unsafe` needs ``ServedURLFormat/imgproxy``.
+/// A path starting `/info/` is imgproxy's info URL wherever imgproxy's form is served: its
+/// options are info options (``ProcessingURLParser/parseInfo(_:)``), its signature an imgproxy one.
 /// When any key of a format served is set, every URL must be signed: a URL in a form whose key
 /// is not set is refused, so that turning on one form's signing never leaves the other open.
 public struct ProcessingURLRouter: Sendable {
