@@ -50,7 +50,7 @@ public enum EXIFBlock {
     /// `png`, else among RIFF's (type, little-endian length, data padded to even), as WebP lays
     /// them out.
     static func chunk(_ type: String, in bytes: UnsafeRawBufferPointer, png: Bool,
-                      matching: (ArraySlice<UInt8>) -> Bool = { _ in true }) -> [UInt8]? {
+                      matching: ([UInt8]) -> Bool = { _ in true }) -> [UInt8]? {
         let wanted = Array(type.utf8)
         var at = png ? 8 : 12
         while at + 8 <= bytes.count {
@@ -65,8 +65,8 @@ public enum EXIFBlock {
             guard length <= bytes.count - at - 8 else { return nil }
             let data = at + 8
             if name == wanted {
-                let payload = Array(bytes[data..<(data + length)])[...]
-                if matching(payload) { return Array(payload) }
+                let payload = Array(bytes[data..<(data + length)])
+                if matching(payload) { return payload }
             }
             if png, name == Array("IDAT".utf8) { return nil }
             at = data + length + (png ? 4 : length % 2)

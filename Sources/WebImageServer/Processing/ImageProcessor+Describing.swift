@@ -41,7 +41,7 @@ extension ImageProcessor {
         if info.size { description.size = data.count }
         if info.format {
             description.format = header.format.rawValue
-            description.mime_type = ProcessedImage(data: Data(), format: header.format).mediaType
+            description.mime_type = ProcessedImage.mediaType(of: header.format)
         }
         if info.dimensions {
             description.width = header.pixelSize.width
@@ -89,8 +89,9 @@ extension ImageProcessor {
     private func describePixels(_ pixels: PixelBuffer, info: InfoOptions, options: ProcessingOptions,
                                 into description: inout SourceDescription) throws(ProcessingError) {
         if info.alpha {
-            description.alpha = pixels.hasTransparency
-            if info.checksTransparency { description.has_transparency = pixels.hasTransparency }
+            let transparent = pixels.hasTransparency
+            description.alpha = transparent
+            if info.checksTransparency { description.has_transparency = transparent }
         }
         if let crop = options.crop, pixels.width > 0, pixels.height > 0 {
             var cropOnly = ProcessingOptions()

@@ -60,7 +60,12 @@ public struct ProcessedImage: Sendable, Hashable {
 
     /// The `Content-Type` for ``format``: `image/jpeg`, `image/png`, `image/webp`, `image/avif`,
     /// `image/gif`, `image/svg+xml`.
-    public var mediaType: String { format == .svg ? "image/svg+xml" : "image/\(format.rawValue)" }
+    public var mediaType: String { Self.mediaType(of: format) }
+
+    /// The `Content-Type` of an image in `format`.
+    static func mediaType(of format: ImageFormat) -> String {
+        format == .svg ? "image/svg+xml" : "image/\(format.rawValue)"
+    }
 
     /// The strong entity tag of `data`, quoted: `"sha256-`, the first 128 bits of the bytes'
     /// SHA-256 in 32 hex digits, `"`. SHA-256, not MD5: BoringSSL computes it with the

@@ -13,11 +13,12 @@ struct InfoURLOptions: URLOptionVocabulary {
 
     /// Applies one option other than `preset`, checking its arguments against `limits`.
     mutating func apply(_ name: InfoOptionName, _ arguments: OptionArguments, limits: ProcessingURLLimits) throws(ProcessingURLError) {
-        if let shared = Self.processingName(of: name) {
-            try processing.apply(shared, arguments, limits: limits)
-            return
-        }
         switch name {
+        case .crop: try processing.apply(.crop, arguments, limits: limits)
+        case .cacheBuster: try processing.apply(.cacheBuster, arguments, limits: limits)
+        case .expires: try processing.apply(.expires, arguments, limits: limits)
+        case .maxSrcResolution: try processing.apply(.maxSrcResolution, arguments, limits: limits)
+        case .maxSrcFileSize: try processing.apply(.maxSrcFileSize, arguments, limits: limits)
         case .size: info.size = try Self.flag(arguments)
         case .format: info.format = try Self.flag(arguments)
         case .dimensions: info.dimensions = try Self.flag(arguments)
@@ -46,7 +47,7 @@ struct InfoURLOptions: URLOptionVocabulary {
             info.blurHashComponents = (x, y)
         case .palette, .dominantColors, .thumbHash, .perceptualHash:
             // Accepted when off (imgproxy's default); asked for, refused rather than left out.
-            guard arguments.values.first.map({ ["0", "f", "false", "F", "FALSE", "False"].contains($0) }) ?? false else {
+            guard arguments.has(0), (try? arguments.boolean(0)) == false else {
                 throw arguments.fail("is not computed by this server yet")
             }
         case .calcHashsums:
@@ -79,20 +80,9 @@ struct InfoURLOptions: URLOptionVocabulary {
             throw arguments.fail("object detection is not available on this server")
         case .videoThumbnailSecond, .videoThumbnailKeyframes:
             throw arguments.fail("video sources are not read by this server")
-        case .crop, .cacheBuster, .expires, .maxSrcResolution, .maxSrcFileSize, .preset:
+        case .preset:
+            // ``OptionReader`` expands presets before an option reaches here.
             break
-        }
-    }
-
-    /// The processing option an info option is, for the options both URLs share.
-    private static func processingName(of name: InfoOptionName) -> ProcessingOptionName? {
-        switch name {
-        case .crop: .crop
-        case .cacheBuster: .cacheBuster
-        case .expires: .expires
-        case .maxSrcResolution: .maxSrcResolution
-        case .maxSrcFileSize: .maxSrcFileSize
-        default: nil
         }
     }
 
