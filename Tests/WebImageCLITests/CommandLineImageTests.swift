@@ -111,6 +111,25 @@ final class CommandLineImageTests: XCTestCase {
                        #"{"durationsMs":[120,120,120,120,120],"format":"gif","frames":5,"height":50,"loopCount":0,"orientation":1,"width":50}"#)
     }
 
+    /// `info --blurhash --thumbhash --colors` on a flat image under 100 pixels a side (its own
+    /// thumbnail): the library's answers for the same pixels, the ThumbHash in base64.
+    func testInfoAddsTheHashesAndColoursWhenAsked() throws {
+        let colour = RGBA(r: 200, g: 40, b: 40)
+        let pixels = PixelBuffer(width: 64, height: 40, fill: colour)
+        let file = folder.appendingPathComponent("red.png")
+        try coders.encode(Image(pixels: pixels), as: .png).write(to: file)
+        let info = try WebImageCLI.run(["info", "--blurhash", "--thumbhash", "--colors", file.path])
+        XCTAssertEqual(info.status, 0, info.error)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any])
+        XCTAssertEqual(object["blurHash"] as? String, try BlurHash.encode(pixels, xComponents: 4, yComponents: 3))
+        let thumbHash = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(object["thumbHash"] as? String)))
+        XCTAssertEqual([UInt8](thumbHash), try ThumbHash.encode(pixels))
+        XCTAssertEqual(object["averageColor"] as? String, "#C82828")
+        XCTAssertEqual(object["dominantColors"] as? [String: String], ["vibrant": "#C82828"])
+        let plain = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try WebImageCLI.run(["info", file.path]).output.utf8)) as? [String: Any])
+        XCTAssertNil(plain["blurHash"], "the header alone unless asked")
+    }
+
     /// A bitmap through `info` and `decode`: BMP is read (and not written).
     func testInfoAndDecodeReadBMP() throws {
         let file = folder.appendingPathComponent("two.bmp")

@@ -9,7 +9,9 @@ import WebImageTestSupport
 import XCTest
 
 /// imgproxy's `/info` endpoint in process: header facts without a decode, metadata, digests,
-/// BlurHash checked against the reference encoder from PyPI, caching with an `ETag`, refusals.
+/// BlurHash, ThumbHash and the perceptual hash checked against the reference encoders from
+/// PyPI, palettes and dominant colours on an image of known colours, caching with an `ETag`,
+/// refusals.
 final class ServeInfoTests: XCTestCase {
     private var folder: TemporaryFolder!
 
@@ -122,6 +124,77 @@ final class ServeInfoTests: XCTestCase {
         }
     }
 
+    /// ThumbHash equals evanw's Rust encoder's (fast-thumbhash) on the thumbnail the server
+    /// analyses; the perceptual hash is within 4 bits of imagehash's pHash of Pillow's full-size
+    /// decode (the server hashes its 256-pixel shrink-on-load decode).
+    func testThumbHashAndPerceptualHashAreTheReferencesOnes() async throws {
+        let python = try XCTUnwrap(Python.interpreter(importing: "fast_thumbhash, imagehash"),
+                                   "the venv has fast-thumbhash and imagehash (scripts/test installs them)")
+        let photo = folder.appending("images/photo.jpg")
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
+        let thumbnail = try ImageCoders.shared.decode(try Data(contentsOf: photo), options: options).pixels.analysisThumbnail()
+        let raw = folder.appending("thumbnail.rgba")
+        try Data(thumbnail.bytes).write(to: raw)
+        let reference = try ChildProcess.run(python, ["-c", """
+            import sys, fast_thumbhash, imagehash
+            from PIL import Image
+            pixels = open(sys.argv[1], 'rb').read()
+            print(bytes(fast_thumbhash.rgba_to_thumb_hash(int(sys.argv[2]), int(sys.argv[3]), pixels)).hex().upper())
+            print(imagehash.phash(Image.open(sys.argv[4])))
+            """, raw.path, String(thumbnail.width), String(thumbnail.height), photo.path], timeout: 60).output.split(separator: "\n")
+        XCTAssertEqual(reference.count, 2)
+        try await withServer { client in
+            let info = try Self.json(try await client.execute(uri: "/info/insecure/th:1/ph:1/plain/local:///photo.jpg", method: .get))
+            XCTAssertEqual(info["thumb_hash"] as? String, String(reference[0]))
+            let ours = try XCTUnwrap(UInt64(try XCTUnwrap(info["perceptual_hash"] as? String), radix: 16))
+            let theirs = try XCTUnwrap(UInt64(String(reference[1]), radix: 16))
+            XCTAssertLessThanOrEqual((ours ^ theirs).nonzeroBitCount, 4, "\(String(ours, radix: 16)) vs \(reference[1])")
+        }
+    }
+
+    /// An image of four known colours: the palette gives back those four, and the dominant
+    /// colours put each where its lightness and saturation belong (the two swatches it has no
+    /// colour for absent, or built from the others with `build_missed`).
+    func testPaletteAndDominantColoursOfKnownColours() async throws {
+        let bands: [(colour: RGBA, rows: Int)] = [(RGBA(r: 220, g: 30, b: 30), 40), (RGBA(r: 20, g: 30, b: 90), 30),
+                                          (RGBA(r: 250, g: 190, b: 200), 20), (RGBA(r: 128, g: 128, b: 120), 10)]
+        var pixels = PixelBuffer(width: 50, height: bands.reduce(0) { $0 + $1.rows })
+        var y = 0
+        for (colour, rows) in bands {
+            for _ in 0..<rows {
+                for x in 0..<pixels.width { pixels[x, y] = colour }
+                y += 1
+            }
+        }
+        try ImageCoders.shared.encode(Image(pixels: pixels), as: .png).write(to: folder.appending("images/bands.png"))
+        @Sendable func near(_ swatch: Any?, _ colour: RGBA, _ name: String) {
+            guard let swatch = swatch as? [String: Int], let r = swatch["R"], let g = swatch["G"], let b = swatch["B"] else {
+                return XCTFail("\(name): \(String(describing: swatch))")
+            }
+            XCTAssertLessThanOrEqual(max(abs(r - Int(colour.r)), abs(g - Int(colour.g)), abs(b - Int(colour.b))), 8, "\(name): \(swatch)")
+        }
+        try await withServer { client in
+            let info = try Self.json(try await client.execute(uri: "/info/insecure/p:4/dc:1/plain/local:///bands.png", method: .get))
+            let palette = try XCTUnwrap(info["palette"] as? [[String: Int]])
+            XCTAssertEqual(palette.count, 4)
+            for (colour, _) in bands {
+                XCTAssertTrue(palette.contains { max(abs($0["R"]! - Int(colour.r)), abs($0["G"]! - Int(colour.g)), abs($0["B"]! - Int(colour.b))) <= 8 },
+                              "\(colour) in \(palette)")
+            }
+            let dominant = try XCTUnwrap(info["dominant_colors"] as? [String: Any])
+            near(dominant["vibrant"], bands[0].colour, "vibrant")
+            near(dominant["dark_vibrant"], bands[1].colour, "dark_vibrant")
+            near(dominant["light_vibrant"], bands[2].colour, "light_vibrant")
+            near(dominant["muted"], bands[3].colour, "muted")
+            XCTAssertNil(dominant["light_muted"])
+            XCTAssertNil(dominant["dark_muted"])
+            let built = try Self.json(try await client.execute(uri: "/info/insecure/dc:1:1/plain/local:///bands.png", method: .get))
+            let all = try XCTUnwrap(built["dominant_colors"] as? [String: [String: Int]])
+            XCTAssertEqual(Set(all.keys), ["vibrant", "light_vibrant", "dark_vibrant", "muted", "light_muted", "dark_muted"])
+        }
+    }
+
     func testAlphaCropAndTheETag() async throws {
         try await withServer { client in
             let alpha = try Self.json(try await client.execute(uri: "/info/insecure/a:1:1/cs:1/b:1/plain/local:///alpha.png", method: .get))
@@ -147,7 +220,7 @@ final class ServeInfoTests: XCTestCase {
 
     func testBadOptionsAndMissingFeaturesAreRefusedByName() async throws {
         try await withServer { client in
-            for (uri, named) in [("bh:10:3", "blurhash"), ("dc:1", "dominant_colors"), ("do:1", "detect_objects"),
+            for (uri, named) in [("bh:10:3", "blurhash"), ("p:1", "palette"), ("p:257", "palette"), ("do:1", "detect_objects"),
                                  ("hs:md5:xyz", "hashsum"), ("nope:1", "nope"), ("vts:1", "video_thumbnail_second")] {
                 let answer = try await client.execute(uri: "/info/insecure/\(uri)/plain/local:///photo.jpg", method: .get)
                 XCTAssertEqual(answer.status, .badRequest, uri)

@@ -1,22 +1,28 @@
-/// The mean colour of an image, as imgproxy's `/info` `average` reports it.
+/// The mean colour of an image, as imgproxy's `/info` endpoint reports it under `average`.
 public enum AverageColor {
-    /// The mean of each channel over `pixels` (rounded), fully transparent pixels left out when
-    /// `ignoringTransparent`; nil when no pixel counts. Colour is averaged as stored (not
-    /// weighted by alpha), as libvips's band means are.
+    /// The mean of each of R, G, B and A over `pixels`, each rounded to the nearest integer;
+    /// nil when no pixel counts (an empty image, or every pixel fully transparent while
+    /// `ignoringTransparent`).
+    ///
+    /// With `ignoringTransparent` (imgproxy's `ignore_transparent`), pixels whose alpha is 0
+    /// are left out, so a cut-out's background does not pull its colour toward black; the
+    /// others all count alike. Colour is averaged as stored, not weighted by alpha: imgproxy
+    /// takes the plain mean of each band, and alpha is reported as its own mean beside it, so
+    /// a half-transparent image's average says so in its A.
     public static func of(_ pixels: PixelBuffer, ignoringTransparent: Bool = true) -> RGBA? {
-        var sums = (r: 0, g: 0, b: 0, a: 0), count = 0
+        var sums = SIMD4<Int>.zero, count = 0
         pixels.bytes.withUnsafeBufferPointer { bytes in
             var i = 0
             while i + 3 < bytes.count {
                 if !ignoringTransparent || bytes[i + 3] != 0 {
-                    sums.r += Int(bytes[i]); sums.g += Int(bytes[i + 1]); sums.b += Int(bytes[i + 2]); sums.a += Int(bytes[i + 3])
+                    sums &+= SIMD4(Int(bytes[i]), Int(bytes[i + 1]), Int(bytes[i + 2]), Int(bytes[i + 3]))
                     count += 1
                 }
                 i += 4
             }
         }
         guard count > 0 else { return nil }
-        func mean(_ sum: Int) -> UInt8 { UInt8((Double(sum) / Double(count)).rounded()) }
-        return RGBA(r: mean(sums.r), g: mean(sums.g), b: mean(sums.b), a: mean(sums.a))
+        let mean = (sums &* 2 &+ count) / (2 * count)
+        return RGBA(r: UInt8(mean.x), g: UInt8(mean.y), b: UInt8(mean.z), a: UInt8(mean.w))
     }
 }

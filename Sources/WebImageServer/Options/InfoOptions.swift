@@ -36,8 +36,18 @@ public struct InfoOptions: Sendable, Hashable {
     public var average = false
     /// `average`'s second argument: fully transparent pixels left out.
     public var averageIgnoresTransparent = true
+    /// `palette`: the most colours the palette reports (2…256); 0 for no palette.
+    public var paletteColors = 0
+    /// `dominant_colors`: the six swatches (vibrant, muted, each light and dark).
+    public var dominantColors = false
+    /// `dominant_colors`' second argument: swatches not found are made from found ones.
+    public var buildsMissingColors = false
     /// `blurhash`: the BlurHash's components across and down; 0 for none.
     public var blurHashComponents = (x: 0, y: 0)
+    /// `thumb_hash`: the ThumbHash, in hex.
+    public var thumbHash = false
+    /// `perceptual_hash`: the 64-bit DCT hash, in hex.
+    public var perceptualHash = false
     /// `calc_hashsums`: the digests of the source's bytes reported.
     public var hashsums: [SourceHashsum] = []
     /// `hashsum`: the digest the source must have, else 422.
@@ -50,16 +60,17 @@ public struct InfoOptions: Sendable, Hashable {
 
     /// Whether any fact asked for needs the pixels decoded.
     var needsPixels: Bool {
-        alpha || average || blurHashComponents.x > 0
+        alpha || average || paletteColors > 0 || dominantColors || blurHashComponents.x > 0 || thumbHash || perceptualHash
     }
 
     /// The parts that change the answer, for the cache key.
     var canonical: String {
         func bit(_ value: Bool) -> String { value ? "1" : "0" }
         let flags = [size, format, dimensions, exif, exifCanonicalNames, iptc, xmp, colorspace, bands, sampleFormat, pagesNumber,
-                     alpha, checksTransparency, average, averageIgnoresTransparent].map(bit).joined()
+                     alpha, checksTransparency, average, averageIgnoresTransparent, dominantColors, buildsMissingColors,
+                     thumbHash, perceptualHash].map(bit).joined()
         let required = requiredHashsum.map { "\($0.kind.rawValue)=\($0.hex)" } ?? "-"
-        return "\(flags):bh\(blurHashComponents.x).\(blurHashComponents.y):"
+        return "\(flags):p\(paletteColors):bh\(blurHashComponents.x).\(blurHashComponents.y):"
             + "chs\(hashsums.map(\.rawValue).joined(separator: ".")):hs\(required):pg\(page)"
     }
 

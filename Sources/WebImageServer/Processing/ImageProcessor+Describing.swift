@@ -6,12 +6,12 @@ import WebImageCodecs
 /// much work as the options ask for. Size, format, dimensions, pages and metadata come from the
 /// header and the metadata blocks; pixels are decoded only for colours, hashes, alpha and crops,
 /// at the smallest size that answers (a shrinking decode to ``analysisBox``), full size only
-/// for a crop or a transparency check. Palettes, dominant colours, ThumbHash and the
-/// perceptual hash are not computed yet: the parser refuses them.
+/// for a crop or a transparency check.
 extension ImageProcessor {
     /// The side of the box a source is shrunk into on load for its colours and hashes: the
-    /// decoder reads the smallest size that still covers it; BlurHash and the average colour
-    /// then work on a 100-pixel thumbnail of that.
+    /// decoder reads the smallest size that still covers it. The perceptual hash works on those
+    /// pixels (it shrinks them to 32 × 32 itself); BlurHash, ThumbHash, the average, the palette
+    /// and the dominant colours on a 100-pixel thumbnail of them.
     static let analysisBox = 256
 
     /// The description `url` asks for of `source`, as JSON; 422 when the source's digest is
@@ -103,17 +103,30 @@ extension ImageProcessor {
                                          width: Double(rect.width) / width, height: Double(rect.height) / height)
             }
         }
-        let thumbnail = pixels.analysisThumbnail()
+        guard pixels.width > 0, pixels.height > 0 else { return }
+        let thumbnail = pixels.analysisThumbnail(maxSide: ThumbHash.maximumSide)
         do throws(ImageAnalysisError) {
             if info.blurHashComponents.x > 0 {
                 description.blurhash = try BlurHash.encode(thumbnail, xComponents: info.blurHashComponents.x,
                                                            yComponents: info.blurHashComponents.y)
             }
+            if info.thumbHash {
+                // In uppercase hex, as imgproxy writes it.
+                description.thumb_hash = try ThumbHash.encode(thumbnail)
+                    .map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true) }.joined()
+            }
+            if info.paletteColors > 0 {
+                description.palette = try ColorPalette.colors(of: thumbnail, maximum: info.paletteColors).map(SourceDescription.Color.init)
+            }
         } catch {
             throw .unprocessable(error.description)
         }
+        if info.perceptualHash { description.perceptual_hash = PerceptualHash.hexString(PerceptualHash.hash(pixels)) }
         if info.average, let average = AverageColor.of(thumbnail, ignoringTransparent: info.averageIgnoresTransparent) {
             description.average = .init(average)
+        }
+        if info.dominantColors {
+            description.dominant_colors = .init(DominantColors(thumbnail, buildMissing: info.buildsMissingColors))
         }
     }
 

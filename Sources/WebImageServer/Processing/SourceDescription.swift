@@ -17,6 +17,36 @@ struct SourceDescription: Encodable {
         }
     }
 
+    /// A swatch colour as imgproxy writes it: `{"R": …, "G": …, "B": …}` (swatches are opaque).
+    struct Swatch: Encodable {
+        var R: Int, G: Int, B: Int
+
+        init(_ rgba: RGBA) {
+            R = Int(rgba.r)
+            G = Int(rgba.g)
+            B = Int(rgba.b)
+        }
+    }
+
+    /// The six dominant colours by imgproxy's names; a swatch the image has no colour for is absent.
+    struct DominantSwatches: Encodable {
+        var vibrant: Swatch?
+        var light_vibrant: Swatch?
+        var dark_vibrant: Swatch?
+        var muted: Swatch?
+        var light_muted: Swatch?
+        var dark_muted: Swatch?
+
+        init(_ colors: DominantColors) {
+            vibrant = colors.vibrant.map(Swatch.init)
+            light_vibrant = colors.lightVibrant.map(Swatch.init)
+            dark_vibrant = colors.darkVibrant.map(Swatch.init)
+            muted = colors.muted.map(Swatch.init)
+            light_muted = colors.lightMuted.map(Swatch.init)
+            dark_muted = colors.darkMuted.map(Swatch.init)
+        }
+    }
+
     /// A crop's place as fractions of the image's sides.
     struct Crop: Encodable {
         var left: Double, top: Double, width: Double, height: Double
@@ -55,8 +85,12 @@ struct SourceDescription: Encodable {
     var alpha: Bool?
     var has_transparency: Bool?
     var crop: Crop?
+    var palette: [Color]?
     var average: Color?
+    var dominant_colors: DominantSwatches?
     var blurhash: String?
+    var thumb_hash: String?
+    var perceptual_hash: String?
     var hashsums: [String: String]?
 
     /// The JSON bytes, keys sorted.

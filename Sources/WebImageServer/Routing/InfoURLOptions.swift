@@ -45,11 +45,17 @@ struct InfoURLOptions: URLOptionVocabulary {
             let x = try arguments.integer(0, in: 0...9), y = try arguments.integer(1, in: 0...9)
             guard (x == 0) == (y == 0) else { throw arguments.fail("both components are 1 to 9, or both 0 for none") }
             info.blurHashComponents = (x, y)
-        case .palette, .dominantColors, .thumbHash, .perceptualHash:
-            // Accepted when off (imgproxy's default); asked for, refused rather than left out.
-            guard arguments.has(0), (try? arguments.boolean(0)) == false else {
-                throw arguments.fail("is not computed by this server yet")
-            }
+        case .palette:
+            try arguments.expectCount(1, 1)
+            let colors = try arguments.integer(0, in: 0...256)
+            guard colors != 1 else { throw arguments.fail("a palette has 2 to 256 colours, or 0 for none") }
+            info.paletteColors = colors
+        case .dominantColors:
+            try arguments.expectCount(1, 2)
+            info.dominantColors = try arguments.boolean(0)
+            if arguments.has(1) { info.buildsMissingColors = try arguments.boolean(1) }
+        case .thumbHash: info.thumbHash = try Self.flag(arguments)
+        case .perceptualHash: info.perceptualHash = try Self.flag(arguments)
         case .calcHashsums:
             var kinds: [SourceHashsum] = []
             for index in arguments.values.indices where arguments.has(index) {
