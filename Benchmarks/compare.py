@@ -19,7 +19,7 @@ without a journal makes every file creation slower (see `temporary_files`).
 usage: compare.py OURS_BINARY FIXTURES [--quick] [NAME...]   (NAMEs: only those comparisons)
 """
 import contextlib, os, shutil, statistics, subprocess, sys, tempfile, time
-import bench_server, redis_server, s3_server, serve_bench, serve_harness
+import bench_server, info_bench, redis_server, s3_server, serve_bench, serve_harness
 from thumbnail_cases import CASES as THUMBNAIL_CASES
 
 ours_binary, fixtures = sys.argv[1], sys.argv[2]
@@ -192,6 +192,11 @@ comparisons = [
        lambda output=output, source=source: serve_harness.harness("libvips", binaries, fixtures, output, source))
       for kind, outputs, same in [("", ["jpeg", "webp", "png", "avif"], False), ("same.", ["webp", "png", "avif"], True)]
       for output in outputs for source in [output if same else "jpeg"]],
+    # imgproxy's /info on the 12 MP JPEG (Benchmarks/info_bench.py): header facts and EXIF, and
+    # with a 4 x 3 BlurHash, over HTTP from a fresh `webimage serve`, against a Pillow (+
+    # blurhash-python) function doing the same in process.
+    *[(f"info.jpeg.{kind}", lambda kind=kind: info_bench.ours(binaries, fixtures, kind), "Pillow",
+       lambda kind=kind: info_bench.pillow(fixtures, kind)) for kind in ["header", "blurhash"]],
     ("scale.redis.hit", "scale.redis.hit", "disk", lambda: swift_reference("scale.redis.hit")),
     ("scale.redis.speedup", lambda: measured_again("scale.redis.hit"), "cold", lambda: ours("scale.redis.cold")),
     # The same results from object storage (moto's S3 server, Benchmarks/s3_server.py) as the
