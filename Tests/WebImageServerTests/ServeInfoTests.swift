@@ -29,8 +29,9 @@ final class ServeInfoTests: XCTestCase {
                                          to: root.appendingPathComponent("alpha.png"))
     }
 
-    private func withServer(key: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await withRouterTestServer(in: folder, key: key, body)
+    private func withServer(key: String? = nil, configure: (inout ImageServer.Configuration) -> Void = { _ in },
+                            _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await withRouterTestServer(in: folder, key: key, configure: configure, body)
     }
 
     private static func json(_ response: TestResponse) throws -> [String: Any] {
@@ -228,6 +229,49 @@ final class ServeInfoTests: XCTestCase {
             }
             let off = try await client.execute(uri: "/info/insecure/dc:0/th:0/plain/local:///photo.jpg", method: .get)
             XCTAssertEqual(off.status, .ok)
+        }
+    }
+
+    /// imgproxy's info settings from the environment: `IMGPROXY_INFO_PRESETS` (a `default`
+    /// applied to every URL, others by `pr:`), `IMGPROXY_ALLOWED_INFO_OPTIONS`,
+    /// `IMGPROXY_INFO_ONLY_PRESETS`, which follows `IMGPROXY_ONLY_PRESETS` unless set; an
+    /// info preset with a processing option is refused at start. `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`
+    /// binds processing URLs alone.
+    func testInfoPresetsOnlyPresetsAndAllowedOptions() async throws {
+        let environment = ["IMGPROXY_INFO_PRESETS": "default=xmp:0/exif:0,digests=chs:md5", "IMGPROXY_ALLOWED_INFO_OPTIONS": "pr,bh",
+                           "IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "w"]
+        let configured = try ImageServer.Configuration(environment: environment)
+        try await withServer(configure: { $0.urls = configured.urls }) { client in
+            let preset = try Self.json(try await client.execute(uri: "/info/insecure/pr:digests/bh:3:3/plain/local:///cmyk.jpg", method: .get))
+            XCTAssertNil(preset["exif"], "the default preset turns EXIF off")
+            XCTAssertNotNil(preset["photoshop"], "the IPTC block is read")
+            XCTAssertEqual((preset["hashsums"] as? [String: String])?["md5"]?.count, 32)
+            XCTAssertEqual((preset["blurhash"] as? String)?.count, 6 + 2 * 8)
+            let refused = try await client.execute(uri: "/info/insecure/avg:1/plain/local:///cmyk.jpg", method: .get)
+            XCTAssertEqual(refused.status, .badRequest, String(buffer: refused.body))
+            let width = try await client.execute(uri: "/insecure/w:50/plain/local:///photo.jpg", method: .get)
+            XCTAssertEqual(width.status, .ok)
+            let quality = try await client.execute(uri: "/insecure/q:50/plain/local:///photo.jpg", method: .get)
+            XCTAssertEqual(quality.status, .badRequest, String(buffer: quality.body))
+        }
+        for (variables, onlyPresets) in [(["IMGPROXY_INFO_ONLY_PRESETS": "true"], true), (["IMGPROXY_ONLY_PRESETS": "true"], true),
+                                         (["IMGPROXY_ONLY_PRESETS": "true", "IMGPROXY_INFO_ONLY_PRESETS": "false"], false)] {
+            let urls = try ImageServer.Configuration(environment: variables.merging(["IMGPROXY_INFO_PRESETS": "digests=chs:md5"]) { a, _ in a }).urls
+            try await withServer(configure: { $0.urls = urls }) { client in
+                let answer = try await client.execute(uri: "/info/insecure/digests/plain/local:///cmyk.jpg", method: .get)
+                XCTAssertEqual(answer.status == .ok, onlyPresets, "\(variables): \(answer.status)")
+                if onlyPresets { XCTAssertNotNil(try Self.json(answer)["hashsums"]) }
+            }
+        }
+        do {
+            let server = try await ImageServer(configuration: ImageServer.Configuration(environment: ["IMGPROXY_INFO_PRESETS": "bad=rs:fit:10:10"]))
+            try await server.shutdown()
+            XCTFail("an info preset with a processing option starts a server")
+        } catch {
+            XCTAssertTrue("\(error)".contains("rs"), "\(error)")
+        }
+        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_ALLOWED_INFO_OPTIONS": "bh,rs"])) {
+            XCTAssertEqual("\($0)", "IMGPROXY_ALLOWED_INFO_OPTIONS names \"rs\", which is no imgproxy info option")
         }
     }
 

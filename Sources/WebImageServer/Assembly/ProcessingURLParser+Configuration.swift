@@ -1,6 +1,6 @@
 extension ProcessingURLParser {
     /// The parser of imgproxy URLs `urls` describes: its presets, separator, source URL
-    /// rewriting, allowed options and presets-only form; the defaults URLs start from taken from
+    /// rewriting, allowed options and presets-only form, for processing and `/info` URLs; the defaults URLs start from taken from
     /// `output` (orientation, colour profile and copyright tags, per-format quality,
     /// formats answered unprocessed) and `limits` (the longest side); the security options
     /// accepted when `limits` allows them. Throws the first preset that does not parse.
@@ -14,6 +14,9 @@ extension ProcessingURLParser {
         argumentsSeparator = urls.argumentsSeparator
         onlyPresets = urls.onlyPresets
         allowedOptions = urls.allowedProcessingOptions
+        infoPresets = try ProcessingPresets.info(definitions: urls.infoPresets + urls.infoPresetsFromFile, separator: urls.argumentsSeparator)
+        infoOnlyPresets = urls.infoOnlyPresets ?? urls.onlyPresets
+        allowedInfoOptions = urls.allowedInfoOptions
         defaults.keepCopyright = output.keepCopyright
         defaults.autoRotate = output.autoRotate
         defaults.progressiveJPEG = output.jpegProgressive

@@ -98,11 +98,7 @@ extension ServerConfiguration {
         setting("presets-path", "IMGPROXY_PRESETS_PATH", "FILE",
                 "A file of presets, one a line (blank lines and lines starting with # skipped), after --preset's",
                 default: "none") { text, configuration throws(SettingValueError) in
-            guard let contents = FileManager.default.contents(atPath: text), let lines = String(data: contents, encoding: .utf8) else {
-                throw SettingValueError(reason: "names no readable UTF-8 file")
-            }
-            configuration.urls.presetsFromFile = lines.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            configuration.urls.presetsFromFile = try SettingText.presetLines(inFile: text)
         },
         boolean("only-presets", "IMGPROXY_ONLY_PRESETS",
                 "imgproxy URLs name presets only: /SIGNATURE/PRESET:PRESET/SOURCE", \.urls.onlyPresets),
@@ -114,6 +110,27 @@ extension ServerConfiguration {
                 throw SettingValueError(reason: "names \"\(unknown)\", which is no imgproxy option")
             }
             configuration.urls.allowedProcessingOptions = names
+        },
+        setting("info-preset", "IMGPROXY_INFO_PRESETS", "NAME=OPTION/…", "An /info preset, of info options; repeat for more", default: "none",
+                repeated: "\n") { text, configuration throws(SettingValueError) in
+            configuration.urls.infoPresetsText = text
+        },
+        setting("info-presets-path", "IMGPROXY_INFO_PRESETS_PATH", "FILE", "A file of /info presets, one a line, after --info-preset's",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.urls.infoPresetsFromFile = try SettingText.presetLines(inFile: text)
+        },
+        setting("info-only-presets", "IMGPROXY_INFO_ONLY_PRESETS", "true|false", "/info URLs name presets only",
+                default: "as --only-presets") { text, configuration throws(SettingValueError) in
+            configuration.urls.infoOnlyPresets = try SettingText.boolean(text)
+        },
+        setting("allowed-info-options", "IMGPROXY_ALLOWED_INFO_OPTIONS", "NAME",
+                "An option /info URLs may use (any of its names; presets' own options are not checked); repeat for more",
+                default: "none: all", repeated: ",") { text, configuration throws(SettingValueError) in
+            let names = SettingText.list(text)
+            if let unknown = names.first(where: { InfoOptionName(spelling: Substring($0)) == nil }) {
+                throw SettingValueError(reason: "names \"\(unknown)\", which is no imgproxy info option")
+            }
+            configuration.urls.allowedInfoOptions = names
         },
         setting("arguments-separator", "IMGPROXY_ARGUMENTS_SEPARATOR", "CHARACTER",
                 "What separates an imgproxy option's name and arguments", default: ":") { text, configuration throws(SettingValueError) in

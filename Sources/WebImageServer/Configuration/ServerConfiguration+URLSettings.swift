@@ -25,10 +25,7 @@ extension ServerConfiguration {
         /// What separates the presets of one `IMGPROXY_PRESETS` (imgproxy's `IMGPROXY_PRESETS_SEPARATOR`).
         public var presetsSeparator = ","
         /// Presets, `NAME=OPTION/OPTION/…`: ``presetsText`` split at line feeds and at ``presetsSeparator``.
-        public var presets: [String] {
-            presetsText.split(separator: "\n").flatMap { $0.components(separatedBy: presetsSeparator) }
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
+        public var presets: [String] { Self.definitions(presetsText, separator: presetsSeparator) }
         /// Presets read from the file of `IMGPROXY_PRESETS_PATH`, one a line (blank lines and
         /// lines starting with `#` skipped), after ``presets``.
         public var presetsFromFile: [String] = []
@@ -36,6 +33,18 @@ extension ServerConfiguration {
         public var onlyPresets = false
         /// The imgproxy options URLs may use, by any of their names; empty allows all.
         public var allowedProcessingOptions: [String] = []
+        /// The `/info` presets as given (imgproxy's `IMGPROXY_INFO_PRESETS`), split as ``presetsText``.
+        public var infoPresetsText = ""
+        /// `/info` presets, `NAME=OPTION/OPTION/…`, with the info options.
+        public var infoPresets: [String] { Self.definitions(infoPresetsText, separator: presetsSeparator) }
+        /// `/info` presets read from the file of `IMGPROXY_INFO_PRESETS_PATH`, after ``infoPresets``.
+        public var infoPresetsFromFile: [String] = []
+        /// Whether `/info` URLs name presets only (imgproxy's `IMGPROXY_INFO_ONLY_PRESETS`); nil
+        /// follows ``onlyPresets``, as imgproxy's default does.
+        public var infoOnlyPresets: Bool?
+        /// The info options `/info` URLs may use, by any of their names; empty allows all
+        /// (imgproxy's `IMGPROXY_ALLOWED_INFO_OPTIONS`).
+        public var allowedInfoOptions: [String] = []
         /// What separates an imgproxy option's name and arguments.
         public var argumentsSeparator: Character = ":"
         /// Put before every imgproxy source URL as written.
@@ -51,5 +60,12 @@ extension ServerConfiguration {
 
         /// The defaults.
         public init() {}
+
+        /// Preset definitions in `text`: split at line feeds (between repeated flags) and at
+        /// `separator`, blanks dropped.
+        private static func definitions(_ text: String, separator: String) -> [String] {
+            text.split(separator: "\n").flatMap { $0.components(separatedBy: separator) }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
     }
 }

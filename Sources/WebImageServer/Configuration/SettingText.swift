@@ -58,6 +58,16 @@ enum SettingText {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// The presets of the file at `path`, one a line, blank lines and lines starting with `#`
+    /// skipped (imgproxy's `IMGPROXY_PRESETS_PATH` and `IMGPROXY_INFO_PRESETS_PATH`).
+    static func presetLines(inFile path: String) throws(SettingValueError) -> [String] {
+        guard let contents = FileManager.default.contents(atPath: path), let lines = String(data: contents, encoding: .utf8) else {
+            throw SettingValueError(reason: "names no readable UTF-8 file")
+        }
+        return lines.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
     /// `127.0.0.1:8080`, `[::1]:8080`, `:8080` (all addresses) as a host and a port.
     static func address(_ text: String) throws(SettingValueError) -> (host: String, port: Int) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),

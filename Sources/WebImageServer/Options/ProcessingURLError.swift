@@ -41,7 +41,7 @@ public enum ProcessingURLError: Error, Sendable, Hashable, CustomStringConvertib
         case let .missingPart(part): "URL has no \(part)"
         case let .tooManyOptions(limit): "more than \(limit) processing options"
         case let .unknownOption(name): "unknown processing option \"\(name)\""
-        case let .forbiddenOption(name): "processing option \"\(name)\" is not allowed here"
+        case let .forbiddenOption(name): "option \"\(name)\" is not allowed here"
         case let .securityOptionNotAllowed(name): "security option \"\(name)\" is not allowed here"
         case let .invalidArgument(option, reason): "invalid \(option) option: \(reason)"
         case let .unknownPreset(name): "unknown preset \"\(name)\""

@@ -17,6 +17,18 @@ public struct ProcessingPresets: Sendable, Hashable {
     /// name or options, or with an option that is unknown or whose arguments are wrong, throws,
     /// as imgproxy refuses it at start. (A preset naming other presets is checked when used.)
     public init(definitions: [String], separator: Character = ":") throws(ProcessingURLError) {
+        try self.init(definitions: definitions, separator: separator, checkedAs: ProcessingOptions())
+    }
+
+    /// Info presets (imgproxy's `IMGPROXY_INFO_PRESETS`), checked against the `/info` options
+    /// as ``init(definitions:separator:)`` checks processing presets against the processing ones.
+    public static func info(definitions: [String], separator: Character = ":") throws(ProcessingURLError) -> ProcessingPresets {
+        try ProcessingPresets(definitions: definitions, separator: separator, checkedAs: InfoURLOptions(processing: ProcessingOptions()))
+    }
+
+    /// Presets whose options are checked by applying them to `scratch`, a set of `Options`.
+    private init<Options: URLOptionVocabulary>(definitions: [String], separator: Character,
+                                               checkedAs scratch: Options) throws(ProcessingURLError) {
         options = [:]
         for definition in definitions {
             let text = definition.trimmingCharacters(in: .whitespaces)
@@ -27,13 +39,13 @@ public struct ProcessingPresets: Sendable, Hashable {
             guard !name.isEmpty, !name.contains(separator), !name.contains("/"), !list.isEmpty else {
                 throw .invalidArgument(option: "preset", reason: "\"\(ProcessingURLError.quoting(definition))\" is not name=option/option")
             }
-            var scratch = ProcessingOptions()
+            var scratch = scratch
             for segment in list {
                 let pieces = segment.split(separator: separator, omittingEmptySubsequences: false)
-                guard let option = ProcessingOptionName(spelling: pieces[0]) else {
+                guard let option = Options.name(spelling: pieces[0]) else {
                     throw .unknownOption(ProcessingURLError.quoting(pieces[0]))
                 }
-                guard option != .preset else { continue }
+                guard option != Options.presetName else { continue }
                 try scratch.apply(option, OptionArguments(option: option.rawValue, values: Array(pieces.dropFirst())),
                                   limits: ProcessingURLLimits())
             }

@@ -40,14 +40,36 @@ public struct ProcessingURLParser: Sendable {
     /// The options a URL may use, by any of their names (imgproxy's
     /// `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`; `w` allows `width` too); empty allows all.
     /// Presets' own options are not checked.
-    public var allowedOptions: [String] = [] {
-        didSet { allowedNames = allowedOptions.isEmpty ? nil : Set(allowedOptions.compactMap { ProcessingOptionName(spelling: Substring($0)) }) }
+    /// (A computed property, so that setting it in an initializer sets ``allowedNames`` too,
+    /// as a `didSet` would not.)
+    public var allowedOptions: [String] {
+        get { allowedSpellings }
+        set {
+            allowedSpellings = newValue
+            allowedNames = newValue.isEmpty ? nil : Set(newValue.compactMap { ProcessingOptionName(spelling: Substring($0)) })
+        }
     }
+    private var allowedSpellings: [String] = []
     /// ``allowedOptions`` as options.
     private var allowedNames: Set<ProcessingOptionName>?
-    /// The presets an `/info` URL's `preset` may name (imgproxy's `IMGPROXY_INFO_PRESETS`);
-    /// `default` applies to every info URL.
+    /// The presets an `/info` URL's `preset` may name (imgproxy's `IMGPROXY_INFO_PRESETS`;
+    /// see ``ProcessingPresets/info(definitions:separator:)``); `default` applies to every info URL.
     public var infoPresets = ProcessingPresets()
+    /// Whether the one segment before an `/info` URL's source lists info presets and nothing
+    /// else (imgproxy's `IMGPROXY_INFO_ONLY_PRESETS`).
+    public var infoOnlyPresets = false
+    /// The options an `/info` URL may use, by any of their names (imgproxy's
+    /// `IMGPROXY_ALLOWED_INFO_OPTIONS`); empty allows all. Presets' own options are not checked.
+    public var allowedInfoOptions: [String] {
+        get { allowedInfoSpellings }
+        set {
+            allowedInfoSpellings = newValue
+            allowedInfoNames = newValue.isEmpty ? nil : Set(newValue.compactMap { InfoOptionName(spelling: Substring($0)) })
+        }
+    }
+    private var allowedInfoSpellings: [String] = []
+    /// ``allowedInfoOptions`` as options.
+    private(set) var allowedInfoNames: Set<InfoOptionName>?
 
     /// A parser with `presets` and `limits`.
     public init(presets: ProcessingPresets = ProcessingPresets(), limits: ProcessingURLLimits = ProcessingURLLimits()) {
