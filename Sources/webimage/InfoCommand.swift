@@ -39,10 +39,7 @@ struct InfoCommand: AsyncParsableCommand {
             var summary = ImageSummary(try ImageCoders.shared.header(of: data))
             if blurhash || thumbhash || colors {
                 // A shrinking decode: the answers need a 100-pixel thumbnail, not the full image.
-                var options = ImageDecodeOptions()
-                options.firstFrameOnly = true
-                options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
-                let thumbnail = try ImageCoders.shared.decode(data, options: options).pixels.analysisThumbnail()
+                let thumbnail = try ImageCoders.shared.analysisThumbnail(of: data)
                 if blurhash { summary.blurHash = try BlurHash.encode(thumbnail, xComponents: 4, yComponents: 3) }
                 if thumbhash { summary.thumbHash = Data(try ThumbHash.encode(thumbnail)).base64EncodedString() }
                 if colors {

@@ -104,10 +104,7 @@ final class ServeInfoTests: XCTestCase {
 
     func testBlurHashIsTheReferenceEncodersOnTheSamePixels() async throws {
         let python = try XCTUnwrap(Python.interpreter(importing: "blurhash"), "the venv has blurhash-python (scripts/test installs it)")
-        let data = try Data(contentsOf: folder.appending("images/photo.jpg"))
-        var options = ImageDecodeOptions()
-        options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
-        let thumbnail = try ImageCoders.shared.decode(data, options: options).pixels.analysisThumbnail()
+        let thumbnail = try ImageCoders.shared.analysisThumbnail(of: try Data(contentsOf: folder.appending("images/photo.jpg")))
         let png = folder.appending("thumbnail.png")
         try ImageCoders.shared.encode(Image(pixels: thumbnail), as: .png).write(to: png)
         let reference = try ChildProcess.run(python, ["-c", """
@@ -132,9 +129,7 @@ final class ServeInfoTests: XCTestCase {
         let python = try XCTUnwrap(Python.interpreter(importing: "fast_thumbhash, imagehash"),
                                    "the venv has fast-thumbhash and imagehash (scripts/test installs them)")
         let photo = folder.appending("images/photo.jpg")
-        var options = ImageDecodeOptions()
-        options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
-        let thumbnail = try ImageCoders.shared.decode(try Data(contentsOf: photo), options: options).pixels.analysisThumbnail()
+        let thumbnail = try ImageCoders.shared.analysisThumbnail(of: try Data(contentsOf: photo))
         let raw = folder.appending("thumbnail.rgba")
         try Data(thumbnail.bytes).write(to: raw)
         let reference = try ChildProcess.run(python, ["-c", """

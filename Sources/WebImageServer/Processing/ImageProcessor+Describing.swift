@@ -8,11 +8,12 @@ import WebImageCodecs
 /// at the smallest size that answers (a shrinking decode to ``analysisBox``), full size only
 /// for a crop or a transparency check.
 extension ImageProcessor {
-    /// The side of the box a source is shrunk into on load for its colours and hashes: the
-    /// decoder reads the smallest size that still covers it. The perceptual hash works on those
-    /// pixels (it shrinks them to 32 × 32 itself); BlurHash, ThumbHash, the average, the palette
-    /// and the dominant colours on a 100-pixel thumbnail of them.
-    static let analysisBox = 256
+    /// The side of the box a source is shrunk into on load for its colours and hashes, as for
+    /// library users (``ImageCoders/analysisDecodeBox``): the decoder reads the smallest size
+    /// that still covers it. The perceptual hash works on those pixels (it shrinks them to
+    /// 32 × 32 itself); BlurHash, ThumbHash, the average, the palette and the dominant colours
+    /// on a 100-pixel thumbnail of them.
+    static let analysisBox = ImageCoders.analysisDecodeBox
 
     /// The description `url` asks for of `source`, as JSON; 422 when the source's digest is
     /// not the one `hashsum` names.
