@@ -42,6 +42,12 @@ public struct ColorAdjustingTransformer: ImageTransformer {
             addNoise(&bytes, amount: amount, seed: seed)
         case .equalize:
             equalize(&bytes)
+        case .brightnessOffset(let offset):
+            mapChannels(&bytes) { value, _ in value + offset }
+        case .contrastScale(let factor):
+            mapChannels(&bytes) { value, _ in Int(((Double(value) - 128) * factor + 128).rounded()) }
+        case .luminanceSaturation(let factor):
+            saturateByMatrix(&bytes, factor: factor)
         case .curves(let all, let red, let green, let blue):
             let overall = all.table, channels = [red.table, green.table, blue.table]
             mapChannels(&bytes) { value, channel in Int(overall[Int(channels[channel][value])]) }
@@ -77,6 +83,25 @@ public struct ColorAdjustingTransformer: ImageTransformer {
                 bytes[i] = clamped(Int(p + (r - p) * factor))
                 bytes[i + 1] = clamped(Int(p + (g - p) * factor))
                 bytes[i + 2] = clamped(Int(p + (b - p) * factor))
+            }
+        }
+    }
+
+    /// Each colour through the CSS `saturate(factor)` matrix (Filter Effects 1, `feColorMatrix`
+    /// `saturate`): the Rec. 709 luminance kept, the colour's distance from it scaled.
+    private static func saturateByMatrix(_ bytes: inout [UInt8], factor: Double) {
+        let s = Float(factor)
+        let rows: [SIMD3<Float>] = [
+            SIMD3(0.2126 + 0.7874 * s, 0.7152 - 0.7152 * s, 0.0722 - 0.0722 * s),
+            SIMD3(0.2126 - 0.2126 * s, 0.7152 + 0.2848 * s, 0.0722 - 0.0722 * s),
+            SIMD3(0.2126 - 0.2126 * s, 0.7152 - 0.7152 * s, 0.0722 + 0.9278 * s),
+        ]
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            for i in stride(from: 0, to: bytes.count - 3, by: 4) {
+                let colour = SIMD3<Float>(Float(bytes[i]), Float(bytes[i + 1]), Float(bytes[i + 2]))
+                for channel in 0..<3 {
+                    bytes[i + channel] = clamped(Int(((rows[channel] * colour).sum()).rounded()))
+                }
             }
         }
     }

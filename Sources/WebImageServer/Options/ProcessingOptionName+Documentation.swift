@@ -34,6 +34,14 @@ extension ProcessingOptionName {
         case .maxSrcResolution, .maxAnimationFrameResolution: "megapixels"
         case .maxSrcFileSize: "bytes"
         case .maxAnimationFrames: "frames"
+        case .backgroundAlpha: "0…1"
+        case .adjust: "brightness:contrast:saturation"
+        case .brightness: "−255…255"
+        case .contrast, .saturation: "factor"
+        case .monochrome: "intensity:colour"
+        case .duotone: "intensity:colour1:colour2"
+        case .colorize: "opacity:colour:keep_alpha"
+        case .gradient: "opacity:colour:direction:start:stop"
         }
     }
 
@@ -83,6 +91,15 @@ extension ProcessingOptionName {
         case .maxSrcFileSize: "Lowers --max-src-file-size for this URL (a larger value changes nothing); a security option"
         case .maxAnimationFrames: "Overrides --max-animation-frames for this URL; a security option"
         case .maxAnimationFrameResolution: "Overrides --max-animation-frame-resolution for this URL; a security option"
+        case .backgroundAlpha: "The background's opacity, for outputs with alpha (imgproxy Pro's)"
+        case .adjust: "Brightness, contrast and saturation at once; empty arguments keep their values (imgproxy Pro's)"
+        case .brightness: "Adds the value to R, G and B after the resize (imgproxy Pro's)"
+        case .contrast: "Scales each channel's distance from mid grey 128; 1 unchanged (imgproxy Pro's)"
+        case .saturation: "Scales colour away from its Rec. 709 luminance, as CSS saturate(); 1 unchanged (imgproxy Pro's)"
+        case .monochrome: "Every pixel a shade of the colour (default b3b3b3) by its luma, mixed in by intensity 0…1 (imgproxy Pro's)"
+        case .duotone: "Luma mapped from colour1 (dark, default black) to colour2 (light, default white), mixed in by intensity 0…1 (imgproxy Pro's)"
+        case .colorize: "Lays the colour (default black) over the result at that opacity 0…1; keep_alpha leaves transparency alone (imgproxy Pro's)"
+        case .gradient: "Lays a gradient from transparent to the colour (default black) growing opaque toward down, up, left, right or an angle clockwise (0 is down), from start to stop 0…1 (imgproxy Pro's)"
         case .watermark: "Lays the configured watermark (--watermark-path, -url or -data) over the result: ce, no, so, ea, we, noea, nowe, soea, sowe with offsets (pixels times dpr, or fractions below 1), or re to tile it with the offsets as spacing; scale fits it to that fraction of the result; does nothing without a watermark configured"
         }
     }

@@ -1,6 +1,16 @@
 import WebImage
 
 extension ProcessingOptions {
+    /// imgproxy's `brightness`, `contrast` and `saturation` as adjustments, each only when it
+    /// changes something.
+    var imgproxyAdjustments: [ColorAdjustment] {
+        var adjustments: [ColorAdjustment] = []
+        if brightness != 0 { adjustments.append(.brightnessOffset(brightness)) }
+        if contrast != 1 { adjustments.append(.contrastScale(contrast)) }
+        if saturation != 1 { adjustments.append(.luminanceSaturation(saturation)) }
+        return adjustments
+    }
+
     /// The canonical key's parts for the geometry and filter options that are off by default,
     /// each present only when it is on, so that keys of URLs without them stay as they were.
     var geometryKeyParts: [String] {
@@ -32,6 +42,11 @@ extension ProcessingOptions {
             parts.append("rc:\(cornerRadius)" + (cornerVerticalRadius.map { "|\($0)" } ?? "") + ":" + (cornerFill.map { "\($0.r).\($0.g).\($0.b)" } ?? "clear"))
         }
         if !colorAdjustments.isEmpty { parts.append("ca:" + colorAdjustments.map(\.key).joined(separator: ",")) }
+        if brightness != 0 || contrast != 1 || saturation != 1 {
+            parts.append("a:\(brightness):\(CanonicalNumber.spell(contrast)):\(CanonicalNumber.spell(saturation))")
+        }
+        parts += [monochrome, duotone].compactMap { $0?.key } + [colorize, gradient].compactMap { $0?.key }
+        if backgroundAlpha != 1 { parts.append("bga:\(CanonicalNumber.spell(backgroundAlpha))") }
         if let watermark { parts.append(watermark.canonical) }
         parts += thumborOverlays.map(\.canonical)
         if !convolutions.isEmpty { parts.append("cv:" + convolutions.map(\.key).joined(separator: ",")) }

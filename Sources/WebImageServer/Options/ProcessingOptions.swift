@@ -159,6 +159,23 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The colour adjustments applied after the resize, in order (thumbor's `brightness`,
     /// `contrast`, `rgb`, `saturation`, `noise` and `equalize` filters).
     public var colorAdjustments: [ColorAdjustment] = []
+    /// imgproxy's `brightness`, `contrast` and `saturation` (`adjust`), applied in that order
+    /// after thumbor's ``colorAdjustments``; their defaults change nothing.
+    public var brightness = 0
+    /// imgproxy's `contrast` factor; 1 changes nothing.
+    public var contrast: Double = 1
+    /// imgproxy's `saturation` factor; 1 changes nothing.
+    public var saturation: Double = 1
+    /// imgproxy's `monochrome` and `duotone`, applied after the adjustments in that order; nil for none.
+    public var monochrome: DuotoneTransformer?
+    /// imgproxy's `duotone`; nil for none.
+    public var duotone: DuotoneTransformer?
+    /// imgproxy's `colorize` and `gradient` overlays, laid after the duotones in that order; nil for none.
+    public var colorize: ColorOverlayTransformer?
+    /// imgproxy's `gradient` overlay; nil for none.
+    public var gradient: ColorOverlayTransformer?
+    /// imgproxy's `background_alpha`: the opacity of ``background``, 0…1.
+    public var backgroundAlpha: Double = 1
     /// The configured watermark laid over the result, or nil for none.
     public var watermark: ProcessingWatermark?
     /// thumbor's `watermark` and `frame` filters, each image loaded from its URL and laid over

@@ -2,7 +2,8 @@ import WebImage
 
 /// Applies a request's options to a decoded image, in imgproxy's order: orientation (undone
 /// for `auto_rotate:0`), rotation, flips, trim, crop, resize (with the fill crop), grey, blur,
-/// sharpening, pixelation, colour adjustments and rounded corners, the `extend` and `extend_aspect_ratio` canvases, the padding,
+/// sharpening, pixelation, colour adjustments (thumbor's, then imgproxy's brightness, contrast,
+/// saturation, monochrome, duotone, colorize and gradient) and rounded corners, the `extend` and `extend_aspect_ratio` canvases, the padding,
 /// thumbor's flips and turns, flattening onto the background, then the watermarks (imgproxy's, thumbor's) and thumbor's frames. Grey comes before the
 /// canvases so that thumbor's `fill` colour stays a colour. The sizes are ``ResizePlan``'s. Every frame of an
 /// animation goes the same way: smart gravity judges the first frame and cuts the others
@@ -60,14 +61,17 @@ struct ProcessingTransformer: ImageTransformer {
         pixels = Self.applying(GaussianBlurTransformer(radius: options.blurSigma), to: pixels)
         pixels = Self.applying(SharpeningTransformer(sigma: options.sharpenSigma), to: pixels)
         pixels = Self.applying(PixelatingTransformer(size: options.pixelateSize), to: pixels)
-        pixels = Self.applying(ColorAdjustingTransformer(options.colorAdjustments), to: pixels)
+        pixels = Self.applying(ColorAdjustingTransformer(options.colorAdjustments + options.imgproxyAdjustments), to: pixels)
+        for transformer in [options.monochrome, options.duotone].compactMap({ $0 }) { pixels = Self.applying(transformer, to: pixels) }
+        for transformer in [options.colorize, options.gradient].compactMap({ $0 }) { pixels = Self.applying(transformer, to: pixels) }
         for convolution in options.convolutions { pixels = Self.applying(convolution, to: pixels) }
         if options.cornerRadius > 0 {
             pixels = Self.applying(RoundCornerTransformer(radius: Double(options.cornerRadius),
                                                                  verticalRadius: options.cornerVerticalRadius.map(Double.init)), to: pixels)
             if let fill = options.cornerFill { pixels = pixels.flattened(onto: fill) }
         }
-        let background = options.backgroundIsAverage ? pixels.averageColour : options.background
+        let background = (options.backgroundIsAverage ? pixels.averageColour : options.background)
+            .map { options.backgroundAlpha < 1 ? RGBA(r: $0.r, g: $0.g, b: $0.b, a: UInt8((Double($0.a) * options.backgroundAlpha).rounded())) : $0 }
         let fill = background ?? .clear
         pixels = placed(pixels, on: plan.extended, by: options.extendGravity, dpr: plan.dprScale, fill: fill,
                         blurred: options.fillsWithBlur)

@@ -64,6 +64,8 @@ extension ProcessingOptions {
         case .raw:
             try arguments.expectCount(1, 1)
             raw = try arguments.boolean(0)
+        case .backgroundAlpha, .adjust, .brightness, .contrast, .saturation, .monochrome, .duotone, .colorize, .gradient:
+            try applyColour(name, arguments)
         case .watermark:
             try applyWatermark(arguments, limits: limits)
         default:
