@@ -114,9 +114,18 @@ final class ServeColourOptionsTests: XCTestCase {
         XCTAssertEqual(translucent[5, 10], RGBA(r: 100, g: 100, b: 100, a: 255))
     }
 
+    /// `resizing_algorithm:nearest` enlarges without a new colour; the default Lanczos-3 blends
+    /// the edge between the opaque and the transparent half.
+    func testResizingAlgorithm() async throws {
+        let out = try await results(["rs:force:120:60:1", "rs:force:120:60:1/ra:nearest"], source: "cutout.png")
+        let colours = { (buffer: PixelBuffer) in Set((0..<buffer.width).map { buffer[$0, 30] }) }
+        XCTAssertEqual(colours(out[1]), [RGBA(r: 100, g: 100, b: 100), RGBA(r: 0, g: 0, b: 0, a: 0)])
+        XCTAssertGreaterThan(colours(out[0]).count, 2)
+    }
+
     func testArgumentsOutsideTheirRangesAreRefused() async throws {
         try await withRouterTestServer(in: folder) { client in
-            for option in ["br:300", "mc:2", "dt:0.5:nothex", "co:-1", "gr:1:000:sideways", "bga:2", "a:1:2:3:4"] {
+            for option in ["br:300", "mc:2", "dt:0.5:nothex", "co:-1", "gr:1:000:sideways", "bga:2", "a:1:2:3:4", "ra:bicubic"] {
                 let answer = try await client.execute(uri: "/insecure/\(option)/plain/local:///photo.jpg", method: .get)
                 XCTAssertEqual(answer.status, .badRequest, option)
             }

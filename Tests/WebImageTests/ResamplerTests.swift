@@ -170,3 +170,31 @@ private enum PlainLanczos {
         return 3 * sin(.pi * x) * sin(.pi * x / 3) / (.pi * x * .pi * x)
     }
 }
+
+/// The kernels of ``ResamplingFilter`` on a step from 64 to 192 enlarged ten times: nearest
+/// makes no new value, linear none outside the step's two, Lanczos and Catmull-Rom ring
+/// past both sides of the edge.
+final class ResamplingFilterTests: XCTestCase {
+    private func enlargedStep(_ filter: ResamplingFilter) -> [Int] {
+        var step = PixelBuffer(width: 4, height: 1)
+        for x in 0..<4 { step[x, 0] = x < 2 ? RGBA(r: 64, g: 64, b: 64) : RGBA(r: 192, g: 192, b: 192) }
+        let enlarged = Resampler.resize(step, to: PixelSize(width: 40, height: 1), filter: filter)
+        return (0..<40).map { Int(enlarged[$0, 0].r) }
+    }
+
+    func testEachKernelOnAStep() {
+        XCTAssertEqual(Set(enlargedStep(.nearest)), [64, 192])
+        XCTAssertEqual(enlargedStep(.nearest), [Int](repeating: 64, count: 20) + [Int](repeating: 192, count: 20))
+        let linear = enlargedStep(.linear)
+        XCTAssertEqual(linear, linear.sorted(), "a ramp without ringing")
+        XCTAssertTrue(linear.allSatisfy { (64...192).contains($0) })
+        XCTAssertGreaterThan(Set(linear).count, 5, "new values between the two")
+        for filter in [ResamplingFilter.cubic, .lanczos2, .lanczos3] {
+            let values = enlargedStep(filter)
+            XCTAssertLessThan(values.min() ?? 0, 64, "\(filter) undershoots before the edge")
+            XCTAssertGreaterThan(values.max() ?? 0, 192, "\(filter) overshoots after it")
+        }
+        XCTAssertEqual(Resampler.resize(PixelBuffer(width: 3, height: 3, fill: .white), to: PixelSize(width: 1, height: 1), filter: .nearest)[0, 0],
+                       .white)
+    }
+}

@@ -54,20 +54,22 @@ struct FilterTable: Sendable {
         self.weights = weights
     }
 
-    /// Lanczos-3 resampling from `inputSize` to `outputSize` samples. When shrinking, the
-    /// kernel is widened by the reduction factor so every input sample contributes, as
-    /// Pillow's `LANCZOS` does; when enlarging it spans three samples each side.
+    /// Resampling with `filter` from `inputSize` to `outputSize` samples (Lanczos-3 by
+    /// default). When shrinking, the kernel is widened by the reduction factor so every input
+    /// sample contributes, as Pillow's `LANCZOS` does (``ResamplingFilter/nearest`` excepted,
+    /// which picks one sample); when enlarging it spans its support each side.
     ///
     /// `span` (the input samples mapped onto the output, fractional allowed) starting at
     /// `offset` selects part of the input, as Pillow's `box`: an aspect-fill crop stays centred
     /// to a fraction of a pixel instead of rounding its margins. By default the whole input.
-    static func lanczos(from inputSize: Int, to outputSize: Int, offset: Double = 0, span: Double? = nil) -> FilterTable {
+    static func lanczos(from inputSize: Int, to outputSize: Int, offset: Double = 0, span: Double? = nil,
+                        filter: ResamplingFilter = .lanczos3) -> FilterTable {
         let scale = Double(outputSize) / (span ?? Double(inputSize))
-        let filterScale = max(1, 1 / scale)
+        let filterScale = filter == .nearest ? 1 : max(1, 1 / scale)
         return FilterTable(
             inputSize: inputSize, outputSize: outputSize,
-            window: { (offset + (Double($0) + 0.5) / scale, 3 * filterScale) },
-            kernel: { lanczos3($0 / filterScale) })
+            window: { (offset + (Double($0) + 0.5) / scale, filter.support * filterScale) },
+            kernel: { filter.weight($0 / filterScale) })
     }
 
     /// A Gaussian blur of standard deviation `sigma` over `size` samples, cut off at three
@@ -81,11 +83,4 @@ struct FilterTable: Sendable {
             kernel: { abs($0) > radius ? 0 : exp(-$0 * $0 / twoSigmaSquared) })
     }
 
-    /// `sinc(x) · sinc(x / 3)` for |x| < 3, else 0.
-    static func lanczos3(_ x: Double) -> Double {
-        if x == 0 { return 1 }
-        if abs(x) >= 3 { return 0 }
-        let px = Double.pi * x
-        return 3 * sin(px) * sin(px / 3) / (px * px)
-    }
 }

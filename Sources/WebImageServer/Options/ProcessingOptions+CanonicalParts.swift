@@ -46,6 +46,7 @@ extension ProcessingOptions {
             parts.append("a:\(brightness):\(CanonicalNumber.spell(contrast)):\(CanonicalNumber.spell(saturation))")
         }
         parts += [monochrome, duotone].compactMap { $0?.key } + [colorize, gradient].compactMap { $0?.key }
+        if resizingAlgorithm != .lanczos3 { parts.append("ra:\(resizingAlgorithm.rawValue)") }
         if backgroundAlpha != 1 { parts.append("bga:\(CanonicalNumber.spell(backgroundAlpha))") }
         if let watermark { parts.append(watermark.canonical) }
         parts += thumborOverlays.map(\.canonical)

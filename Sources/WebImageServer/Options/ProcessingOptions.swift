@@ -159,6 +159,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The colour adjustments applied after the resize, in order (thumbor's `brightness`,
     /// `contrast`, `rgb`, `saturation`, `noise` and `equalize` filters).
     public var colorAdjustments: [ColorAdjustment] = []
+    /// The resize's kernel (imgproxy's `resizing_algorithm`): Lanczos-3 by default, as imgproxy's.
+    public var resizingAlgorithm = ResamplingFilter.lanczos3
     /// imgproxy's `brightness`, `contrast` and `saturation` (`adjust`), applied in that order
     /// after thumbor's ``colorAdjustments``; their defaults change nothing.
     public var brightness = 0

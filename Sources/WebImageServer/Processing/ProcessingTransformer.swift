@@ -53,7 +53,7 @@ struct ProcessingTransformer: ImageTransformer {
         var prepared = prepared(frame, orientation: orientation, trims: trims, smartOrigin: &smartOrigins.crop)
         let framePlan = plan(prepared: prepared.pixels.size, of: frame.size)
         if framePlan.bounded != prepared.pixels.size {
-            prepared.pixels = Resampler.resize(prepared.pixels, to: framePlan.bounded)
+            prepared.pixels = Resampler.resize(prepared.pixels, to: framePlan.bounded, filter: options.resizingAlgorithm)
         }
         let plan = framePlan.resize
         var pixels = resized(prepared, plan: plan, smartOrigin: &smartOrigins.fill).pixels
@@ -145,7 +145,7 @@ struct ProcessingTransformer: ImageTransformer {
         -> (pixels: PixelBuffer, cut: (x: Int, y: Int)?) {
         var pixels = prepared.pixels
         if plan.scaled != pixels.size {
-            pixels = Resampler.resize(pixels, to: plan.scaled)
+            pixels = Resampler.resize(pixels, to: plan.scaled, filter: options.resizingAlgorithm)
         }
         guard plan.cropped != plan.scaled else { return (pixels, nil) }
         let gravity = fillGravity(after: prepared)

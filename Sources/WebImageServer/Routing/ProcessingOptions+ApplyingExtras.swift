@@ -64,6 +64,12 @@ extension ProcessingOptions {
         case .raw:
             try arguments.expectCount(1, 1)
             raw = try arguments.boolean(0)
+        case .resizingAlgorithm:
+            try arguments.expectCount(1, 1)
+            guard let filter = ResamplingFilter(rawValue: String(arguments.values[0])) else {
+                throw arguments.fail("is nearest, linear, cubic, lanczos2 or lanczos3")
+            }
+            resizingAlgorithm = filter
         case .backgroundAlpha, .adjust, .brightness, .contrast, .saturation, .monochrome, .duotone, .colorize, .gradient:
             try applyColour(name, arguments)
         case .watermark:
