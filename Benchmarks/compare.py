@@ -195,8 +195,10 @@ comparisons = [
     # imgproxy's /info on the 12 MP JPEG (Benchmarks/info_bench.py): header facts and EXIF, and
     # with a 4 x 3 BlurHash, over HTTP from a fresh `webimage serve`, against a Pillow (+
     # blurhash-python) function doing the same in process.
-    *[(f"info.jpeg.{kind}", lambda kind=kind: info_bench.ours(binaries, fixtures, kind), "Pillow",
-       lambda kind=kind: info_bench.pillow(fixtures, kind)) for kind in ["header", "blurhash"]],
+    # The same Pillow function behind Python's HTTP server (.http), as a user would offer it.
+    *[(f"info.jpeg.{kind}{served}", lambda kind=kind: info_bench.ours(binaries, fixtures, kind), "Pillow",
+       lambda kind=kind, reference=reference: reference(fixtures, kind))
+      for kind in ["header", "blurhash"] for served, reference in [("", info_bench.pillow), (".http", info_bench.pillow_http)]],
     ("scale.redis.hit", "scale.redis.hit", "disk", lambda: swift_reference("scale.redis.hit")),
     ("scale.redis.speedup", lambda: measured_again("scale.redis.hit"), "cold", lambda: ours("scale.redis.cold")),
     # The same results from object storage (moto's S3 server, Benchmarks/s3_server.py) as the

@@ -63,6 +63,13 @@ public struct InfoOptions: Sendable, Hashable {
         alpha || average || paletteColors > 0 || dominantColors || blurHashComponents.x > 0 || thumbHash || perceptualHash
     }
 
+    /// Whether the answer comes from the header and the metadata blocks alone, whatever the
+    /// format: nothing asked needs the pixels, the colour layout (which some formats give only
+    /// with a decode) or a digest of every byte.
+    var readsHeadersOnly: Bool {
+        !needsPixels && !colorspace && !bands && !sampleFormat && hashsums.isEmpty && requiredHashsum == nil
+    }
+
     /// The parts that change the answer, for the cache key.
     var canonical: String {
         func bit(_ value: Bool) -> String { value ? "1" : "0" }

@@ -179,9 +179,15 @@ public final class ImageProcessor: Sendable {
 
     /// The image `url` describes made from `source` and the encoded `marks` of its thumbor
     /// overlays in a processing slot, on the executor.
+    /// An `/info` answer that needs no pixel (``InfoOptions/readsHeadersOnly``) is made where
+    /// the request runs, without a slot: it reads a header and the metadata blocks, which takes
+    /// less than the two hops to the executor and back.
     private func makeInSlot(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
-        try await slots.run { () async throws(ProcessingError) -> ProcessedImage in
+        if let info = url.options.info, info.readsHeadersOnly, url.options.crop == nil {
+            return try describe(source, url: url, info: info)
+        }
+        return try await slots.run { () async throws(ProcessingError) -> ProcessedImage in
             try await withTaskExecutorPreference(executor) { () async throws(ProcessingError) -> ProcessedImage in
                 try await make(url, from: source, marks: marks)
             }
