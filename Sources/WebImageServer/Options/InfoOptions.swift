@@ -2,7 +2,7 @@
 /// format and dimensions from the header; EXIF, IPTC and XMP from the metadata blocks; the
 /// rest (colours, hashes) only when asked, since they need the pixels.
 ///
-/// The options an info URL shares with processing (`crop`, `cachebuster`, `expires`,
+/// The options an info URL shares with processing (`crop`, `cachebuster`, `expires`, `hashsum`,
 /// `max_src_resolution`, `max_src_file_size`) are kept in the ``ProcessingOptions`` that
 /// holds these, so that expiry, limits and the cache key work as for images.
 public struct InfoOptions: Sendable, Hashable {
@@ -50,8 +50,6 @@ public struct InfoOptions: Sendable, Hashable {
     public var perceptualHash = false
     /// `calc_hashsums`: the digests of the source's bytes reported.
     public var hashsums: [SourceHashsum] = []
-    /// `hashsum`: the digest the source must have, else 422.
-    public var requiredHashsum: (kind: SourceHashsum, hex: String)?
     /// `page`: the page or frame the pixel facts are taken from (0 is the first).
     public var page = 0
 
@@ -67,7 +65,7 @@ public struct InfoOptions: Sendable, Hashable {
     /// format: nothing asked needs the pixels, the colour layout (which some formats give only
     /// with a decode) or a digest of every byte.
     var readsHeadersOnly: Bool {
-        !needsPixels && !colorspace && !bands && !sampleFormat && hashsums.isEmpty && requiredHashsum == nil
+        !needsPixels && !colorspace && !bands && !sampleFormat && hashsums.isEmpty
     }
 
     /// The parts that change the answer, for the cache key.
@@ -76,9 +74,8 @@ public struct InfoOptions: Sendable, Hashable {
         let flags = [size, format, dimensions, exif, exifCanonicalNames, iptc, xmp, colorspace, bands, sampleFormat, pagesNumber,
                      alpha, checksTransparency, average, averageIgnoresTransparent, dominantColors, buildsMissingColors,
                      thumbHash, perceptualHash].map(bit).joined()
-        let required = requiredHashsum.map { "\($0.kind.rawValue)=\($0.hex)" } ?? "-"
         return "\(flags):p\(paletteColors):bh\(blurHashComponents.x).\(blurHashComponents.y):"
-            + "chs\(hashsums.map(\.rawValue).joined(separator: ".")):hs\(required):pg\(page)"
+            + "chs\(hashsums.map(\.rawValue).joined(separator: ".")):pg\(page)"
     }
 
     public static func == (lhs: InfoOptions, rhs: InfoOptions) -> Bool { lhs.canonical == rhs.canonical }

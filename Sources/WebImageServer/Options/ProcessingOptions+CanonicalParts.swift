@@ -46,6 +46,9 @@ extension ProcessingOptions {
             parts.append("a:\(brightness):\(CanonicalNumber.spell(contrast)):\(CanonicalNumber.spell(saturation))")
         }
         parts += [monochrome, duotone].compactMap { $0?.key } + [colorize, gradient].compactMap { $0?.key }
+        if page != 0 || pages != 1 { parts.append("pg:\(page):\(pages)") }
+        if disablesAnimation { parts.append("da") }
+        if let requiredHashsum { parts.append(requiredHashsum.canonical) }
         if resizingAlgorithm != .lanczos3 { parts.append("ra:\(resizingAlgorithm.rawValue)") }
         if backgroundAlpha != 1 { parts.append("bga:\(CanonicalNumber.spell(backgroundAlpha))") }
         if let watermark { parts.append(watermark.canonical) }

@@ -159,6 +159,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The colour adjustments applied after the resize, in order (thumbor's `brightness`,
     /// `contrast`, `rgb`, `saturation`, `noise` and `equalize` filters).
     public var colorAdjustments: [ColorAdjustment] = []
+    /// The frame a still result is made of (imgproxy's `page`), from 0.
+    public var page = 0
+    /// How many frames from ``page`` a still result stacks top to bottom (imgproxy's `pages`).
+    public var pages = 1
+    /// Whether an animation makes a still result (imgproxy's `disable_animation`).
+    public var disablesAnimation = false
+    /// The digest the source must have (imgproxy's `hashsum`), or nil.
+    public var requiredHashsum: RequiredHashsum?
     /// The resize's kernel (imgproxy's `resizing_algorithm`): Lanczos-3 by default, as imgproxy's.
     public var resizingAlgorithm = ResamplingFilter.lanczos3
     /// imgproxy's `brightness`, `contrast` and `saturation` (`adjust`), applied in that order

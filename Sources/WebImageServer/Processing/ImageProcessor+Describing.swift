@@ -15,13 +15,9 @@ extension ImageProcessor {
     /// on a 100-pixel thumbnail of them.
     static let analysisBox = ImageCoders.analysisDecodeBox
 
-    /// The description `url` asks for of `source`, as JSON; 422 when the source's digest is
-    /// not the one `hashsum` names.
+    /// The description `url` asks for of `source`, as JSON.
     func describe(_ source: ImageDataResult, url: ProcessingURL, info: InfoOptions) throws(ProcessingError) -> ProcessedImage {
         let data = source.data
-        if let required = info.requiredHashsum, required.kind.hex(of: data) != required.hex {
-            throw .unprocessable("the source's \(required.kind.rawValue) is not the one the URL names")
-        }
         let header: ImageHeader
         do {
             header = try manager.coders.header(of: data)

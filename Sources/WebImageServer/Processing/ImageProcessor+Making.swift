@@ -10,6 +10,9 @@ extension ImageProcessor {
     func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
         let options = url.options
+        if let required = options.requiredHashsum, required.kind.hex(of: source.data) != required.hex {
+            throw .unprocessable("the source's \(required.kind.rawValue) is not the one the URL names")
+        }
         if let info = options.info { return try describe(source, url: url, info: info) }
         // thumbor always draws an SVG source (as PNG unless a format is chosen); imgproxy only
         // when asked, or with --always-rasterize-svg.
@@ -19,7 +22,7 @@ extension ImageProcessor {
             return svg
         }
         let started = ContinuousClock.now
-        let decoded: Image
+        var decoded: Image
         do {
             decoded = try tracing.span("Decoding image") { () throws(ImageCodingError) -> Image in try decode(source.data, options: options) }
         } catch {
@@ -27,6 +30,12 @@ extension ImageProcessor {
             // next request asks the origin again and answers what it has then.
             if error.isUnusableData, source.url != Self.fallbackURL { await manager.removeData(for: source.url) }
             throw ProcessingError(loading: .badImageData(error))
+        }
+        if isStill(options), options.page > 0 || options.pages > 1 {
+            guard options.page < decoded.frames.count else {
+                throw .unprocessable("page \(options.page) asked of a source with \(decoded.frames.count)")
+            }
+            decoded = decoded.stackingFrames(options.page..<min(options.page + options.pages, decoded.frames.count))
         }
         // Decoded first all the same: the source's size is checked against the limits.
         if let untouched = Self.skipped(source.data, format: decoded.format, options: options) {
@@ -95,10 +104,18 @@ extension ImageProcessor {
         decodeOptions.maxAnimationFramePixels = framePixels > 0 ? framePixels : nil
         let maxAnimationFrames = overrides.maxAnimationFrames ?? limits.maxAnimationFrames
         decodeOptions.maxFrameCount = maxAnimationFrames
-        decodeOptions.firstFrameOnly = options.firstFrameOnly
-            || !(maxAnimationFrames > 1 && options.format.map(OutputEncoder.animatedFormats.contains) ?? true)
+        // A still result of one frame but the first (`page`, `pages`) decodes the frames up to it.
+        decodeOptions.firstFrameOnly = isStill(options) && options.page == 0 && options.pages == 1
         drawVector(data, at: options, decodeOptions: &decodeOptions)
         return try manager.coders.decode(data, options: decodeOptions)
+    }
+
+    /// Whether the result is one frame whatever the source: thumbor's `cover`, imgproxy's
+    /// `disable_animation`, a still output format, or animations limited to one frame.
+    func isStill(_ options: ProcessingOptions) -> Bool {
+        let maxAnimationFrames = options.sourceLimits.maxAnimationFrames ?? limits.maxAnimationFrames
+        return options.firstFrameOnly || options.disablesAnimation
+            || !(maxAnimationFrames > 1 && options.format.map(OutputEncoder.animatedFormats.contains) ?? true)
     }
 
     /// Decode options that shrink the source on load when the whole output is known to fit a

@@ -184,7 +184,7 @@ public final class ImageProcessor: Sendable {
     /// less than the two hops to the executor and back.
     private func makeInSlot(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
         -> ProcessedImage {
-        if let info = url.options.info, info.readsHeadersOnly, url.options.crop == nil {
+        if let info = url.options.info, info.readsHeadersOnly, url.options.crop == nil, url.options.requiredHashsum == nil {
             return try describe(source, url: url, info: info)
         }
         return try await slots.run { () async throws(ProcessingError) -> ProcessedImage in

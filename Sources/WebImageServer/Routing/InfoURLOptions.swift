@@ -59,23 +59,11 @@ struct InfoURLOptions: URLOptionVocabulary {
         case .calcHashsums:
             var kinds: [SourceHashsum] = []
             for index in arguments.values.indices where arguments.has(index) {
-                let kind = try Self.hashsum(arguments, index)
+                let kind = try ProcessingOptions.hashsum(arguments, index)
                 if !kinds.contains(kind) { kinds.append(kind) }
             }
             info.hashsums = kinds
-        case .hashsum:
-            try arguments.expectCount(1, 2)
-            guard arguments.values[0] != "none" else {
-                info.requiredHashsum = nil
-                return
-            }
-            let kind = try Self.hashsum(arguments, 0)
-            guard arguments.has(1) else { throw arguments.fail("needs the expected \(kind.rawValue) in hex") }
-            let hex = arguments.values[1].lowercased()
-            guard hex.count == kind.hexLength, hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-                throw arguments.fail("a \(kind.rawValue) is \(kind.hexLength) hex digits")
-            }
-            info.requiredHashsum = (kind, hex)
+        case .hashsum: try processing.apply(.hashsum, arguments, limits: limits)
         case .page:
             try arguments.expectCount(1, 1)
             info.page = try arguments.integer(0, in: 0...Int(Int32.max))
@@ -96,13 +84,5 @@ struct InfoURLOptions: URLOptionVocabulary {
     private static func flag(_ arguments: OptionArguments) throws(ProcessingURLError) -> Bool {
         try arguments.expectCount(1, 1)
         return try arguments.boolean(0)
-    }
-
-    /// Argument `index` as a digest's name.
-    private static func hashsum(_ arguments: OptionArguments, _ index: Int) throws(ProcessingURLError) -> SourceHashsum {
-        guard let kind = SourceHashsum(rawValue: String(arguments.values[index])) else {
-            throw arguments.fail("\"\(ProcessingURLError.quoting(arguments.values[index]))\" is not md5, sha1, sha256 or sha512")
-        }
-        return kind
     }
 }

@@ -64,6 +64,28 @@ extension ProcessingOptions {
         case .raw:
             try arguments.expectCount(1, 1)
             raw = try arguments.boolean(0)
+        case .hashsum:
+            try arguments.expectCount(1, 2)
+            guard arguments.values[0] != "none" else {
+                requiredHashsum = nil
+                return
+            }
+            let kind = try Self.hashsum(arguments, 0)
+            guard arguments.has(1) else { throw arguments.fail("needs the expected \(kind.rawValue) in hex") }
+            let hex = arguments.values[1].lowercased()
+            guard hex.count == kind.hexLength, hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+                throw arguments.fail("a \(kind.rawValue) is \(kind.hexLength) hex digits")
+            }
+            requiredHashsum = RequiredHashsum(kind: kind, hex: hex)
+        case .page:
+            try arguments.expectCount(1, 1)
+            page = try arguments.integer(0, in: 0...Int(Int32.max))
+        case .pages:
+            try arguments.expectCount(1, 1)
+            pages = try arguments.integer(0, in: 1...10_000)
+        case .disableAnimation:
+            try arguments.expectCount(1, 1)
+            disablesAnimation = try arguments.boolean(0)
         case .resizingAlgorithm:
             try arguments.expectCount(1, 1)
             guard let filter = ResamplingFilter(rawValue: String(arguments.values[0])) else {
@@ -113,6 +135,14 @@ extension ProcessingOptions {
         for index in stride(from: 0, to: arguments.values.count, by: 2) {
             formatQuality[try Self.anyFormat(named: arguments.values[index])] = try arguments.integer(index + 1, in: 0...100)
         }
+    }
+
+    /// Argument `index` as a digest's name.
+    static func hashsum(_ arguments: OptionArguments, _ index: Int) throws(ProcessingURLError) -> SourceHashsum {
+        guard let kind = SourceHashsum(rawValue: String(arguments.values[index])) else {
+            throw arguments.fail("\"\(ProcessingURLError.quoting(arguments.values[index]))\" is not md5, sha1, sha256 or sha512")
+        }
+        return kind
     }
 
     /// The format any of imgproxy's format names names (`jpg`, `jpeg`, `png`, `webp`, `avif`,
