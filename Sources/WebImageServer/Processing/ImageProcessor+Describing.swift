@@ -113,7 +113,7 @@ extension ImageProcessor {
                     .map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true) }.joined()
             }
             if info.paletteColors > 0 {
-                description.palette = try ColorPalette.colors(of: thumbnail, maximum: info.paletteColors).map(SourceDescription.Color.init)
+                description.palette = try ColorPalette.colors(of: thumbnail, maximum: info.paletteColors).map { SourceDescription.Color($0) }
             }
         } catch {
             throw .unprocessable(error.description)

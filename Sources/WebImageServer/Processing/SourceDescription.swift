@@ -5,45 +5,37 @@ import WebImage
 /// not asked for is absent. Keys are written sorted, so equal descriptions are equal bytes
 /// (and have one `ETag`).
 struct SourceDescription: Encodable {
-    /// A colour as imgproxy writes it: `{"R": …, "G": …, "B": …, "A": …}`.
+    /// A colour as imgproxy writes it: `{"R": …, "G": …, "B": …, "A": …}`, or without `A` for
+    /// the dominant colours' swatches, which are opaque.
     struct Color: Encodable {
-        var R: Int, G: Int, B: Int, A: Int
-
-        init(_ rgba: RGBA) {
-            R = Int(rgba.r)
-            G = Int(rgba.g)
-            B = Int(rgba.b)
-            A = Int(rgba.a)
-        }
-    }
-
-    /// A swatch colour as imgproxy writes it: `{"R": …, "G": …, "B": …}` (swatches are opaque).
-    struct Swatch: Encodable {
         var R: Int, G: Int, B: Int
+        var A: Int?
 
-        init(_ rgba: RGBA) {
+        init(_ rgba: RGBA, alpha: Bool = true) {
             R = Int(rgba.r)
             G = Int(rgba.g)
             B = Int(rgba.b)
+            A = alpha ? Int(rgba.a) : nil
         }
     }
 
     /// The six dominant colours by imgproxy's names; a swatch the image has no colour for is absent.
     struct DominantSwatches: Encodable {
-        var vibrant: Swatch?
-        var light_vibrant: Swatch?
-        var dark_vibrant: Swatch?
-        var muted: Swatch?
-        var light_muted: Swatch?
-        var dark_muted: Swatch?
+        var vibrant: Color?
+        var light_vibrant: Color?
+        var dark_vibrant: Color?
+        var muted: Color?
+        var light_muted: Color?
+        var dark_muted: Color?
 
         init(_ colors: DominantColors) {
-            vibrant = colors.vibrant.map(Swatch.init)
-            light_vibrant = colors.lightVibrant.map(Swatch.init)
-            dark_vibrant = colors.darkVibrant.map(Swatch.init)
-            muted = colors.muted.map(Swatch.init)
-            light_muted = colors.lightMuted.map(Swatch.init)
-            dark_muted = colors.darkMuted.map(Swatch.init)
+            func swatch(_ colour: RGBA?) -> Color? { colour.map { Color($0, alpha: false) } }
+            vibrant = swatch(colors.vibrant)
+            light_vibrant = swatch(colors.lightVibrant)
+            dark_vibrant = swatch(colors.darkVibrant)
+            muted = swatch(colors.muted)
+            light_muted = swatch(colors.lightMuted)
+            dark_muted = swatch(colors.darkMuted)
         }
     }
 

@@ -22,24 +22,15 @@ struct InfoURLOptions: URLOptionVocabulary {
         case .size: info.size = try Self.flag(arguments)
         case .format: info.format = try Self.flag(arguments)
         case .dimensions: info.dimensions = try Self.flag(arguments)
-        case .exif:
-            try arguments.expectCount(1, 2)
-            info.exif = try arguments.boolean(0)
-            if arguments.has(1) { info.exifCanonicalNames = try arguments.boolean(1) }
+        case .exif: try Self.flags(arguments, &info.exif, &info.exifCanonicalNames)
         case .iptc: info.iptc = try Self.flag(arguments)
         case .xmp: info.xmp = try Self.flag(arguments)
         case .colorspace: info.colorspace = try Self.flag(arguments)
         case .bands: info.bands = try Self.flag(arguments)
         case .sampleFormat: info.sampleFormat = try Self.flag(arguments)
         case .pagesNumber: info.pagesNumber = try Self.flag(arguments)
-        case .alpha:
-            try arguments.expectCount(1, 2)
-            info.alpha = try arguments.boolean(0)
-            if arguments.has(1) { info.checksTransparency = try arguments.boolean(1) }
-        case .average:
-            try arguments.expectCount(1, 2)
-            info.average = try arguments.boolean(0)
-            if arguments.has(1) { info.averageIgnoresTransparent = try arguments.boolean(1) }
+        case .alpha: try Self.flags(arguments, &info.alpha, &info.checksTransparency)
+        case .average: try Self.flags(arguments, &info.average, &info.averageIgnoresTransparent)
         case .blurhash:
             try arguments.expectCount(2, 2)
             let x = try arguments.integer(0, in: 0...9), y = try arguments.integer(1, in: 0...9)
@@ -50,10 +41,7 @@ struct InfoURLOptions: URLOptionVocabulary {
             let colors = try arguments.integer(0, in: 0...256)
             guard colors != 1 else { throw arguments.fail("a palette has 2 to 256 colours, or 0 for none") }
             info.paletteColors = colors
-        case .dominantColors:
-            try arguments.expectCount(1, 2)
-            info.dominantColors = try arguments.boolean(0)
-            if arguments.has(1) { info.buildsMissingColors = try arguments.boolean(1) }
+        case .dominantColors: try Self.flags(arguments, &info.dominantColors, &info.buildsMissingColors)
         case .thumbHash: info.thumbHash = try Self.flag(arguments)
         case .perceptualHash: info.perceptualHash = try Self.flag(arguments)
         case .calcHashsums:
@@ -78,6 +66,14 @@ struct InfoURLOptions: URLOptionVocabulary {
             // ``OptionReader`` expands presets before an option reaches here.
             break
         }
+    }
+
+    /// A switch option with an optional second switch (`exif:1:1`, `alpha:1:1`): the first
+    /// into `first`, the second, when given, into `second`.
+    private static func flags(_ arguments: OptionArguments, _ first: inout Bool, _ second: inout Bool) throws(ProcessingURLError) {
+        try arguments.expectCount(1, 2)
+        first = try arguments.boolean(0)
+        if arguments.has(1) { second = try arguments.boolean(1) }
     }
 
     /// The one boolean argument of a switch option.

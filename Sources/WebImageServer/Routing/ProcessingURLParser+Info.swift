@@ -11,7 +11,7 @@ extension ProcessingURLParser {
         let segments = signed.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var read = InfoURLOptions(processing: ProcessingOptions())
         let reader = OptionReader<InfoURLOptions>(presets: infoPresets, limits: limits, separator: argumentsSeparator,
-                                                  allowsSecurityOptions: allowSecurityOptions, allowedNames: allowedInfoNames)
+                                                  allowsSecurityOptions: allowSecurityOptions, allowedNames: allowedInfo.names)
         let index = try readOptions(segments, into: &read, reader: reader, onlyPresets: infoOnlyPresets)
         // An info answer is JSON whatever the source's name says.
         let (source, _) = try source(in: segments[index...])

@@ -39,19 +39,13 @@ public struct ProcessingURLParser: Sendable {
     public var defaults = ProcessingOptions()
     /// The options a URL may use, by any of their names (imgproxy's
     /// `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`; `w` allows `width` too); empty allows all.
-    /// Presets' own options are not checked.
-    /// (A computed property, so that setting it in an initializer sets ``allowedNames`` too,
-    /// as a `didSet` would not.)
+    /// Presets' own options are not checked. (Read into options when set, in an initializer
+    /// too, where a `didSet` would not run.)
     public var allowedOptions: [String] {
-        get { allowedSpellings }
-        set {
-            allowedSpellings = newValue
-            allowedNames = newValue.isEmpty ? nil : Set(newValue.compactMap { ProcessingOptionName(spelling: Substring($0)) })
-        }
+        get { allowedProcessing.spellings }
+        set { allowedProcessing = AllowedOptions(newValue) }
     }
-    private var allowedSpellings: [String] = []
-    /// ``allowedOptions`` as options.
-    private var allowedNames: Set<ProcessingOptionName>?
+    private var allowedProcessing = AllowedOptions<ProcessingOptions>()
     /// The presets an `/info` URL's `preset` may name (imgproxy's `IMGPROXY_INFO_PRESETS`;
     /// see ``ProcessingPresets/info(definitions:separator:)``); `default` applies to every info URL.
     public var infoPresets = ProcessingPresets()
@@ -61,15 +55,10 @@ public struct ProcessingURLParser: Sendable {
     /// The options an `/info` URL may use, by any of their names (imgproxy's
     /// `IMGPROXY_ALLOWED_INFO_OPTIONS`); empty allows all. Presets' own options are not checked.
     public var allowedInfoOptions: [String] {
-        get { allowedInfoSpellings }
-        set {
-            allowedInfoSpellings = newValue
-            allowedInfoNames = newValue.isEmpty ? nil : Set(newValue.compactMap { InfoOptionName(spelling: Substring($0)) })
-        }
+        get { allowedInfo.spellings }
+        set { allowedInfo = AllowedOptions(newValue) }
     }
-    private var allowedInfoSpellings: [String] = []
-    /// ``allowedInfoOptions`` as options.
-    private(set) var allowedInfoNames: Set<InfoOptionName>?
+    private(set) var allowedInfo = AllowedOptions<InfoURLOptions>()
 
     /// A parser with `presets` and `limits`.
     public init(presets: ProcessingPresets = ProcessingPresets(), limits: ProcessingURLLimits = ProcessingURLLimits()) {
@@ -85,7 +74,7 @@ public struct ProcessingURLParser: Sendable {
 
         var options = clientHints.map { $0.applied(to: defaults) } ?? defaults
         let reader = OptionReader<ProcessingOptions>(presets: presets, limits: limits, separator: argumentsSeparator,
-                                                     allowsSecurityOptions: allowSecurityOptions, allowedNames: allowedNames)
+                                                     allowsSecurityOptions: allowSecurityOptions, allowedNames: allowedProcessing.names)
         let index = try readOptions(segments, into: &options, reader: reader, onlyPresets: onlyPresets)
         let (source, fileExtension) = try source(in: segments[index...])
         // With `raw`, imgproxy ignores the extension; so does this parser.
