@@ -1,9 +1,9 @@
-/// A ``Resampler/resize(_:to:)`` whose source arrives a band of rows at a time, so that a
+/// A ``Resampler/resize(_:to:filter:)`` whose source arrives a band of rows at a time, so that a
 /// decoder that produces rows (PNG, JPEG scanlines) can shrink an image without ever holding
 /// it at full size: only the rows the filter still needs are kept.
 ///
 /// Feed every source row, top to bottom, with ``append(rows:count:)``, then take the result
-/// with ``finish()``. The output is identical to ``Resampler/resize(_:to:)`` of the whole
+/// with ``finish()``. The output is identical to ``Resampler/resize(_:to:filter:)`` of the whole
 /// source. Not thread-safe: one decoder feeds it.
 public final class ResamplingStream {
     /// The size of the source.
