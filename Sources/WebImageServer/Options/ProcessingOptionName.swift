@@ -12,7 +12,7 @@ enum ProcessingOptionName: String, CaseIterable {
     case returnAttachment = "return_attachment", preset, maxResultDimension = "max_result_dimension", watermark
     case maxSrcResolution = "max_src_resolution", maxSrcFileSize = "max_src_file_size", maxAnimationFrames = "max_animation_frames"
     case maxAnimationFrameResolution = "max_animation_frame_resolution"
-    case page, pages, disableAnimation = "disable_animation", hashsum
+    case cropAspectRatio = "crop_aspect_ratio", page, pages, disableAnimation = "disable_animation", hashsum
     case resizingAlgorithm = "resizing_algorithm", backgroundAlpha = "background_alpha", adjust, brightness, contrast, saturation, monochrome, duotone, colorize, gradient
 
     /// The other spellings imgproxy takes for the option, shortest first.
@@ -61,6 +61,7 @@ enum ProcessingOptionName: String, CaseIterable {
         case .maxAnimationFrames: ["maf"]
         case .maxAnimationFrameResolution: ["mafr"]
         case .watermark: ["wm"]
+        case .cropAspectRatio: ["car", "crop_ar"]
         case .page: ["pg"]
         case .pages: ["pgs"]
         case .disableAnimation: ["da"]

@@ -46,6 +46,7 @@ extension ProcessingOptions {
             parts.append("a:\(brightness):\(CanonicalNumber.spell(contrast)):\(CanonicalNumber.spell(saturation))")
         }
         parts += [monochrome, duotone].compactMap { $0?.key } + [colorize, gradient].compactMap { $0?.key }
+        if cropAspectRatio > 0 { parts.append("car:\(CanonicalNumber.spell(cropAspectRatio)):\(cropAspectRatioEnlarges ? 1 : 0)") }
         if page != 0 || pages != 1 { parts.append("pg:\(page):\(pages)") }
         if disablesAnimation { parts.append("da") }
         if let requiredHashsum { parts.append(requiredHashsum.canonical) }

@@ -159,6 +159,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The colour adjustments applied after the resize, in order (thumbor's `brightness`,
     /// `contrast`, `rgb`, `saturation`, `noise` and `equalize` filters).
     public var colorAdjustments: [ColorAdjustment] = []
+    /// The aspect ratio (width over height) ``crop``'s area is corrected to, 0 for none
+    /// (imgproxy's `crop_aspect_ratio`); the area's place stays the crop's gravity's.
+    public var cropAspectRatio: Double = 0
+    /// Whether the correction grows the area rather than shrinking it (within the image).
+    public var cropAspectRatioEnlarges = false
     /// The frame a still result is made of (imgproxy's `page`), from 0.
     public var page = 0
     /// How many frames from ``page`` a still result stacks top to bottom (imgproxy's `pages`).

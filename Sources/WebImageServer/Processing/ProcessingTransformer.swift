@@ -203,7 +203,20 @@ struct ProcessingTransformer: ImageTransformer {
             let pixels = value == 0 ? full : value < 1 ? Int((Double(full) * value).rounded()) : Int(value)
             return min(max(pixels, 1), full)
         }
-        return PixelSize(width: side(crop.width, of: size.width), height: side(crop.height, of: size.height))
+        let asked = PixelSize(width: side(crop.width, of: size.width), height: side(crop.height, of: size.height))
+        let ratio = options.cropAspectRatio
+        guard ratio > 0 else { return asked }
+        // `crop_aspect_ratio`: the side that breaks the ratio shrinks, or with its enlarge flag
+        // the other grows, then both shrink together until the area fits the image.
+        var width = Double(asked.width), height = Double(asked.height)
+        if (width / height > ratio) != options.cropAspectRatioEnlarges {
+            width = height * ratio
+        } else {
+            height = width / ratio
+        }
+        let fit = min(1, Double(size.width) / width, Double(size.height) / height)
+        return PixelSize(width: min(max(Int((width * fit).rounded()), 1), size.width),
+                         height: min(max(Int((height * fit).rounded()), 1), size.height))
     }
 
     /// The area `crop` keeps of `pixels`, placed by its gravity (or the request's); a smart

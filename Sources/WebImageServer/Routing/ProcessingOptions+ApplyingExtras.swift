@@ -77,6 +77,10 @@ extension ProcessingOptions {
                 throw arguments.fail("a \(kind.rawValue) is \(kind.hexLength) hex digits")
             }
             requiredHashsum = RequiredHashsum(kind: kind, hex: hex)
+        case .cropAspectRatio:
+            try arguments.expectCount(1, 2)
+            cropAspectRatio = try arguments.decimal(0, in: 0...Double(limits.maxDimension))
+            cropAspectRatioEnlarges = arguments.has(1) ? try arguments.boolean(1) : false
         case .page:
             try arguments.expectCount(1, 1)
             page = try arguments.integer(0, in: 0...Int(Int32.max))
