@@ -161,11 +161,13 @@ final class ServerConfigurationTests: XCTestCase {
         let foreign = ImageServer.Configuration.foreignVariables.map(\.name)
         XCTAssertEqual(Set(foreign).count, foreign.count, "each foreign variable once")
         XCTAssertTrue(settings.isDisjoint(with: foreign), "a variable is a setting or foreign, not both")
-        // The /info endpoint's variables, which imgproxy's documentation names (its paid tier reads
-        // them) and its open-source sources do not.
-        let info: Set = ["IMGPROXY_INFO_PRESETS", "IMGPROXY_INFO_PRESETS_PATH", "IMGPROXY_INFO_ONLY_PRESETS", "IMGPROXY_ALLOWED_INFO_OPTIONS"]
-        XCTAssertTrue(info.isSubset(of: settings))
-        XCTAssertEqual(Set(listed), settings.filter { $0.hasPrefix("IMGPROXY_") }.subtracting(info).union(foreign),
+        // imgproxy Pro's variables read here, which imgproxy's documentation names (its paid tier
+        // reads them) and its open-source sources do not.
+        let pro: Set = ["IMGPROXY_INFO_PRESETS", "IMGPROXY_INFO_PRESETS_PATH", "IMGPROXY_INFO_ONLY_PRESETS", "IMGPROXY_ALLOWED_INFO_OPTIONS",
+                        "IMGPROXY_UNSHARP_MASKING_MODE", "IMGPROXY_UNSHARP_MASKING_WEIGHT", "IMGPROXY_UNSHARP_MASKING_DIVIDER",
+                        "IMGPROXY_ALLOW_BYPASS_CACHE", "IMGPROXY_CACHE_TAGS_FORMAT"]
+        XCTAssertTrue(pro.isSubset(of: settings))
+        XCTAssertEqual(Set(listed), settings.filter { $0.hasPrefix("IMGPROXY_") }.subtracting(pro).union(foreign),
                        "every variable imgproxy reads is handled, and no name imgproxy does not read")
         let article = try String(contentsOf: Self.configurationArticle, encoding: .utf8)
         let rows = article.split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `IMGPROXY_") }

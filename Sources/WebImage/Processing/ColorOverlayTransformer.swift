@@ -7,36 +7,17 @@ import Foundation
 /// transparent the overlay shows, so alpha grows, unless ``keepsAlpha`` (colorize's
 /// `keep_alpha`), which mixes the colour into each pixel and leaves its alpha alone.
 public struct ColorOverlayTransformer: ImageTransformer, Hashable {
-    /// Where a gradient overlay is transparent and where it is opaque.
-    public struct Gradient: Sendable, Hashable {
-        /// The direction, in degrees clockwise, in which the overlay grows opaque: 0 from the top
-        /// (transparent) down to the bottom (opaque), 90 from the right to the left, 180 up,
-        /// 270 from the left to the right (imgproxy's `down`, `left`, `up`, `right`).
-        public var angle: Double
-        /// Where along that direction the overlay starts to show, 0…1 of the image's extent.
-        public var start: Double
-        /// Where it reaches the overlay's opacity, 0…1; past it the overlay is even.
-        public var stop: Double
-
-        /// A gradient growing opaque toward `angle`, from `start` to `stop`.
-        public init(angle: Double = 0, start: Double = 0, stop: Double = 1) {
-            self.angle = angle.isFinite ? angle : 0
-            self.start = start.isFinite ? start : 0
-            self.stop = stop.isFinite ? stop : 1
-        }
-    }
-
     /// The overlay's colour (its alpha is not read: ``opacity`` is).
     public let color: RGBA
     /// The overlay's opacity, 0…1; 0 changes nothing.
     public let opacity: Double
     /// Whether each pixel keeps its alpha.
     public let keepsAlpha: Bool
-    /// The gradient, or nil for an even overlay.
-    public let gradient: Gradient?
+    /// Where the overlay grows from transparent (0) to ``opacity`` (1), or nil for an even overlay.
+    public let gradient: LinearRamp?
 
     /// An overlay of `color` at `opacity` (clamped to 0…1; not finite is 0).
-    public init(color: RGBA, opacity: Double, keepsAlpha: Bool = false, gradient: Gradient? = nil) {
+    public init(color: RGBA, opacity: Double, keepsAlpha: Bool = false, gradient: LinearRamp? = nil) {
         self.color = color
         self.opacity = opacity.isFinite ? min(max(opacity, 0), 1) : 0
         self.keepsAlpha = keepsAlpha
@@ -48,7 +29,7 @@ public struct ColorOverlayTransformer: ImageTransformer, Hashable {
         var parts = [TransformerKey.colour(color), TransformerKey.number(opacity)]
         if keepsAlpha { parts.append("keep") }
         if let gradient {
-            parts.append("gradient(\([gradient.angle, gradient.start, gradient.stop].map(TransformerKey.number).joined(separator: ",")))")
+            parts.append("gradient(\(gradient.key))")
         }
         return "overlay(\(parts.joined(separator: ",")))"
     }
@@ -65,20 +46,8 @@ public struct ColorOverlayTransformer: ImageTransformer, Hashable {
         guard width > 0, height > 0 else { return out }
         let tint = SIMD3<Float>(Float(color.r), Float(color.g), Float(color.b))
         // The overlay's opacity at a pixel: even, or its place along the gradient's direction.
-        let coverage: (Int, Int) -> Float
-        if let gradient {
-            let radians = gradient.angle * .pi / 180
-            let direction = (x: -sin(radians), y: cos(radians))
-            let extent = abs(Double(width) * direction.x) + abs(Double(height) * direction.y)
-            let span = gradient.stop - gradient.start
-            coverage = { x, y in
-                let along = ((Double(x) + 0.5 - Double(width) / 2) * direction.x + (Double(y) + 0.5 - Double(height) / 2) * direction.y) / extent + 0.5
-                let share = span > 0 ? (along - gradient.start) / span : (along >= gradient.start ? 1 : 0)
-                return Float(min(max(share, 0), 1) * opacity)
-            }
-        } else {
-            coverage = { _, _ in Float(opacity) }
-        }
+        let ramp = gradient?.values(width: width, height: height)
+        let coverage: (Int, Int) -> Float = { x, y in Float((ramp?(x, y) ?? 1) * opacity) }
         out.bytes.withUnsafeMutableBufferPointer { bytes in
             for y in 0..<height {
                 for x in 0..<width {
@@ -112,7 +81,7 @@ extension ImageTransformer where Self == ColorOverlayTransformer {
     }
 
     /// A gradient from transparent to `color` at `opacity` (imgproxy's `gradient`).
-    public static func gradient(_ color: RGBA, opacity: Double, _ gradient: ColorOverlayTransformer.Gradient = .init()) -> ColorOverlayTransformer {
+    public static func gradient(_ color: RGBA, opacity: Double, _ gradient: LinearRamp = LinearRamp()) -> ColorOverlayTransformer {
         ColorOverlayTransformer(color: color, opacity: opacity, gradient: gradient)
     }
 }

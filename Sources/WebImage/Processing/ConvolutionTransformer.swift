@@ -12,21 +12,27 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
     public let columns: Int
     /// Whether the weights as given were divided by their sum.
     public let normalize: Bool
+    /// How a weighted sum becomes a byte: toward zero as thumbor truncates, or to the nearest.
+    public let rounding: FloatingPointRoundingRule
 
     /// A convolution by `weights` (row by row, `columns` a row), or nil when they make no
     /// kernel with a centre: `columns` not dividing their count, or an even width or height.
-    public init?(weights: [Double], columns: Int, normalize: Bool) {
+    /// Sums are truncated toward zero (thumbor's) unless `rounding` says otherwise.
+    public init?(weights: [Double], columns: Int, normalize: Bool, rounding: FloatingPointRoundingRule = .towardZero) {
         guard columns > 0, !weights.isEmpty, weights.count % columns == 0, columns % 2 == 1,
               (weights.count / columns) % 2 == 1, weights.allSatisfy(\.isFinite) else { return nil }
         let sum = weights.reduce(0, +)
         self.weights = normalize && sum != 0 ? weights.map { $0 / sum } : weights
         self.columns = columns
         self.normalize = normalize
+        self.rounding = rounding
     }
 
-    /// `convolution(3,1,2,1,2,4,2,1,2,1)`: the columns, then the weights as used.
+    /// `convolution(3,1,2,1,2,4,2,1,2,1)`: the columns, then the weights as used (`roundedConvolution(…)`
+    /// when sums are rounded to the nearest).
     public var key: String {
-        "convolution(" + ([String(columns)] + weights.map(TransformerKey.number)).joined(separator: ",") + ")"
+        (rounding == .towardZero ? "convolution(" : "roundedConvolution(")
+            + ([String(columns)] + weights.map(TransformerKey.number)).joined(separator: ",") + ")"
     }
 
     /// Every frame convolved; nil for an image without pixels.
@@ -57,10 +63,10 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
                             }
                         }
                         let offset = (y * width + x) * 4
-                        target[offset] = Self.channel(sums.0)
-                        target[offset + 1] = Self.channel(sums.1)
-                        target[offset + 2] = Self.channel(sums.2)
-                        if convolvesAlpha { target[offset + 3] = Self.channel(sums.3) }
+                        target[offset] = channel(sums.0)
+                        target[offset + 1] = channel(sums.1)
+                        target[offset + 2] = channel(sums.2)
+                        if convolvesAlpha { target[offset + 3] = channel(sums.3) }
                     }
                 }
             }
@@ -68,8 +74,21 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
         return out
     }
 
-    /// `sum` truncated towards zero and clamped to a byte.
-    private static func channel(_ sum: Double) -> UInt8 {
-        UInt8(min(max(sum.rounded(.towardZero), 0), 255))
+    /// `sum` rounded by ``rounding`` and clamped to a byte.
+    private func channel(_ sum: Double) -> UInt8 {
+        UInt8(min(max(sum.rounded(rounding), 0), 255))
+    }
+}
+
+extension ImageTransformer where Self == ConvolutionTransformer {
+    /// A 3 × 3 unsharp mask: each pixel less `weight` times each of its eight neighbours, over
+    /// `divider`, with the centre weighted so that the kernel sums to 1 (`divider + 8 × weight`):
+    /// a larger weight or a smaller divider sharpens more (imgproxy's `unsharp_masking` weight
+    /// and divider, 1 and 24 by default), each sum rounded to the nearest. Nil for a weight below 0 or a divider not above 0.
+    public static func unsharpMask(weight: Double = 1, divider: Double = 24) -> ConvolutionTransformer? {
+        guard weight >= 0, divider > 0 else { return nil }
+        var weights = [Double](repeating: -weight, count: 9)
+        weights[4] = divider + 8 * weight
+        return ConvolutionTransformer(weights: weights, columns: 3, normalize: true, rounding: .toNearestOrAwayFromZero)
     }
 }

@@ -27,5 +27,7 @@ extension ProcessingURLParser {
         defaults.formatQuality = output.formatQuality
         defaults.maxResultDimension = limits.maxResultDimension
         defaults.skipProcessing = Set(output.skipProcessingFormats)
+        defaults.unsharpMasking = output.unsharpMasking
+        allowBypassCache = urls.allowBypassCache
     }
 }

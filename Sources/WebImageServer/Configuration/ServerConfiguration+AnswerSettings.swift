@@ -45,6 +45,8 @@ extension ServerConfiguration {
         /// `Link: <SOURCE>; rel="canonical"` (imgproxy's `IMGPROXY_SET_CANONICAL_HEADER`), so that
         /// search engines credit the original.
         public var setCanonicalHeader = false
+        /// The headers a URL's `cache_tags` are answered in (imgproxy's `IMGPROXY_CACHE_TAGS_FORMAT`).
+        public var cacheTagsFormat = CacheTagsFormat.all
 
         /// The defaults.
         public init() {}

@@ -28,6 +28,9 @@ extension ServerConfiguration {
             }
             configuration.answers.etagBuster = text
         },
+        choice("cache-tags-format", "IMGPROXY_CACHE_TAGS_FORMAT", "FORMAT",
+               "The headers an imgproxy URL's cache_tags are answered in (all: Cache-Tag for Cloudflare and X-Amz-Meta-Cache-Tag for CloudFront)",
+               \.answers.cacheTagsFormat),
         boolean("set-canonical-header", "IMGPROXY_SET_CANONICAL_HEADER",
                 "Answer images of http and https sources with Link: <SOURCE>; rel=\"canonical\"", \.answers.setCanonicalHeader),
         boolean("cache-control-passthrough", "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
@@ -102,6 +105,14 @@ extension ServerConfiguration {
                 0...9, \.output.avifSpeed),
         integer("jxl-effort", "IMGPROXY_JXL_EFFORT", "N", "libjxl's effort for JPEG XL results: higher is smaller and slower",
                 1...9, \.output.jxlEffort),
+        choice("unsharp-masking-mode", "IMGPROXY_UNSHARP_MASKING_MODE", "MODE",
+               "When imgproxy URLs' results get a 3 × 3 unsharp mask (the default of their ush): auto when made smaller without sharpen",
+               \.output.unsharpMasking.mode),
+        decimal("unsharp-masking-weight", "IMGPROXY_UNSHARP_MASKING_WEIGHT", "WEIGHT",
+                "How much a pixel's neighbours take away from it in the unsharp mask: the greater, the sharper", 0.000001...1_000_000,
+                \.output.unsharpMasking.weight),
+        decimal("unsharp-masking-divider", "IMGPROXY_UNSHARP_MASKING_DIVIDER", "DIVIDER",
+                "The unsharp mask's divider: the smaller, the sharper", 0.000001...1_000_000, \.output.unsharpMasking.divider),
         setting("preferred-format", "IMGPROXY_PREFERRED_FORMATS", "FORMAT",
                 "A format results of imgproxy URLs naming none are written in: the source's if listed, else the first that suits; repeat for more",
                 default: "none: the source's format", repeated: ",") { text, configuration throws(SettingValueError) in

@@ -59,6 +59,9 @@ extension ServerConfiguration {
         /// libjxl's effort for JPEG XL results, 1…9 (imgproxy's `IMGPROXY_JXL_EFFORT`; 4, where
         /// the library's own coder uses libjxl's 7).
         public var jxlEffort = 4
+        /// The unsharp mask imgproxy URLs start from (imgproxy's `IMGPROXY_UNSHARP_MASKING_MODE`,
+        /// `_WEIGHT` and `_DIVIDER`; off here unless set, where imgproxy Pro's mode is `auto`).
+        public var unsharpMasking = UnsharpMasking()
 
         /// The settings above that change every result's bytes without being part of its URL's
         /// key — the default quality, SVG's dpi and the encoders' efforts — each that differs from

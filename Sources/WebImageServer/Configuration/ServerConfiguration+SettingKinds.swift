@@ -58,6 +58,20 @@ extension ServerConfiguration {
         }
     }
 
+    /// One of `Value`'s cases, by its raw value in any case; the summary lists them.
+    static func choice<Value: RawRepresentable<String> & CaseIterable & Sendable>(
+        _ flag: String, _ variable: String, _ valueName: String, _ summary: String,
+        _ keyPath: WritableKeyPath<ServerConfiguration, Value> & Sendable) -> ServerSetting {
+        let names = Value.allCases.map(\.rawValue)
+        return setting(flag, variable, valueName, "\(summary): \(names.joined(separator: ", "))",
+                       default: defaults[keyPath: keyPath].rawValue) { text, configuration throws(SettingValueError) in
+            guard let value = Value(rawValue: text.lowercased()) else {
+                throw SettingValueError(reason: "is \"\(text)\", which is none of \(names.joined(separator: ", "))")
+            }
+            configuration[keyPath: keyPath] = value
+        }
+    }
+
     /// A setting on by default: `true` or `false` on the command line too.
     static func switchable(_ flag: String, _ variable: String, _ summary: String,
                            _ keyPath: WritableKeyPath<ServerConfiguration, Bool> & Sendable) -> ServerSetting {

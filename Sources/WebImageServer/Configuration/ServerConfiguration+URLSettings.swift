@@ -57,6 +57,9 @@ extension ServerConfiguration {
         /// Whether imgproxy URLs start from the browser's client hints (`Sec-CH-DPR`, `DPR`,
         /// `Sec-CH-Width`, `Width`); answers then vary by them.
         public var enableClientHints = false
+        /// Whether imgproxy URLs may use `bypass_cache` (imgproxy's `IMGPROXY_ALLOW_BYPASS_CACHE`);
+        /// otherwise it is refused with 403: a URL that skips the cache makes the server work.
+        public var allowBypassCache = false
 
         /// The defaults.
         public init() {}

@@ -48,6 +48,11 @@ extension ProcessingOptionName {
         case .duotone: "intensity:colour1:colour2"
         case .colorize: "opacity:colour:keep_alpha"
         case .gradient: "opacity:colour:direction:start:stop"
+        case .unsharpMasking: "mode:weight:divider"
+        case .blurAreas: "sigma:left:top:width:height:…"
+        case .progressiveBlur: "sigma:direction:start:stop"
+        case .bypassCache: "boolean"
+        case .cacheTags: "tag:…"
         }
     }
 
@@ -112,6 +117,11 @@ extension ProcessingOptionName {
         case .duotone: "Luma mapped from colour1 (dark, default black) to colour2 (light, default white), mixed in by intensity 0…1 (imgproxy Pro's)"
         case .colorize: "Lays the colour (default black) over the result at that opacity 0…1; keep_alpha leaves transparency alone (imgproxy Pro's)"
         case .gradient: "Lays a gradient from transparent to the colour (default black) growing opaque toward down, up, left, right or an angle clockwise (0 is down), from start to stop 0…1 (imgproxy Pro's)"
+        case .unsharpMasking: "A 3 × 3 unsharp mask after the resize: auto (when made smaller without sharpen), always or none; weight (sharper when larger) and divider (sharper when smaller), 1 and 24 by default (imgproxy Pro's)"
+        case .blurAreas: "Blurs areas of the result, each left:top:width:height in fractions 0…1 of the upright source, turned and flipped with it (imgproxy Pro's)"
+        case .progressiveBlur: "Blurs more and more toward down, up, left, right or an angle clockwise (0 is down), from none at start to sigma at stop 0…1 (imgproxy Pro's)"
+        case .bypassCache: "Makes the result from a fresh download, neither read from nor kept in the result caches; refused (403) unless --allow-bypass-cache (imgproxy Pro's)"
+        case .cacheTags: "Tags answered in Cache-Tag and X-Amz-Meta-Cache-Tag as --cache-tags-format says, for a CDN's purge by tag (imgproxy Pro's)"
         case .watermark: "Lays the configured watermark (--watermark-path, -url or -data) over the result: ce, no, so, ea, we, noea, nowe, soea, sowe with offsets (pixels times dpr, or fractions below 1), or re to tile it with the offsets as spacing; scale fits it to that fraction of the result; does nothing without a watermark configured"
         }
     }

@@ -14,6 +14,8 @@ enum ProcessingOptionName: String, CaseIterable {
     case maxAnimationFrameResolution = "max_animation_frame_resolution"
     case cropAspectRatio = "crop_aspect_ratio", page, pages, disableAnimation = "disable_animation", hashsum
     case resizingAlgorithm = "resizing_algorithm", backgroundAlpha = "background_alpha", adjust, brightness, contrast, saturation, monochrome, duotone, colorize, gradient
+    case unsharpMasking = "unsharp_masking", blurAreas = "blur_areas", progressiveBlur = "progressive_blur"
+    case bypassCache = "bypass_cache", cacheTags = "cache_tags"
 
     /// The other spellings imgproxy takes for the option, shortest first.
     var shortNames: [String] {
@@ -76,6 +78,11 @@ enum ProcessingOptionName: String, CaseIterable {
         case .duotone: ["dt"]
         case .colorize: ["col"]
         case .gradient: ["gr"]
+        case .unsharpMasking: ["ush"]
+        case .blurAreas: ["ba"]
+        case .progressiveBlur: ["pbl"]
+        case .bypassCache: ["bc"]
+        case .cacheTags: ["ct"]
         case .dpr, .dpi, .raw: []
         }
     }

@@ -51,6 +51,9 @@ extension ProcessingOptions {
         if disablesAnimation { parts.append("da") }
         if let requiredHashsum { parts.append(requiredHashsum.canonical) }
         if resizingAlgorithm != .lanczos3 { parts.append("ra:\(resizingAlgorithm.rawValue)") }
+        if let canonical = unsharpMasking.canonical { parts.append(canonical) }
+        if let blurAreas { parts.append(blurAreas.canonical) }
+        if let progressiveBlur { parts.append("pbl:" + progressiveBlur.key) }
         if backgroundAlpha != 1 { parts.append("bga:\(CanonicalNumber.spell(backgroundAlpha))") }
         if let watermark { parts.append(watermark.canonical) }
         parts += thumborOverlays.map(\.canonical)

@@ -191,6 +191,19 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var gradient: ColorOverlayTransformer?
     /// imgproxy's `background_alpha`: the opacity of ``background``, 0…1.
     public var backgroundAlpha: Double = 1
+    /// imgproxy's `unsharp_masking`: when the result is sharpened by a 3 × 3 unsharp mask, and
+    /// how strongly; the server's `IMGPROXY_UNSHARP_MASKING_*` by default.
+    public var unsharpMasking = UnsharpMasking()
+    /// imgproxy's `blur_areas`: areas of the source blurred in the result, or nil for none.
+    public var blurAreas: BlurAreas?
+    /// imgproxy's `progressive_blur`: a blur growing across the result, or nil for none.
+    public var progressiveBlur: ProgressiveBlurTransformer?
+    /// imgproxy's `bypass_cache`: the result is made from a fresh download, neither read from
+    /// nor written to the result tiers (allowed by `IMGPROXY_ALLOW_BYPASS_CACHE` only).
+    public var bypassesCache = false
+    /// imgproxy's `cache_tags`: the tags answered in the headers
+    /// `IMGPROXY_CACHE_TAGS_FORMAT` names. They do not change the image, and are not in the key.
+    public var cacheTags: [String] = []
     /// The configured watermark laid over the result, or nil for none.
     public var watermark: ProcessingWatermark?
     /// thumbor's `watermark` and `frame` filters, each image loaded from its URL and laid over

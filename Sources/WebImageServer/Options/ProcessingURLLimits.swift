@@ -5,7 +5,7 @@ public struct ProcessingURLLimits: Sendable, Hashable {
     public var maxPathLength: Int
     /// The most options a URL may carry, counting those its presets expand to.
     public var maxOptions: Int
-    /// The most arguments one option may have.
+    /// The most arguments one option may have: 41 by default, `blur_areas`' sigma and ten areas.
     public var maxArguments: Int
     /// The largest width or height that may be requested, in pixels, before ``ProcessingOptions/dpr``.
     public var maxDimension: Int
@@ -17,7 +17,7 @@ public struct ProcessingURLLimits: Sendable, Hashable {
     public var maxPresetDepth: Int
 
     /// Limits with the given values; the defaults suit a public server.
-    public init(maxPathLength: Int = 8192, maxOptions: Int = 64, maxArguments: Int = 16, maxDimension: Int = 16384,
+    public init(maxPathLength: Int = 8192, maxOptions: Int = 64, maxArguments: Int = 41, maxDimension: Int = 16384,
                 maxDPR: Double = 8, maxBlurSigma: Double = 100, maxPresetDepth: Int = 8) {
         self.maxPathLength = maxPathLength
         self.maxOptions = maxOptions

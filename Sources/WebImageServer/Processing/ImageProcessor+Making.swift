@@ -61,7 +61,12 @@ extension ImageProcessor {
                 throw error.isUnusableData ? .watermarkFailed(error.description) : .unprocessable("an overlay image: \(error.description)")
             }
         }
-        let transformer = ProcessingTransformer(options: options, watermark: auxiliary.watermark, thumborMarks: markPixels)
+        var transformer = ProcessingTransformer(options: options, watermark: auxiliary.watermark, thumborMarks: markPixels)
+        if options.unsharpMasking.mode == .auto, Self.decodeOptions(for: options).thumbnailPixelSize != nil,
+           let header = try? manager.coders.header(of: source.data) {
+            // The header's sides are the stored ones: compare areas, which turning keeps.
+            transformer.shrunkOnLoad = decoded.pixels.size.area < header.pixelSize.area
+        }
         let size = transformer.outputSize(for: decoded)
         let total = size.area.multipliedReportingOverflow(by: decoded.frames.count)
         guard !total.overflow, total.partialValue <= maxResultPixels else {
@@ -71,7 +76,11 @@ extension ImageProcessor {
         // pass): bounded before it starts, so that a 10-pixel source enlarged to the result
         // limit and blurred by 100 is refused rather than kept busy for half a minute.
         // Sharpening blurs once too, at its own sigma.
+        // Blurred areas count once each; a progressive blur blurs at each of its levels.
+        let areaSigmas = options.blurAreas.map { $0.sigma * Double($0.areas.count) } ?? 0
+        let progressiveSigmas = options.progressiveBlur.map { $0.sigma * Double($0.levels + 1) / 2 } ?? 0
         let sigmas = options.blurSigma + options.sharpenSigma + (options.fillsWithBlur ? ProcessingTransformer.fillBlurSigma : 0)
+            + areaSigmas + progressiveSigmas
         let blurWork = Double(total.partialValue) * sigmas
         guard blurWork <= Double(maxResultPixels) * Self.blurSigmaAtResultLimit else {
             throw .unprocessable("a blur of \(sigmas.plainText) over \(total.partialValue) pixels is more work than allowed: "

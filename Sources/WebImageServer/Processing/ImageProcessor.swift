@@ -115,12 +115,15 @@ public final class ImageProcessor: Sendable {
     /// that keeps the key of a path it has seen passes it, rather than spelling it again). When
     /// it is made from a download, the client's `conditions` go to the origin with it, and an
     /// origin's 304 throws ``ProcessingError/sourceNotModified(_:)``; such a making is the
-    /// request's own, since its answer is only the asker's.
+    /// request's own, since its answer is only the asker's. So is the making of a URL that
+    /// bypasses the cache (``ProcessingOptions/bypassesCache``), which neither reads the result
+    /// tiers nor fills them, and downloads its source again.
     public func process(_ url: ProcessingURL, cacheKey key: String, now: Date = Date(),
                         conditions: SourceConditions? = nil) async throws(ProcessingError) -> ProcessedImage {
         if let cached = try resultInMemory(url, cacheKey: key, now: now) { return cached }
         var image: ProcessedImage
-        let stored = await tracing.span("Reading cached result") { span in
+        let bypasses = url.options.bypassesCache
+        let stored = bypasses ? nil : await tracing.span("Reading cached result") { span in
             let stored = await results.below(forKey: key, now: now)
             span.set("webimage.cache.hit", stored.map { "\($0.source)" } ?? "none")
             return stored
@@ -129,7 +132,7 @@ public final class ImageProcessor: Sendable {
             image = stored
         } else {
             do throws(ProcessingError) {
-                if let conditions {
+                if conditions != nil || bypasses {
                     image = try await make(url, cacheKey: key, conditions: conditions)
                 } else {
                     let (made, joined) = try await making.value(for: key) { [self] _ async throws(ProcessingError) in
@@ -151,15 +154,16 @@ public final class ImageProcessor: Sendable {
         return image
     }
 
-    /// The image `url` describes made now and cached under `key`: its source fetched (with the
-    /// client's `conditions`), its marks, then the result made in a slot, dated and kept as its
-    /// origin said.
+    /// The image `url` describes made now and cached under `key` (unless it bypasses the cache):
+    /// its source fetched (with the client's `conditions`), its marks, then the result made in a
+    /// slot, dated and kept as its origin said.
     private func make(_ url: ProcessingURL, cacheKey key: String, conditions: SourceConditions?) async throws(ProcessingError)
         -> ProcessedImage {
         // The download waits on the network outside the slots: a slow origin holds no slot, and
         // only work that is ready to use a core takes one.
         let source = try await tracing.span("Downloading image") { span async throws(ProcessingError) in
-            let source = try await fetcher.fetch(url.source, fallback: url.sourceFallback, conditions: conditions)
+            let source = try await fetcher.fetch(url.source, fallback: url.sourceFallback, conditions: conditions,
+                                                 fresh: url.options.bypassesCache)
             span.set("webimage.source.bytes", source.data.count)
             span.set("webimage.source.from", "\(source.source)")
             return source
@@ -173,7 +177,9 @@ public final class ImageProcessor: Sendable {
         }
         if let response = source.response { made.take(OriginHeaders(response), under: answers) }
         // Once the result is cached a later request finds it there; until then it joins.
-        await tracing.span("Storing result") { _ in await results.store(made, forKey: key) }
+        if !url.options.bypassesCache {
+            await tracing.span("Storing result") { _ in await results.store(made, forKey: key) }
+        }
         return made
     }
 
@@ -198,13 +204,14 @@ public final class ImageProcessor: Sendable {
     static let fallbackURL = URL(string: "data:webimage-fallback")!
 
     /// The result `url` describes if the memory cache holds it under `key` (counted as a memory
-    /// hit), else nil; throws ``ProcessingError/expired`` past the URL's `expires`, as
+    /// hit), else nil (always for a URL that bypasses the cache); throws
+    /// ``ProcessingError/expired`` past the URL's `expires`, as
     /// ``process(_:cacheKey:now:conditions:)`` does. It neither waits nor does I/O, so a server can answer
     /// from it on the thread that read the request.
     public func resultInMemory(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) throws(ProcessingError)
         -> ProcessedImage? {
         if let expires = url.options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
-        guard var image = results.inMemory(forKey: key) else { return nil }
+        guard !url.options.bypassesCache, var image = results.inMemory(forKey: key) else { return nil }
         image.source = .memory
         image.sourceOrigin = nil
         metrics.countResult(from: .memory)

@@ -1,8 +1,8 @@
 import WebImage
 
 /// Applies a request's options to a decoded image, in imgproxy's order: orientation (undone
-/// for `auto_rotate:0`), rotation, flips, trim, crop, resize (with the fill crop), grey, blur,
-/// sharpening, pixelation, colour adjustments (thumbor's, then imgproxy's brightness, contrast,
+/// for `auto_rotate:0`), rotation, flips, trim, crop, resize (with the fill crop), the unsharp
+/// mask, grey, blur, sharpening, the blurred areas, the progressive blur, pixelation, colour adjustments (thumbor's, then imgproxy's brightness, contrast,
 /// saturation, monochrome, duotone, colorize and gradient) and rounded corners, the `extend` and `extend_aspect_ratio` canvases, the padding,
 /// thumbor's flips and turns, flattening onto the background, then the watermarks (imgproxy's, thumbor's) and thumbor's frames. Grey comes before the
 /// canvases so that thumbor's `fill` colour stays a colour. The sizes are ``ResizePlan``'s. Every frame of an
@@ -16,6 +16,9 @@ struct ProcessingTransformer: ImageTransformer {
     var watermark: PixelBuffer?
     /// The images of ``ProcessingOptions/thumborOverlays``, decoded, in the same order.
     var thumborMarks: [PixelBuffer] = []
+    /// Whether the decoder already made the source smaller (a shrink on load), so that the
+    /// result is downscaled even when the resize is not (``UnsharpMasking/Mode/auto``).
+    var shrunkOnLoad = false
 
     /// `imgproxy(` the canonical options `)`: equal options share cached results.
     var key: String { "imgproxy(\(options.canonicalKey))" }
@@ -51,15 +54,26 @@ struct ProcessingTransformer: ImageTransformer {
     private func process(_ frame: PixelBuffer, orientation: ImageOrientation, trims: Bool,
                          smartOrigins: inout SmartOrigins) -> PixelBuffer {
         var prepared = prepared(frame, orientation: orientation, trims: trims, smartOrigin: &smartOrigins.crop)
+        let preparedSize = prepared.pixels.size
         let framePlan = plan(prepared: prepared.pixels.size, of: frame.size)
         if framePlan.bounded != prepared.pixels.size {
             prepared.pixels = Resampler.resize(prepared.pixels, to: framePlan.bounded, filter: options.resizingAlgorithm)
         }
         let plan = framePlan.resize
-        var pixels = resized(prepared, plan: plan, smartOrigin: &smartOrigins.fill).pixels
+        let made = resized(prepared, plan: plan, smartOrigin: &smartOrigins.fill)
+        var pixels = made.pixels
+        let downscaled = shrunkOnLoad || plan.scaled.width < preparedSize.width || plan.scaled.height < preparedSize.height
+        if let mask = options.unsharpMasking.mask(downscaled: downscaled, sharpened: options.sharpenSigma > 0) {
+            pixels = Self.applying(mask, to: pixels)
+        }
         if options.grayscale { pixels = Self.applying(GrayscaleTransformer(), to: pixels) }
         pixels = Self.applying(GaussianBlurTransformer(radius: options.blurSigma), to: pixels)
         pixels = Self.applying(SharpeningTransformer(sigma: options.sharpenSigma), to: pixels)
+        if let blurAreas = options.blurAreas {
+            let areas = blurAreas.areas.map { resultRect(of: $0, prepared: prepared, preparedSize: preparedSize, plan: plan, cut: made.cut) }
+            pixels = Self.applying(AreaBlurTransformer(sigma: blurAreas.sigma, areas: areas), to: pixels)
+        }
+        if let progressiveBlur = options.progressiveBlur { pixels = Self.applying(progressiveBlur, to: pixels) }
         pixels = Self.applying(PixelatingTransformer(size: options.pixelateSize), to: pixels)
         pixels = Self.applying(ColorAdjustingTransformer(options.colorAdjustments + options.imgproxyAdjustments), to: pixels)
         for transformer in [options.monochrome, options.duotone].compactMap({ $0 }) { pixels = Self.applying(transformer, to: pixels) }
@@ -102,6 +116,8 @@ struct ProcessingTransformer: ImageTransformer {
     /// trimmed and cropped, with the areas the trim and the crop kept (nil when they kept all).
     struct Prepared {
         var pixels: PixelBuffer
+        /// The frame's size once turned and flipped, before the trim and the crop.
+        var turned = PixelSize(width: 0, height: 0)
         var trimmed: PixelRect?
         var cropped: PixelRect?
     }
@@ -120,7 +136,7 @@ struct ProcessingTransformer: ImageTransformer {
         default: break
         }
         pixels = Self.applying(FlippingTransformer(horizontal: options.flipHorizontal, vertical: options.flipVertical), to: pixels)
-        var prepared = Prepared(pixels: pixels)
+        var prepared = Prepared(pixels: pixels, turned: pixels.size)
         if trims, let trim = options.trim {
             let trimmer = TrimmingTransformer(threshold: trim.threshold, colour: trim.colour, equalHorizontal: trim.equalHorizontal,
                                               equalVertical: trim.equalVertical, fromBottomRight: trim.fromBottomRight)
@@ -171,6 +187,30 @@ struct ProcessingTransformer: ImageTransformer {
         guard weight > 0, prepared.pixels.width > 0, prepared.pixels.height > 0 else { return options.gravity }
         return Gravity(kind: .focusPoint, x: (sumX / weight).rounded(.down) / Double(prepared.pixels.width),
                        y: (sumY / weight).rounded(.down) / Double(prepared.pixels.height))
+    }
+
+    /// Where `area` (a ``BlurAreas/Area`` of the upright source) lies in a resized frame: turned
+    /// and flipped with the image, moved by the trim and the crop, scaled from the `prepared`
+    /// frame's `preparedSize` to the plan's, and moved by the fill crop's `cut`; whole pixels
+    /// covering it.
+    private func resultRect(of area: BlurAreas.Area, prepared: Prepared, preparedSize: PixelSize, plan: ResizePlan,
+                            cut: (x: Int, y: Int)?) -> PixelRect {
+        let turned = area.turned(by: options.rotation, flipHorizontal: options.flipHorizontal, flipVertical: options.flipVertical)
+        let shiftX = Double((prepared.trimmed?.x ?? 0) + (prepared.cropped?.x ?? 0))
+        let shiftY = Double((prepared.trimmed?.y ?? 0) + (prepared.cropped?.y ?? 0))
+        let scaleX = Double(plan.scaled.width) / Double(max(preparedSize.width, 1))
+        let scaleY = Double(plan.scaled.height) / Double(max(preparedSize.height, 1))
+        func place(_ fraction: Double, side: Int, shift: Double, scale: Double, cut: Int) -> Double {
+            (fraction * Double(side) - shift) * scale - Double(cut)
+        }
+        let left = place(turned.left, side: prepared.turned.width, shift: shiftX, scale: scaleX, cut: cut?.x ?? 0)
+        let top = place(turned.top, side: prepared.turned.height, shift: shiftY, scale: scaleY, cut: cut?.y ?? 0)
+        let right = place(turned.left + turned.width, side: prepared.turned.width, shift: shiftX, scale: scaleX, cut: cut?.x ?? 0)
+        let bottom = place(turned.top + turned.height, side: prepared.turned.height, shift: shiftY, scale: scaleY, cut: cut?.y ?? 0)
+        let bound = Double(Int32.max)
+        let x = Int(min(max(left.rounded(.down), -bound), bound)), y = Int(min(max(top.rounded(.down), -bound), bound))
+        return PixelRect(x: x, y: y, width: Int(min(max(right.rounded(.up), -bound), bound)) - x,
+                         height: Int(min(max(bottom.rounded(.up), -bound), bound)) - y)
     }
 
     /// `pixels` transformed by `transformer`, or as they are when it does not apply.

@@ -29,13 +29,15 @@ struct SourceFetcher: Sendable {
     }
 
     /// The bytes of the source at `address`, or at `fallback` when `address` is a local file
-    /// that is missing or refused (thumbor's `file_loader_http_fallback`).
-    func fetch(_ address: URL, fallback: URL?, conditions: SourceConditions?) async throws(ProcessingError) -> ImageDataResult {
-        guard let fallback else { return try await fetch(address, conditions: conditions) }
+    /// that is missing or refused (thumbor's `file_loader_http_fallback`); downloaded again,
+    /// not read from the manager's cache, when `fresh`.
+    func fetch(_ address: URL, fallback: URL?, conditions: SourceConditions?, fresh: Bool = false) async throws(ProcessingError)
+        -> ImageDataResult {
+        guard let fallback else { return try await fetch(address, conditions: conditions, fresh: fresh) }
         do {
-            return try await fetch(address, conditions: conditions)
+            return try await fetch(address, conditions: conditions, fresh: fresh)
         } catch .sourceNotFound, .sourceRefused {
-            return try await fetch(fallback, conditions: conditions)
+            return try await fetch(fallback, conditions: conditions, fresh: fresh)
         }
     }
 
@@ -43,8 +45,9 @@ struct SourceFetcher: Sendable {
     /// downloaded (and stored there before the result is made: an instance asked next finds
     /// them), asking the origin with the client's `conditions` when given (its 304 throws
     /// ``ProcessingError/sourceNotModified(_:)`` with what it said). A download is measured from
-    /// the load's progress: the time until its last byte arrived and the bytes received.
-    func fetch(_ address: URL, conditions: SourceConditions? = nil) async throws(ProcessingError) -> ImageDataResult {
+    /// the load's progress: the time until its last byte arrived and the bytes received. When
+    /// `fresh`, the cache is not asked (the bytes downloaded replace what it kept).
+    func fetch(_ address: URL, conditions: SourceConditions? = nil, fresh: Bool = false) async throws(ProcessingError) -> ImageDataResult {
         let source = try sources.resolve(address)
         let started = ContinuousClock.now
         let received = Mutex<(bytes: Int, at: ContinuousClock.Instant)?>(nil)
@@ -55,7 +58,8 @@ struct SourceFetcher: Sendable {
         var context = ImageContext()
         let answer = conditions?.ask(in: &context)
         do {
-            result = try await manager.data(for: source, options: [.waitStoreCache, .retryFailed], context: context) { event in
+            let options: WebImageOptions = fresh ? [.waitStoreCache, .retryFailed, .fromLoaderOnly] : [.waitStoreCache, .retryFailed]
+            result = try await manager.data(for: source, options: options, context: context) { event in
                 if case .progress(let progress) = event { received.withLock { $0 = (progress.receivedBytes, .now) } }
             }
         } catch .cacheNotModified where answer != nil {

@@ -45,10 +45,7 @@ extension ProcessingOptions {
             try arguments.expectCount(1, 5)
             let opacity = try arguments.decimal(0, in: 0...1)
             let colour = arguments.has(1) ? try Self.hexColour(arguments, 1) : RGBA(r: 0, g: 0, b: 0)
-            let angle = arguments.has(2) ? try Self.gradientAngle(arguments, 2) : 0
-            let start = arguments.has(3) ? try arguments.decimal(3, in: 0...1) : 0
-            let stop = arguments.has(4) ? try arguments.decimal(4, in: 0...1) : 1
-            gradient = opacity > 0 ? .gradient(colour, opacity: opacity, .init(angle: angle, start: start, stop: stop)) : nil
+            gradient = opacity > 0 ? .gradient(colour, opacity: opacity, try Self.ramp(arguments, from: 2)) : nil
         default:
             throw arguments.fail("not a colour option")
         }
@@ -59,15 +56,22 @@ extension ProcessingOptions {
         try arguments.decimal(index, in: 0...100)
     }
 
-    /// A gradient's direction: `down` (0°), `left` (90°), `up` (180°), `right` (270°), or an
-    /// angle in degrees clockwise from down.
-    private static func gradientAngle(_ arguments: OptionArguments, _ index: Int) throws(ProcessingURLError) -> Double {
-        switch arguments.values[index] {
-        case "down": 0
-        case "left": 90
-        case "up": 180
-        case "right": 270
-        default: try arguments.decimal(index, in: -360...360)
+    /// `direction:start:stop` from argument `index` on, as a ramp (`gradient`, `progressive_blur`):
+    /// the direction `down` (0°, the default), `left` (90°), `up` (180°), `right` (270°) or an
+    /// angle in degrees clockwise from down; start and stop 0…1, 0 and 1 by default.
+    static func ramp(_ arguments: OptionArguments, from index: Int) throws(ProcessingURLError) -> LinearRamp {
+        var angle = 0.0
+        if arguments.has(index) {
+            switch arguments.values[index] {
+            case "down": angle = 0
+            case "left": angle = 90
+            case "up": angle = 180
+            case "right": angle = 270
+            default: angle = try arguments.decimal(index, in: -360...360)
+            }
         }
+        let start = arguments.has(index + 1) ? try arguments.decimal(index + 1, in: 0...1) : 0
+        let stop = arguments.has(index + 2) ? try arguments.decimal(index + 2, in: 0...1) : 1
+        return LinearRamp(angle: angle, start: start, stop: stop)
     }
 }

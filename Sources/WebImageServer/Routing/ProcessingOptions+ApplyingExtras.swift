@@ -98,6 +98,13 @@ extension ProcessingOptions {
             resizingAlgorithm = filter
         case .backgroundAlpha, .adjust, .brightness, .contrast, .saturation, .monochrome, .duotone, .colorize, .gradient:
             try applyColour(name, arguments)
+        case .unsharpMasking, .blurAreas, .progressiveBlur:
+            try applyFilter(name, arguments, limits: limits)
+        case .bypassCache:
+            try arguments.expectCount(1, 1)
+            bypassesCache = try arguments.boolean(0)
+        case .cacheTags:
+            try applyCacheTags(arguments)
         case .watermark:
             try applyWatermark(arguments, limits: limits)
         default:
@@ -129,6 +136,21 @@ extension ProcessingOptions {
         if arguments.has(2) { value.equalHorizontal = try arguments.boolean(2) }
         if arguments.has(3) { value.equalVertical = try arguments.boolean(3) }
         trim = value
+    }
+
+    /// `tag[:tag…]`: each printable ASCII without spaces, commas or quotes (a header field's
+    /// list item), at most 128 bytes; they replace earlier ones, at most 32 of them.
+    private mutating func applyCacheTags(_ arguments: OptionArguments) throws(ProcessingURLError) {
+        try arguments.expectCount(1, 32)
+        var tags: [String] = []
+        for index in arguments.values.indices {
+            let tag = try arguments.text(index, maxLength: 128)
+            guard !tag.isEmpty, tag.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "," && $0 != "\"" }) else {
+                throw arguments.fail("a tag is printable ASCII without spaces, commas or quotes")
+            }
+            if !tags.contains(tag) { tags.append(tag) }
+        }
+        cacheTags = tags
     }
 
     /// `format:quality[:format:quality…]`, each quality 0…100.

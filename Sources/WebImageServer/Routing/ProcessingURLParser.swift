@@ -34,6 +34,9 @@ public struct ProcessingURLParser: Sendable {
     /// Whether URLs may use imgproxy's security options, which change the server's limits
     /// (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`); otherwise they are refused with 403.
     public var allowSecurityOptions = false
+    /// Whether URLs may use imgproxy's `bypass_cache` (imgproxy's `IMGPROXY_ALLOW_BYPASS_CACHE`);
+    /// otherwise a URL (or preset) turning it on is refused with 403.
+    public var allowBypassCache = false
     /// The options every URL starts from, before the `default` preset and its own: the
     /// server's settings that are options too, such as `--skip-processing-formats`.
     public var defaults = ProcessingOptions()
@@ -76,6 +79,7 @@ public struct ProcessingURLParser: Sendable {
         let reader = OptionReader<ProcessingOptions>(presets: presets, limits: limits, separator: argumentsSeparator,
                                                      allowsSecurityOptions: allowSecurityOptions, allowedNames: allowedProcessing.names)
         let index = try readOptions(segments, into: &options, reader: reader, onlyPresets: onlyPresets)
+        if options.bypassesCache, !allowBypassCache { throw .securityOptionNotAllowed(ProcessingOptionName.bypassCache.rawValue) }
         let (source, fileExtension) = try source(in: segments[index...])
         // With `raw`, imgproxy ignores the extension; so does this parser.
         if let fileExtension, !options.raw {

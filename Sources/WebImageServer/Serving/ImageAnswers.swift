@@ -3,8 +3,9 @@ import Hummingbird
 
 /// Builds the answers that carry an image, or say the client's copy is current: type, length,
 /// caching fields, validators, `Vary`, the file name, the fallback image's status and marks,
-/// and 304s, as the configuration says (imgproxy's `IMGPROXY_TTL`, `_USE_ETAG`,
-/// `_USE_LAST_MODIFIED`, `_CACHE_CONTROL_PASSTHROUGH`, `_SET_CANONICAL_HEADER`, `_FALLBACK_IMAGE_*`).
+/// the URL's cache tags, and 304s, as the configuration says (imgproxy's `IMGPROXY_TTL`, `_USE_ETAG`,
+/// `_USE_LAST_MODIFIED`, `_CACHE_CONTROL_PASSTHROUGH`, `_SET_CANONICAL_HEADER`, `_CACHE_TAGS_FORMAT`,
+/// `_FALLBACK_IMAGE_*`).
 struct ImageAnswers: Sendable {
     /// A header field (HTTPTypes' `HTTPField`, which Hummingbird does not re-export).
     private typealias Field = HTTPFields.Element
@@ -17,6 +18,8 @@ struct ImageAnswers: Sendable {
     private let readsClientHints: Bool
     /// `Cache-Control` of images whose URL and origin give no lifetime: `max-age=TTL, public`.
     private let cacheControl: String
+    /// The fields a URL's cache tags are answered in.
+    private let cacheTagFields: [Field.Name]
 
     /// `Fallback-Image: 1` marks an answer made from the fallback image: the source could not be loaded.
     private static let fallbackField = Field.Name("Fallback-Image")!
@@ -30,6 +33,7 @@ struct ImageAnswers: Sendable {
         self.overlays = overlays
         self.readsClientHints = readsClientHints
         cacheControl = "max-age=\(configuration.ttl), public"
+        cacheTagFields = configuration.cacheTagsFormat.fieldNames.compactMap { Field.Name($0) }
     }
 
     /// The image with its type, caching headers, a strong `ETag` and a `Last-Modified` (each
@@ -51,6 +55,10 @@ struct ImageAnswers: Sendable {
         if configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
         if configuration.setCanonicalHeader, let link = Self.canonicalLink(to: route.url.source) {
             headers.append(Field(name: Self.linkField, value: link))
+        }
+        let tags = route.url.options.cacheTags
+        if !tags.isEmpty {
+            for name in cacheTagFields { headers.append(Field(name: name, value: tags.joined(separator: ","))) }
         }
         if image.isFallback {
             // A fallback stands in for an image that may exist soon: kept briefly, never 304.
