@@ -14,7 +14,7 @@ final class ProcessingOptionTableTests: XCTestCase {
             }
         }
         XCTAssertEqual(ProcessingOptionName(spelling: "wm"), .watermark)
-        XCTAssertNil(ProcessingOptionName(spelling: "wmu"), "imgproxy Pro's custom watermark URL is not an option")
+        XCTAssertNil(ProcessingOptionName(spelling: "wmt"), "imgproxy Pro's watermark text is not read yet")
     }
 
     /// The URLOptions article's table of imgproxy options is the one ``ProcessingOptionName`` makes: an option

@@ -53,6 +53,10 @@ extension ProcessingOptionName {
         case .progressiveBlur: "sigma:direction:start:stop"
         case .bypassCache: "boolean"
         case .cacheTags: "tag:…"
+        case .watermarkURL, .fallbackImageURL: "URL-safe base64 of a URL"
+        case .watermarkSize: "width:height"
+        case .watermarkRotate: "degrees"
+        case .watermarkShadow: "sigma"
         }
     }
 
@@ -121,6 +125,11 @@ extension ProcessingOptionName {
         case .blurAreas: "Blurs areas of the result, each left:top:width:height in fractions 0…1 of the upright source, turned and flipped with it (imgproxy Pro's)"
         case .progressiveBlur: "Blurs more and more toward down, up, left, right or an angle clockwise (0 is down), from none at start to sigma at stop 0…1 (imgproxy Pro's)"
         case .bypassCache: "Makes the result from a fresh download, neither read from nor kept in the result caches; refused (403) unless --allow-bypass-cache (imgproxy Pro's)"
+        case .watermarkURL: "The watermark's image, fetched as a source is (the same allowed sources, address policy, limits and cache), in place of the configured one (imgproxy Pro's)"
+        case .watermarkSize: "The box the watermark is fitted in, enlarged when smaller, when watermark's scale is 0; a side of 0 follows the other (imgproxy Pro's)"
+        case .watermarkRotate: "Turns the watermark clockwise by any angle, its canvas growing to hold it (imgproxy Pro's)"
+        case .watermarkShadow: "Puts a black shadow blurred by sigma under the watermark (imgproxy Pro's)"
+        case .fallbackImageURL: "The image answered, as the fallback image is, when the source cannot be loaded; fetched as a source is (imgproxy Pro's)"
         case .cacheTags: "Tags answered in Cache-Tag and X-Amz-Meta-Cache-Tag as --cache-tags-format says, for a CDN's purge by tag (imgproxy Pro's)"
         case .watermark: "Lays the configured watermark (--watermark-path, -url or -data) over the result: ce, no, so, ea, we, noea, nowe, soea, sowe with offsets (pixels times dpr, or fractions below 1), or re to tile it with the offsets as spacing; scale fits it to that fraction of the result; does nothing without a watermark configured"
         }

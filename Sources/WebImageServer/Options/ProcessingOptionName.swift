@@ -16,6 +16,8 @@ enum ProcessingOptionName: String, CaseIterable {
     case resizingAlgorithm = "resizing_algorithm", backgroundAlpha = "background_alpha", adjust, brightness, contrast, saturation, monochrome, duotone, colorize, gradient
     case unsharpMasking = "unsharp_masking", blurAreas = "blur_areas", progressiveBlur = "progressive_blur"
     case bypassCache = "bypass_cache", cacheTags = "cache_tags"
+    case watermarkURL = "watermark_url", watermarkSize = "watermark_size", watermarkRotate = "watermark_rotate"
+    case watermarkShadow = "watermark_shadow", fallbackImageURL = "fallback_image_url"
 
     /// The other spellings imgproxy takes for the option, shortest first.
     var shortNames: [String] {
@@ -83,6 +85,11 @@ enum ProcessingOptionName: String, CaseIterable {
         case .progressiveBlur: ["pbl"]
         case .bypassCache: ["bc"]
         case .cacheTags: ["ct"]
+        case .watermarkURL: ["wmu"]
+        case .watermarkSize: ["wms"]
+        case .watermarkRotate: ["wmr", "wm_rot"]
+        case .watermarkShadow: ["wmsh"]
+        case .fallbackImageURL: ["fiu"]
         case .dpr, .dpi, .raw: []
         }
     }

@@ -55,7 +55,11 @@ extension ProcessingOptions {
         if let blurAreas { parts.append(blurAreas.canonical) }
         if let progressiveBlur { parts.append("pbl:" + progressiveBlur.key) }
         if backgroundAlpha != 1 { parts.append("bga:\(CanonicalNumber.spell(backgroundAlpha))") }
-        if let watermark { parts.append(watermark.canonical) }
+        if let watermark {
+            parts.append(watermark.canonical)
+            if let watermarkURL { parts.append("wmu:" + watermarkURL.absoluteString) }
+            if let canonical = watermarkStyle.canonical { parts.append(canonical) }
+        }
         parts += thumborOverlays.map(\.canonical)
         if !convolutions.isEmpty { parts.append("cv:" + convolutions.map(\.key).joined(separator: ",")) }
         if fillsWithBlur { parts.append("bg:blur") }

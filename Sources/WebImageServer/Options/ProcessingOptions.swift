@@ -1,3 +1,4 @@
+import Foundation
 import WebImage
 
 /// What a URL asks to be done to its source image: an imgproxy URL after presets are expanded and
@@ -204,6 +205,13 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// imgproxy's `cache_tags`: the tags answered in the headers
     /// `IMGPROXY_CACHE_TAGS_FORMAT` names. They do not change the image, and are not in the key.
     public var cacheTags: [String] = []
+    /// imgproxy Pro's `watermark_url`: the watermark's image, in place of the configured one, or nil.
+    public var watermarkURL: URL?
+    /// imgproxy Pro's `watermark_size`, `watermark_rotate` and `watermark_shadow`.
+    public var watermarkStyle = WatermarkStyle()
+    /// imgproxy Pro's `fallback_image_url`: the image answered when the source cannot be loaded,
+    /// in place of the configured fallback, or nil.
+    public var fallbackImageURL: URL?
     /// The configured watermark laid over the result, or nil for none.
     public var watermark: ProcessingWatermark?
     /// thumbor's `watermark` and `frame` filters, each image loaded from its URL and laid over

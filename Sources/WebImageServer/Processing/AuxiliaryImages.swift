@@ -10,6 +10,9 @@ public struct AuxiliaryImages: Sendable {
     public var watermark: PixelBuffer?
     /// The fallback image's encoded bytes, or nil when none is configured.
     public var fallback: Data?
+    /// The watermark's base opacity (`IMGPROXY_WATERMARK_OPACITY`), which a URL's own
+    /// watermark image (`watermark_url`) is faded by too.
+    public var watermarkOpacity: Double = 1
 
     /// Images already loaded (none by default).
     public init(watermark: PixelBuffer? = nil, fallback: Data? = nil) {
@@ -24,18 +27,11 @@ public struct AuxiliaryImages: Sendable {
     public static func load(_ configuration: ServerConfiguration, manager: ImageManager) async throws(AuxiliaryImageError)
         -> AuxiliaryImages {
         var images = AuxiliaryImages()
+        images.watermarkOpacity = configuration.overlays.watermarkOpacity
         if let source = configuration.overlays.watermark {
             let data = try await bytes(of: source, role: "watermark", configuration: configuration, manager: manager)
-            var pixels = try decoded(data, role: "watermark", configuration: configuration, manager: manager).pixels
-            let opacity = configuration.overlays.watermarkOpacity
-            if opacity < 1 {
-                pixels.bytes.withUnsafeMutableBufferPointer { bytes in
-                    for alpha in stride(from: 3, to: bytes.count, by: 4) {
-                        bytes[alpha] = UInt8((Double(bytes[alpha]) * opacity).rounded())
-                    }
-                }
-            }
-            images.watermark = pixels
+            let pixels = try decoded(data, role: "watermark", configuration: configuration, manager: manager).pixels
+            images.watermark = faded(pixels, by: configuration.overlays.watermarkOpacity)
         }
         if let source = configuration.overlays.fallbackImage {
             let data = try await bytes(of: source, role: "fallback image", configuration: configuration, manager: manager)
@@ -91,6 +87,19 @@ public struct AuxiliaryImages: Sendable {
 
     /// The first frame of `data`, upright, decoded by `coders` when the image declares at most
     /// `maxPixels` pixels: how a mark (this one, or a thumbor `watermark` filter's) is read.
+    /// `pixels` with their alpha times `opacity` (the watermark's base opacity, 0…1).
+    static func faded(_ pixels: PixelBuffer, by opacity: Double) -> PixelBuffer {
+        guard opacity < 1 else { return pixels }
+        var faded = pixels
+        faded.bytes.withUnsafeMutableBufferPointer { bytes in
+            for alpha in stride(from: 3, to: bytes.count, by: 4) {
+                bytes[alpha] = UInt8((Double(bytes[alpha]) * opacity).rounded())
+            }
+        }
+        return faded
+    }
+
+    /// The first frame of `data`, decoded within `maxPixels` (its header's size counting).
     static func firstFrame(of data: Data, coders: ImageCoders, maxPixels: Int) throws(ImageCodingError) -> Image {
         var options = ImageDecodeOptions()
         options.firstFrameOnly = true

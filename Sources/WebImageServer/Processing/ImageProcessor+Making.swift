@@ -5,9 +5,9 @@ import WebImageCodecs
 /// The making of a result from its source's bytes, inside a processing slot: decoded within the
 /// limits (reduced on load when the output is smaller), checked, transformed, encoded.
 extension ImageProcessor {
-    /// The image `url` describes, made now from its `source` bytes and the encoded `marks` of
-    /// its thumbor overlays: decoded, checked against the limits, transformed, encoded.
-    func make(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
+    /// The image `url` describes, made now from its `source` bytes and the encoded images of
+    /// its `overlays`: decoded, checked against the limits, transformed, encoded.
+    func make(_ url: ProcessingURL, from source: ImageDataResult, overlays: OverlayImages) async throws(ProcessingError)
         -> ProcessedImage {
         let options = url.options
         if let required = options.requiredHashsum, required.kind.hex(of: source.data) != required.hex {
@@ -48,20 +48,8 @@ extension ImageProcessor {
             return ProcessedImage(data: ProcessingTransformer(options: options).metadata(of: decoded, meta: meta),
                                   format: .undefined, sourceOrigin: source.source)
         }
-        // The overlays' images share the source pixel limit between them: many filters of large marks
-        // cost no more than one large source.
-        var markPixels: [PixelBuffer] = [], budget = maxSourcePixels
-        for mark in marks {
-            guard budget > 0 else { throw .unprocessable("the overlays' images are over \(maxSourcePixels) pixels together") }
-            do throws(ImageCodingError) {
-                let pixels = try AuxiliaryImages.firstFrame(of: mark, coders: manager.coders, maxPixels: budget).pixels
-                budget -= pixels.width * pixels.height
-                markPixels.append(pixels)
-            } catch {
-                throw error.isUnusableData ? .watermarkFailed(error.description) : .unprocessable("an overlay image: \(error.description)")
-            }
-        }
-        var transformer = ProcessingTransformer(options: options, watermark: auxiliary.watermark, thumborMarks: markPixels)
+        let (markPixels, ownWatermark) = try decodedOverlays(overlays)
+        var transformer = ProcessingTransformer(options: options, watermark: ownWatermark ?? auxiliary.watermark, thumborMarks: markPixels)
         if options.unsharpMasking.mode == .auto, Self.decodeOptions(for: options).thumbnailPixelSize != nil,
            let header = try? manager.coders.header(of: source.data) {
             // The header's sides are the stored ones: compare areas, which turning keeps.
@@ -81,7 +69,10 @@ extension ImageProcessor {
         let progressiveSigmas = options.progressiveBlur.map { $0.sigma * Double($0.levels + 1) / 2 } ?? 0
         let sigmas = options.blurSigma + options.sharpenSigma + (options.fillsWithBlur ? ProcessingTransformer.fillBlurSigma : 0)
             + areaSigmas + progressiveSigmas
-        let blurWork = Double(total.partialValue) * sigmas
+        // A watermark's shadow blurs the mark: sized, it has at most the result's pixels; unsized, its own.
+        let mark = options.watermark == nil ? nil : transformer.watermark
+        let shadowWork = mark.map { Double(max($0.size.area, size.area)) * options.watermarkStyle.shadowSigma } ?? 0
+        let blurWork = Double(total.partialValue) * sigmas + shadowWork
         guard blurWork <= Double(maxResultPixels) * Self.blurSigmaAtResultLimit else {
             throw .unprocessable("a blur of \(sigmas.plainText) over \(total.partialValue) pixels is more work than allowed: "
                 + "at most \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
@@ -95,6 +86,29 @@ extension ImageProcessor {
         metrics.processingDuration.record(duration: started.duration(to: .now))
         result.sourceOrigin = source.source
         return result
+    }
+
+    /// The first frames of `overlays`' images, thumbor's in order and the URL's watermark (faded
+    /// by the watermark's base opacity). They share the source pixel limit between them: many
+    /// filters of large marks cost no more than one large source.
+    private func decodedOverlays(_ overlays: OverlayImages) throws(ProcessingError) -> (thumbor: [PixelBuffer], watermark: PixelBuffer?) {
+        var budget = maxSourcePixels
+        func decoded(_ data: Data) throws(ProcessingError) -> PixelBuffer {
+            guard budget > 0 else { throw .unprocessable("the overlays' images are over \(maxSourcePixels) pixels together") }
+            do throws(ImageCodingError) {
+                let pixels = try AuxiliaryImages.firstFrame(of: data, coders: manager.coders, maxPixels: budget).pixels
+                budget -= pixels.width * pixels.height
+                return pixels
+            } catch {
+                throw error.isUnusableData ? .watermarkFailed(error.description) : .unprocessable("an overlay image: \(error.description)")
+            }
+        }
+        var thumbor: [PixelBuffer] = []
+        for mark in overlays.thumbor { thumbor.append(try decoded(mark)) }
+        let watermark = try overlays.watermark.map { data throws(ProcessingError) in
+            AuxiliaryImages.faded(try decoded(data), by: auxiliary.watermarkOpacity)
+        }
+        return (thumbor, watermark)
     }
 
     /// `data` decoded as `options` allow: reduced on load when they do, at most the

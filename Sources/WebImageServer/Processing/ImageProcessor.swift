@@ -142,11 +142,11 @@ public final class ImageProcessor: Sendable {
                     if joined { image.source = .coalesced }
                 }
             } catch let error where error.allowsFallback {
-                guard let fallback = auxiliary.fallback else { throw error }
+                guard let fallback = await fallbackImage(for: url) else { throw error }
                 // Made for this request and not cached: the source may be there next time.
-                let marks = try await fetcher.marks(of: url)
+                let overlays = try await fetcher.overlays(of: url)
                 image = try await makeInSlot(url, from: ImageDataResult(data: fallback, source: .data, url: Self.fallbackURL),
-                                             marks: marks)
+                                             overlays: overlays)
                 image.isFallback = true
             }
         }
@@ -155,7 +155,7 @@ public final class ImageProcessor: Sendable {
     }
 
     /// The image `url` describes made now and cached under `key` (unless it bypasses the cache):
-    /// its source fetched (with the client's `conditions`), its marks, then the result made in a
+    /// its source fetched (with the client's `conditions`), its overlays, then the result made in a
     /// slot, dated and kept as its origin said.
     private func make(_ url: ProcessingURL, cacheKey key: String, conditions: SourceConditions?) async throws(ProcessingError)
         -> ProcessedImage {
@@ -171,9 +171,9 @@ public final class ImageProcessor: Sendable {
         if let limit = url.options.sourceLimits.maxSrcFileSize, source.data.count > limit {
             throw .sourceTooLarge("over \(limit) bytes")
         }
-        let marks = try await fetcher.marks(of: url)
+        let overlays = try await fetcher.overlays(of: url)
         var made = try await tracing.span("Processing image") { _ async throws(ProcessingError) in
-            try await makeInSlot(url, from: source, marks: marks)
+            try await makeInSlot(url, from: source, overlays: overlays)
         }
         if let response = source.response { made.take(OriginHeaders(response), under: answers) }
         // Once the result is cached a later request finds it there; until then it joins.
@@ -183,21 +183,29 @@ public final class ImageProcessor: Sendable {
         return made
     }
 
-    /// The image `url` describes made from `source` and the encoded `marks` of its thumbor
-    /// overlays in a processing slot, on the executor.
+    /// The image `url` describes made from `source` and the encoded images of its `overlays` in
+    /// a processing slot, on the executor.
     /// An `/info` answer that needs no pixel (``InfoOptions/readsHeadersOnly``) is made where
     /// the request runs, without a slot: it reads a header and the metadata blocks, which takes
     /// less than the two hops to the executor and back.
-    private func makeInSlot(_ url: ProcessingURL, from source: ImageDataResult, marks: [Data]) async throws(ProcessingError)
+    private func makeInSlot(_ url: ProcessingURL, from source: ImageDataResult, overlays: OverlayImages) async throws(ProcessingError)
         -> ProcessedImage {
         if let info = url.options.info, info.readsHeadersOnly, url.options.crop == nil, url.options.requiredHashsum == nil {
             return try describe(source, url: url, info: info)
         }
         return try await slots.run { () async throws(ProcessingError) -> ProcessedImage in
             try await withTaskExecutorPreference(executor) { () async throws(ProcessingError) -> ProcessedImage in
-                try await make(url, from: source, marks: marks)
+                try await make(url, from: source, overlays: overlays)
             }
         }
+    }
+
+    /// The bytes of the image answered when `url`'s source cannot be loaded: its
+    /// `fallback_image_url`'s, fetched as a source is, else the configured fallback's; nil when
+    /// there is none or the URL's cannot be fetched either (the source's error is answered).
+    private func fallbackImage(for url: ProcessingURL) async -> Data? {
+        guard let address = url.options.fallbackImageURL else { return auxiliary.fallback }
+        return try? await fetcher.fetch(address).data
     }
 
     /// What the fallback image's bytes are filed under: no cache keeps them by it.

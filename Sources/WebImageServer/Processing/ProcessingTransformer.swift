@@ -99,7 +99,7 @@ struct ProcessingTransformer: ImageTransformer {
         }
         if let placement = options.watermark, let watermark {
             pixels = Self.applying(placement.transformer(laying: watermark, on: pixels.size,
-                                                         dpr: plan.dprScale), to: pixels)
+                                                         dpr: plan.dprScale, style: options.watermarkStyle), to: pixels)
         }
         for (overlay, image) in zip(options.thumborOverlays, thumborMarks) {
             switch overlay {

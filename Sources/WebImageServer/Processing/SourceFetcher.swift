@@ -13,19 +13,23 @@ struct SourceFetcher: Sendable {
     /// Where lookups and downloads are counted and timed.
     let metrics: ServerMetrics
 
-    /// The encoded images of `url`'s thumbor overlays (marks, nine-patches), in order, each fetched as a source is
-    /// (the same allowed sources, address policy, size limit and cache); a failure is
+    /// The encoded images of `url`'s thumbor overlays (marks, nine-patches), in order, and of
+    /// its `watermark_url` when a watermark is laid, each fetched as a source is (the same
+    /// allowed sources, address policy, size limit and cache); a failure is
     /// ``ProcessingError/forWatermark``'s.
-    func marks(of url: ProcessingURL) async throws(ProcessingError) -> [Data] {
-        var marks: [Data] = []
-        for overlay in url.options.thumborOverlays {
-            do throws(ProcessingError) {
-                marks.append(try await fetch(overlay.url).data)
-            } catch {
-                throw error.forWatermark
+    func overlays(of url: ProcessingURL) async throws(ProcessingError) -> OverlayImages {
+        var overlays = OverlayImages()
+        do throws(ProcessingError) {
+            for overlay in url.options.thumborOverlays {
+                overlays.thumbor.append(try await fetch(overlay.url).data)
             }
+            if url.options.watermark != nil, let address = url.options.watermarkURL {
+                overlays.watermark = try await fetch(address).data
+            }
+        } catch {
+            throw error.forWatermark
         }
-        return marks
+        return overlays
     }
 
     /// The bytes of the source at `address`, or at `fallback` when `address` is a local file

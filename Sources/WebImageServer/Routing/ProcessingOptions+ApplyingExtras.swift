@@ -107,6 +107,8 @@ extension ProcessingOptions {
             try applyCacheTags(arguments)
         case .watermark:
             try applyWatermark(arguments, limits: limits)
+        case .watermarkURL, .watermarkSize, .watermarkRotate, .watermarkShadow, .fallbackImageURL:
+            try applyWatermarkStyle(name, arguments, limits: limits)
         default:
             throw arguments.fail("not an option of its own")
         }

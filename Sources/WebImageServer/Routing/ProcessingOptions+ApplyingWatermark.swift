@@ -1,3 +1,5 @@
+import Foundation
+
 extension ProcessingOptions {
     /// `opacity[:position[:x[:y[:scale]]]]`, imgproxy's `watermark`: the position is an edge,
     /// a corner, `ce` or `re` (tiled); empty arguments keep the earlier ones; opacity 0 turns
@@ -27,5 +29,47 @@ extension ProcessingOptions {
             guard value.scale > 0 else { throw arguments.fail("the scale must be above 0") }
         }
         watermark = value.opacity > 0 ? value : nil
+    }
+
+    /// Applies one of imgproxy Pro's watermark options (`watermark_url`, `watermark_size`,
+    /// `watermark_rotate`, `watermark_shadow`) or `fallback_image_url`.
+    mutating func applyWatermarkStyle(_ name: ProcessingOptionName, _ arguments: OptionArguments,
+                                      limits: ProcessingURLLimits) throws(ProcessingURLError) {
+        switch name {
+        case .watermarkURL:
+            try arguments.expectCount(1, 1)
+            watermarkURL = try Self.encodedURL(arguments)
+        case .fallbackImageURL:
+            try arguments.expectCount(1, 1)
+            fallbackImageURL = try Self.encodedURL(arguments)
+        case .watermarkSize:
+            try arguments.expectCount(1, 2)
+            let dimension = 0...limits.maxDimension
+            watermarkStyle.width = arguments.has(0) ? try arguments.integer(0, in: dimension) : 0
+            watermarkStyle.height = arguments.has(1) ? try arguments.integer(1, in: dimension) : 0
+        case .watermarkRotate:
+            try arguments.expectCount(1, 1)
+            watermarkStyle.rotation = try arguments.decimal(0, in: -3600...3600).truncatingRemainder(dividingBy: 360)
+        case .watermarkShadow:
+            try arguments.expectCount(1, 1)
+            watermarkStyle.shadowSigma = try arguments.decimal(0, in: 0...limits.maxBlurSigma)
+        default:
+            throw arguments.fail("not a watermark option")
+        }
+    }
+
+    /// Argument 0 as the URL its URL-safe base64 encodes (empty: none), checked as a source
+    /// URL is; the server's source rules apply when it is fetched.
+    private static func encodedURL(_ arguments: OptionArguments) throws(ProcessingURLError) -> URL? {
+        let text = arguments.values[0]
+        guard !text.isEmpty else { return nil }
+        guard let bytes = URLSafeBase64.decode(text), let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw arguments.fail("not the URL-safe base64 of a UTF-8 URL")
+        }
+        do throws(ProcessingURLError) {
+            return try SourceURL.parse(decoded)
+        } catch {
+            throw arguments.fail("\(error)")
+        }
     }
 }
