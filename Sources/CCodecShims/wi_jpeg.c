@@ -369,7 +369,7 @@ static const uint8_t *opaque_row(const uint8_t *pixels, uint8_t *scratch, int wi
 }
 
 static void encode_rows(wi_jpeg_encoder *encoder, const uint8_t *rgba, int width, int height,
-                        int quality, int progressive, const uint8_t *icc, size_t icc_length) {
+                        int quality, int progressive, int full_chroma, int dpi, const uint8_t *icc, size_t icc_length) {
     struct jpeg_compress_struct *cinfo = &encoder->cinfo;
     jpeg_create_compress(cinfo);
     encoder->dest.init_destination = destination_init;
@@ -382,6 +382,15 @@ static void encode_rows(wi_jpeg_encoder *encoder, const uint8_t *rgba, int width
     cinfo->in_color_space = JCS_EXT_RGBA;
     jpeg_set_defaults(cinfo);
     jpeg_set_quality(cinfo, quality, TRUE);
+    if (full_chroma) {
+        cinfo->comp_info[0].h_samp_factor = 1;
+        cinfo->comp_info[0].v_samp_factor = 1;
+    }
+    if (dpi > 0) {
+        cinfo->density_unit = 1;
+        cinfo->X_density = (UINT16)(dpi > 65535 ? 65535 : dpi);
+        cinfo->Y_density = cinfo->X_density;
+    }
     if (progressive) jpeg_simple_progression(cinfo);
     encoder->row = malloc((size_t)width * 4);
     if (!encoder->row) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
@@ -396,7 +405,7 @@ static void encode_rows(wi_jpeg_encoder *encoder, const uint8_t *rgba, int width
 }
 
 wi_jpeg_status wi_jpeg_encode(const uint8_t *rgba, int width, int height, int quality, int progressive,
-                              const uint8_t *icc, size_t icc_length,
+                              int full_chroma, int dpi, const uint8_t *icc, size_t icc_length,
                               uint8_t **out, size_t *out_length, char *message) {
     *out = NULL;
     *out_length = 0;
@@ -410,7 +419,7 @@ wi_jpeg_status wi_jpeg_encode(const uint8_t *rgba, int width, int height, int qu
     encoder->cinfo.err = &encoder->error.pub;
     wi_jpeg_status status = WI_JPEG_OK;
     if (!setjmp(encoder->error.jump)) {
-        encode_rows(encoder, rgba, width, height, quality, progressive, icc, icc_length);
+        encode_rows(encoder, rgba, width, height, quality, progressive, full_chroma, dpi, icc, icc_length);
         *out = encoder->buffer;
         *out_length = encoder->length;
     } else {

@@ -1,4 +1,4 @@
-import WebImageServer
+@testable import WebImageServer
 import WebImageTestSupport
 import XCTest
 
@@ -33,6 +33,27 @@ final class ProcessingURLFuzzTests: XCTestCase {
         }
         // The generator is useful only if some paths get through.
         XCTAssertGreaterThan(parsed, 1000)
+    }
+
+    /// Every option by every spelling, with 0 to 12 arguments drawn from the pieces (empty ones
+    /// among them): each parses or throws, whatever its arity and values.
+    func testEveryOptionWithAnyArgumentsParsesOrThrows() throws {
+        var parser = ProcessingURLParser()
+        parser.allowSecurityOptions = true
+        parser.allowBypassCache = true
+        var random = SeededRandom(seed: 29)
+        let arguments = Self.pieces.filter { !$0.contains("/") } + ["", "", "1", "0.25", "auto", "lossless", "on", "down"]
+        var parsed = 0
+        for spelling in ProcessingOptionName.allCases.flatMap({ [$0.rawValue] + $0.shortNames }) {
+            for count in 0...12 {
+                for _ in 0..<8 {
+                    let values = (0..<count).map { _ in arguments[Int(random.next() % UInt64(arguments.count))] }
+                    let option = ([spelling] + values).joined(separator: ":")
+                    if (try? parser.parse("/s/\(option)/plain/http://h/x")) != nil { parsed += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(parsed, 150, "some get through, so values are reached, not only arities")
     }
 
     func testRandomBytesNeverCrashTheParser() {

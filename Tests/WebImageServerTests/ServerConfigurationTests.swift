@@ -165,7 +165,8 @@ final class ServerConfigurationTests: XCTestCase {
         // reads them) and its open-source sources do not.
         let pro: Set = ["IMGPROXY_INFO_PRESETS", "IMGPROXY_INFO_PRESETS_PATH", "IMGPROXY_INFO_ONLY_PRESETS", "IMGPROXY_ALLOWED_INFO_OPTIONS",
                         "IMGPROXY_UNSHARP_MASKING_MODE", "IMGPROXY_UNSHARP_MASKING_WEIGHT", "IMGPROXY_UNSHARP_MASKING_DIVIDER",
-                        "IMGPROXY_ALLOW_BYPASS_CACHE", "IMGPROXY_CACHE_TAGS_FORMAT"]
+                        "IMGPROXY_ALLOW_BYPASS_CACHE", "IMGPROXY_CACHE_TAGS_FORMAT", "IMGPROXY_JPEG_NO_SUBSAMPLE",
+                        "IMGPROXY_WEBP_COMPRESSION", "IMGPROXY_WEBP_SMART_SUBSAMPLE", "IMGPROXY_AVIF_SUBSAMPLE"]
         XCTAssertTrue(pro.isSubset(of: settings))
         XCTAssertEqual(Set(listed), settings.filter { $0.hasPrefix("IMGPROXY_") }.subtracting(pro).union(foreign),
                        "every variable imgproxy reads is handled, and no name imgproxy does not read")

@@ -98,13 +98,15 @@ wi_jpeg_status wi_jpeg_finish(wi_jpeg_decoder *decoder, int *incomplete);
 
 /// Encodes `width` x `height` RGBA8 pixels (non-premultiplied, rows of width * 4 bytes) as a
 /// JPEG of `quality` 1...100, baseline, or progressive (libjpeg's simple progression) when
-/// `progressive` is not 0. Alpha is dropped by compositing over white. When `icc` is
+/// `progressive` is not 0, chroma at full resolution (4:4:4) when `full_chroma` is not 0, else
+/// halved both ways (4:2:0), its JFIF density `dpi` dots per inch when above 0 (else none stated).
+/// Alpha is dropped by compositing over white. When `icc` is
 /// not NULL, its `icc_length` bytes (at most 255 * 65519) are written as `ICC_PROFILE` APP2
 /// markers. On success
 /// `*out` is a malloc'd buffer of `*out_length` bytes that the caller frees with free().
 /// On failure `message` (WI_JPEG_MESSAGE_CAPACITY bytes) says why.
 wi_jpeg_status wi_jpeg_encode(const uint8_t *rgba, int width, int height, int quality, int progressive,
-                              const uint8_t *icc, size_t icc_length,
+                              int full_chroma, int dpi, const uint8_t *icc, size_t icc_length,
                               uint8_t **out, size_t *out_length, char *message);
 
 #endif

@@ -41,6 +41,22 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// (a still PNG, given a ``PaletteQuantizer``; imgproxy's `IMGPROXY_PNG_QUANTIZE` with
     /// `IMGPROXY_PNG_QUANTIZATION_COLORS`), or nil for truecolour. Other formats ignore it.
     public var paletteColors: Int?
+    /// How JPEG and AVIF sample chroma (imgproxy's `IMGPROXY_JPEG_NO_SUBSAMPLE`,
+    /// `IMGPROXY_AVIF_SUBSAMPLE`): the coder's own rule by default.
+    public var chromaSubsampling = ChromaSubsampling.automatic
+    /// Whether a WebP is written losslessly after libwebp's near-lossless preprocessing, which
+    /// rounds pixel values as far as ``quality`` allows (imgproxy's `near_lossless` WebP
+    /// compression); off by default. ``lossless`` is exact.
+    public var nearLossless = false
+    /// Whether a lossy WebP converts RGB to YUV with libwebp's sharp, iterative method, which
+    /// keeps colour edges crisper and takes longer (imgproxy's `IMGPROXY_WEBP_SMART_SUBSAMPLE`).
+    public var sharpYUV = false
+    /// What the image shows, for encoders that tune by it (WebP's presets), over the coder's
+    /// own setting; nil keeps the coder's.
+    public var contentKind: ImageContentKind?
+    /// The density written where the format records one (JPEG's JFIF header, PNG's `pHYs`), in
+    /// dots per inch, or nil for the encoder's default (JPEG: none; PNG: no `pHYs`).
+    public var dotsPerInch: Int?
 
     /// Options with the given values.
     public init(quality: Double = 0.9, lossless: Bool = false, firstFrameOnly: Bool = false,

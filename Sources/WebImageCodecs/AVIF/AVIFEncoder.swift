@@ -39,8 +39,12 @@ struct AVIFEncoder {
         encoder.pointee.minQuantizerAlpha = quantizer
         encoder.pointee.maxQuantizerAlpha = quantizer
         encoder.pointee.timescale = 1000
-        let format = options.lossless || quantizer <= Self.quantizer(quality: 0.9)
-            ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+        let full = switch options.chromaSubsampling {
+        case .automatic: quantizer <= Self.quantizer(quality: 0.9)
+        case .subsampled: false
+        case .full: true
+        }
+        let format = options.lossless || full ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
         let flags = frames.count == 1 ? AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue : AVIF_ADD_IMAGE_FLAG_NONE.rawValue
         for frame in frames {
             let image = try Self.yuvImage(frame.pixels, format: format, lossless: options.lossless)

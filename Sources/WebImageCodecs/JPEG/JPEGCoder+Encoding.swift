@@ -33,7 +33,8 @@ extension JPEGCoder {
         let status = pixels.bytes.withUnsafeBufferPointer { rgba in
             (profile?.data ?? Data()).withUnsafeBytes { icc in
                 wi_jpeg_encode(rgba.baseAddress, Int32(pixels.width), Int32(pixels.height),
-                               Self.libjpegQuality(options.quality), options.progressive ? 1 : 0, icc.isEmpty ? nil : icc.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                               Self.libjpegQuality(options.quality), options.progressive ? 1 : 0,
+                               options.chromaSubsampling == .full ? 1 : 0, Int32(min(max(options.dotsPerInch ?? 0, 0), 65535)), icc.isEmpty ? nil : icc.baseAddress?.assumingMemoryBound(to: UInt8.self),
                                icc.count, &output, &length, &message)
             }
         }

@@ -23,6 +23,7 @@ struct PNGChunkType: Hashable, Sendable {
     static let IEND = PNGChunkType("IEND")
     static let eXIf = PNGChunkType("eXIf")
     static let iCCP = PNGChunkType("iCCP")
+    static let pHYs = PNGChunkType("pHYs")
     static let acTL = PNGChunkType("acTL")
     static let fcTL = PNGChunkType("fcTL")
     static let fdAT = PNGChunkType("fdAT")

@@ -84,7 +84,8 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Encodes a still image as an 8-bit PNG (RGB when every pixel is opaque, RGBA otherwise),
     /// and an animation as an APNG unless ``ImageEncodeOptions/firstFrameOnly`` is set. An RGB
     /// ``Image/colorProfile`` is embedded as an `iCCP` chunk; sRGB pixels get none. A still
-    /// carries ``ImageEncodeOptions/exif`` as an `eXIf` chunk, and is Adam7-interlaced with
+    /// carries ``ImageEncodeOptions/exif`` as an `eXIf` chunk and ``ImageEncodeOptions/dotsPerInch``
+    /// as a `pHYs` chunk, and is Adam7-interlaced with
     /// ``ImageEncodeOptions/progressive``. With ``ImageEncodeOptions/paletteColors`` it is a
     /// palette PNG (colour type 3) of at most that many colours made by the ``quantizer``, each
     /// with its alpha in `tRNS`, at the fewest bits a pixel the palette needs (1, 2, 4 or 8);
@@ -107,6 +108,14 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         var chunks: [(type: PNGChunkType, data: [UInt8])] = []
         if let profile { chunks.append((.iCCP, try PNGColorProfile.chunkData(for: profile))) }
         if let exif = options.exif { chunks.append((.eXIf, exif)) }
+        if let dpi = options.dotsPerInch, dpi > 0 { chunks.append((.pHYs, Self.physicalDimensions(dotsPerInch: dpi))) }
         return Data(try PNGWriter.inserting(chunks, afterHeaderOf: png))
+    }
+
+    /// A `pHYs` chunk's data for `dpi`: the same pixels a metre both ways, unit 1 (the metre).
+    static func physicalDimensions(dotsPerInch dpi: Int) -> [UInt8] {
+        let perMetre = UInt32(min((Double(dpi) / 0.0254).rounded(), Double(Int32.max)))
+        let bytes = [UInt8(perMetre >> 24), UInt8(perMetre >> 16 & 0xFF), UInt8(perMetre >> 8 & 0xFF), UInt8(perMetre & 0xFF)]
+        return bytes + bytes + [1]
     }
 }

@@ -39,6 +39,7 @@ struct WebPEncoder {
     private func makeConfig() throws(ImageCodingError) -> WebPConfig {
         var config = WebPConfig()
         let quality = options.quality.isFinite ? min(max(options.quality, 0), 1) : 0.9
+        let preset = options.contentKind.map(WebPEncodingPreset.init(kind:)) ?? preset
         guard WebPConfigPreset(&config, preset.libwebpPreset, Float(quality * 100)) != 0 else {
             throw .encodingFailed(.webp, "libwebp version mismatch")
         }
@@ -48,6 +49,13 @@ struct WebPEncoder {
             config.lossless = 1
             config.exact = 1
             config.quality = 75
+        } else if options.nearLossless {
+            // libwebp's near-lossless preprocessing rounds values as far as its level allows: the quality.
+            config.lossless = 1
+            config.near_lossless = Int32((quality * 100).rounded())
+            config.quality = 75
+        } else if options.sharpYUV {
+            config.use_sharp_yuv = 1
         }
         guard WebPValidateConfig(&config) != 0 else { throw .encodingFailed(.webp, "invalid configuration") }
         return config

@@ -1,4 +1,5 @@
 import CWebP
+import WebImage
 
 /// libwebp's encoder presets: starting values of its filtering, noise shaping and sharpness
 /// tuned for a kind of picture (imgproxy's `IMGPROXY_WEBP_PRESET`, libvips's `preset`).
@@ -15,6 +16,18 @@ public enum WebPEncodingPreset: String, Sendable, Hashable, CaseIterable {
     case icon
     /// Text-like images.
     case text
+
+    /// The preset for images showing `kind`.
+    public init(kind: ImageContentKind) {
+        self = switch kind {
+        case .general: .default
+        case .picture: .picture
+        case .photo: .photo
+        case .drawing: .drawing
+        case .icon: .icon
+        case .text: .text
+        }
+    }
 
     /// The preset as libwebp numbers it.
     var libwebpPreset: WebPPreset {

@@ -28,6 +28,8 @@ extension ProcessingURLParser {
         defaults.maxResultDimension = limits.maxResultDimension
         defaults.skipProcessing = Set(output.skipProcessingFormats)
         defaults.unsharpMasking = output.unsharpMasking
+        defaults.pngQuantizationColors = output.pngQuantizationColors
+        defaults.encoding = output.encoding
         allowBypassCache = urls.allowBypassCache
     }
 }

@@ -62,6 +62,9 @@ extension ServerConfiguration {
         /// The unsharp mask imgproxy URLs start from (imgproxy's `IMGPROXY_UNSHARP_MASKING_MODE`,
         /// `_WEIGHT` and `_DIVIDER`; off here unless set, where imgproxy Pro's mode is `auto`).
         public var unsharpMasking = UnsharpMasking()
+        /// The encoders' settings imgproxy URLs start from (imgproxy's `IMGPROXY_JPEG_NO_SUBSAMPLE`,
+        /// `IMGPROXY_WEBP_COMPRESSION`, `_WEBP_SMART_SUBSAMPLE`, `_AVIF_SUBSAMPLE`).
+        public var encoding = EncoderSettings()
 
         /// The settings above that change every result's bytes without being part of its URL's
         /// key — the default quality, SVG's dpi and the encoders' efforts — each that differs from

@@ -18,6 +18,7 @@ enum ProcessingOptionName: String, CaseIterable {
     case bypassCache = "bypass_cache", cacheTags = "cache_tags"
     case watermarkURL = "watermark_url", watermarkSize = "watermark_size", watermarkRotate = "watermark_rotate"
     case watermarkShadow = "watermark_shadow", fallbackImageURL = "fallback_image_url"
+    case jpegOptions = "jpeg_options", pngOptions = "png_options", webpOptions = "webp_options", avifOptions = "avif_options"
 
     /// The other spellings imgproxy takes for the option, shortest first.
     var shortNames: [String] {
@@ -90,6 +91,10 @@ enum ProcessingOptionName: String, CaseIterable {
         case .watermarkRotate: ["wmr", "wm_rot"]
         case .watermarkShadow: ["wmsh"]
         case .fallbackImageURL: ["fiu"]
+        case .jpegOptions: ["jpgo"]
+        case .pngOptions: ["pngo"]
+        case .webpOptions: ["webpo"]
+        case .avifOptions: ["avifo"]
         case .dpr, .dpi, .raw: []
         }
     }

@@ -73,6 +73,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The most colours of a palette PNG result, or nil for truecolour (the server's
     /// `--png-quantize` and `--png-quantization-colors` for imgproxy URLs).
     public var pngPaletteColors: Int?
+    /// The palette size `png_options` turns quantizing on with when it names none (the server's
+    /// `--png-quantization-colors`).
+    public var pngQuantizationColors = 256
+    /// The encoders' settings beyond quality (chroma subsampling, WebP compression, density).
+    public var encoding = EncoderSettings()
     /// Source formats answered with the source's bytes as they are, when no other output format is asked.
     public var skipProcessing: Set<ImageFormat> = []
     /// Whether the file extension of the source URL is ignored rather than taken for ``format``.

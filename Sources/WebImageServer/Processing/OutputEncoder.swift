@@ -75,7 +75,7 @@ struct OutputEncoder: Sendable {
             encoding.exif = exif
             encoding.progressive = format == .png ? options.interlacedPNG : options.progressiveJPEG
             encoding.paletteColors = format == .png ? options.pngPaletteColors : nil
-            let data = try coders.encode(image, as: format, options: encoding)
+            let data = try coders.encode(image, as: format, options: options.encoding.applied(to: encoding, format: format))
             return ProcessedImage(data: data, format: format)
         } catch {
             throw .encodingFailed(String(describing: error))

@@ -76,10 +76,6 @@ extension ProcessingOptions {
             // already reads the smallest image that covers the result.
             try arguments.expectCount(1, 1)
             _ = try arguments.boolean(0)
-        case .dpi:
-            // Accepted for compatibility: outputs carry no density.
-            try arguments.expectCount(1, 1)
-            _ = try arguments.integer(0, in: 0...100_000)
         case .cacheBuster:
             try arguments.expectCount(1, 1)
             let text = try arguments.text(0)
