@@ -19,6 +19,7 @@ enum ProcessingOptionName: String, CaseIterable {
     case watermarkURL = "watermark_url", watermarkSize = "watermark_size", watermarkRotate = "watermark_rotate"
     case watermarkShadow = "watermark_shadow", fallbackImageURL = "fallback_image_url"
     case jpegOptions = "jpeg_options", pngOptions = "png_options", webpOptions = "webp_options", avifOptions = "avif_options"
+    case pipeline = "-"
 
     /// The other spellings imgproxy takes for the option, shortest first.
     var shortNames: [String] {
@@ -95,7 +96,7 @@ enum ProcessingOptionName: String, CaseIterable {
         case .pngOptions: ["pngo"]
         case .webpOptions: ["webpo"]
         case .avifOptions: ["avifo"]
-        case .dpr, .dpi, .raw: []
+        case .dpr, .dpi, .raw, .pipeline: []
         }
     }
 
@@ -104,6 +105,19 @@ enum ProcessingOptionName: String, CaseIterable {
     var isSecurityOption: Bool {
         switch self {
         case .maxSrcResolution, .maxSrcFileSize, .maxAnimationFrames, .maxAnimationFrameResolution, .maxResultDimension: true
+        default: false
+        }
+    }
+
+    /// Whether the option is about the source or the answer rather than a step of processing:
+    /// in a chained pipeline it applies to the whole URL, whichever pipeline names it.
+    var belongsToWholeURL: Bool {
+        switch self {
+        case .format, .quality, .formatQuality, .maxBytes, .skipProcessing, .raw, .cacheBuster, .expires, .filename,
+             .returnAttachment, .stripMetadata, .keepCopyright, .stripColorProfile, .autoRotate, .preserveHDR,
+             .enforceThumbnail, .dpi, .jpegOptions, .pngOptions, .webpOptions, .avifOptions, .maxSrcResolution,
+             .maxSrcFileSize, .maxAnimationFrames, .maxAnimationFrameResolution, .maxResultDimension, .page, .pages,
+             .disableAnimation, .hashsum, .bypassCache, .cacheTags, .fallbackImageURL: true
         default: false
         }
     }

@@ -219,6 +219,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var fallbackImageURL: URL?
     /// The configured watermark laid over the result, or nil for none.
     public var watermark: ProcessingWatermark?
+    /// imgproxy Pro's chained pipelines (after `/-/`), in order: each processes the result of the
+    /// one before, these options' own processing first. Their options about the source and the
+    /// answer are these options' (``ProcessingOptionName/belongsToWholeURL``).
+    public var chained: [ProcessingOptions] = []
+    /// The pipeline the options read now go to: 0 for these, `n` for `chained[n - 1]`.
+    var pipelineCursor = 0
     /// thumbor's `watermark` and `frame` filters, each image loaded from its URL and laid over
     /// the result in order.
     public var thumborOverlays: [ThumborOverlay] = []
@@ -283,6 +289,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         }
         parts.append(contentsOf: geometryKeyParts)
         parts.append(contentsOf: outputKeyParts)
+        for step in chained { parts.append("-/" + step.canonicalKey) }
         return parts.joined(separator: "/")
     }
 }

@@ -15,10 +15,13 @@ public struct ProcessingURLLimits: Sendable, Hashable {
     public var maxBlurSigma: Double
     /// How deeply presets may refer to other presets.
     public var maxPresetDepth: Int
+    /// The most chained pipelines after the first (`/-/`): each makes the whole result again.
+    public var maxPipelines: Int
 
     /// Limits with the given values; the defaults suit a public server.
     public init(maxPathLength: Int = 8192, maxOptions: Int = 64, maxArguments: Int = 41, maxDimension: Int = 16384,
-                maxDPR: Double = 8, maxBlurSigma: Double = 100, maxPresetDepth: Int = 8) {
+                maxDPR: Double = 8, maxBlurSigma: Double = 100, maxPresetDepth: Int = 8,
+                maxPipelines: Int = 8) {
         self.maxPathLength = maxPathLength
         self.maxOptions = maxOptions
         self.maxArguments = maxArguments
@@ -26,5 +29,6 @@ public struct ProcessingURLLimits: Sendable, Hashable {
         self.maxDPR = maxDPR
         self.maxBlurSigma = maxBlurSigma
         self.maxPresetDepth = maxPresetDepth
+        self.maxPipelines = maxPipelines
     }
 }

@@ -48,36 +48,35 @@ extension ImageProcessor {
             return ProcessedImage(data: ProcessingTransformer(options: options).metadata(of: decoded, meta: meta),
                                   format: .undefined, sourceOrigin: source.source)
         }
-        let (markPixels, ownWatermark) = try decodedOverlays(overlays)
-        var transformer = ProcessingTransformer(options: options, watermark: ownWatermark ?? auxiliary.watermark, thumborMarks: markPixels)
+        let marks = try decodedOverlays(overlays)
+        var transformer = ProcessingTransformer(options: options, watermark: marks.watermark ?? auxiliary.watermark, thumborMarks: marks.thumbor)
         if options.unsharpMasking.mode == .auto, Self.decodeOptions(for: options).thumbnailPixelSize != nil,
            let header = try? manager.coders.header(of: source.data) {
             // The header's sides are the stored ones: compare areas, which turning keeps.
             transformer.shrunkOnLoad = decoded.pixels.size.area < header.pixelSize.area
         }
-        let size = transformer.outputSize(for: decoded)
-        let total = size.area.multipliedReportingOverflow(by: decoded.frames.count)
-        guard !total.overflow, total.partialValue <= maxResultPixels else {
-            throw .unprocessable("the result would be \(size) × \(decoded.frames.count) frame(s), over \(maxResultPixels) pixels")
+        // Each chained pipeline processes the one before's upright result.
+        let steps = [transformer] + zip(options.chained, marks.chained).map { step, mark in
+            ProcessingTransformer(options: step, watermark: mark ?? auxiliary.watermark)
         }
-        // A blur costs its pixels times its radius (a separable kernel of about six sigmas a
-        // pass): bounded before it starts, so that a 10-pixel source enlarged to the result
-        // limit and blurred by 100 is refused rather than kept busy for half a minute.
-        // Sharpening blurs once too, at its own sigma.
-        // Blurred areas count once each; a progressive blur blurs at each of its levels.
-        let areaSigmas = options.blurAreas.map { $0.sigma * Double($0.areas.count) } ?? 0
-        let progressiveSigmas = options.progressiveBlur.map { $0.sigma * Double($0.levels + 1) / 2 } ?? 0
-        let sigmas = options.blurSigma + options.sharpenSigma + (options.fillsWithBlur ? ProcessingTransformer.fillBlurSigma : 0)
-            + areaSigmas + progressiveSigmas
-        // A watermark's shadow blurs the mark: sized, it has at most the result's pixels; unsized, its own.
-        let mark = options.watermark == nil ? nil : transformer.watermark
-        let shadowWork = mark.map { Double(max($0.size.area, size.area)) * options.watermarkStyle.shadowSigma } ?? 0
-        let blurWork = Double(total.partialValue) * sigmas + shadowWork
+        // The limits count over the whole chain: every step's result, and the blurs of all.
+        var size = decoded.pixelSize, orientation = decoded.orientation, blurWork = 0.0
+        for step in steps {
+            size = step.outputSize(of: size, orientation: orientation)
+            orientation = .up
+            blurWork += try checkedWork(of: step, making: size, frames: decoded.frames.count)
+        }
         guard blurWork <= Double(maxResultPixels) * Self.blurSigmaAtResultLimit else {
-            throw .unprocessable("a blur of \(sigmas.plainText) over \(total.partialValue) pixels is more work than allowed: "
-                + "at most \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
+            throw .unprocessable("the blurs over \(size) × \(decoded.frames.count) frame(s) are more work than allowed: "
+                + "at most a sigma of \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
         }
-        let image = tracing.span("Transforming image") { transformer.transform(decoded, forKey: transformer.key) ?? decoded }
+        let image = tracing.span("Transforming image") {
+            steps.reduce(decoded) { image, step in
+                var made = step.transform(image, forKey: step.key) ?? image
+                made.orientation = .up
+                return made
+            }
+        }
         // Of a source's metadata, only its copyright tags are carried, when kept.
         let copyright = options.keepCopyright ? EXIFBlock.find(in: source.data).flatMap(EXIF.copyright(fromTIFF:)) : nil
         var result = try tracing.span("Encoding image") { () throws(ProcessingError) -> ProcessedImage in
@@ -88,10 +87,33 @@ extension ImageProcessor {
         return result
     }
 
-    /// The first frames of `overlays`' images, thumbor's in order and the URL's watermark (faded
+    /// The work `step` costs making a result of `size` and `frames` frames, in pixels times blur
+    /// sigma, after checking that result against the pixel limit. A blur costs its pixels times
+    /// its radius (a separable kernel of about six sigmas a pass), so that a 10-pixel source
+    /// enlarged to the result limit and blurred by 100 is refused before it starts rather than
+    /// kept busy for half a minute. Sharpening blurs once too, at its own sigma; blurred areas
+    /// count once each; a progressive blur blurs at each of its levels; a watermark's shadow
+    /// blurs the mark (sized, it has at most the result's pixels; unsized, its own).
+    private func checkedWork(of step: ProcessingTransformer, making size: PixelSize, frames: Int) throws(ProcessingError) -> Double {
+        let total = size.area.multipliedReportingOverflow(by: frames)
+        guard !total.overflow, total.partialValue <= maxResultPixels else {
+            throw .unprocessable("the result would be \(size) × \(frames) frame(s), over \(maxResultPixels) pixels")
+        }
+        let options = step.options
+        let areaSigmas = options.blurAreas.map { $0.sigma * Double($0.areas.count) } ?? 0
+        let progressiveSigmas = options.progressiveBlur.map { $0.sigma * Double($0.levels + 1) / 2 } ?? 0
+        let sigmas = options.blurSigma + options.sharpenSigma + (options.fillsWithBlur ? ProcessingTransformer.fillBlurSigma : 0)
+            + areaSigmas + progressiveSigmas
+        let mark = options.watermark == nil ? nil : step.watermark
+        let shadowWork = mark.map { Double(max($0.size.area, size.area)) * options.watermarkStyle.shadowSigma } ?? 0
+        return Double(total.partialValue) * sigmas + shadowWork
+    }
+
+    /// The first frames of `overlays`' images, thumbor's in order and the URLs' watermarks (faded
     /// by the watermark's base opacity). They share the source pixel limit between them: many
     /// filters of large marks cost no more than one large source.
-    private func decodedOverlays(_ overlays: OverlayImages) throws(ProcessingError) -> (thumbor: [PixelBuffer], watermark: PixelBuffer?) {
+    private func decodedOverlays(_ overlays: OverlayImages) throws(ProcessingError)
+        -> (thumbor: [PixelBuffer], watermark: PixelBuffer?, chained: [PixelBuffer?]) {
         var budget = maxSourcePixels
         func decoded(_ data: Data) throws(ProcessingError) -> PixelBuffer {
             guard budget > 0 else { throw .unprocessable("the overlays' images are over \(maxSourcePixels) pixels together") }
@@ -105,10 +127,13 @@ extension ImageProcessor {
         }
         var thumbor: [PixelBuffer] = []
         for mark in overlays.thumbor { thumbor.append(try decoded(mark)) }
-        let watermark = try overlays.watermark.map { data throws(ProcessingError) in
-            AuxiliaryImages.faded(try decoded(data), by: auxiliary.watermarkOpacity)
+        func faded(_ data: Data?) throws(ProcessingError) -> PixelBuffer? {
+            guard let data else { return nil }
+            return AuxiliaryImages.faded(try decoded(data), by: auxiliary.watermarkOpacity)
         }
-        return (thumbor, watermark)
+        var chained: [PixelBuffer?] = []
+        for data in overlays.chained { chained.append(try faded(data)) }
+        return (thumbor, try faded(overlays.watermark), chained)
     }
 
     /// `data` decoded as `options` allow: reduced on load when they do, at most the

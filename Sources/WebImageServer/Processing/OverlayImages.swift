@@ -7,4 +7,6 @@ struct OverlayImages: Sendable {
     var thumbor: [Data] = []
     /// The image of ``ProcessingOptions/watermarkURL``, or nil for none.
     var watermark: Data?
+    /// The `watermark_url` image of each of ``ProcessingOptions/chained``, in order (nil for one without).
+    var chained: [Data?] = []
 }

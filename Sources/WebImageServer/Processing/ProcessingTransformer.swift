@@ -37,11 +37,16 @@ struct ProcessingTransformer: ImageTransformer {
     /// too-large result is refused before it is allocated: the plan the frames are made by, for
     /// the size the preparation keeps (a trim, known only from the pixels, can only shrink it).
     func outputSize(for image: Image) -> PixelSize {
-        var size = options.turned(image.pixelSize, orientation: image.orientation)
+        outputSize(of: image.pixelSize, orientation: image.orientation)
+    }
+
+    /// The size of the output for an image of `source` pixels declaring `orientation`, as ``outputSize(for:)``.
+    func outputSize(of source: PixelSize, orientation: ImageOrientation) -> PixelSize {
+        var size = options.turned(source, orientation: orientation)
         if let crop = options.crop {
             size = cropSize(crop, of: size)
         }
-        return plan(prepared: size, of: image.pixelSize).output
+        return plan(prepared: size, of: source).output
     }
 
     /// Where smart gravity cut the first frame, for the next frames: the crop before the resize

@@ -14,7 +14,7 @@ struct SourceFetcher: Sendable {
     let metrics: ServerMetrics
 
     /// The encoded images of `url`'s thumbor overlays (marks, nine-patches), in order, and of
-    /// its `watermark_url` when a watermark is laid, each fetched as a source is (the same
+    /// its pipelines' `watermark_url`s when they lay a watermark, each fetched as a source is (the same
     /// allowed sources, address policy, size limit and cache); a failure is
     /// ``ProcessingError/forWatermark``'s.
     func overlays(of url: ProcessingURL) async throws(ProcessingError) -> OverlayImages {
@@ -23,13 +23,18 @@ struct SourceFetcher: Sendable {
             for overlay in url.options.thumborOverlays {
                 overlays.thumbor.append(try await fetch(overlay.url).data)
             }
-            if url.options.watermark != nil, let address = url.options.watermarkURL {
-                overlays.watermark = try await fetch(address).data
-            }
+            overlays.watermark = try await watermark(of: url.options)
+            for step in url.options.chained { overlays.chained.append(try await watermark(of: step)) }
         } catch {
             throw error.forWatermark
         }
         return overlays
+    }
+
+    /// The bytes of `options`' `watermark_url` image when it lays a watermark, else nil.
+    private func watermark(of options: ProcessingOptions) async throws(ProcessingError) -> Data? {
+        guard options.watermark != nil, let address = options.watermarkURL else { return nil }
+        return try await fetch(address).data
     }
 
     /// The bytes of the source at `address`, or at `fallback` when `address` is a local file

@@ -31,7 +31,7 @@ struct OptionReader<Options: URLOptionVocabulary> {
         }
         if Options.isSecurityOption(name), !allowsSecurityOptions { throw .securityOptionNotAllowed(name.rawValue) }
         // The URL's own options only: what a preset holds, its administrator wrote.
-        if depth == 0, let allowedNames, !allowedNames.contains(name) {
+        if depth == 0, let allowedNames, !allowedNames.contains(name), !Options.isAlwaysAllowed(name) {
             throw .forbiddenOption(ProcessingURLError.quoting(parts[0]))
         }
         guard parts.count <= limits.maxArguments + 1 else {
@@ -55,8 +55,11 @@ struct OptionReader<Options: URLOptionVocabulary> {
         guard let list = presets.options[name] else { throw .unknownPreset(ProcessingURLError.quoting(name)) }
         guard expansion.usedPresets.insert(name).inserted else { return }
         guard depth < limits.maxPresetDepth else { throw .presetTooDeep(ProcessingURLError.quoting(name)) }
+        // A preset's chained pipelines follow the one it is used in; the URL goes on in that one.
+        let cursor = options.pipelineCursor
         for segment in list {
             try apply(Substring(segment), into: &options, expansion: &expansion, depth: depth + 1)
         }
+        options.pipelineCursor = cursor
     }
 }

@@ -6,6 +6,19 @@ extension ProcessingOptions {
     /// checking its arguments against `limits`.
     mutating func apply(_ name: ProcessingOptionName, _ arguments: OptionArguments,
                         limits: ProcessingURLLimits) throws(ProcessingURLError) {
+        if name == .pipeline {
+            try arguments.expectCount(0, 0)
+            guard chained.count < limits.maxPipelines || pipelineCursor < chained.count else {
+                throw arguments.fail("more than \(limits.maxPipelines) chained pipelines")
+            }
+            pipelineCursor += 1
+            if pipelineCursor > chained.count { chained.append(ProcessingOptions()) }
+            return
+        }
+        if pipelineCursor > 0, !name.belongsToWholeURL {
+            try chained[pipelineCursor - 1].apply(name, arguments, limits: limits)
+            return
+        }
         let dimension = 0...limits.maxDimension
         switch name {
         case .resize:
@@ -54,11 +67,12 @@ extension ProcessingOptions {
         case .background:
             background = try Self.background(arguments)
         case .crop:
-            try arguments.expectCount(2, 5)
+            // The height may be left out, as imgproxy reads it: 0, the whole height.
+            try arguments.expectCount(1, 5)
             let side = 0...Double(limits.maxDimension)
             let cropGravity = arguments.values.count > 2 ? try Self.gravity(arguments, from: 2) : nil
-            crop = ProcessingCrop(width: try arguments.decimal(0, in: side), height: try arguments.decimal(1, in: side),
-                                  gravity: cropGravity)
+            let height = arguments.values.count > 1 ? try arguments.decimal(1, in: side) : 0
+            crop = ProcessingCrop(width: try arguments.decimal(0, in: side), height: height, gravity: cropGravity)
         case .autoRotate:
             try arguments.expectCount(1, 1)
             autoRotate = try arguments.boolean(0)

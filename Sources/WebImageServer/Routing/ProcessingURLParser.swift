@@ -79,6 +79,7 @@ public struct ProcessingURLParser: Sendable {
         let reader = OptionReader<ProcessingOptions>(presets: presets, limits: limits, separator: argumentsSeparator,
                                                      allowsSecurityOptions: allowSecurityOptions, allowedNames: allowedProcessing.names)
         let index = try readOptions(segments, into: &options, reader: reader, onlyPresets: onlyPresets)
+        options.pipelineCursor = 0
         if options.bypassesCache, !allowBypassCache { throw .securityOptionNotAllowed(ProcessingOptionName.bypassCache.rawValue) }
         let (source, fileExtension) = try source(in: segments[index...])
         // With `raw`, imgproxy ignores the extension; so does this parser.
@@ -128,10 +129,11 @@ public struct ProcessingURLParser: Sendable {
         }
     }
 
-    /// `segment` as an option (`name:arg:arg`), its separators possibly escaped as `%3A` (as
-    /// imgproxy reads them), or nil when it is not one (no separator: the source begins).
+    /// `segment` as an option (`name:arg:arg`, or `-`, which starts a chained pipeline), its
+    /// separators possibly escaped as `%3A` (as imgproxy reads them), or nil when it is not one
+    /// (no separator: the source begins).
     private func option(_ segment: Substring) -> Substring? {
-        if segment.contains(argumentsSeparator) { return segment }
+        if segment.contains(argumentsSeparator) || segment == "-" { return segment }
         guard argumentsSeparator == ":", segment.range(of: "%3A", options: .caseInsensitive) != nil else { return nil }
         return Substring(segment.replacingOccurrences(of: "%3A", with: ":", options: .caseInsensitive))
     }

@@ -13,10 +13,27 @@ protocol URLOptionVocabulary {
     static func isSecurityOption(_ name: Name) -> Bool
     /// Applies the option `name` (not the preset option) with its `arguments`, checked against `limits`.
     mutating func apply(_ name: Name, _ arguments: OptionArguments, limits: ProcessingURLLimits) throws(ProcessingURLError)
+    /// Whether `name` is allowed whatever the server's allowed options list (the pipeline
+    /// separator, which is the URL's structure rather than an option).
+    static func isAlwaysAllowed(_ name: Name) -> Bool
+    /// Which pipeline of a chain the options read now go to, 0 for the first: a preset's own
+    /// pipelines count from where it is used, and the URL's options after it go on there.
+    var pipelineCursor: Int { get set }
+}
+
+extension URLOptionVocabulary {
+    /// No option is always allowed.
+    static func isAlwaysAllowed(_ name: Name) -> Bool { false }
+    /// One pipeline only.
+    var pipelineCursor: Int {
+        get { 0 }
+        set {}
+    }
 }
 
 extension ProcessingOptions: URLOptionVocabulary {
     static func name(spelling: Substring) -> ProcessingOptionName? { ProcessingOptionName(spelling: spelling) }
     static var presetName: ProcessingOptionName { .preset }
     static func isSecurityOption(_ name: ProcessingOptionName) -> Bool { name.isSecurityOption }
+    static func isAlwaysAllowed(_ name: ProcessingOptionName) -> Bool { name == .pipeline }
 }
