@@ -166,7 +166,10 @@ final class ServerConfigurationTests: XCTestCase {
         let pro: Set = ["IMGPROXY_INFO_PRESETS", "IMGPROXY_INFO_PRESETS_PATH", "IMGPROXY_INFO_ONLY_PRESETS", "IMGPROXY_ALLOWED_INFO_OPTIONS",
                         "IMGPROXY_UNSHARP_MASKING_MODE", "IMGPROXY_UNSHARP_MASKING_WEIGHT", "IMGPROXY_UNSHARP_MASKING_DIVIDER",
                         "IMGPROXY_ALLOW_BYPASS_CACHE", "IMGPROXY_CACHE_TAGS_FORMAT", "IMGPROXY_JPEG_NO_SUBSAMPLE",
-                        "IMGPROXY_WEBP_COMPRESSION", "IMGPROXY_WEBP_SMART_SUBSAMPLE", "IMGPROXY_AVIF_SUBSAMPLE"]
+                        "IMGPROXY_WEBP_COMPRESSION", "IMGPROXY_WEBP_SMART_SUBSAMPLE", "IMGPROXY_AVIF_SUBSAMPLE",
+                        "IMGPROXY_AUTOQUALITY_METHOD", "IMGPROXY_AUTOQUALITY_TARGET", "IMGPROXY_AUTOQUALITY_MIN",
+                        "IMGPROXY_AUTOQUALITY_FORMAT_MIN", "IMGPROXY_AUTOQUALITY_MAX", "IMGPROXY_AUTOQUALITY_FORMAT_MAX",
+                        "IMGPROXY_AUTOQUALITY_ALLOWED_ERROR", "IMGPROXY_AUTOQUALITY_MAX_RESOLUTION"]
         XCTAssertTrue(pro.isSubset(of: settings))
         XCTAssertEqual(Set(listed), settings.filter { $0.hasPrefix("IMGPROXY_") }.subtracting(pro).union(foreign),
                        "every variable imgproxy reads is handled, and no name imgproxy does not read")

@@ -9,6 +9,10 @@ public enum ImageAnalysisError: Error, Sendable, Hashable, CustomStringConvertib
     /// The image is larger than the algorithm takes (`limit` pixels a side): the caller
     /// shrinks it first, since the answer would be no better and much slower to compute.
     case imageTooLarge(width: Int, height: Int, limit: Int)
+    /// Two images compared pixel for pixel differ in size.
+    case sizesDiffer(PixelSize, PixelSize)
+    /// The image is smaller than the algorithm's window (`minimum` pixels a side).
+    case imageTooSmall(width: Int, height: Int, minimum: Int)
 
     /// One line saying what was wrong.
     public var description: String {
@@ -17,6 +21,8 @@ public enum ImageAnalysisError: Error, Sendable, Hashable, CustomStringConvertib
         case .emptyImage: "the image has no pixels"
         case let .paletteSizeOutOfRange(size): "a palette has 2 to 256 colours, not \(size)"
         case let .imageTooLarge(width, height, limit): "a \(width) × \(height) image is over \(limit) pixels a side: shrink it first"
+        case let .sizesDiffer(first, second): "images of \(first) and \(second) cannot be compared pixel for pixel"
+        case let .imageTooSmall(width, height, minimum): "a \(width) × \(height) image is under \(minimum) pixels a side"
         }
     }
 }

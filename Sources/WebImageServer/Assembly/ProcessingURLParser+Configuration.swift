@@ -30,6 +30,7 @@ extension ProcessingURLParser {
         defaults.unsharpMasking = output.unsharpMasking
         defaults.pngQuantizationColors = output.pngQuantizationColors
         defaults.encoding = output.encoding
+        defaults.autoquality = output.autoquality
         allowBypassCache = urls.allowBypassCache
     }
 }

@@ -69,20 +69,9 @@ extension ServerConfiguration {
                    "Turn the images of imgproxy URLs upright by their EXIF orientation unless the URL's ar says otherwise", \.output.autoRotate),
         switchable("strip-color-profile", "IMGPROXY_STRIP_COLOR_PROFILE",
                    "Convert results of imgproxy URLs to sRGB and write no ICC profile unless the URL's scp says otherwise", \.output.stripColorProfile),
-        setting("format-quality", "IMGPROXY_FORMAT_QUALITY", "FORMAT=Q,…",
-                "Encoder quality of a format when a URL gives none, over --quality (the default of an imgproxy URL's fq; thumbor's WEBP_QUALITY, AVIF_QUALITY, HEIF_QUALITY); repeat for more",
-                default: "none: --quality for every format", repeated: ",") { text, configuration throws(SettingValueError) in
-            var qualities: [ImageFormat: Int] = [:]
-            for pair in SettingText.list(text) {
-                let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
-                guard parts.count == 2, let format = try? ProcessingOptions.anyFormat(named: parts[0]),
-                      let quality = Int(parts[1]), (1...100).contains(quality) else {
-                    throw SettingValueError(reason: "has \"\(pair)\", which is no FORMAT=QUALITY with a quality of 1…100")
-                }
-                qualities[format] = quality
-            }
-            configuration.output.formatQuality = qualities
-        },
+        formatQualities("format-quality", "IMGPROXY_FORMAT_QUALITY",
+                        "Encoder quality of a format when a URL gives none, over --quality (the default of an imgproxy URL's fq; thumbor's WEBP_QUALITY, AVIF_QUALITY, HEIF_QUALITY)",
+                        default: "none: --quality for every format", \.output.formatQuality),
         switchable("keep-copyright", "IMGPROXY_KEEP_COPYRIGHT",
                    "Write a source's EXIF Artist, Copyright and DateTime into JPEG, PNG, WebP, AVIF and HEIC results of imgproxy URLs (kcr overrides)",
                    \.output.keepCopyright),
@@ -116,6 +105,23 @@ extension ServerConfiguration {
                 0...9, \.output.avifSpeed),
         integer("jxl-effort", "IMGPROXY_JXL_EFFORT", "N", "libjxl's effort for JPEG XL results: higher is smaller and slower",
                 1...9, \.output.jxlEffort),
+        choice("autoquality-method", "IMGPROXY_AUTOQUALITY_METHOD", "METHOD",
+               "How imgproxy URLs naming no quality get one, by encoding several times (the default of their aq)", \.output.autoquality.method),
+        decimal("autoquality-target", "IMGPROXY_AUTOQUALITY_TARGET", "VALUE",
+                "The file size in bytes (size) or the DSSIM (dssim, ml) autoquality aims at", 0...Double(Int32.max), \.output.autoquality.target),
+        integer("autoquality-min", "IMGPROXY_AUTOQUALITY_MIN", "Q", "The lowest quality autoquality chooses", 1...100,
+                \.output.autoquality.minQuality),
+        formatQualities("autoquality-format-min", "IMGPROXY_AUTOQUALITY_FORMAT_MIN", "The lowest quality autoquality chooses for a format, over --autoquality-min",
+                        default: "avif=60", \.output.autoquality.formatMin),
+        integer("autoquality-max", "IMGPROXY_AUTOQUALITY_MAX", "Q", "The highest quality autoquality chooses", 1...100,
+                \.output.autoquality.maxQuality),
+        formatQualities("autoquality-format-max", "IMGPROXY_AUTOQUALITY_FORMAT_MAX", "The highest quality autoquality chooses for a format, over --autoquality-max",
+                        default: "avif=65", \.output.autoquality.formatMax),
+        decimal("autoquality-allowed-error", "IMGPROXY_AUTOQUALITY_ALLOWED_ERROR", "DSSIM",
+                "How far from the target a DSSIM may be for its quality to be taken at once", 0...1, \.output.autoquality.allowedError),
+        decimal("autoquality-max-resolution", "IMGPROXY_AUTOQUALITY_MAX_RESOLUTION", "MEGAPIXELS",
+                "Results over this many megapixels keep their quality rather than search one; 0 for no bound", 0...100_000,
+                \.output.autoquality.maxResolution),
         choice("unsharp-masking-mode", "IMGPROXY_UNSHARP_MASKING_MODE", "MODE",
                "When imgproxy URLs' results get a 3 × 3 unsharp mask (the default of their ush): auto when made smaller without sharpen",
                \.output.unsharpMasking.mode),

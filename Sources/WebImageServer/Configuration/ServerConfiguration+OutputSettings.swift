@@ -65,6 +65,8 @@ extension ServerConfiguration {
         /// The encoders' settings imgproxy URLs start from (imgproxy's `IMGPROXY_JPEG_NO_SUBSAMPLE`,
         /// `IMGPROXY_WEBP_COMPRESSION`, `_WEBP_SMART_SUBSAMPLE`, `_AVIF_SUBSAMPLE`).
         public var encoding = EncoderSettings()
+        /// How imgproxy URLs' qualities are chosen when they name none (imgproxy's `IMGPROXY_AUTOQUALITY_*`).
+        public var autoquality = Autoquality()
 
         /// The settings above that change every result's bytes without being part of its URL's
         /// key — the default quality, SVG's dpi and the encoders' efforts — each that differs from

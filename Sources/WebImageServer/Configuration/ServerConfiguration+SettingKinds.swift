@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// The kinds of setting the table is written in: each reads its text the same way from a
 /// variable and a flag, and shows its default as the configuration's own.
@@ -69,6 +70,25 @@ extension ServerConfiguration {
                 throw SettingValueError(reason: "is \"\(text)\", which is none of \(names.joined(separator: ", "))")
             }
             configuration[keyPath: keyPath] = value
+        }
+    }
+
+    /// Qualities by format, `FORMAT=Q` pairs (each quality 1…100): comma-separated in the
+    /// variable, the flag repeated on the command line.
+    static func formatQualities(_ flag: String, _ variable: String, _ summary: String, default defaultText: String,
+                                _ keyPath: WritableKeyPath<ServerConfiguration, [ImageFormat: Int]> & Sendable) -> ServerSetting {
+        setting(flag, variable, "FORMAT=Q,…", "\(summary); repeat for more", default: defaultText,
+                repeated: ",") { text, configuration throws(SettingValueError) in
+            var qualities: [ImageFormat: Int] = [:]
+            for pair in SettingText.list(text) {
+                let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
+                guard parts.count == 2, let format = try? ProcessingOptions.anyFormat(named: parts[0]),
+                      let quality = Int(parts[1]), (1...100).contains(quality) else {
+                    throw SettingValueError(reason: "has \"\(pair)\", which is no FORMAT=QUALITY with a quality of 1…100")
+                }
+                qualities[format] = quality
+            }
+            configuration[keyPath: keyPath] = qualities
         }
     }
 

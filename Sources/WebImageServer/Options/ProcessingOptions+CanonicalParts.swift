@@ -81,6 +81,7 @@ extension ProcessingOptions {
         if interlacedPNG { parts.append("ip:1") }
         if let pngPaletteColors { parts.append("pq:\(pngPaletteColors)") }
         if let canonical = encoding.canonical { parts.append(canonical) }
+        if let canonical = autoquality.canonical { parts.append(canonical) }
         if !preferredFormats.isEmpty { parts.append("pf:" + preferredFormats.map(\.rawValue).joined(separator: ",")) }
         if !skipProcessing.isEmpty { parts.append("skp:" + skipProcessing.map(\.rawValue).sorted().joined(separator: ",")) }
         if !stripColorProfile { parts.append("scp:0") }

@@ -78,6 +78,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var pngQuantizationColors = 256
     /// The encoders' settings beyond quality (chroma subsampling, WebP compression, density).
     public var encoding = EncoderSettings()
+    /// How the quality is chosen when ``quality`` is 0 (imgproxy Pro's `autoquality`).
+    public var autoquality = Autoquality()
     /// Source formats answered with the source's bytes as they are, when no other output format is asked.
     public var skipProcessing: Set<ImageFormat> = []
     /// Whether the file extension of the source URL is ignored rather than taken for ``format``.

@@ -54,6 +54,19 @@ struct OutputEncoder: Sendable {
         image.format == .tiff || image.format.isVector || image.pixels.hasTransparency ? .png : .jpeg
     }
 
+    /// The qualities autoquality searches for `image` in `format`, or nil when it does not
+    /// apply: off, a quality in the URL, a format without one (PNG, GIF, lossless WebP), an
+    /// animation, a result over its resolution bound, or one under the DSSIM window (11 pixels).
+    static func autoqualities(of image: Image, in format: ImageFormat, options: ProcessingOptions) -> ClosedRange<Int>? {
+        let autoquality = options.autoquality
+        guard autoquality.method != .none, options.quality == 0, Autoquality.lossyFormats.contains(format),
+              format != .webp || options.encoding.webpCompression == .lossy, image.frames.count == 1 else { return nil }
+        let megapixels = Double(image.pixelWidth * image.pixelHeight) / 1_000_000
+        guard autoquality.maxResolution == 0 || megapixels <= autoquality.maxResolution else { return nil }
+        guard autoquality.method == .size || (image.pixelWidth >= 11 && image.pixelHeight >= 11) else { return nil }
+        return autoquality.qualities(for: format)
+    }
+
     /// `image` encoded in the ``outputFormat(of:options:)`` (the ``fallbackFormat(of:)``
     /// when the source's format cannot be written), carrying the EXIF block `exif` where the
     /// format has a place for it.
@@ -75,7 +88,20 @@ struct OutputEncoder: Sendable {
             encoding.exif = exif
             encoding.progressive = format == .png ? options.interlacedPNG : options.progressiveJPEG
             encoding.paletteColors = format == .png ? options.pngPaletteColors : nil
-            let data = try coders.encode(image, as: format, options: options.encoding.applied(to: encoding, format: format))
+            let settings = options.encoding.applied(to: encoding, format: format)
+            if let qualities = Self.autoqualities(of: image, in: format, options: options) {
+                let search = AutoqualitySearch(autoquality: options.autoquality, encode: { [coders] quality in
+                    var candidate = settings
+                    candidate.quality = Double(quality) / 100
+                    return try coders.encode(image, as: format, options: candidate)
+                }, decode: { [coders] data in
+                    var decoding = ImageDecodeOptions()
+                    decoding.colorManagement = .preserve
+                    return try coders.decode(data, options: decoding).pixels
+                })
+                return ProcessedImage(data: try search.best(of: image.pixels, within: qualities).data, format: format)
+            }
+            let data = try coders.encode(image, as: format, options: settings)
             return ProcessedImage(data: data, format: format)
         } catch {
             throw .encodingFailed(String(describing: error))

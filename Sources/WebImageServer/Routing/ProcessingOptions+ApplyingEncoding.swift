@@ -49,6 +49,25 @@ extension ProcessingOptions {
                 throw arguments.fail("the subsample is auto, on or off")
             }
             encoding.avifSubsample = subsample
+        case .autoquality:
+            // method:target:min_quality:max_quality:allowed_error; a URL's bounds replace the per-format ones.
+            try arguments.expectCount(1, 5)
+            if arguments.has(0) {
+                guard let method = Autoquality.Method(rawValue: String(arguments.values[0])) else {
+                    throw arguments.fail("the method is none, size, dssim or ml")
+                }
+                autoquality.method = method
+            }
+            if arguments.has(1) { autoquality.target = try arguments.decimal(1, in: 0...Double(Int32.max)) }
+            if arguments.has(2) {
+                autoquality.minQuality = try arguments.integer(2, in: 1...100)
+                autoquality.formatMin = [:]
+            }
+            if arguments.has(3) {
+                autoquality.maxQuality = try arguments.integer(3, in: 1...100)
+                autoquality.formatMax = [:]
+            }
+            if arguments.has(4) { autoquality.allowedError = try arguments.decimal(4, in: 0...1) }
         case .dpi:
             try arguments.expectCount(1, 1)
             encoding.dpi = try arguments.integer(0, in: 0...65535)

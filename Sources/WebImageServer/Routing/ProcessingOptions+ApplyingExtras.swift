@@ -98,7 +98,7 @@ extension ProcessingOptions {
             resizingAlgorithm = filter
         case .backgroundAlpha, .adjust, .brightness, .contrast, .saturation, .monochrome, .duotone, .colorize, .gradient:
             try applyColour(name, arguments)
-        case .jpegOptions, .pngOptions, .webpOptions, .avifOptions, .dpi:
+        case .jpegOptions, .pngOptions, .webpOptions, .avifOptions, .dpi, .autoquality:
             try applyEncoding(name, arguments)
         case .unsharpMasking, .blurAreas, .progressiveBlur:
             try applyFilter(name, arguments, limits: limits)
