@@ -169,7 +169,9 @@ final class ServerConfigurationTests: XCTestCase {
                         "IMGPROXY_WEBP_COMPRESSION", "IMGPROXY_WEBP_SMART_SUBSAMPLE", "IMGPROXY_AVIF_SUBSAMPLE",
                         "IMGPROXY_AUTOQUALITY_METHOD", "IMGPROXY_AUTOQUALITY_TARGET", "IMGPROXY_AUTOQUALITY_MIN",
                         "IMGPROXY_AUTOQUALITY_FORMAT_MIN", "IMGPROXY_AUTOQUALITY_MAX", "IMGPROXY_AUTOQUALITY_FORMAT_MAX",
-                        "IMGPROXY_AUTOQUALITY_ALLOWED_ERROR", "IMGPROXY_AUTOQUALITY_MAX_RESOLUTION"]
+                        "IMGPROXY_AUTOQUALITY_ALLOWED_ERROR", "IMGPROXY_AUTOQUALITY_MAX_RESOLUTION",
+                        "IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD", "IMGPROXY_BEST_FORMAT_MAX_RESOLUTION",
+                        "IMGPROXY_BEST_FORMAT_BY_DEFAULT", "IMGPROXY_BEST_FORMAT_ALLOW_SKIPS"]
         XCTAssertTrue(pro.isSubset(of: settings))
         XCTAssertEqual(Set(listed), settings.filter { $0.hasPrefix("IMGPROXY_") }.subtracting(pro).union(foreign),
                        "every variable imgproxy reads is handled, and no name imgproxy does not read")

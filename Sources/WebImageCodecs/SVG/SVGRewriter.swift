@@ -18,9 +18,12 @@ struct SVGRewriter {
     private var removedAt: Int?
     /// While inside a `<style>` element: its text so far, references resolved.
     private var styleText: [UInt8]?
+    /// A style sheet written as the root element's first child, until it is.
+    private var prependedStyle: [UInt8]?
 
-    /// A rewriter of `bytes`.
-    init(bytes: [UInt8], policy: SVGSanitizer.Policy, limits: SVGLimits) {
+    /// A rewriter of `bytes`, writing `prependedStyle` as a style sheet first inside the root.
+    init(bytes: [UInt8], policy: SVGSanitizer.Policy, limits: SVGLimits, prependedStyle: [UInt8]? = nil) {
+        self.prependedStyle = prependedStyle
         scanner = SVGByteScanner(bytes: bytes)
         self.policy = policy
         self.limits = limits
@@ -148,6 +151,15 @@ struct SVGRewriter {
         } else if written {
             write(name, attributes: attributes, element: local, selfClosing: selfClosing)
             if !selfClosing, local == Array("style".utf8) { styleText = [] }
+            if open.isEmpty, !selfClosing, let css = prependedStyle {
+                // In the root's namespace: `svg:style` under `svg:svg`.
+                let prefix = name.firstIndex(of: UInt8(ascii: ":")).map { Array(name[...$0]) } ?? []
+                let style = prefix + Array("style".utf8)
+                out += [UInt8(ascii: "<")] + style + [UInt8(ascii: ">")]
+                out += Self.escaped(SVGStyleText.neutralised(css, in: .declarations) ?? [], inAttribute: false)
+                out += Array("</".utf8) + style + [UInt8(ascii: ">")]
+            }
+            if open.isEmpty { prependedStyle = nil }
         }
         if !selfClosing { open.append(name) }
     }

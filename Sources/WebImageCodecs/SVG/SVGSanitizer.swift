@@ -26,18 +26,20 @@ public struct SVGSanitizer: Sendable {
         self.limits = limits
     }
 
-    /// `data` rewritten; throws when it breaks a limit or cannot be scanned.
-    public func sanitize(_ data: Data) throws(ImageCodingError) -> Data {
-        try rewrite(data).document
+    /// `data` rewritten; throws when it breaks a limit or cannot be scanned. With `style`, a
+    /// `<style>` element holding it is the root element's first child (imgproxy's `style`
+    /// option), its CSS rewritten as every style sheet is.
+    public func sanitize(_ data: Data, prependingStyle style: String? = nil) throws(ImageCodingError) -> Data {
+        try rewrite(data, prependingStyle: style).document
     }
 
     /// `data` rewritten, with how many times a filter primitive may run over its drawing.
-    func rewrite(_ data: Data) throws(ImageCodingError) -> (document: Data, filterRuns: Int) {
+    func rewrite(_ data: Data, prependingStyle style: String? = nil) throws(ImageCodingError) -> (document: Data, filterRuns: Int) {
         if data.isEmpty { throw .empty }
         guard data.count <= limits.maxBytes else {
             throw .unsupportedFeature(.svg, "a document of \(data.count) bytes, over the limit of \(limits.maxBytes)")
         }
-        var rewriter = SVGRewriter(bytes: [UInt8](data), policy: policy, limits: limits)
+        var rewriter = SVGRewriter(bytes: [UInt8](data), policy: policy, limits: limits, prependedStyle: style.map { Array($0.utf8) })
         let (document, filterRuns) = try rewriter.run()
         return (Data(document), filterRuns)
     }

@@ -31,6 +31,7 @@ extension ProcessingURLParser {
         defaults.pngQuantizationColors = output.pngQuantizationColors
         defaults.encoding = output.encoding
         defaults.autoquality = output.autoquality
+        defaults.bestFormatSettings = output.bestFormat
         allowBypassCache = urls.allowBypassCache
     }
 }

@@ -67,6 +67,8 @@ extension ServerConfiguration {
         public var encoding = EncoderSettings()
         /// How imgproxy URLs' qualities are chosen when they name none (imgproxy's `IMGPROXY_AUTOQUALITY_*`).
         public var autoquality = Autoquality()
+        /// How imgproxy URLs' `best` format chooses (imgproxy's `IMGPROXY_BEST_FORMAT_*`).
+        public var bestFormat = BestFormatSettings()
 
         /// The settings above that change every result's bytes without being part of its URL's
         /// key — the default quality, SVG's dpi and the encoders' efforts — each that differs from

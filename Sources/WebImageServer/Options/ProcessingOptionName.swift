@@ -19,7 +19,7 @@ enum ProcessingOptionName: String, CaseIterable {
     case watermarkURL = "watermark_url", watermarkSize = "watermark_size", watermarkRotate = "watermark_rotate"
     case watermarkShadow = "watermark_shadow", fallbackImageURL = "fallback_image_url"
     case jpegOptions = "jpeg_options", pngOptions = "png_options", webpOptions = "webp_options", avifOptions = "avif_options"
-    case pipeline = "-", autoquality
+    case pipeline = "-", autoquality, style
 
     /// The other spellings imgproxy takes for the option, shortest first.
     var shortNames: [String] {
@@ -97,6 +97,7 @@ enum ProcessingOptionName: String, CaseIterable {
         case .webpOptions: ["webpo"]
         case .avifOptions: ["avifo"]
         case .autoquality: ["aq"]
+        case .style: ["st"]
         case .dpr, .dpi, .raw, .pipeline: []
         }
     }
@@ -118,7 +119,7 @@ enum ProcessingOptionName: String, CaseIterable {
              .returnAttachment, .stripMetadata, .keepCopyright, .stripColorProfile, .autoRotate, .preserveHDR,
              .enforceThumbnail, .dpi, .jpegOptions, .pngOptions, .webpOptions, .avifOptions, .maxSrcResolution,
              .maxSrcFileSize, .maxAnimationFrames, .maxAnimationFrameResolution, .maxResultDimension, .page, .pages,
-             .disableAnimation, .hashsum, .bypassCache, .cacheTags, .fallbackImageURL, .autoquality: true
+             .disableAnimation, .hashsum, .bypassCache, .cacheTags, .fallbackImageURL, .autoquality, .style: true
         default: false
         }
     }

@@ -82,6 +82,8 @@ extension ProcessingOptions {
         if let pngPaletteColors { parts.append("pq:\(pngPaletteColors)") }
         if let canonical = encoding.canonical { parts.append(canonical) }
         if let canonical = autoquality.canonical { parts.append(canonical) }
+        if bestFormat { parts.append(bestFormatSettings.canonical) }
+        if let svgStyle { parts.append("st:" + URLSafeBase64.encode(Array(svgStyle.utf8))) }
         if !preferredFormats.isEmpty { parts.append("pf:" + preferredFormats.map(\.rawValue).joined(separator: ",")) }
         if !skipProcessing.isEmpty { parts.append("skp:" + skipProcessing.map(\.rawValue).sorted().joined(separator: ",")) }
         if !stripColorProfile { parts.append("scp:0") }

@@ -80,6 +80,13 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var encoding = EncoderSettings()
     /// How the quality is chosen when ``quality`` is 0 (imgproxy Pro's `autoquality`).
     public var autoquality = Autoquality()
+    /// Whether the result is written in the smallest of the candidate formats that keeps the
+    /// picture (imgproxy Pro's `best` format); ``format`` is then nil.
+    public var bestFormat = false
+    /// CSS written as the first child of an SVG source's root (imgproxy Pro's `style`), or nil.
+    public var svgStyle: String?
+    /// How ``bestFormat`` chooses (the server's `IMGPROXY_BEST_FORMAT_*`).
+    public var bestFormatSettings = BestFormatSettings()
     /// Source formats answered with the source's bytes as they are, when no other output format is asked.
     public var skipProcessing: Set<ImageFormat> = []
     /// Whether the file extension of the source URL is ignored rather than taken for ``format``.

@@ -17,14 +17,15 @@ extension ImageProcessor {
         // thumbor always draws an SVG source (as PNG unless a format is chosen); imgproxy only
         // when asked, or with --always-rasterize-svg.
         let rasterizesUnnamed = output.alwaysRasterizeSVG || url.form == .thumbor
-        if options.meta == nil, var svg = try Self.sanitizedSVG(source.data, options: options, rasterizesUnnamed: rasterizesUnnamed) {
+        let data = try Self.styled(source.data, options: options)
+        if options.meta == nil, var svg = try Self.sanitizedSVG(data, options: options, rasterizesUnnamed: rasterizesUnnamed) {
             svg.sourceOrigin = source.source
             return svg
         }
         let started = ContinuousClock.now
         var decoded: Image
         do {
-            decoded = try tracing.span("Decoding image") { () throws(ImageCodingError) -> Image in try decode(source.data, options: options) }
+            decoded = try tracing.span("Decoding image") { () throws(ImageCodingError) -> Image in try decode(data, options: options) }
         } catch {
             // Bytes that are no image (an upload not finished, a body cut off) are not kept: the
             // next request asks the origin again and answers what it has then.
@@ -38,7 +39,7 @@ extension ImageProcessor {
             decoded = decoded.stackingFrames(options.page..<min(options.page + options.pages, decoded.frames.count))
         }
         // Decoded first all the same: the source's size is checked against the limits.
-        if let untouched = Self.skipped(source.data, format: decoded.format, options: options) {
+        if let untouched = Self.skipped(data, format: decoded.format, options: options) {
             var result = untouched
             result.sourceOrigin = source.source
             return result
@@ -190,7 +191,8 @@ extension ImageProcessor {
     /// The source's bytes `data` (of `format`) as they are, when the options ask for them: `raw`,
     /// or a format in `skip_processing` with no other output format asked; nil otherwise.
     static func skipped(_ data: Data, format: ImageFormat, options: ProcessingOptions) -> ProcessedImage? {
-        let skips = options.raw || (options.skipProcessing.contains(format) && (options.format == nil || options.format == format))
+        let unnamed = options.format == nil && (!options.bestFormat || options.bestFormatSettings.allowSkips)
+        let skips = options.raw || (options.skipProcessing.contains(format) && (unnamed || options.format == format))
         guard skips, format != .undefined else { return nil }
         return ProcessedImage(data: data, format: format)
     }

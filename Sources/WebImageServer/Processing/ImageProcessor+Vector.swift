@@ -11,9 +11,21 @@ extension ImageProcessor {
     /// for no format, its bytes rewritten by ``SVGSanitizer`` (scripts, event handlers and `<use>`
     /// of other documents removed); nil otherwise, for the usual processing. A source too hostile
     /// to sanitize is unprocessable.
+    /// `data` with `options`' `style` (imgproxy Pro's) as the first child of its root, sanitized
+    /// as a served SVG is, when it is an SVG document and a style is given; as it is otherwise.
+    static func styled(_ data: Data, options: ProcessingOptions) throws(ProcessingError) -> Data {
+        guard let style = options.svgStyle, ImageFormat(detecting: data) == .svg else { return data }
+        do {
+            return try SVGSanitizer(policy: .serving).sanitize(data, prependingStyle: style)
+        } catch {
+            throw .unprocessable(error.description)
+        }
+    }
+
     static func sanitizedSVG(_ data: Data, options: ProcessingOptions, rasterizesUnnamed: Bool) throws(ProcessingError)
         -> ProcessedImage? {
-        let asksSVG = options.format == .svg || (options.format == nil && !rasterizesUnnamed)
+        let unnamed = options.format == nil && (!options.bestFormat || options.bestFormatSettings.allowSkips)
+        let asksSVG = options.format == .svg || (unnamed && !rasterizesUnnamed)
         guard asksSVG, ImageFormat(detecting: data) == .svg else { return nil }
         do {
             return ProcessedImage(data: try SVGSanitizer(policy: .serving).sanitize(data), format: .svg)

@@ -79,6 +79,16 @@ struct OutputEncoder: Sendable {
             guard options.format == nil else { throw .unsupported("no encoder for \(format)") }
             format = Self.fallbackFormat(of: image)
         }
+        if options.bestFormat, options.enforcedFormats.isEmpty {
+            if let best = try bestEncoding(of: image, options: options, exif: exif, plain: format) { return best }
+        }
+        return try encoded(image, as: format, options: options, exif: exif)
+    }
+
+    /// `image` written as `format` at the quality `options` give (or autoquality chooses),
+    /// losslessly where the format can be when `lossless`.
+    private func encoded(_ image: Image, as format: ImageFormat, options: ProcessingOptions, exif: [UInt8]?,
+                         lossless: Bool = false) throws(ProcessingError) -> ProcessedImage {
         let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
             ?? defaultQuality
         do {
@@ -87,18 +97,18 @@ struct OutputEncoder: Sendable {
                                               shrinksToFitFileSize: false)
             encoding.exif = exif
             encoding.progressive = format == .png ? options.interlacedPNG : options.progressiveJPEG
-            encoding.paletteColors = format == .png ? options.pngPaletteColors : nil
-            let settings = options.encoding.applied(to: encoding, format: format)
-            if let qualities = Self.autoqualities(of: image, in: format, options: options) {
+            encoding.paletteColors = format == .png && !lossless ? options.pngPaletteColors : nil
+            var settings = options.encoding.applied(to: encoding, format: format)
+            if lossless {
+                settings.lossless = true
+                settings.nearLossless = false
+            }
+            if !lossless, let qualities = Self.autoqualities(of: image, in: format, options: options) {
                 let search = AutoqualitySearch(autoquality: options.autoquality, encode: { [coders] quality in
                     var candidate = settings
                     candidate.quality = Double(quality) / 100
                     return try coders.encode(image, as: format, options: candidate)
-                }, decode: { [coders] data in
-                    var decoding = ImageDecodeOptions()
-                    decoding.colorManagement = .preserve
-                    return try coders.decode(data, options: decoding).pixels
-                })
+                }, decode: decodedFirstFrame)
                 return ProcessedImage(data: try search.best(of: image.pixels, within: qualities).data, format: format)
             }
             let data = try coders.encode(image, as: format, options: settings)
@@ -106,5 +116,45 @@ struct OutputEncoder: Sendable {
         } catch {
             throw .encodingFailed(String(describing: error))
         }
+    }
+
+    /// The first frame of an encoded candidate, its colours as written, for its DSSIM.
+    private func decodedFirstFrame(_ data: Data) throws -> PixelBuffer {
+        var decoding = ImageDecodeOptions()
+        decoding.colorManagement = .preserve
+        decoding.firstFrameOnly = true
+        return try coders.decode(data, options: decoding).pixels
+    }
+
+    /// imgproxy Pro's `best` format: `image` written in each of ``BestFormat/candidates(for:options:)``
+    /// (losslessly where the format can be, for an image under the complexity threshold), and
+    /// the smallest answered among those whose DSSIM is within ``BestFormat/maximumDissimilarity``
+    /// or within the `plain` format's (the format the result has without `best`), whichever is
+    /// larger: a smaller file never buys a worse picture than the URL would get otherwise (the
+    /// closest when none is); over the resolution bound, written in the likeliest alone. Nil
+    /// when no candidate can be encoded here.
+    private func bestEncoding(of image: Image, options: ProcessingOptions, exif: [UInt8]?, plain: ImageFormat) throws(ProcessingError)
+        -> ProcessedImage? {
+        let candidates = BestFormat.candidates(for: image, options: options).filter { coders.canEncode($0) }
+        guard !candidates.isEmpty else { return nil }
+        let settings = options.bestFormatSettings
+        let simple = BestFormat.complexity(of: image.pixels) < settings.complexityThreshold
+        let megapixels = Double(image.pixelWidth * image.pixelHeight) / 1_000_000
+        if settings.maxResolution > 0, megapixels > settings.maxResolution, let format = BestFormat.likeliest(of: candidates, simple: simple) {
+            return try encoded(image, as: format, options: options, exif: exif, lossless: simple && BestFormat.writesLosslessly(format))
+        }
+        var made: [(image: ProcessedImage, dssim: Double)] = []
+        for format in candidates {
+            let lossless = simple && BestFormat.writesLosslessly(format)
+            let candidate = try encoded(image, as: format, options: options, exif: exif, lossless: lossless)
+            let exact = lossless || (format == .png && options.pngPaletteColors == nil)
+            // A candidate that cannot be read back is never chosen.
+            let dssim = exact ? 0 : (try? StructuralSimilarity.dissimilarity(of: try decodedFirstFrame(candidate.data), against: image.pixels))
+                ?? .infinity
+            made.append((candidate, dssim))
+        }
+        let bound = max(BestFormat.maximumDissimilarity, made.first { $0.image.format == plain }?.dssim ?? 0)
+        return made.filter { $0.dssim <= bound }.min { $0.image.data.count < $1.image.data.count }?.image
+            ?? made.min { $0.dssim < $1.dssim }?.image
     }
 }

@@ -55,7 +55,7 @@ extension ProcessingOptions {
             quality = try arguments.integer(0, in: 0...100)
         case .format:
             try arguments.expectCount(1, 1)
-            format = try Self.format(named: arguments.values[0])
+            try setFormat(named: arguments.values[0])
         case .blur:
             try arguments.expectCount(1, 1)
             blurSigma = try arguments.decimal(0, in: 0...limits.maxBlurSigma)

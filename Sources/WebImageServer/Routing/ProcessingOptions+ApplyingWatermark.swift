@@ -32,7 +32,7 @@ extension ProcessingOptions {
     }
 
     /// Applies one of imgproxy Pro's watermark options (`watermark_url`, `watermark_size`,
-    /// `watermark_rotate`, `watermark_shadow`) or `fallback_image_url`.
+    /// `watermark_rotate`, `watermark_shadow`), `fallback_image_url` or `style`.
     mutating func applyWatermarkStyle(_ name: ProcessingOptionName, _ arguments: OptionArguments,
                                       limits: ProcessingURLLimits) throws(ProcessingURLError) {
         switch name {
@@ -50,6 +50,16 @@ extension ProcessingOptions {
         case .watermarkRotate:
             try arguments.expectCount(1, 1)
             watermarkStyle.rotation = try arguments.decimal(0, in: -3600...3600).truncatingRemainder(dividingBy: 360)
+        case .style:
+            try arguments.expectCount(1, 1)
+            guard arguments.has(0) else {
+                svgStyle = nil
+                return
+            }
+            guard let bytes = URLSafeBase64.decode(arguments.values[0]), let css = String(validating: bytes, as: UTF8.self) else {
+                throw arguments.fail("not the URL-safe base64 of UTF-8 CSS")
+            }
+            svgStyle = css
         case .watermarkShadow:
             try arguments.expectCount(1, 1)
             watermarkStyle.shadowSigma = try arguments.decimal(0, in: 0...limits.maxBlurSigma)

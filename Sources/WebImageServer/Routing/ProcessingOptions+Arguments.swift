@@ -58,6 +58,12 @@ extension ProcessingOptions {
     /// answered as sanitized SVG; any other source cannot be written as SVG).
     static let writableFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .gif, .svg, .jxl, .heic, .tiff]
 
+    /// Sets the output format `name` names, or imgproxy Pro's `best` (``bestFormat``).
+    mutating func setFormat(named name: Substring) throws(ProcessingURLError) {
+        bestFormat = name == "best"
+        format = bestFormat ? nil : try Self.format(named: name)
+    }
+
     /// The format an extension names, among ``writableFormats`` (`heif` is written as `heic`:
     /// HEVC in HEIF). An image format this server reads but does not write (`bmp`, `ico`…) is
     /// a result it cannot make (422, as imgproxy answers a format it cannot save); anything

@@ -84,8 +84,9 @@ public struct ProcessingURLParser: Sendable {
         let (source, fileExtension) = try source(in: segments[index...])
         // With `raw`, imgproxy ignores the extension; so does this parser.
         if let fileExtension, !options.raw {
-            options.format = try ProcessingOptions.format(named: fileExtension)
+            try options.setFormat(named: fileExtension)
         }
+        if options.format == nil, options.bestFormatSettings.byDefault { options.bestFormat = true }
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path), options: options, source: source)
     }
 
