@@ -230,7 +230,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var watermark: ProcessingWatermark?
     /// imgproxy Pro's chained pipelines (after `/-/`), in order: each processes the result of the
     /// one before, these options' own processing first. Their options about the source and the
-    /// answer are these options' (``ProcessingOptionName/belongsToWholeURL``).
+    /// answer (format, quality, limits, caching: the URLOptions article lists them) are these options'.
     public var chained: [ProcessingOptions] = []
     /// The pipeline the options read now go to: 0 for these, `n` for `chained[n - 1]`.
     var pipelineCursor = 0

@@ -2,7 +2,7 @@ import WebImage
 
 /// When and how strongly results are sharpened by an unsharp mask (imgproxy's `unsharp_masking`
 /// option and `IMGPROXY_UNSHARP_MASKING_*` settings), applied after the resize and the
-/// `sharpen` option (``ConvolutionTransformer/unsharpMask(weight:divider:)``).
+/// `sharpen` option (the core's `ConvolutionTransformer.unsharpMask(weight:divider:)`).
 public struct UnsharpMasking: Sendable, Hashable {
     /// When the mask applies.
     public enum Mode: String, Sendable, CaseIterable {
