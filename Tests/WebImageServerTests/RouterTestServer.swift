@@ -1,4 +1,7 @@
+import Foundation
+import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import WebImageServer
 import WebImageTestSupport
 
@@ -25,4 +28,34 @@ func withRouterTestServer(in folder: TemporaryFolder, key: String? = nil,
         throw error
     }
     try await server.shutdown()
+}
+
+/// One answer of ``routerAnswers(in:_:headers:configure:)``.
+struct RouterAnswer: Sendable {
+    /// The status.
+    var status: HTTPResponse.Status
+    /// The header fields.
+    var headers: HTTPFields
+    /// The body.
+    var body: Data
+}
+
+/// The answers of `uris`, asked in order with `headers` of the server ``withRouterTestServer(in:key:configure:_:)``
+/// makes for `folder` with `configure`'s changes.
+func routerAnswers(in folder: TemporaryFolder, _ uris: [String], headers: HTTPFields = [:],
+                   configure: (inout ImageServer.Configuration) -> Void = { _ in }) async throws -> [RouterAnswer] {
+    let answers = RouterAnswers()
+    try await withRouterTestServer(in: folder, configure: configure) { client in
+        for uri in uris {
+            let answer = try await client.execute(uri: uri, method: .get, headers: headers)
+            answers.append(RouterAnswer(status: answer.status, headers: answer.headers, body: Data(buffer: answer.body)))
+        }
+    }
+    return answers.all
+}
+
+/// The answers collected inside the server's `@Sendable` body, which runs before they are read.
+private final class RouterAnswers: @unchecked Sendable {
+    private(set) var all: [RouterAnswer] = []
+    func append(_ answer: RouterAnswer) { all.append(answer) }
 }

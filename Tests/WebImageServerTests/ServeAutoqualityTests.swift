@@ -18,26 +18,16 @@ final class ServeAutoqualityTests: XCTestCase {
     override func setUpWithError() throws {
         WebImageCodecs.registerDefaults()
         folder = try TemporaryFolder(self)
-        let root = folder.appending("images")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: root.appendingPathComponent("photo.jpg"))
+        try folder.folder("images", copying: ["photo.jpg": Fixtures.bench("testjfif_1024.jpg")])
     }
 
     /// The bodies of `options`' URLs for a 160-pixel fit of the photo, in order.
     private func bodies(_ options: [String]) async throws -> [Data] {
-        let box = Box()
-        try await withRouterTestServer(in: folder) { client in
-            for option in options {
-                let answer = try await client.execute(uri: "/insecure/rs:fit:160:160/\(option)/plain/local:///photo.jpg", method: .get)
-                XCTAssertEqual(answer.status, .ok, "\(option): \(String(buffer: answer.body))")
-                box.bodies.append(Data(buffer: answer.body))
-            }
+        let answers = try await routerAnswers(in: folder, options.map { "/insecure/rs:fit:160:160/\($0)/plain/local:///photo.jpg" })
+        for (option, answer) in zip(options, answers) {
+            XCTAssertEqual(answer.status, .ok, "\(option): \(String(decoding: answer.body, as: UTF8.self))")
         }
-        return box.bodies
-    }
-
-    private final class Box: @unchecked Sendable {
-        var bodies: [Data] = []
+        return answers.map(\.body)
     }
 
     func testBySizeTheHighestQualityThatFits() async throws {

@@ -18,36 +18,20 @@ final class ServeBestFormatTests: XCTestCase {
     override func setUpWithError() throws {
         WebImageCodecs.registerDefaults()
         folder = try TemporaryFolder(self)
-        let root = folder.appending("images")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: root.appendingPathComponent("photo.jpg"))
+        let root = try folder.folder("images", copying: ["photo.jpg": Fixtures.bench("testjfif_1024.jpg")])
         var drawing = PixelBuffer(width: 300, height: 200, fill: RGBA(r: 250, g: 250, b: 250))
         for y in 40..<160 { for x in 30..<270 { drawing[x, y] = x < 150 ? RGBA(r: 200, g: 30, b: 30) : RGBA(r: 30, g: 30, b: 200) } }
         try ImageCoders.shared.encode(Image(pixels: drawing), as: .png).write(to: root.appendingPathComponent("drawing.png"))
     }
 
-    private struct Answer: Sendable {
-        var type: String?
-        var vary: String?
-        var body: Data
-    }
-
     /// The answers of `paths` (after `/insecure/`) sent with `Accept: accept`, from a server `configure` sets up.
     private func answers(_ paths: [String], accept: String = "*/*",
-                         configure: @escaping (inout ImageServer.Configuration) -> Void = { _ in }) async throws -> [Answer] {
-        let box = Box()
-        try await withRouterTestServer(in: folder, configure: configure) { client in
-            for path in paths {
-                let answer = try await client.execute(uri: "/insecure/\(path)", method: .get, headers: [.accept: accept])
-                XCTAssertEqual(answer.status, .ok, "\(path): \(String(buffer: answer.body))")
-                box.answers.append(Answer(type: answer.headers[.contentType], vary: answer.headers[.vary], body: Data(buffer: answer.body)))
-            }
+                         configure: (inout ImageServer.Configuration) -> Void = { _ in }) async throws -> [RouterAnswer] {
+        let answers = try await routerAnswers(in: folder, paths.map { "/insecure/\($0)" }, headers: [.accept: accept], configure: configure)
+        for (path, answer) in zip(paths, answers) {
+            XCTAssertEqual(answer.status, .ok, "\(path): \(String(decoding: answer.body, as: UTF8.self))")
         }
-        return box.answers
-    }
-
-    private final class Box: @unchecked Sendable {
-        var answers: [Answer] = []
+        return answers
     }
 
     /// Answers in WebP and AVIF when `Accept` allows them.
@@ -70,12 +54,12 @@ final class ServeBestFormatTests: XCTestCase {
         let bound = max(0.02, named[1].2)
         let eligible = named.filter { $0.2 <= bound }.map { ($0.0, $0.1) }
         let smallest = try XCTUnwrap(eligible.min { $0.0.body.count < $1.0.body.count })
-        XCTAssertEqual(out[0].type, smallest.1)
+        XCTAssertEqual(out[0].headers[.contentType], smallest.1)
         XCTAssertEqual(out[0].body, smallest.0.body, "the candidate as written at its own quality")
-        XCTAssertEqual(out[0].vary, "Accept")
+        XCTAssertEqual(out[0].headers[.vary], "Accept")
         XCTAssertEqual(out[5].body, out[0].body, "@best is the same")
         let plain = try await answers(["\(photo)/f:best/plain/local:///photo.jpg"], accept: "image/avif,image/webp,*/*")
-        XCTAssertEqual(plain[0].type, "image/jpeg",
+        XCTAssertEqual(plain[0].headers[.contentType], "image/jpeg",
                        "without format detection only JPEG, PNG and GIF are candidates: GIF keeps the picture better, in 3 times the bytes")
     }
 
@@ -96,7 +80,7 @@ final class ServeBestFormatTests: XCTestCase {
             Self.modern(&$0)
             $0.output.bestFormat.maxResolution = 0.01
         }
-        XCTAssertEqual(bounded[0].type, "image/webp", "over the bound a flat drawing goes straight to lossless WebP")
+        XCTAssertEqual(bounded[0].headers[.contentType], "image/webp", "over the bound a flat drawing goes straight to lossless WebP")
         let settings = try ImageServer.Configuration(environment: ["IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD": "8",
                                                                   "IMGPROXY_BEST_FORMAT_ALLOW_SKIPS": "true"])
         XCTAssertEqual(settings.output.bestFormat.complexityThreshold, 8)

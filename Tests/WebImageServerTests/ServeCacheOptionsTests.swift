@@ -17,7 +17,7 @@ final class ServeCacheOptionsTests: XCTestCase {
     override func setUpWithError() throws {
         WebImageCodecs.registerDefaults()
         folder = try TemporaryFolder(self)
-        try FileManager.default.createDirectory(at: folder.appending("images"), withIntermediateDirectories: true)
+        try folder.folder("images", copying: [:])
         try writeSource(RGBA(r: 255, g: 0, b: 0))
     }
 

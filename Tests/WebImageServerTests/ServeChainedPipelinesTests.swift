@@ -18,9 +18,7 @@ final class ServeChainedPipelinesTests: XCTestCase {
     override func setUpWithError() throws {
         WebImageCodecs.registerDefaults()
         folder = try TemporaryFolder(self)
-        let root = folder.appending("images")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: root.appendingPathComponent("photo.jpg"))
+        let root = try folder.folder("images", copying: ["photo.jpg": Fixtures.bench("testjfif_1024.jpg")])
         try ImageCoders.shared.encode(Image(pixels: PixelBuffer(width: 200, height: 100, fill: RGBA(r: 255, g: 255, b: 255))), as: .png)
             .write(to: root.appendingPathComponent("white.png"))
         try ImageCoders.shared.encode(Image(pixels: PixelBuffer(width: 20, height: 10, fill: RGBA(r: 255, g: 0, b: 0))), as: .png)
@@ -34,20 +32,9 @@ final class ServeChainedPipelinesTests: XCTestCase {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// The answers of `paths` (after `/insecure/`), in order.
+    /// The status and decoded pixels of the answers of `paths` (after `/insecure/`), in order.
     private func answers(_ paths: [String]) async throws -> [(status: HTTPResponse.Status, pixels: PixelBuffer?)] {
-        let box = Box()
-        try await withRouterTestServer(in: folder) { client in
-            for path in paths {
-                let answer = try await client.execute(uri: "/insecure/\(path)", method: .get)
-                box.answers.append((answer.status, try? ImageCoders.shared.decode(Data(buffer: answer.body)).pixels))
-            }
-        }
-        return box.answers
-    }
-
-    private final class Box: @unchecked Sendable {
-        var answers: [(status: HTTPResponse.Status, pixels: PixelBuffer?)] = []
+        try await routerAnswers(in: folder, paths.map { "/insecure/\($0)" }).map { ($0.status, try? ImageCoders.shared.decode($0.body).pixels) }
     }
 
     func testAPipelineProcessesThePreviousResult() async throws {

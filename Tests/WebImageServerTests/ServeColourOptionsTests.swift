@@ -28,20 +28,11 @@ final class ServeColourOptionsTests: XCTestCase {
 
     /// The PNG result of each of `options`' URLs for `source`, decoded, in order.
     private func results(_ options: [String], source: String = "photo.jpg") async throws -> [PixelBuffer] {
-        let box = ResultBox()
-        try await withRouterTestServer(in: folder) { client in
-            for option in options {
-                let answer = try await client.execute(uri: "/insecure/\(option)/f:png/plain/local:///\(source)", method: .get)
-                XCTAssertEqual(answer.status, .ok, "\(option): \(String(buffer: answer.body))")
-                box.append(try ImageCoders.shared.decode(Data(buffer: answer.body)).pixels)
-            }
+        let answers = try await routerAnswers(in: folder, options.map { "/insecure/\($0)/f:png/plain/local:///\(source)" })
+        for (option, answer) in zip(options, answers) {
+            XCTAssertEqual(answer.status, .ok, "\(option): \(String(decoding: answer.body, as: UTF8.self))")
         }
-        return box.pixels
-    }
-
-    private final class ResultBox: @unchecked Sendable {
-        var pixels: [PixelBuffer] = []
-        func append(_ buffer: PixelBuffer) { pixels.append(buffer) }
+        return try answers.map { try ImageCoders.shared.decode($0.body).pixels }
     }
 
     /// Every pixel's R, G, B and A.

@@ -17,27 +17,18 @@ final class ServeEncoderOptionsTests: XCTestCase {
     override func setUpWithError() throws {
         WebImageCodecs.registerDefaults()
         folder = try TemporaryFolder(self)
-        let root = folder.appending("images")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: root.appendingPathComponent("photo.jpg"))
+        try folder.folder("images", copying: ["photo.jpg": Fixtures.bench("testjfif_1024.jpg")])
     }
 
     /// The bytes of each of `options`' URLs (a 200-pixel fit of the photo), in order.
-    private func results(_ options: [String], configure: @escaping (inout ImageServer.Configuration) -> Void = { _ in })
+    private func results(_ options: [String], configure: (inout ImageServer.Configuration) -> Void = { _ in })
         async throws -> [[UInt8]] {
-        let box = Box()
-        try await withRouterTestServer(in: folder, configure: configure) { client in
-            for option in options {
-                let answer = try await client.execute(uri: "/insecure/rs:fit:200:200/\(option)/plain/local:///photo.jpg", method: .get)
-                XCTAssertEqual(answer.status, .ok, "\(option): \(String(buffer: answer.body))")
-                box.bytes.append(Array(Data(buffer: answer.body)))
-            }
+        let answers = try await routerAnswers(in: folder, options.map { "/insecure/rs:fit:200:200/\($0)/plain/local:///photo.jpg" },
+                                              configure: configure)
+        for (option, answer) in zip(options, answers) {
+            XCTAssertEqual(answer.status, .ok, "\(option): \(String(decoding: answer.body, as: UTF8.self))")
         }
-        return box.bytes
-    }
-
-    private final class Box: @unchecked Sendable {
-        var bytes: [[UInt8]] = []
+        return answers.map { Array($0.body) }
     }
 
     /// The index just past the first occurrence of `marker` in `bytes`.

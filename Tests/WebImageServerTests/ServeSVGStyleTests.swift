@@ -16,8 +16,7 @@ final class ServeSVGStyleTests: XCTestCase {
     override func setUpWithError() throws {
         WebImageCodecs.registerDefaults()
         folder = try TemporaryFolder(self)
-        let root = folder.appending("images")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let root = try folder.folder("images", copying: [:])
         try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><rect class="a" width="20" height="20" fill="red"/></svg>"#.utf8)
             .write(to: root.appendingPathComponent("square.svg"))
     }

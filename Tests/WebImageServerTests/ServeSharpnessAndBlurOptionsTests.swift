@@ -18,28 +18,18 @@ final class ServeSharpnessAndBlurOptionsTests: XCTestCase {
     override func setUpWithError() throws {
         WebImageCodecs.registerDefaults()
         folder = try TemporaryFolder(self)
-        let root = folder.appending("images")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Fixtures.bench("testjfif_1024.jpg"), to: root.appendingPathComponent("photo.jpg"))
+        try folder.folder("images", copying: ["photo.jpg": Fixtures.bench("testjfif_1024.jpg")])
     }
 
     /// The PNG result of each of `options`' URLs, decoded, in order, from a server `configure` sets up.
-    private func results(_ options: [String], configure: @escaping (inout ImageServer.Configuration) -> Void = { _ in })
+    private func results(_ options: [String], configure: (inout ImageServer.Configuration) -> Void = { _ in })
         async throws -> [PixelBuffer] {
-        let box = PixelBox()
-        try await withRouterTestServer(in: folder, configure: configure) { client in
-            for option in options {
-                let answer = try await client.execute(uri: "/insecure/\(option)/f:png/plain/local:///photo.jpg", method: .get)
-                XCTAssertEqual(answer.status, .ok, "\(option): \(String(buffer: answer.body))")
-                box.append(try ImageCoders.shared.decode(Data(buffer: answer.body)).pixels)
-            }
+        let answers = try await routerAnswers(in: folder, options.map { "/insecure/\($0)/f:png/plain/local:///photo.jpg" },
+                                              configure: configure)
+        for (option, answer) in zip(options, answers) {
+            XCTAssertEqual(answer.status, .ok, "\(option): \(String(decoding: answer.body, as: UTF8.self))")
         }
-        return box.pixels
-    }
-
-    private final class PixelBox: @unchecked Sendable {
-        var pixels: [PixelBuffer] = []
-        func append(_ buffer: PixelBuffer) { pixels.append(buffer) }
+        return try answers.map { try ImageCoders.shared.decode($0.body).pixels }
     }
 
     /// The mean absolute difference of the channels of `a` and `b` in `rect`.

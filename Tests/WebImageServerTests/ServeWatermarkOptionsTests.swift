@@ -18,8 +18,7 @@ final class ServeWatermarkOptionsTests: XCTestCase {
     override func setUpWithError() throws {
         WebImageCodecs.registerDefaults()
         folder = try TemporaryFolder(self)
-        let root = folder.appending("images")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let root = try folder.folder("images", copying: [:])
         try ImageCoders.shared.encode(Image(pixels: PixelBuffer(width: 200, height: 100, fill: Self.white)), as: .png)
             .write(to: root.appendingPathComponent("white.png"))
         try ImageCoders.shared.encode(Image(pixels: PixelBuffer(width: 20, height: 10, fill: Self.blue)), as: .png)
@@ -36,19 +35,11 @@ final class ServeWatermarkOptionsTests: XCTestCase {
 
     /// The PNG results of `options`' URLs for the white source, decoded, in order.
     private func results(_ options: [String]) async throws -> [PixelBuffer] {
-        let box = Box()
-        try await withRouterTestServer(in: folder) { client in
-            for option in options {
-                let answer = try await client.execute(uri: "/insecure/\(option)/f:png/plain/local:///white.png", method: .get)
-                XCTAssertEqual(answer.status, .ok, "\(option): \(String(buffer: answer.body))")
-                box.pixels.append(try ImageCoders.shared.decode(Data(buffer: answer.body)).pixels)
-            }
+        let answers = try await routerAnswers(in: folder, options.map { "/insecure/\($0)/f:png/plain/local:///white.png" })
+        for (option, answer) in zip(options, answers) {
+            XCTAssertEqual(answer.status, .ok, "\(option): \(String(decoding: answer.body, as: UTF8.self))")
         }
-        return box.pixels
-    }
-
-    private final class Box: @unchecked Sendable {
-        var pixels: [PixelBuffer] = []
+        return try answers.map { try ImageCoders.shared.decode($0.body).pixels }
     }
 
     /// The box `x,y,w,h` of the pixels bluer than they are red (the mark, antialiased edges included).

@@ -16,6 +16,16 @@ public struct TemporaryFolder {
     }
 
     /// A subfolder path (not created).
+    /// Makes the subfolder `name` holding a copy of each of `files` under its key (a file name
+    /// in it), and returns it: the `images` folder a server's `local:///` sources are read from.
+    @discardableResult
+    public func folder(_ name: String, copying files: [String: URL]) throws -> URL {
+        let folder = appending(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (file, source) in files { try FileManager.default.copyItem(at: source, to: folder.appendingPathComponent(file)) }
+        return folder
+    }
+
     public func appending(_ name: String) -> URL {
         url.appendingPathComponent(name, isDirectory: true)
     }

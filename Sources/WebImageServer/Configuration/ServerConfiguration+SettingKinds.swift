@@ -59,14 +59,14 @@ extension ServerConfiguration {
         }
     }
 
-    /// One of `Value`'s cases, by its raw value in any case; the summary lists them.
-    static func choice<Value: RawRepresentable<String> & CaseIterable & Sendable>(
+    /// One of `Choice`'s cases, by its raw value in any case; the summary lists them.
+    static func choice<Choice: RawRepresentable<String> & CaseIterable & Sendable>(
         _ flag: String, _ variable: String, _ valueName: String, _ summary: String,
-        _ keyPath: WritableKeyPath<ServerConfiguration, Value> & Sendable) -> ServerSetting {
-        let names = Value.allCases.map(\.rawValue)
+        _ keyPath: WritableKeyPath<ServerConfiguration, Choice> & Sendable) -> ServerSetting {
+        let names = Choice.allCases.map(\.rawValue)
         return setting(flag, variable, valueName, "\(summary): \(names.joined(separator: ", "))",
                        default: defaults[keyPath: keyPath].rawValue) { text, configuration throws(SettingValueError) in
-            guard let value = Value(rawValue: text.lowercased()) else {
+            guard let value = Choice(rawValue: text.lowercased()) else {
                 throw SettingValueError(reason: "is \"\(text)\", which is none of \(names.joined(separator: ", "))")
             }
             configuration[keyPath: keyPath] = value

@@ -63,6 +63,13 @@ struct OptionArguments {
         return decoded
     }
 
+    /// Argument `index` as the case of `Choice` it spells (its raw value), else a failure saying
+    /// what it must be (`expected`).
+    func choice<Choice: RawRepresentable<String>>(_ index: Int, _ expected: String) throws(ProcessingURLError) -> Choice {
+        guard let value = Choice(rawValue: String(values[index])) else { throw fail(expected) }
+        return value
+    }
+
     /// An ``ProcessingURLError/invalidArgument(option:reason:)`` for this option.
     func fail(_ reason: String) -> ProcessingURLError {
         .invalidArgument(option: option, reason: reason)

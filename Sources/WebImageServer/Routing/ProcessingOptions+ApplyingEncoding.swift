@@ -28,12 +28,7 @@ extension ProcessingOptions {
         case .webpOptions:
             // compression:smart_subsample:preset
             try arguments.expectCount(1, 3)
-            if arguments.has(0) {
-                guard let compression = EncoderSettings.WebPCompression(rawValue: String(arguments.values[0])) else {
-                    throw arguments.fail("the compression is lossy, near_lossless or lossless")
-                }
-                encoding.webpCompression = compression
-            }
+            if arguments.has(0) { encoding.webpCompression = try arguments.choice(0, "the compression is lossy, near_lossless or lossless") }
             if arguments.has(1) { encoding.webpSmartSubsample = try arguments.boolean(1) }
             if arguments.has(2) {
                 // imgproxy's names: libwebp's, `default` for the general-purpose one.
@@ -45,19 +40,11 @@ extension ProcessingOptions {
             }
         case .avifOptions:
             try arguments.expectCount(1, 1)
-            guard let subsample = EncoderSettings.AVIFSubsample(rawValue: String(arguments.values[0])) else {
-                throw arguments.fail("the subsample is auto, on or off")
-            }
-            encoding.avifSubsample = subsample
+            encoding.avifSubsample = try arguments.choice(0, "the subsample is auto, on or off")
         case .autoquality:
             // method:target:min_quality:max_quality:allowed_error; a URL's bounds replace the per-format ones.
             try arguments.expectCount(1, 5)
-            if arguments.has(0) {
-                guard let method = Autoquality.Method(rawValue: String(arguments.values[0])) else {
-                    throw arguments.fail("the method is none, size, dssim or ml")
-                }
-                autoquality.method = method
-            }
+            if arguments.has(0) { autoquality.method = try arguments.choice(0, "the method is none, size, dssim or ml") }
             if arguments.has(1) { autoquality.target = try arguments.decimal(1, in: 0...Double(Int32.max)) }
             if arguments.has(2) {
                 autoquality.minQuality = try arguments.integer(2, in: 1...100)

@@ -92,10 +92,7 @@ extension ProcessingOptions {
             disablesAnimation = try arguments.boolean(0)
         case .resizingAlgorithm:
             try arguments.expectCount(1, 1)
-            guard let filter = ResamplingFilter(rawValue: String(arguments.values[0])) else {
-                throw arguments.fail("is nearest, linear, cubic, lanczos2 or lanczos3")
-            }
-            resizingAlgorithm = filter
+            resizingAlgorithm = try arguments.choice(0, "is nearest, linear, cubic, lanczos2 or lanczos3")
         case .backgroundAlpha, .adjust, .brightness, .contrast, .saturation, .monochrome, .duotone, .colorize, .gradient:
             try applyColour(name, arguments)
         case .jpegOptions, .pngOptions, .webpOptions, .avifOptions, .dpi, .autoquality:

@@ -9,12 +9,7 @@ extension ProcessingOptions {
         case .unsharpMasking:
             // Every argument may be omitted: an empty one keeps the server's.
             try arguments.expectCount(1, 3)
-            if arguments.has(0) {
-                guard let mode = UnsharpMasking.Mode(rawValue: String(arguments.values[0])) else {
-                    throw arguments.fail("the mode is auto, none or always")
-                }
-                unsharpMasking.mode = mode
-            }
+            if arguments.has(0) { unsharpMasking.mode = try arguments.choice(0, "the mode is auto, none or always") }
             if arguments.has(1) { unsharpMasking.weight = try Self.positive(arguments, 1) }
             if arguments.has(2) { unsharpMasking.divider = try Self.positive(arguments, 2) }
         case .blurAreas:
