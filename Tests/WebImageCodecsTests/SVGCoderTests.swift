@@ -178,5 +178,12 @@ final class SVGCoderTests: XCTestCase {
         }
         XCTAssertNoThrow(try coder.decode(document("bomb_filter_work.svg"), options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(100))),
                          "the same filters over 100 × 100 pixels are within the work limit")
+        // A filter a style sheet lays on every element counts for every element, by rule or by CSS function.
+        let rects = String(repeating: #"<rect width="2000" height="2000"/>"#, count: 40)
+        let styled = { (css: String) in Data((#"<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><style>"# + css + "</style>" + rects + "</svg>").utf8) }
+        XCTAssertThrowsError(try coder.decode(styled("rect { filter: blur(30px) }"), options: ImageDecodeOptions())) {
+            XCTAssertTrue("\($0)".contains("filters that would run"), "\($0)")
+        }
+        XCTAssertNoThrow(try coder.decode(styled("rect { fill: red }"), options: ImageDecodeOptions()))
     }
 }

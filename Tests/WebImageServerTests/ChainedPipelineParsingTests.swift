@@ -35,6 +35,18 @@ final class ChainedPipelineParsingTests: XCTestCase {
         XCTAssertEqual(url.cacheKey, written.cacheKey)
     }
 
+    /// A watermark URL holding `/` cannot spell the key's other parts: its length is in the key.
+    func testAWatermarkURLCannotSpellOtherOptionsInTheKey() throws {
+        func encoded(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let parser = ProcessingURLParser()
+        let spelled = try parser.parse("/insecure/wm:1/wmu:\(encoded("http://h/m.png/pj:1"))/plain/http://h/a.jpg")
+        let asked = try parser.parse("/insecure/wm:1/wmu:\(encoded("http://h/m.png"))/jpgo:1/plain/http://h/a.jpg")
+        XCTAssertNotEqual(spelled.cacheKey, asked.cacheKey)
+    }
+
     func testPipelinesAreBoundedAndTakeNoArguments() throws {
         let nine = Array(repeating: "-/w:10", count: 9).joined(separator: "/")
         XCTAssertThrowsError(try ProcessingURLParser().parse("/insecure/w:10/\(nine)/plain/http://h/a.jpg"))

@@ -14,7 +14,7 @@ final class ProcessingOptionTableTests: XCTestCase {
             }
         }
         XCTAssertEqual(ProcessingOptionName(spelling: "wm"), .watermark)
-        XCTAssertNil(ProcessingOptionName(spelling: "wmt"), "imgproxy Pro's watermark text is not read yet")
+        XCTAssertNil(ProcessingOptionName(spelling: "cp"), "imgproxy Pro's color_profile is not read yet")
     }
 
     /// The URLOptions article's table of imgproxy options is the one ``ProcessingOptionName`` makes: an option

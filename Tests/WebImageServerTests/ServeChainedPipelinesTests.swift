@@ -57,6 +57,14 @@ final class ServeChainedPipelinesTests: XCTestCase {
         XCTAssertEqual(pixels.box(of: RGBA(r: 0, g: 0, b: 255)).box, "180,90,20,10")
     }
 
+    func testTheResultDimensionBoundHoldsInEveryPipeline() async throws {
+        let answers = try await routerAnswers(in: folder, ["/insecure/rs:fit:50:50/-/rs:fit:1000:1000:1/f:png/plain/local:///photo.jpg"]) {
+            $0.limits.maxResultDimension = 120
+        }
+        let pixels = try ImageCoders.shared.decode(answers[0].body).pixels
+        XCTAssertEqual(max(pixels.width, pixels.height), 120, "enlarged by the second pipeline, to the server's bound only")
+    }
+
     func testTheLimitsCountOverTheWholeChain() async throws {
         let enlarged = "rs:fit:4000:4000:1/-/rs:fit:8000:8000:1/-/rs:fit:16000:16000:1"
         let out = try await answers(["\(enlarged)/plain/local:///photo.jpg",

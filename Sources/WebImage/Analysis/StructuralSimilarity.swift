@@ -15,11 +15,21 @@ public enum StructuralSimilarity {
     /// The window's standard deviation.
     static let sigma = 1.5
 
-    /// The SSIM of `image` against `reference`, −1…1 (1 for identical pixels). Throws
+    /// The largest sides compared: larger images are both shrunk to fit (alike, by the same
+    /// resize), which bounds the work and memory (about 90 bytes a pixel compared).
+    public static let maxSide = 512
+
+    /// The SSIM of `image` against `reference`, −1…1 (1 for identical pixels), on both shrunk
+    /// to fit ``maxSide`` × ``maxSide`` when larger. Throws
     /// ``ImageAnalysisError/sizesDiffer(_:_:)`` for images of two sizes and
-    /// ``ImageAnalysisError/imageTooSmall(width:height:minimum:)`` under 11 pixels a side.
+    /// ``ImageAnalysisError/imageTooSmall(width:height:minimum:)`` under 11 pixels a side (once shrunk).
     public static func index(of image: PixelBuffer, against reference: PixelBuffer) throws(ImageAnalysisError) -> Double {
         guard image.size == reference.size else { throw .sizesDiffer(image.size, reference.size) }
+        var (image, reference) = (image, reference)
+        if image.width > maxSide || image.height > maxSide {
+            let box = image.size.fitting(within: PixelSize(width: maxSide, height: maxSide))
+            (image, reference) = (Resampler.resize(image, to: box), Resampler.resize(reference, to: box))
+        }
         let side = 2 * radius + 1
         guard image.width >= side, image.height >= side else {
             throw .imageTooSmall(width: image.width, height: image.height, minimum: side)

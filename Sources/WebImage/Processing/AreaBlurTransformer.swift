@@ -9,9 +9,9 @@ public struct AreaBlurTransformer: ImageTransformer, Hashable {
     /// The areas blurred, in the frame's pixels; parts outside the frame are ignored.
     public let areas: [PixelRect]
 
-    /// A blur of `sigma` pixels over `areas` (a sigma that is not finite or below 0 is 0).
+    /// A blur of `sigma` pixels over `areas` (a sigma that is not finite or below 0 is 0, above `ProgressiveBlurTransformer.maxSigma` that).
     public init(sigma: Double, areas: [PixelRect]) {
-        self.sigma = sigma.isFinite ? max(0, sigma) : 0
+        self.sigma = sigma.isFinite ? min(max(0, sigma), ProgressiveBlurTransformer.maxSigma) : 0
         self.areas = areas
     }
 

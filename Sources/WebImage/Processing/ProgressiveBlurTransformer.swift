@@ -2,16 +2,22 @@
 /// the full sigma where it is 1 (imgproxy's `progressive_blur`, the soft edge under a caption).
 ///
 /// The frame is blurred at ``levels`` sigmas evenly spaced up to ``sigma``, and each pixel mixes
-/// the two levels its place on the ramp falls between, so that the blur grows without steps.
+/// the two levels its place on the ramp falls between, so that the blur grows without steps;
+/// two levels are held at a time.
 public struct ProgressiveBlurTransformer: ImageTransformer, Hashable {
     /// The Gaussian's standard deviation in pixels where the blur is full.
     public let sigma: Double
     /// Where the blur grows from none (0) to full (1).
     public let ramp: LinearRamp
 
-    /// A blur growing to `sigma` pixels along `ramp` (a sigma that is not finite or below 0 is 0).
+    /// The largest sigma these blurs take (a larger one is this): ten thousand pixels, past which
+    /// every image this library holds is one flat colour anyway.
+    public static let maxSigma = 10_000.0
+
+    /// A blur growing to `sigma` pixels along `ramp` (a sigma that is not finite or below 0 is
+    /// 0, one above ``maxSigma`` is that).
     public init(sigma: Double, ramp: LinearRamp = LinearRamp()) {
-        self.sigma = sigma.isFinite ? max(0, sigma) : 0
+        self.sigma = sigma.isFinite ? min(max(0, sigma), Self.maxSigma) : 0
         self.ramp = ramp
     }
 
@@ -28,28 +34,33 @@ public struct ProgressiveBlurTransformer: ImageTransformer, Hashable {
     }
 
     private func blurred(_ frame: PixelBuffer) -> PixelBuffer {
-        let levels = levels
-        let copies = [frame] + (1...levels).map { level in
-            GaussianBlurTransformer(radius: sigma * Double(level) / Double(levels))
-                .transform(Image(pixels: frame), forKey: "")?.pixels ?? frame
-        }
-        let planes = copies.map(\.bytes)
-        var out = frame
-        let width = frame.width, height = frame.height
+        let levels = levels, width = frame.width, height = frame.height
         let values = ramp.values(width: width, height: height)
-        out.bytes.withUnsafeMutableBufferPointer { target in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let place = values(x, y) * Double(levels)
-                    let lower = min(Int(place), levels - 1), share = place - Double(lower)
-                    let below = planes[lower], above = planes[lower + 1]
-                    let i = (y * width + x) * 4
-                    for channel in i..<(i + 4) {
-                        let mixed = Double(below[channel]) + (Double(above[channel]) - Double(below[channel])) * share
-                        target[channel] = UInt8(mixed.rounded())
+        var out = frame
+        // Two levels at a time, so that the frame is held three times whatever the levels: each
+        // pixel mixes the levels its place on the ramp falls between.
+        var below = frame
+        for level in 0..<levels {
+            let above = GaussianBlurTransformer(radius: sigma * Double(level + 1) / Double(levels))
+                .transform(Image(pixels: frame), forKey: "")?.pixels ?? frame
+            below.bytes.withUnsafeBufferPointer { lower in
+                above.bytes.withUnsafeBufferPointer { upper in
+                    out.bytes.withUnsafeMutableBufferPointer { target in
+                        for y in 0..<height {
+                            for x in 0..<width {
+                                let place = values(x, y) * Double(levels)
+                                guard min(Int(place), levels - 1) == level else { continue }
+                                let share = place - Double(level), i = (y * width + x) * 4
+                                for channel in i..<(i + 4) {
+                                    let mixed = Double(lower[channel]) + (Double(upper[channel]) - Double(lower[channel])) * share
+                                    target[channel] = UInt8(mixed.rounded())
+                                }
+                            }
+                        }
                     }
                 }
             }
+            below = above
         }
         return out
     }

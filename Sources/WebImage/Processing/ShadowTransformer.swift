@@ -7,9 +7,9 @@ public struct ShadowTransformer: ImageTransformer, Hashable {
     /// The shadow's colour; its alpha scales the silhouette's.
     public let color: RGBA
 
-    /// A shadow of `color` (black by default) blurred by `sigma` (not finite or below 0 is 0).
+    /// A shadow of `color` (black by default) blurred by `sigma` (not finite or below 0 is 0, above `ProgressiveBlurTransformer.maxSigma` that).
     public init(sigma: Double, color: RGBA = RGBA(r: 0, g: 0, b: 0)) {
-        self.sigma = sigma.isFinite ? max(0, sigma) : 0
+        self.sigma = sigma.isFinite ? min(max(0, sigma), ProgressiveBlurTransformer.maxSigma) : 0
         self.color = color
     }
 

@@ -31,6 +31,9 @@ struct SVGDrawingCost {
     private var elements = 0
     private var filterPrimitives = 0
     private var filtered = 0
+    /// Whether a style sheet mentions `filter`: a selector may then filter any element, with a
+    /// `url(#…)` filter or a CSS filter function, whose own cost counts as one primitive.
+    private var styleSheetsFilter = false
 
     /// An element opens (and closes at once when `selfClosing`): its `id`, the target of a
     /// `<use>`, whether it is a filter primitive and whether a filter applies to it.
@@ -60,10 +63,16 @@ struct SVGDrawingCost {
         return definitions.count - 1
     }
 
+    /// A style sheet mentions `filter`: every element counts as filtered, by at least one primitive.
+    mutating func styleSheetFilters() {
+        styleSheetsFilter = true
+    }
+
     /// Filter primitives times filtered elements: how many times a primitive may run over the
     /// drawing (saturating).
     var filterRuns: Int {
-        let runs = filterPrimitives.multipliedReportingOverflow(by: filtered)
+        let primitives = styleSheetsFilter ? max(filterPrimitives, 1) : filterPrimitives
+        let runs = primitives.multipliedReportingOverflow(by: styleSheetsFilter ? elements : filtered)
         return runs.overflow ? Int.max : runs.partialValue
     }
 

@@ -156,7 +156,7 @@ struct SVGRewriter {
                 let prefix = name.firstIndex(of: UInt8(ascii: ":")).map { Array(name[...$0]) } ?? []
                 let style = prefix + Array("style".utf8)
                 out += [UInt8(ascii: "<")] + style + [UInt8(ascii: ">")]
-                out += Self.escaped(SVGStyleText.neutralised(css, in: .declarations) ?? [], inAttribute: false)
+                writeStyleSheet(css)
                 out += Array("</".utf8) + style + [UInt8(ascii: ">")]
             }
             if open.isEmpty { prependedStyle = nil }
@@ -182,9 +182,17 @@ struct SVGRewriter {
         }
         if let css = styleText {
             styleText = nil
-            out += Self.escaped(SVGStyleText.neutralised(css, in: .declarations) ?? [], inAttribute: false)
+            writeStyleSheet(css)
         }
         out += Array("</".utf8) + name + [UInt8(ascii: ">")]
+    }
+
+    /// Writes the text of a style sheet, made safe; one that mentions `filter` makes every
+    /// element count as filtered (``SVGDrawingCost/styleSheetFilters()``).
+    private mutating func writeStyleSheet(_ css: [UInt8]) {
+        let safe = SVGStyleText.neutralised(css, in: .declarations) ?? []
+        if Self.contains(safe.map(SVGByteScanner.lowercased), "filter") { cost.styleSheetFilters() }
+        out += Self.escaped(safe, inAttribute: false)
     }
 
     /// Writes a start tag with the attributes the policy keeps.

@@ -62,6 +62,7 @@ extension ProcessingOptionName {
         case .cacheTags: "tag:…"
         case .watermarkURL, .fallbackImageURL: "URL-safe base64 of a URL"
         case .watermarkSize: "width:height"
+        case .watermarkText: "URL-safe base64 of Pango markup"
         case .watermarkRotate: "degrees"
         case .watermarkShadow: "sigma"
         }
@@ -140,6 +141,7 @@ extension ProcessingOptionName {
         case .progressiveBlur: "Blurs more and more toward down, up, left, right or an angle clockwise (0 is down), from none at start to sigma at stop 0…1 (imgproxy Pro's)"
         case .bypassCache: "Makes the result from a fresh download, neither read from nor kept in the result caches; refused (403) unless --allow-bypass-cache (imgproxy Pro's)"
         case .watermarkURL: "The watermark's image, fetched as a source is (the same allowed sources, address policy, limits and cache), in place of the configured one (imgproxy Pro's)"
+        case .watermarkText: "The watermark drawn from text in Pango's markup (black sans 16 by default; b, i, u, s, tt, big, small, sub, sup, span with font, size, weight, style, foreground, alpha), through librsvg's Pango, in place of the image (imgproxy Pro's)"
         case .watermarkSize: "The box the watermark is fitted in, enlarged when smaller, when watermark's scale is 0; a side of 0 follows the other (imgproxy Pro's)"
         case .watermarkRotate: "Turns the watermark clockwise by any angle, its canvas growing to hold it (imgproxy Pro's)"
         case .watermarkShadow: "Puts a black shadow blurred by sigma under the watermark (imgproxy Pro's)"

@@ -2,24 +2,23 @@
 /// imgproxy options: ``init(spelling:)`` reads it, and the URLOptions article's option table (WebImageServer.docc) is checked against
 /// ``documentation`` row for row, so an option added here without its row fails a test.
 enum ProcessingOptionName: String, CaseIterable {
-    case resize, size, resizingType = "resizing_type", width, height, minWidth = "min-width", minHeight = "min-height"
-    case zoom, dpr, enlarge, extend, extendAspectRatio = "extend_aspect_ratio", gravity, crop, trim, padding
-    case autoRotate = "auto_rotate", rotate, flip, background, blur, sharpen, pixelate
-    case stripMetadata = "strip_metadata", keepCopyright = "keep_copyright", stripColorProfile = "strip_color_profile"
-    case preserveHDR = "preserve_hdr", enforceThumbnail = "enforce_thumbnail", dpi
-    case quality, formatQuality = "format_quality", maxBytes = "max_bytes", format
-    case skipProcessing = "skip_processing", raw, cacheBuster = "cachebuster", expires, filename
-    case returnAttachment = "return_attachment", preset, maxResultDimension = "max_result_dimension", watermark
-    case maxSrcResolution = "max_src_resolution", maxSrcFileSize = "max_src_file_size", maxAnimationFrames = "max_animation_frames"
-    case maxAnimationFrameResolution = "max_animation_frame_resolution"
-    case cropAspectRatio = "crop_aspect_ratio", page, pages, disableAnimation = "disable_animation", hashsum
-    case resizingAlgorithm = "resizing_algorithm", backgroundAlpha = "background_alpha", adjust, brightness, contrast, saturation, monochrome, duotone, colorize, gradient
-    case unsharpMasking = "unsharp_masking", blurAreas = "blur_areas", progressiveBlur = "progressive_blur"
-    case bypassCache = "bypass_cache", cacheTags = "cache_tags"
-    case watermarkURL = "watermark_url", watermarkSize = "watermark_size", watermarkRotate = "watermark_rotate"
-    case watermarkShadow = "watermark_shadow", fallbackImageURL = "fallback_image_url"
-    case jpegOptions = "jpeg_options", pngOptions = "png_options", webpOptions = "webp_options", avifOptions = "avif_options"
-    case pipeline = "-", autoquality, style
+    // In the order of imgproxy's processing options reference (its docs' processing.mdx).
+    case resize, size, resizingType = "resizing_type", resizingAlgorithm = "resizing_algorithm", width, height
+    case minWidth = "min-width", minHeight = "min-height", zoom, dpr, enlarge, extend, extendAspectRatio = "extend_aspect_ratio"
+    case gravity, crop, cropAspectRatio = "crop_aspect_ratio", trim, padding, autoRotate = "auto_rotate", rotate, flip
+    case background, backgroundAlpha = "background_alpha", adjust, brightness, contrast, saturation, monochrome, duotone
+    case blur, sharpen, pixelate, unsharpMasking = "unsharp_masking", blurAreas = "blur_areas", progressiveBlur = "progressive_blur"
+    case colorize, gradient, watermark, watermarkURL = "watermark_url", watermarkText = "watermark_text", watermarkSize = "watermark_size"
+    case watermarkRotate = "watermark_rotate", watermarkShadow = "watermark_shadow", style
+    case stripMetadata = "strip_metadata", keepCopyright = "keep_copyright", dpi, stripColorProfile = "strip_color_profile"
+    case preserveHDR = "preserve_hdr", enforceThumbnail = "enforce_thumbnail", quality, formatQuality = "format_quality"
+    case autoquality, maxBytes = "max_bytes", jpegOptions = "jpeg_options", pngOptions = "png_options", webpOptions = "webp_options"
+    case avifOptions = "avif_options", format, page, pages, disableAnimation = "disable_animation", fallbackImageURL = "fallback_image_url"
+    case skipProcessing = "skip_processing", raw, cacheBuster = "cachebuster", bypassCache = "bypass_cache", cacheTags = "cache_tags"
+    case expires, filename, returnAttachment = "return_attachment", preset, hashsum, maxSrcResolution = "max_src_resolution"
+    case maxSrcFileSize = "max_src_file_size", maxAnimationFrames = "max_animation_frames"
+    case maxAnimationFrameResolution = "max_animation_frame_resolution", maxResultDimension = "max_result_dimension"
+    case pipeline = "-"
 
     /// The other spellings imgproxy takes for the option, shortest first.
     var shortNames: [String] {
@@ -88,6 +87,7 @@ enum ProcessingOptionName: String, CaseIterable {
         case .bypassCache: ["bc"]
         case .cacheTags: ["ct"]
         case .watermarkURL: ["wmu"]
+        case .watermarkText: ["wmt"]
         case .watermarkSize: ["wms"]
         case .watermarkRotate: ["wmr", "wm_rot"]
         case .watermarkShadow: ["wmsh"]

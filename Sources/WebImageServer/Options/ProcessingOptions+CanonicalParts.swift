@@ -57,7 +57,9 @@ extension ProcessingOptions {
         if backgroundAlpha != 1 { parts.append("bga:\(CanonicalNumber.spell(backgroundAlpha))") }
         if let watermark {
             parts.append(watermark.canonical)
-            if let watermarkURL { parts.append("wmu:" + watermarkURL.absoluteString) }
+            // Length-prefixed: a URL may hold `/`, which joins the key's parts.
+            if let watermarkURL { parts.append("wmu:\(watermarkURL.absoluteString.utf8.count):" + watermarkURL.absoluteString) }
+            if let watermarkText { parts.append("wmt:" + URLSafeBase64.encode(Array(watermarkText.utf8))) }
             if let canonical = watermarkStyle.canonical { parts.append(canonical) }
         }
         parts += thumborOverlays.map(\.canonical)

@@ -221,6 +221,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var cacheTags: [String] = []
     /// imgproxy Pro's `watermark_url`: the watermark's image, in place of the configured one, or nil.
     public var watermarkURL: URL?
+    /// imgproxy Pro's `watermark_text`: Pango markup drawn as the watermark, over ``watermarkURL``'s image, or nil.
+    public var watermarkText: String?
     /// imgproxy Pro's `watermark_size`, `watermark_rotate` and `watermark_shadow`.
     public var watermarkStyle = WatermarkStyle()
     /// imgproxy Pro's `fallback_image_url`: the image answered when the source cannot be loaded,

@@ -53,8 +53,9 @@ enum BestFormat {
         return order.first(where: candidates.contains) ?? candidates.first
     }
 
-    /// Whether `format` can be written losslessly here (PNG and GIF always are).
+    /// Whether `format` can be written losslessly here (PNG always is; GIF never, its palette
+    /// has 256 colours and one bit of alpha).
     static func writesLosslessly(_ format: ImageFormat) -> Bool {
-        [.png, .gif, .webp, .avif, .jxl].contains(format)
+        [.png, .webp, .avif, .jxl].contains(format)
     }
 }

@@ -50,15 +50,20 @@ extension ImageProcessor {
                                   format: .undefined, sourceOrigin: source.source)
         }
         let marks = try decodedOverlays(overlays)
-        var transformer = ProcessingTransformer(options: options, watermark: marks.watermark ?? auxiliary.watermark, thumborMarks: marks.thumbor)
+        var transformer = ProcessingTransformer(options: options, watermark: try textMark(of: options) ?? marks.watermark ?? auxiliary.watermark,
+                                                thumborMarks: marks.thumbor)
         if options.unsharpMasking.mode == .auto, Self.decodeOptions(for: options).thumbnailPixelSize != nil,
            let header = try? manager.coders.header(of: source.data) {
             // The header's sides are the stored ones: compare areas, which turning keeps.
             transformer.shrunkOnLoad = decoded.pixels.size.area < header.pixelSize.area
         }
         // Each chained pipeline processes the one before's upright result.
-        let steps = [transformer] + zip(options.chained, marks.chained).map { step, mark in
-            ProcessingTransformer(options: step, watermark: mark ?? auxiliary.watermark)
+        var steps = [transformer]
+        for (step, mark) in zip(options.chained, marks.chained) {
+            // The URL's bound on the result's side holds in every pipeline.
+            var step = step
+            step.maxResultDimension = options.maxResultDimension
+            steps.append(ProcessingTransformer(options: step, watermark: try textMark(of: step) ?? mark ?? auxiliary.watermark))
         }
         // The limits count over the whole chain: every step's result, and the blurs of all.
         var size = decoded.pixelSize, orientation = decoded.orientation, blurWork = 0.0
@@ -88,13 +93,26 @@ extension ImageProcessor {
         return result
     }
 
+    /// The watermark `options`' `watermark_text` draws (through the SVG coder, librsvg's Pango),
+    /// cut to its ink and faded by the watermark's base opacity; nil without a watermark or text.
+    private func textMark(of options: ProcessingOptions) throws(ProcessingError) -> PixelBuffer? {
+        guard options.watermark != nil, let markup = options.watermarkText else { return nil }
+        do {
+            let document = try WatermarkText(markup: markup).svg()
+            let drawn = try manager.coders.decode(document).pixels
+            return AuxiliaryImages.faded(WatermarkText.trimmed(drawn), by: auxiliary.watermarkOpacity)
+        } catch {
+            throw .watermarkFailed("the watermark text: \(error)")
+        }
+    }
+
     /// The work `step` costs making a result of `size` and `frames` frames, in pixels times blur
     /// sigma, after checking that result against the pixel limit. A blur costs its pixels times
     /// its radius (a separable kernel of about six sigmas a pass), so that a 10-pixel source
     /// enlarged to the result limit and blurred by 100 is refused before it starts rather than
     /// kept busy for half a minute. Sharpening blurs once too, at its own sigma; blurred areas
     /// count once each; a progressive blur blurs at each of its levels; a watermark's shadow
-    /// blurs the mark (sized, it has at most the result's pixels; unsized, its own).
+    /// blurs the mark's canvas on every frame.
     private func checkedWork(of step: ProcessingTransformer, making size: PixelSize, frames: Int) throws(ProcessingError) -> Double {
         let total = size.area.multipliedReportingOverflow(by: frames)
         guard !total.overflow, total.partialValue <= maxResultPixels else {
@@ -105,8 +123,14 @@ extension ImageProcessor {
         let progressiveSigmas = options.progressiveBlur.map { $0.sigma * Double($0.levels + 1) / 2 } ?? 0
         let sigmas = options.blurSigma + options.sharpenSigma + (options.fillsWithBlur ? ProcessingTransformer.fillBlurSigma : 0)
             + areaSigmas + progressiveSigmas
-        let mark = options.watermark == nil ? nil : step.watermark
-        let shadowWork = mark.map { Double(max($0.size.area, size.area)) * options.watermarkStyle.shadowSigma } ?? 0
+        // The mark is shaped for every frame: sized, it has at most the result's pixels (unsized, its
+        // own), a turn at most doubles them, and the shadow's canvas grows by three sigmas a side.
+        let sigma = options.watermarkStyle.shadowSigma
+        let mark = options.watermark == nil || sigma == 0 ? nil : step.watermark
+        let shadowWork = mark.map { mark in
+            let side = (2 * Double(max(mark.size.area, size.area))).squareRoot() + 6 * sigma
+            return Double(frames) * side * side * sigma
+        } ?? 0
         return Double(total.partialValue) * sigmas + shadowWork
     }
 

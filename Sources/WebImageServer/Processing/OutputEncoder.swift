@@ -85,10 +85,10 @@ struct OutputEncoder: Sendable {
         return try encoded(image, as: format, options: options, exif: exif)
     }
 
-    /// `image` written as `format` at the quality `options` give (or autoquality chooses),
-    /// losslessly where the format can be when `lossless`.
+    /// `image` written as `format` at the quality `options` give (or autoquality chooses, when
+    /// `searchesQuality`), losslessly where the format can be when `lossless`.
     private func encoded(_ image: Image, as format: ImageFormat, options: ProcessingOptions, exif: [UInt8]?,
-                         lossless: Bool = false) throws(ProcessingError) -> ProcessedImage {
+                         lossless: Bool = false, searchesQuality: Bool = true) throws(ProcessingError) -> ProcessedImage {
         let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
             ?? defaultQuality
         do {
@@ -103,7 +103,7 @@ struct OutputEncoder: Sendable {
                 settings.lossless = true
                 settings.nearLossless = false
             }
-            if !lossless, let qualities = Self.autoqualities(of: image, in: format, options: options) {
+            if searchesQuality, !lossless, let qualities = Self.autoqualities(of: image, in: format, options: options) {
                 let search = AutoqualitySearch(autoquality: options.autoquality, encode: { [coders] quality in
                     var candidate = settings
                     candidate.quality = Double(quality) / 100
@@ -146,14 +146,16 @@ struct OutputEncoder: Sendable {
         var made: [(image: ProcessedImage, dssim: Double)] = []
         for format in candidates {
             let lossless = simple && BestFormat.writesLosslessly(format)
-            let candidate = try encoded(image, as: format, options: options, exif: exif, lossless: lossless)
+            // Each candidate at its format's quality: an autoquality search in each would multiply the encodes.
+            let candidate = try encoded(image, as: format, options: options, exif: exif, lossless: lossless, searchesQuality: false)
             let exact = lossless || (format == .png && options.pngPaletteColors == nil)
             // A candidate that cannot be read back is never chosen.
             let dssim = exact ? 0 : (try? StructuralSimilarity.dissimilarity(of: try decodedFirstFrame(candidate.data), against: image.pixels))
                 ?? .infinity
             made.append((candidate, dssim))
         }
-        let bound = max(BestFormat.maximumDissimilarity, made.first { $0.image.format == plain }?.dssim ?? 0)
+        let plainDissimilarity = made.first { $0.image.format == plain }?.dssim ?? 0
+        let bound = max(BestFormat.maximumDissimilarity, plainDissimilarity.isFinite ? plainDissimilarity : 0)
         return made.filter { $0.dssim <= bound }.min { $0.image.data.count < $1.image.data.count }?.image
             ?? made.min { $0.dssim < $1.dssim }?.image
     }

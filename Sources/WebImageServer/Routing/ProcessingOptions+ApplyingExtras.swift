@@ -106,7 +106,7 @@ extension ProcessingOptions {
             try applyCacheTags(arguments)
         case .watermark:
             try applyWatermark(arguments, limits: limits)
-        case .watermarkURL, .watermarkSize, .watermarkRotate, .watermarkShadow, .fallbackImageURL, .style:
+        case .watermarkURL, .watermarkText, .watermarkSize, .watermarkRotate, .watermarkShadow, .fallbackImageURL, .style:
             try applyWatermarkStyle(name, arguments, limits: limits)
         default:
             throw arguments.fail("not an option of its own")

@@ -50,6 +50,21 @@ extension ProcessingOptions {
         case .watermarkRotate:
             try arguments.expectCount(1, 1)
             watermarkStyle.rotation = try arguments.decimal(0, in: -3600...3600).truncatingRemainder(dividingBy: 360)
+        case .watermarkText:
+            try arguments.expectCount(1, 1)
+            guard arguments.has(0) else {
+                watermarkText = nil
+                return
+            }
+            guard let bytes = URLSafeBase64.decode(arguments.values[0]), let markup = String(validating: bytes, as: UTF8.self) else {
+                throw arguments.fail("not the URL-safe base64 of UTF-8 text")
+            }
+            do throws(WatermarkText.MarkupError) {
+                _ = try WatermarkText(markup: markup)
+            } catch {
+                throw arguments.fail(error.description)
+            }
+            watermarkText = markup
         case .style:
             try arguments.expectCount(1, 1)
             guard arguments.has(0) else {
