@@ -52,29 +52,17 @@ extension ProcessingOptions {
             watermarkStyle.rotation = try arguments.decimal(0, in: -3600...3600).truncatingRemainder(dividingBy: 360)
         case .watermarkText:
             try arguments.expectCount(1, 1)
-            guard arguments.has(0) else {
-                watermarkText = nil
-                return
+            watermarkText = try Self.encodedText(arguments, "text")
+            if let markup = watermarkText {
+                do throws(WatermarkText.MarkupError) {
+                    _ = try WatermarkText(markup: markup)
+                } catch {
+                    throw arguments.fail(error.description)
+                }
             }
-            guard let bytes = URLSafeBase64.decode(arguments.values[0]), let markup = String(validating: bytes, as: UTF8.self) else {
-                throw arguments.fail("not the URL-safe base64 of UTF-8 text")
-            }
-            do throws(WatermarkText.MarkupError) {
-                _ = try WatermarkText(markup: markup)
-            } catch {
-                throw arguments.fail(error.description)
-            }
-            watermarkText = markup
         case .style:
             try arguments.expectCount(1, 1)
-            guard arguments.has(0) else {
-                svgStyle = nil
-                return
-            }
-            guard let bytes = URLSafeBase64.decode(arguments.values[0]), let css = String(validating: bytes, as: UTF8.self) else {
-                throw arguments.fail("not the URL-safe base64 of UTF-8 CSS")
-            }
-            svgStyle = css
+            svgStyle = try Self.encodedText(arguments, "CSS")
         case .watermarkShadow:
             try arguments.expectCount(1, 1)
             watermarkStyle.shadowSigma = try arguments.decimal(0, in: 0...limits.maxBlurSigma)
@@ -83,14 +71,20 @@ extension ProcessingOptions {
         }
     }
 
-    /// Argument 0 as the URL its URL-safe base64 encodes (empty: none), checked as a source
-    /// URL is; the server's source rules apply when it is fetched.
-    private static func encodedURL(_ arguments: OptionArguments) throws(ProcessingURLError) -> URL? {
+    /// Argument 0 as the UTF-8 text (`what`) its URL-safe base64 encodes; nil when empty.
+    private static func encodedText(_ arguments: OptionArguments, _ what: String) throws(ProcessingURLError) -> String? {
         let text = arguments.values[0]
         guard !text.isEmpty else { return nil }
         guard let bytes = URLSafeBase64.decode(text), let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw arguments.fail("not the URL-safe base64 of a UTF-8 URL")
+            throw arguments.fail("not the URL-safe base64 of UTF-8 \(what)")
         }
+        return decoded
+    }
+
+    /// Argument 0 as the URL its URL-safe base64 encodes (empty: none), checked as a source
+    /// URL is; the server's source rules apply when it is fetched.
+    private static func encodedURL(_ arguments: OptionArguments) throws(ProcessingURLError) -> URL? {
+        guard let decoded = try encodedText(arguments, "URL") else { return nil }
         do throws(ProcessingURLError) {
             return try SourceURL.parse(decoded)
         } catch {
