@@ -33,7 +33,9 @@ final class SharedTierTests: RedisTestCase {
 
     func testLoadsSurviveAnOutageWithOneWarningAndHitsResumeAfterARestart() async throws {
         let log = LogRecorder()
-        let shared = makeRedisCache(logger: log)
+        var configuration = redis.configuration()
+        configuration.retryInterval = .milliseconds(100)
+        let shared = makeRedisCache(configuration, logger: log)
         let first = try makeManager("first", shared: shared)
         let second = try makeManager("second", shared: shared)
         let (before, _) = try serve("testjfif_256.png", at: "/before.png")
@@ -50,6 +52,8 @@ final class SharedTierTests: RedisTestCase {
         XCTAssertEqual(log.messages(at: .warning).count, 1, "one warning for the whole outage: \(log.messages(at: .warning))")
 
         try await redis.start()
+        // After a failed attempt commands fail at once for the retry interval; past it the next one connects.
+        try await Task.sleep(for: .milliseconds(200))
         let (after, _) = try serve("testjfif_256.png", at: "/after.png")
         let afterFirst = try await first.image(for: after, options: .waitStoreCache)
         XCTAssertEqual(afterFirst.source, .network)
