@@ -14,7 +14,7 @@ final class ProcessingOptionTableTests: XCTestCase {
             }
         }
         XCTAssertEqual(ProcessingOptionName(spelling: "wm"), .watermark)
-        XCTAssertNil(ProcessingOptionName(spelling: "cp"), "imgproxy Pro's color_profile is not read yet")
+        XCTAssertNil(ProcessingOptionName(spelling: "op"), "imgproxy Pro's objects_position is not read yet")
     }
 
     /// The URLOptions article's table of imgproxy options is the one ``ProcessingOptionName`` makes: an option

@@ -171,7 +171,7 @@ final class ServerConfigurationTests: XCTestCase {
                         "IMGPROXY_AUTOQUALITY_FORMAT_MIN", "IMGPROXY_AUTOQUALITY_MAX", "IMGPROXY_AUTOQUALITY_FORMAT_MAX",
                         "IMGPROXY_AUTOQUALITY_ALLOWED_ERROR", "IMGPROXY_AUTOQUALITY_MAX_RESOLUTION",
                         "IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD", "IMGPROXY_BEST_FORMAT_MAX_RESOLUTION",
-                        "IMGPROXY_BEST_FORMAT_BY_DEFAULT", "IMGPROXY_BEST_FORMAT_ALLOW_SKIPS"]
+                        "IMGPROXY_BEST_FORMAT_BY_DEFAULT", "IMGPROXY_BEST_FORMAT_ALLOW_SKIPS", "IMGPROXY_COLOR_PROFILES_DIR"]
         XCTAssertTrue(pro.isSubset(of: settings))
         XCTAssertEqual(Set(listed), settings.filter { $0.hasPrefix("IMGPROXY_") }.subtracting(pro).union(foreign),
                        "every variable imgproxy reads is handled, and no name imgproxy does not read")

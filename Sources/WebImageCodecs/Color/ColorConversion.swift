@@ -1,3 +1,5 @@
+import CLCMS2
+import Foundation
 import WebImage
 
 /// Conversion of pixels to sRGB through an ICC profile, with lcms2: what decoders do with an
@@ -33,6 +35,34 @@ public enum ColorConversion {
         }
         converted.colorProfile = nil
         return converted
+    }
+
+    /// `image`'s pixels, sRGB, converted to `profile` (an RGB profile), which the image then
+    /// carries so that an encoder embeds it (imgproxy Pro's `color_profile`); an image carrying a
+    /// profile of its own is converted to sRGB first. Throws when `profile` is not RGB or lcms2
+    /// refuses it.
+    public static func fromSRGB(_ image: Image, to profile: ColorProfile) throws(ColorProfileError) -> Image {
+        guard profile.colorSpace == .rgb else { throw .rejected("a result's profile must be an RGB one") }
+        let transform = try ColorTransform(profile: profile, input: .rgb, towardsProfile: true)
+        var converted = try toSRGB(image).mappingFrames { pixels in
+            var copy = pixels
+            transform.apply(to: &copy)
+            return copy
+        }
+        converted.colorProfile = profile
+        return converted
+    }
+
+    /// lcms2's compact sRGB profile, for results that state their sRGB (imgproxy Pro's
+    /// `color_profile:srgb`).
+    public static func sRGBProfile() throws(ColorProfileError) -> ColorProfile {
+        guard let profile = cmsCreate_sRGBProfile() else { throw .rejected("lcms2 could not make the sRGB profile") }
+        defer { cmsCloseProfile(profile) }
+        var length: cmsUInt32Number = 0
+        guard cmsSaveProfileToMem(profile, nil, &length) != 0, length > 0 else { throw .rejected("lcms2 could not write the sRGB profile") }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        guard cmsSaveProfileToMem(profile, &bytes, &length) != 0 else { throw .rejected("lcms2 could not write the sRGB profile") }
+        return try ColorProfile(iccData: Data(bytes.prefix(Int(length))))
     }
 
     /// The cached transform from `profile` for `samples`; nil when the profile is sRGB already.

@@ -55,11 +55,11 @@ final class ColorTransform: @unchecked Sendable {
     /// The fixed-point path for an RGB matrix/TRC profile, when it agrees with lcms2.
     private let shaper: MatrixShaper?
 
-    /// A transform from `profile`, read as `input`, to lcms2's built-in sRGB: perceptual
-    /// intent, or relative colorimetric when the profile has no perceptual rendering; lcms2's
-    /// default flags, as Pillow's ImageCms uses them. Throws ``ColorProfileError/rejected(_:)``
-    /// with lcms2's message when it cannot.
-    init(profile: ColorProfile, input: Input) throws(ColorProfileError) {
+    /// A transform from `profile`, read as `input`, to lcms2's built-in sRGB (or, `towardsProfile`,
+    /// from sRGB RGBA to `profile`, an RGB profile): perceptual intent, or relative colorimetric
+    /// when the profile has no perceptual rendering; lcms2's default flags, as Pillow's ImageCms
+    /// uses them. Throws ``ColorProfileError/rejected(_:)`` with lcms2's message when it cannot.
+    init(profile: ColorProfile, input: Input, towardsProfile: Bool = false) throws(ColorProfileError) {
         let message = UnsafeMutablePointer<CChar>.allocate(capacity: Self.messageCapacity)
         message.initialize(repeating: 0, count: Self.messageCapacity)
         guard let context = cmsCreateContext(nil, message) else {
@@ -81,11 +81,13 @@ final class ColorTransform: @unchecked Sendable {
             cmsCloseProfile(source)
             throw fail("cannot make the sRGB profile")
         }
-        let intent = cmsIsIntentSupported(source, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(LCMS_USED_AS_INPUT)) != 0
+        let use = towardsProfile ? LCMS_USED_AS_OUTPUT : LCMS_USED_AS_INPUT
+        let intent = cmsIsIntentSupported(source, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(use)) != 0
             ? INTENT_PERCEPTUAL : INTENT_RELATIVE_COLORIMETRIC
-        let transform = cmsCreateTransformTHR(context, source, input.lcmsFormat, sRGB, WI_LCMS_TYPE_RGBA_8,
-                                              cmsUInt32Number(intent), 0)
-        let shaper = input == .rgb ? MatrixShaper(source: source, destination: sRGB) : nil
+        let transform = towardsProfile
+            ? cmsCreateTransformTHR(context, sRGB, WI_LCMS_TYPE_RGBA_8, source, WI_LCMS_TYPE_RGBA_8, cmsUInt32Number(intent), 0)
+            : cmsCreateTransformTHR(context, source, input.lcmsFormat, sRGB, WI_LCMS_TYPE_RGBA_8, cmsUInt32Number(intent), 0)
+        let shaper = input == .rgb && !towardsProfile ? MatrixShaper(source: source, destination: sRGB) : nil
         cmsCloseProfile(source)
         cmsCloseProfile(sRGB)
         guard let transform else { throw fail("cannot build a transform to sRGB") }

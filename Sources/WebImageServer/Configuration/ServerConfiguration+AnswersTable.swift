@@ -105,6 +105,11 @@ extension ServerConfiguration {
                 0...9, \.output.avifSpeed),
         integer("jxl-effort", "IMGPROXY_JXL_EFFORT", "N", "libjxl's effort for JPEG XL results: higher is smaller and slower",
                 1...9, \.output.jxlEffort),
+        setting("color-profiles-dir", "IMGPROXY_COLOR_PROFILES_DIR", "FOLDER",
+                "The folder an imgproxy URL's color_profile names RGB .icc and .icm profiles in",
+                default: defaults.output.colorProfilesDir) { text, configuration throws(SettingValueError) in
+            configuration.output.colorProfilesDir = text
+        },
         decimal("best-format-complexity-threshold", "IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD", "STEP",
                 "Images whose mean luma step between neighbours (0…255) is under this are written losslessly by the best format where the format can be",
                 0...255, \.output.bestFormat.complexityThreshold),

@@ -69,6 +69,8 @@ extension ServerConfiguration {
         public var autoquality = Autoquality()
         /// How imgproxy URLs' `best` format chooses (imgproxy's `IMGPROXY_BEST_FORMAT_*`).
         public var bestFormat = BestFormatSettings()
+        /// The folder imgproxy URLs' `color_profile` names profiles in (imgproxy's `IMGPROXY_COLOR_PROFILES_DIR`).
+        public var colorProfilesDir = "/usr/share/color/icc"
 
         /// The settings above that change every result's bytes without being part of its URL's
         /// key — the default quality, SVG's dpi and the encoders' efforts — each that differs from

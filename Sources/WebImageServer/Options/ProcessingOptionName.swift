@@ -11,7 +11,8 @@ enum ProcessingOptionName: String, CaseIterable {
     case colorize, gradient, watermark, watermarkURL = "watermark_url", watermarkText = "watermark_text", watermarkSize = "watermark_size"
     case watermarkRotate = "watermark_rotate", watermarkShadow = "watermark_shadow", style
     case stripMetadata = "strip_metadata", keepCopyright = "keep_copyright", dpi, stripColorProfile = "strip_color_profile"
-    case preserveHDR = "preserve_hdr", enforceThumbnail = "enforce_thumbnail", quality, formatQuality = "format_quality"
+    case preserveHDR = "preserve_hdr", colorProfile = "color_profile", enforceThumbnail = "enforce_thumbnail", quality
+    case formatQuality = "format_quality"
     case autoquality, maxBytes = "max_bytes", jpegOptions = "jpeg_options", pngOptions = "png_options", webpOptions = "webp_options"
     case avifOptions = "avif_options", format, page, pages, disableAnimation = "disable_animation", fallbackImageURL = "fallback_image_url"
     case skipProcessing = "skip_processing", raw, cacheBuster = "cachebuster", bypassCache = "bypass_cache", cacheTags = "cache_tags"
@@ -98,6 +99,7 @@ enum ProcessingOptionName: String, CaseIterable {
         case .avifOptions: ["avifo"]
         case .autoquality: ["aq"]
         case .style: ["st"]
+        case .colorProfile: ["cp", "icc"]
         case .dpr, .dpi, .raw, .pipeline: []
         }
     }
@@ -119,7 +121,7 @@ enum ProcessingOptionName: String, CaseIterable {
              .returnAttachment, .stripMetadata, .keepCopyright, .stripColorProfile, .autoRotate, .preserveHDR,
              .enforceThumbnail, .dpi, .jpegOptions, .pngOptions, .webpOptions, .avifOptions, .maxSrcResolution,
              .maxSrcFileSize, .maxAnimationFrames, .maxAnimationFrameResolution, .maxResultDimension, .page, .pages,
-             .disableAnimation, .hashsum, .bypassCache, .cacheTags, .fallbackImageURL, .autoquality, .style: true
+             .disableAnimation, .hashsum, .bypassCache, .cacheTags, .fallbackImageURL, .autoquality, .style, .colorProfile: true
         default: false
         }
     }

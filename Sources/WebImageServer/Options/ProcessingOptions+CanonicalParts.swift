@@ -85,6 +85,7 @@ extension ProcessingOptions {
         if let canonical = encoding.canonical { parts.append(canonical) }
         if let canonical = autoquality.canonical { parts.append(canonical) }
         if bestFormat { parts.append(bestFormatSettings.canonical) }
+        if let colorProfile { parts.append("cp:\(colorProfile)") }
         if let svgStyle { parts.append("st:" + URLSafeBase64.encode(Array(svgStyle.utf8))) }
         if !preferredFormats.isEmpty { parts.append("pf:" + preferredFormats.map(\.rawValue).joined(separator: ",")) }
         if !skipProcessing.isEmpty { parts.append("skp:" + skipProcessing.map(\.rawValue).sorted().joined(separator: ",")) }

@@ -83,6 +83,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether the result is written in the smallest of the candidate formats that keeps the
     /// picture (imgproxy Pro's `best` format); ``format`` is then nil.
     public var bestFormat = false
+    /// The profile the result is converted to and carries (imgproxy Pro's `color_profile`):
+    /// `srgb`, or a file name in the server's profiles folder; nil for none.
+    public var colorProfile: String?
     /// CSS written as the first child of an SVG source's root (imgproxy Pro's `style`), or nil.
     public var svgStyle: String?
     /// How ``bestFormat`` chooses (the server's `IMGPROXY_BEST_FORMAT_*`).

@@ -76,13 +76,14 @@ extension ImageProcessor {
             throw .unprocessable("the blurs over \(size) × \(decoded.frames.count) frame(s) are more work than allowed: "
                 + "at most a sigma of \(Self.blurSigmaAtResultLimit.plainText) at the result limit, more on fewer pixels")
         }
-        let image = tracing.span("Transforming image") {
+        var image = tracing.span("Transforming image") {
             steps.reduce(decoded) { image, step in
                 var made = step.transform(image, forKey: step.key) ?? image
                 made.orientation = .up
                 return made
             }
         }
+        if let name = options.colorProfile { image = try withColorProfile(image, named: name) }
         // Of a source's metadata, only its copyright tags are carried, when kept.
         let copyright = options.keepCopyright ? EXIFBlock.find(in: source.data).flatMap(EXIF.copyright(fromTIFF:)) : nil
         var result = try tracing.span("Encoding image") { () throws(ProcessingError) -> ProcessedImage in

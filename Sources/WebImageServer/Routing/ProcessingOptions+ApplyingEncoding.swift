@@ -1,3 +1,4 @@
+import Foundation
 import WebImage
 
 extension ProcessingOptions {
@@ -55,6 +56,15 @@ extension ProcessingOptions {
                 autoquality.formatMax = [:]
             }
             if arguments.has(4) { autoquality.allowedError = try arguments.decimal(4, in: 0...1) }
+        case .colorProfile:
+            try arguments.expectCount(1, 1)
+            let name = try arguments.text(0, maxLength: 100)
+            guard name != "cmyk" else { throw arguments.fail("CMYK results are not written here: pixels are RGB") }
+            // A file name in the profiles folder, never a path out of it.
+            guard name.isEmpty || (!name.hasPrefix(".") && name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._- ".unicodeScalars.contains($0))
+            })) else { throw arguments.fail("a profile is srgb or a file name of letters, digits, ., _, - and spaces") }
+            colorProfile = name.isEmpty ? nil : name
         case .dpi:
             try arguments.expectCount(1, 1)
             encoding.dpi = try arguments.integer(0, in: 0...65535)

@@ -95,7 +95,7 @@ extension ProcessingOptions {
             resizingAlgorithm = try arguments.choice(0, "is nearest, linear, cubic, lanczos2 or lanczos3")
         case .backgroundAlpha, .adjust, .brightness, .contrast, .saturation, .monochrome, .duotone, .colorize, .gradient:
             try applyColour(name, arguments)
-        case .jpegOptions, .pngOptions, .webpOptions, .avifOptions, .dpi, .autoquality:
+        case .jpegOptions, .pngOptions, .webpOptions, .avifOptions, .dpi, .autoquality, .colorProfile:
             try applyEncoding(name, arguments)
         case .unsharpMasking, .blurAreas, .progressiveBlur:
             try applyFilter(name, arguments, limits: limits)
