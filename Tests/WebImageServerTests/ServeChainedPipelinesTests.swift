@@ -4,7 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import WebImage
 import WebImageCodecs
-import WebImageServer
+@testable import WebImageServer
 import WebImageTestSupport
 import XCTest
 
@@ -27,11 +27,6 @@ final class ServeChainedPipelinesTests: XCTestCase {
             .write(to: root.appendingPathComponent("blue.png"))
     }
 
-    private static func encoded(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
     /// The status and decoded pixels of the answers of `paths` (after `/insecure/`), in order.
     private func answers(_ paths: [String]) async throws -> [(status: HTTPResponse.Status, pixels: PixelBuffer?)] {
         try await routerAnswers(in: folder, paths.map { "/insecure/\($0)" }).map { ($0.status, try? ImageCoders.shared.decode($0.body).pixels) }
@@ -50,7 +45,7 @@ final class ServeChainedPipelinesTests: XCTestCase {
     }
 
     func testEachPipelineLaysItsOwnWatermark() async throws {
-        let red = "wmu:" + Self.encoded("local:///red.png"), blue = "wmu:" + Self.encoded("local:///blue.png")
+        let red = "wmu:" + URLSafeBase64.encode("local:///red.png".utf8), blue = "wmu:" + URLSafeBase64.encode("local:///blue.png".utf8)
         let out = try await answers(["wm:1:nowe/\(red)/-/wm:1:soea/\(blue)/f:png/plain/local:///white.png"])
         let pixels = try XCTUnwrap(out[0].pixels)
         XCTAssertEqual(pixels.box(of: RGBA(r: 255, g: 0, b: 0)).box, "0,0,20,10")

@@ -3,7 +3,7 @@ import HummingbirdTesting
 import NIOCore
 import WebImage
 import WebImageCodecs
-import WebImageServer
+@testable import WebImageServer
 import WebImageTestSupport
 import XCTest
 
@@ -21,14 +21,9 @@ final class ServeSVGStyleTests: XCTestCase {
             .write(to: root.appendingPathComponent("square.svg"))
     }
 
-    private static func encoded(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
     func testTheStyleIsDrawnAndServedAndCannotFetch() async throws {
-        let blue = "st:" + Self.encoded(".a { fill: #0000ff }")
-        let hostile = "st:" + Self.encoded("@import url(http://evil.example/x.css); .a { fill: url(http://evil.example/p.svg#x) }")
+        let blue = "st:" + URLSafeBase64.encode(".a { fill: #0000ff }".utf8)
+        let hostile = "st:" + URLSafeBase64.encode("@import url(http://evil.example/x.css); .a { fill: url(http://evil.example/p.svg#x) }".utf8)
         try await withRouterTestServer(in: folder) { client in
             let drawn = try await client.execute(uri: "/insecure/\(blue)/f:png/plain/local:///square.svg", method: .get)
             XCTAssertEqual(drawn.status, .ok)
@@ -40,7 +35,7 @@ final class ServeSVGStyleTests: XCTestCase {
             let neutralised = String(buffer: try await client.execute(uri: "/insecure/\(hostile)/plain/local:///square.svg", method: .get).body)
             XCTAssertFalse(neutralised.contains("evil"), neutralised)
             XCTAssertTrue(neutralised.contains("<style>"), neutralised)
-            let markup = "st:" + Self.encoded("</style><script>alert(1)</script>")
+            let markup = "st:" + URLSafeBase64.encode("</style><script>alert(1)</script>".utf8)
             let escaped = String(buffer: try await client.execute(uri: "/insecure/\(markup)/plain/local:///square.svg", method: .get).body)
             XCTAssertFalse(escaped.contains("<script"), escaped)
             let bad = try await client.execute(uri: "/insecure/st:not%20base64/plain/local:///square.svg", method: .get)

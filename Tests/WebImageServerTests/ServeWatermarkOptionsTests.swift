@@ -4,7 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import WebImage
 import WebImageCodecs
-import WebImageServer
+@testable import WebImageServer
 import WebImageTestSupport
 import XCTest
 
@@ -25,13 +25,8 @@ final class ServeWatermarkOptionsTests: XCTestCase {
             .write(to: root.appendingPathComponent("blue.png"))
     }
 
-    /// `text` in URL-safe base64, as imgproxy's URL arguments take URLs.
-    private static func encoded(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 
-    private static let mark = "wmu:" + encoded("local:///blue.png")
+    private static let mark = "wmu:" + URLSafeBase64.encode("local:///blue.png".utf8)
 
     /// The PNG results of `options`' URLs for the white source, decoded, in order.
     private func results(_ options: [String]) async throws -> [PixelBuffer] {
@@ -85,7 +80,7 @@ final class ServeWatermarkOptionsTests: XCTestCase {
     }
 
     func testAFallbackImageURLStandsInForAMissingSource() async throws {
-        let fallback = "fiu:" + Self.encoded("local:///blue.png")
+        let fallback = "fiu:" + URLSafeBase64.encode("local:///blue.png".utf8)
         try await withRouterTestServer(in: folder) { client in
             let missing = try await client.execute(uri: "/insecure/rs:fit:10:10/f:png/plain/local:///missing.png", method: .get)
             XCTAssertEqual(missing.status, .notFound)
@@ -95,10 +90,10 @@ final class ServeWatermarkOptionsTests: XCTestCase {
             let pixels = try ImageCoders.shared.decode(Data(buffer: standIn.body)).pixels
             XCTAssertEqual([pixels.width, pixels.height], [10, 5], "processed as the source would have been")
             XCTAssertEqual(pixels[5, 2], Self.blue)
-            let bothMissing = "fiu:" + Self.encoded("local:///gone.png")
+            let bothMissing = "fiu:" + URLSafeBase64.encode("local:///gone.png".utf8)
             let answer = try await client.execute(uri: "/insecure/\(bothMissing)/plain/local:///missing.png", method: .get)
             XCTAssertEqual(answer.status, .notFound, "a fallback that cannot be fetched answers the source's error")
-            for bad in ["wmu:not%20base64", "fiu:" + Self.encoded("no scheme"), "wms:-1:0", "wmr:7200", "wmsh:1000"] {
+            for bad in ["wmu:not%20base64", "fiu:" + URLSafeBase64.encode("no scheme".utf8), "wms:-1:0", "wmr:7200", "wmsh:1000"] {
                 let refused = try await client.execute(uri: "/insecure/\(bad)/plain/local:///white.png", method: .get)
                 XCTAssertEqual(refused.status, .badRequest, bad)
             }
@@ -106,7 +101,7 @@ final class ServeWatermarkOptionsTests: XCTestCase {
     }
 
     func testAWatermarkURLGoesThroughTheSourcePolicy() async throws {
-        let outside = "wmu:" + Self.encoded("local:///../secret.png")
+        let outside = "wmu:" + URLSafeBase64.encode("local:///../secret.png".utf8)
         try await withRouterTestServer(in: folder) { client in
             let answer = try await client.execute(uri: "/insecure/wm:1/\(outside)/plain/local:///white.png", method: .get)
             XCTAssertNotEqual(answer.status, .ok, "a mark outside the local root is refused as a source would be")

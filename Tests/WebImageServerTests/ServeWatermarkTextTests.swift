@@ -21,11 +21,6 @@ final class ServeWatermarkTextTests: XCTestCase {
             .write(to: root.appendingPathComponent("white.png"))
     }
 
-    private static func encoded(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
     /// The box `x,y,w,h` of the pixels darker than 200 in some channel, and the mean colour of those pixels.
     private static func ink(_ pixels: PixelBuffer) -> (box: [Int], mean: SIMD3<Double>) {
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, sum = SIMD3<Double>(), count = 0.0
@@ -42,8 +37,8 @@ final class ServeWatermarkTextTests: XCTestCase {
     }
 
     func testTextIsDrawnWhereTheGravitySaysInItsStyle() async throws {
-        let plain = "wmt:" + Self.encoded("Hello")
-        let big = "wmt:" + Self.encoded("<span size=\"40pt\" foreground=\"#ff0000\">Hello</span>")
+        let plain = "wmt:" + URLSafeBase64.encode("Hello".utf8)
+        let big = "wmt:" + URLSafeBase64.encode("<span size=\"40pt\" foreground=\"#ff0000\">Hello</span>".utf8)
         let answers = try await routerAnswers(in: folder, ["wm:1:nowe/\(plain)", "wm:1:soea/\(plain)", "wm:1:nowe/\(big)", plain].map {
             "/insecure/\($0)/f:png/plain/local:///white.png"
         })
@@ -72,7 +67,7 @@ final class ServeWatermarkTextTests: XCTestCase {
         XCTAssertTrue(drawn.lines[0][1].style.bold)
         let svg = String(decoding: drawn.svg(), as: UTF8.self)
         XCTAssertTrue(svg.contains("&lt;tag&gt;"), "text is escaped: \(svg)")
-        let answers = try await routerAnswers(in: folder, ["/insecure/wm:1/wmt:" + Self.encoded("<blink>a</blink>") + "/plain/local:///white.png"])
+        let answers = try await routerAnswers(in: folder, ["/insecure/wm:1/wmt:" + URLSafeBase64.encode("<blink>a</blink>".utf8) + "/plain/local:///white.png"])
         XCTAssertEqual(answers[0].status, .badRequest)
     }
 }
