@@ -60,7 +60,9 @@ enum FuzzTarget: String, CaseIterable {
         case .svg: FuzzedSVG(data: data).run()
         case .bmp: FuzzedDecoding(coder: BMPCoder(), format: .bmp, data: data).run()
         case .tiff: FuzzedDecoding(coder: TIFFCoder(), format: .tiff, data: data).run()
-        case .exif: "orientation \(EXIF.orientation(fromTIFF: data)), copyright \(EXIF.copyright(fromTIFF: data)?.count ?? 0) bytes"
+        case .exif:
+            "orientation \(EXIF.orientation(fromTIFF: data)), copyright \(EXIF.copyright(fromTIFF: data)?.count ?? 0) bytes, "
+                + "upright \(EXIF.upright(fromTIFF: data, size: PixelSize(width: 1, height: 1))?.count ?? 0) bytes"
         case .icc: FuzzedColorProfile(data: data).run()
         case .url: FuzzedURL(data: data).run()
         }

@@ -53,6 +53,24 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         await assertServeRefused(["--jxl-effort", "0"])
     }
 
+    /// `IMGPROXY_DISABLE_SHRINK_ON_LOAD`: the photo is decoded at full size, as a crop to its
+    /// whole size (which never shrinks on load) decodes it on a default server, byte for byte;
+    /// the default server's reduced decode answers other pixels.
+    func testDisablingShrinkOnLoadDecodesEverySourcePixel() async throws {
+        let header = try ImageCoders.shared.header(of: try Fixtures.data(Fixtures.bench("testjfif_1024.jpg")))
+        let source = origin.url("/photo.jpg").absoluteString
+        let defaults = try await serve(["--allow-loopback-sources"])
+        let full = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_DISABLE_SHRINK_ON_LOAD": "true"])
+        let whole = "c:\(header.pixelSize.width):\(header.pixelSize.height)"
+        let reduced = try await get(defaults + "/insecure/rs:fit:200:200/plain/\(source)@png")
+        let cropped = try await get(defaults + "/insecure/rs:fit:200:200/\(whole)/plain/\(source)@png")
+        let disabled = try await get(full + "/insecure/rs:fit:200:200/plain/\(source)@png")
+        let pixels = try [reduced, cropped, disabled].map { try ImageCoders.shared.decode($0.body).pixels }
+        XCTAssertEqual(pixels[0].width, 200)
+        XCTAssertEqual(pixels[2], pixels[1], "a full-size decode, as the whole-size crop's")
+        XCTAssertNotEqual(pixels[2], pixels[0], "not the reduced decode's")
+    }
+
     func testPNGInterlacedWritesAdam7ForImgproxyURLs() async throws {
         let plain = try await photo(try await serve(["--allow-loopback-sources"]), "png")
         let interlaced = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_PNG_INTERLACED": "true"]), "png")

@@ -11,10 +11,14 @@ struct TIFFDirectory {
         let valueOffset: Int
     }
 
-    private let bytes: [UInt8]
+    /// The whole block, its `Exif\0\0` header dropped: every offset counts from its start.
+    private(set) var bytes: [UInt8]
     private let littleEndian: Bool
     /// The entries, in the order the block lists them.
     private(set) var entries: [Tag] = []
+    /// Where, in the block, this directory's pointer to the next one lies (IFD0's points to
+    /// IFD1, the thumbnail's); nil when the directory is cut short before it.
+    private(set) var nextPointerOffset: Int?
 
     /// The directory `block` starts with, or nil when it is no TIFF structure or is cut short.
     init?(_ block: some Collection<UInt8>) {
@@ -38,6 +42,7 @@ struct TIFFDirectory {
         guard offset >= 8, offset < bytes.count else { return nil }
         var other = self
         other.entries = []
+        other.nextPointerOffset = nil
         other.read(at: offset)
         return other
     }
@@ -45,6 +50,8 @@ struct TIFFDirectory {
     /// Reads the entries of the directory at `directory`, as many as lie within the block.
     private mutating func read(at directory: Int) {
         guard let count = u16(directory) else { return }
+        let next = directory + 2 + count * 12
+        nextPointerOffset = next + 4 <= bytes.count ? next : nil
         var entries: [Tag] = []
         for index in 0..<count {
             let at = directory + 2 + index * 12
@@ -76,6 +83,24 @@ struct TIFFDirectory {
     func u32(_ offset: Int) -> Int? {
         guard let low = u16(littleEndian ? offset : offset + 2), let high = u16(littleEndian ? offset + 2 : offset) else { return nil }
         return high << 16 | low
+    }
+
+    /// Writes `value` as the unsigned 16-bit (`width` 2) or 32-bit (`width` 4) number at
+    /// `offset`, in the block's byte order; nothing when it would not lie within the block.
+    mutating func write(_ value: Int, width: Int, at offset: Int) {
+        guard offset >= 0, offset + width <= bytes.count else { return }
+        for index in 0..<width {
+            let shift = 8 * (littleEndian ? index : width - 1 - index)
+            bytes[offset + index] = UInt8(truncatingIfNeeded: value >> shift)
+        }
+    }
+
+    /// Sets the `count` bytes at `offset` that lie within the block to zero.
+    mutating func zero(_ count: Int, at offset: Int) {
+        let start = max(0, offset)
+        guard start < bytes.count, count > 0 else { return }
+        let end = count >= bytes.count - start ? bytes.count : start + count
+        bytes.replaceSubrange(start..<end, with: repeatElement(0, count: end - start))
     }
 
     /// The value bytes of `entry` when it is ASCII text (type 2) lying within the block.

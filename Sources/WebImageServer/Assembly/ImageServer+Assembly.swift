@@ -57,6 +57,7 @@ extension ImageServer {
                                              preservesCopyright: configuration.output.thumborPreserveExifCopyrightInfo,
                                              progressiveJPEG: configuration.output.thumborProgressiveJPEG)
         thumborParser.respectsOrientation = configuration.output.thumborRespectOrientation
+        thumborParser.preservesEXIF = configuration.output.thumborPreserveExifInfo
         thumborParser.formatQuality = configuration.output.formatQuality
         return ProcessingURLRouter(format: configuration.urls.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                    thumborParser: thumborParser, thumborSigner: ThumborURLSigner(configuration.urls))

@@ -18,6 +18,8 @@ extension ProcessingURLParser {
         infoOnlyPresets = urls.infoOnlyPresets ?? urls.onlyPresets
         allowedInfoOptions = urls.allowedInfoOptions
         defaults.keepCopyright = output.keepCopyright
+        defaults.stripMetadata = output.stripMetadata
+        defaults.shrinksOnLoad = !output.disableShrinkOnLoad
         defaults.autoRotate = output.autoRotate
         defaults.progressiveJPEG = output.jpegProgressive
         defaults.interlacedPNG = output.pngInterlaced

@@ -47,6 +47,17 @@ extension ServerConfiguration {
         public var keepCopyright = true
         /// Whether thumbor URLs keep them (thumbor's `PRESERVE_EXIF_COPYRIGHT_INFO`, off by default).
         public var thumborPreserveExifCopyrightInfo = false
+        /// Whether sources of imgproxy URLs are decoded at full size even when a smaller decode
+        /// covers the result (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`): slower, more memory,
+        /// every pixel of the source resampled.
+        public var disableShrinkOnLoad = false
+        /// Whether results of imgproxy URLs drop their source's EXIF block unless their `sm` says
+        /// otherwise (imgproxy's `IMGPROXY_STRIP_METADATA`, on by default); kept, the block is
+        /// made true of the upright result (`EXIF.upright(fromTIFF:size:)`).
+        public var stripMetadata = true
+        /// Whether results of thumbor URLs keep their source's EXIF block, made true of the
+        /// result, unless the `strip_exif` filter says otherwise (thumbor's `PRESERVE_EXIF_INFO`, off by default).
+        public var thumborPreserveExifInfo = false
         /// The pixels an inch of an SVG source's absolute units counts for (thumbor's `SVG_DPI`;
         /// CSS's 96 by default).
         public var svgDPI = 96.0

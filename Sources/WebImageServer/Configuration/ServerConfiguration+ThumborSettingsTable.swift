@@ -75,7 +75,7 @@ extension ServerConfiguration {
         thumbor("RESPECT_ORIENTATION", "thumbor-respect-orientation"),
         ignoredThumbor("IGNORE_SMART_ERRORS", "smart crops fall back to the centre here, never an error"),
         thumbor("SEND_IF_MODIFIED_LAST_MODIFIED_HEADERS", "use-last-modified"),
-        refusedThumbor("PRESERVE_EXIF_INFO", default: .boolean(false), "a result keeps no EXIF block but its copyright tags here"),
+        thumbor("PRESERVE_EXIF_INFO", "thumbor-preserve-exif-info"),
         thumbor("PRESERVE_EXIF_COPYRIGHT_INFO", "thumbor-preserve-exif-copyright-info"),
         refusedThumbor("PRESERVE_IPTC_INFO", default: .boolean(false), "a result keeps no IPTC block here"),
         thumbor("ALLOW_ANIMATED_GIFS", "max-animation-frames", "False as 1 (every animation made still, WebP and PNG too); True leaves it") { value throws(SettingValueError) in

@@ -91,6 +91,7 @@ extension ProcessingOptions {
         if !skipProcessing.isEmpty { parts.append("skp:" + skipProcessing.map(\.rawValue).sorted().joined(separator: ",")) }
         if !stripColorProfile { parts.append("scp:0") }
         if !keepCopyright { parts.append("kcr:0") }
+        if !shrinksOnLoad { parts.append("sol:0") }
         if let gifVideo { parts.append("gifv:\(gifVideo)") }
         if let thumborSourceBound { parts.append(thumborSourceBound.canonical) }
         return parts

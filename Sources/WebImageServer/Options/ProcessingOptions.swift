@@ -129,8 +129,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var crop: ProcessingCrop?
     /// Whether the orientation from the image's metadata is applied.
     public var autoRotate = true
-    /// Whether metadata is removed from the output (it always is: outputs carry none but the
-    /// copyright ``keepCopyright`` keeps).
+    /// Whether a source may be decoded reduced when a smaller decode covers the result (JPEG's
+    /// DCT scaling, WebP's scaled decode); off, every source pixel is decoded and resampled
+    /// (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`).
+    public var shrinksOnLoad = true
+    /// Whether the source's EXIF block is left out of the output (but the copyright tags
+    /// ``keepCopyright`` keeps), or written made true of the upright result: orientation 1,
+    /// the result's size, no thumbnail (imgproxy's `strip_metadata`; thumbor's
+    /// `PRESERVE_EXIF_INFO` off, or its `strip_exif` filter).
     public var stripMetadata = true
     /// Whether the source's EXIF copyright tags (Artist, Copyright, DateTime) are written into
     /// a JPEG, PNG, WebP, AVIF or HEIC result (imgproxy's `keep_copyright`, on by default; thumbor's

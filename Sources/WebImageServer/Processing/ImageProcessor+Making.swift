@@ -84,10 +84,13 @@ extension ImageProcessor {
             }
         }
         if let name = options.colorProfile { image = try withColorProfile(image, named: name) }
-        // Of a source's metadata, only its copyright tags are carried, when kept.
-        let copyright = options.keepCopyright ? EXIFBlock.find(in: source.data).flatMap(EXIF.copyright(fromTIFF:)) : nil
+        // A source's EXIF block is carried made true of the result, or its copyright tags alone.
+        let exif = EXIFBlock.find(in: source.data).flatMap { block in
+            options.stripMetadata ? (options.keepCopyright ? EXIF.copyright(fromTIFF: block) : nil)
+                : EXIF.upright(fromTIFF: block, size: image.pixelSize)
+        }
         var result = try tracing.span("Encoding image") { () throws(ProcessingError) -> ProcessedImage in
-            try encoder.encode(image, options: options, exif: copyright)
+            try encoder.encode(image, options: options, exif: exif)
         }
         metrics.processingDuration.record(duration: started.duration(to: .now))
         result.sourceOrigin = source.source
@@ -194,12 +197,12 @@ extension ImageProcessor {
 
     /// Decode options that shrink the source on load when the whole output is known to fit a
     /// box no larger than the source: `fit`, or one side given (but not `force`). Not with a crop, whose pixel
-    /// sizes refer to the full-size source, nor with `enlarge`.
+    /// sizes refer to the full-size source, nor with `enlarge`, nor when the options forbid it.
     static func decodeOptions(for options: ProcessingOptions) -> ImageDecodeOptions {
         var decode = ImageDecodeOptions()
         if !options.stripColorProfile { decode.colorManagement = .preserve }
         // Trim, zoom and the smallest sizes measure the full-size source.
-        guard options.crop == nil, options.trim == nil, options.meta == nil, !options.enlarge, options.width > 0 || options.height > 0,
+        guard options.shrinksOnLoad, options.crop == nil, options.trim == nil, options.meta == nil, !options.enlarge, options.width > 0 || options.height > 0,
               options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0,
               !options.widthFromSource, !options.heightFromSource, !options.adaptsToOrientation else { return decode }
         let requested = options.requestedDevicePixels

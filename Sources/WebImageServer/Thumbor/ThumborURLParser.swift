@@ -75,6 +75,9 @@ public struct ThumborURLParser: Sendable {
     /// Whether images are turned upright by their EXIF orientation (thumbor's
     /// `RESPECT_ORIENTATION`; on here by default, off in thumbor).
     public var respectsOrientation = true
+    /// Whether a source's EXIF block is kept in results, made true of the result, unless the
+    /// `strip_exif` filter says otherwise (thumbor's `PRESERVE_EXIF_INFO`, off by default).
+    public var preservesEXIF = false
     /// The quality of each format when the URL's `quality` filter gives none (thumbor's
     /// `WEBP_QUALITY`, `AVIF_QUALITY`, `HEIF_QUALITY`); a format not in it takes the server's quality.
     public var formatQuality: [ImageFormat: Int] = [:]
@@ -143,6 +146,7 @@ public struct ThumborURLParser: Sendable {
         request.options.keepCopyright = preservesCopyright
         request.options.progressiveJPEG = progressiveJPEG
         request.options.autoRotate = respectsOrientation
+        request.options.stripMetadata = !preservesEXIF
         request.options.formatQuality = formatQuality
         if let sourceBound {
             // thumbor lowers a size asked past MAX_WIDTH or MAX_HEIGHT to it (`orig` stays the source's).
