@@ -71,6 +71,28 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertNotEqual(pixels[2], pixels[0], "not the reduced decode's")
     }
 
+    /// `IMGPROXY_USE_LINEAR_COLORSPACE`: one-pixel black and white stripes shrink to the grey of
+    /// their light (sRGB 188) rather than of their bytes (128); thumbor URLs are unchanged.
+    func testLinearColorspaceResizesInLinearLight() async throws {
+        var stripes = PixelBuffer(width: 64, height: 64)
+        for y in 0..<64 { for x in 0..<64 { let v: UInt8 = x % 2 == 0 ? 0 : 255; stripes[x, y] = RGBA(r: v, g: v, b: v) } }
+        origin.route("/stripes.png", .bytes(try ImageCoders.shared.encode(Image(pixels: stripes), as: .png), contentType: "image/png"))
+        let source = origin.url("/stripes.png").absoluteString
+        let plain = try await serve(["--allow-loopback-sources"])
+        let linear = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_USE_LINEAR_COLORSPACE": "true"])
+        func grey(_ base: String, _ path: String) async throws -> Int {
+            let response = try await get(base + path)
+            XCTAssertEqual(response.status, 200)
+            return Int(try ImageCoders.shared.decode(response.body).pixels[4, 4].r)
+        }
+        let imgproxy = "/insecure/rs:fit:8:8/plain/\(source)@png", thumbor = "/unsafe/8x8/\(source)"
+        let plainGrey = try await grey(plain, imgproxy), linearGrey = try await grey(linear, imgproxy)
+        XCTAssertEqual(plainGrey, 128, accuracy: 3)
+        XCTAssertEqual(linearGrey, 188, accuracy: 2)
+        let thumborGrey = try await grey(linear, thumbor)
+        XCTAssertEqual(thumborGrey, 128, accuracy: 3, "an imgproxy setting")
+    }
+
     func testPNGInterlacedWritesAdam7ForImgproxyURLs() async throws {
         let plain = try await photo(try await serve(["--allow-loopback-sources"]), "png")
         let interlaced = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_PNG_INTERLACED": "true"]), "png")

@@ -52,6 +52,35 @@ final class ResamplerTests: XCTestCase {
         let out = Resampler.resize(source, to: PixelSize(8))
         for x in 1..<7 { XCTAssertEqual(Double(out[x, 4].r), 127.5, accuracy: 3) }
     }
+
+    /// In linear light the stripes average to half their light, sRGB 187.5 (IEC 61966-2-1's
+    /// curve), and a flat colour of any byte comes back as that byte: the tables lose nothing.
+    func testLinearLightAveragesLightAndKeepsFlatColours() {
+        var stripes = PixelBuffer(width: 64, height: 64)
+        for y in 0..<64 { for x in 0..<64 { let v: UInt8 = x % 2 == 0 ? 0 : 255; stripes[x, y] = RGBA(r: v, g: v, b: v) } }
+        let out = Resampler.resize(stripes, to: PixelSize(8), linearLight: true)
+        for x in 1..<7 { XCTAssertEqual(Double(out[x, 4].r), 187.5, accuracy: 2) }
+        for value in 0...255 {
+            let v = UInt8(value)
+            let flat = PixelBuffer(width: 9, height: 3, fill: RGBA(r: v, g: v, b: v, a: 255))
+            XCTAssertEqual(Resampler.resize(flat, to: PixelSize(width: 4, height: 2), linearLight: true)[1, 1].r, v, "\(value)")
+        }
+    }
+
+    /// Linear light with alpha: a transparent neighbour neither darkens nor lightens an edge,
+    /// and the alpha is mixed as it is without linear light.
+    func testLinearLightKeepsTransparentNeighboursOut() {
+        var source = PixelBuffer(width: 40, height: 4)
+        for y in 0..<4 { for x in 0..<20 { source[x, y] = RGBA(r: 90, g: 160, b: 220) } }
+        let linear = Resampler.resize(source, to: PixelSize(width: 10, height: 1), linearLight: true)
+        let plain = Resampler.resize(source, to: PixelSize(width: 10, height: 1))
+        for x in 0..<10 {
+            XCTAssertEqual(Int(linear[x, 0].a), Int(plain[x, 0].a), accuracy: 1)
+            guard linear[x, 0].a > 8 else { continue }
+            XCTAssertEqual(Int(linear[x, 0].r), 90, accuracy: 2, "pixel \(x): \(linear[x, 0])")
+            XCTAssertEqual(Int(linear[x, 0].b), 220, accuracy: 2)
+        }
+    }
 }
 
 /// The resampler's vector loops (CResampling) against Lanczos-3 written out plainly in Double:

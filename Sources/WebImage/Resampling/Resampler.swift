@@ -5,15 +5,21 @@
 /// Filtering happens on premultiplied colour, so a transparent pixel's colour never bleeds
 /// into its opaque neighbours; the result is non-premultiplied again.
 public enum Resampler {
-    /// `pixels` resized to `size` (each side at least 1) with `filter`.
-    public static func resize(_ pixels: PixelBuffer, to size: PixelSize, filter: ResamplingFilter = .lanczos3) -> PixelBuffer {
+    /// `pixels` resized to `size` (each side at least 1) with `filter`, mixing linear light
+    /// rather than sRGB-encoded values when `linearLight` (imgproxy's
+    /// `IMGPROXY_USE_LINEAR_COLORSPACE`): a fine pattern of black and white shrinks to the grey
+    /// of their average light (sRGB 188) rather than of their bytes (128). Slower: the bytes'
+    /// fixed-point filters are not used.
+    public static func resize(_ pixels: PixelBuffer, to size: PixelSize, filter: ResamplingFilter = .lanczos3,
+                              linearLight: Bool = false) -> PixelBuffer {
         let outWidth = max(1, size.width), outHeight = max(1, size.height)
         if outWidth == pixels.width && outHeight == pixels.height { return pixels }
         if pixels.width == 0 || pixels.height == 0 { return PixelBuffer(width: outWidth, height: outHeight) }
         return SeparableConvolution.apply(
             pixels,
             horizontal: .lanczos(from: pixels.width, to: outWidth, filter: filter),
-            vertical: .lanczos(from: pixels.height, to: outHeight, filter: filter))
+            vertical: .lanczos(from: pixels.height, to: outHeight, filter: filter),
+            linearLight: linearLight)
     }
 
     /// The centre of `pixels` that has the aspect ratio of `size`, resized to `size` (each side

@@ -15,12 +15,18 @@ import CResampling
 /// source row whose alpha is 255 throughout is not premultiplied, and an output row made only
 /// of such rows is stored without dividing by its alpha, which is 255 there.
 ///
+/// In linear light (``linearLight``), each source byte is turned into its light first and each
+/// output pixel encoded back to sRGB (``LinearLight``), so mixes are as bright as the light
+/// they average; the fixed-point path, which filters bytes as they are, is not taken.
+///
 /// The loops over pixels are C (`CResampling`), built for AVX2 and FMA as well as the baseline
 /// on x86-64: Swift's `SIMD4<Float>` stays on SSE without a target flag, which a package that
 /// others depend on cannot set.
 final class SeparableConvolution {
     private let horizontal: FilterTable
     private let vertical: FilterTable
+    /// Whether the filters mix linear light rather than the sRGB-encoded bytes.
+    private let linearLight: Bool
     /// `horizontal`'s weights, each written four times (once a channel), as the row filter takes them.
     private let horizontalWeights: UnsafeMutablePointer<Float>
     #if arch(x86_64)
@@ -39,10 +45,12 @@ final class SeparableConvolution {
     private var received = 0
     private var made = 0
 
-    /// A convolution of a source as wide as `horizontal`'s input and as tall as `vertical`'s.
-    init(horizontal: FilterTable, vertical: FilterTable) {
+    /// A convolution of a source as wide as `horizontal`'s input and as tall as `vertical`'s,
+    /// mixing linear light when `linearLight`.
+    init(horizontal: FilterTable, vertical: FilterTable, linearLight: Bool = false) {
         self.horizontal = horizontal
         self.vertical = vertical
+        self.linearLight = linearLight
         horizontalWeights = .allocate(capacity: max(1, horizontal.weights.count * 4))
         for (i, weight) in horizontal.weights.enumerated() {
             (horizontalWeights + i * 4).initialize(repeating: weight, count: 4)
@@ -69,10 +77,11 @@ final class SeparableConvolution {
     }
 
     /// `pixels` filtered by `horizontal` (whose input is the width) and `vertical` (the height).
-    static func apply(_ pixels: PixelBuffer, horizontal: FilterTable, vertical: FilterTable) -> PixelBuffer {
+    /// Mixes linear light when `linearLight`.
+    static func apply(_ pixels: PixelBuffer, horizontal: FilterTable, vertical: FilterTable, linearLight: Bool = false) -> PixelBuffer {
         precondition(horizontal.inputSize == pixels.width && vertical.inputSize == pixels.height,
                      "filter tables must match the pixels")
-        let convolution = SeparableConvolution(horizontal: horizontal, vertical: vertical)
+        let convolution = SeparableConvolution(horizontal: horizontal, vertical: vertical, linearLight: linearLight)
         pixels.bytes.withUnsafeBytes { source in
             if let base = source.baseAddress { convolution.append(rows: base, count: pixels.height) }
         }
@@ -104,7 +113,7 @@ final class SeparableConvolution {
         return horizontal.starts.withUnsafeBufferPointer { starts in
             horizontal.counts.withUnsafeBufferPointer { counts in
                 #if arch(x86_64)
-                if let horizontalPairs, wi_resample_row_is_opaque(row, width) {
+                if !linearLight, let horizontalPairs, wi_resample_row_is_opaque(row, width) {
                     horizontalPairs.withUnsafeBufferPointer { pairs in
                         wi_resample_filter_row_bytes(
                             row, out, outWidth, starts.baseAddress, counts.baseAddress, pairs.baseAddress,
@@ -135,7 +144,9 @@ final class SeparableConvolution {
             while made < vertical.outputSize, vertical.starts[made] + vertical.counts[made] <= received {
                 filterColumns(row: made)
                 let out = destination.baseAddress! + made * outWidth * 4
-                if windowIsOpaque(row: made) {
+                if linearLight {
+                    storeLinear(into: out, count: outWidth, opaque: windowIsOpaque(row: made))
+                } else if windowIsOpaque(row: made) {
                     storeOpaque(into: out, count: outWidth)
                 } else {
                     unpremultiply(into: out, count: outWidth)
@@ -149,7 +160,15 @@ final class SeparableConvolution {
     /// the row is converted first and premultiplied only if some alpha is under 255; returns
     /// whether every alpha was 255.
     private func premultiply(_ source: UnsafePointer<UInt8>, count: Int) -> Bool {
-        guard !wi_resample_load_row(source, floats(scratch), count) else { return true }
+        let opaque = wi_resample_load_row(source, floats(scratch), count)
+        if linearLight {
+            let light = LinearLight.decoding
+            for x in 0..<count {
+                let pixel = scratch[x]
+                scratch[x] = SIMD4(light[Int(pixel.x)], light[Int(pixel.y)], light[Int(pixel.z)], pixel.w)
+            }
+        }
+        guard !opaque else { return true }
         for x in 0..<count { scratch[x] = PremultipliedRGBA.premultiplied(scratch[x]) }
         return false
     }
@@ -173,6 +192,25 @@ final class SeparableConvolution {
     /// ``sum`` back to RGBA8.
     private func unpremultiply(into out: UnsafeMutableRawPointer, count: Int) {
         for x in 0..<count { PremultipliedRGBA.store(sum[x], to: out, at: x * 4) }
+    }
+
+    /// ``sum``, in linear light, back to sRGB-encoded RGBA8; `opaque` when made of opaque rows
+    /// only, with nothing to divide by alpha.
+    private func storeLinear(into out: UnsafeMutableRawPointer, count: Int, opaque: Bool) {
+        let bytes = out.assumingMemoryBound(to: UInt8.self)
+        for x in 0..<count {
+            let pixel = sum[x], p = bytes + x * 4
+            let alpha = opaque ? 255 : min(max(pixel.w, 0), 255)
+            guard alpha >= 0.5 else {
+                p.update(repeating: 0, count: 4)
+                continue
+            }
+            let scale = opaque ? 1 : 255 / alpha
+            p[0] = LinearLight.encode(pixel.x * scale)
+            p[1] = LinearLight.encode(pixel.y * scale)
+            p[2] = LinearLight.encode(pixel.z * scale)
+            p[3] = UInt8(alpha + 0.5)
+        }
     }
 
     /// ``sum``, made of opaque rows only, as opaque RGBA8: nothing to divide by alpha.

@@ -20,6 +20,7 @@ extension ProcessingURLParser {
         defaults.keepCopyright = output.keepCopyright
         defaults.stripMetadata = output.stripMetadata
         defaults.shrinksOnLoad = !output.disableShrinkOnLoad
+        defaults.linearLight = output.useLinearColorspace
         defaults.autoRotate = output.autoRotate
         defaults.progressiveJPEG = output.jpegProgressive
         defaults.interlacedPNG = output.pngInterlaced

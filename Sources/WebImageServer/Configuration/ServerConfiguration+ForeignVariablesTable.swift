@@ -92,7 +92,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_TIFF_UNLIMITED", "a libvips loader limit; the TIFF decoder here keeps its own limits"),
         refused("IMGPROXY_USE_ABS", default: "false", "no Azure Blob storage; abs:// sources would fail"),
         refused("IMGPROXY_USE_GCS", default: "false", "no Google Cloud Storage; gs:// sources would fail"),
-        refused("IMGPROXY_USE_LINEAR_COLORSPACE", default: "false", "linear-light resizing changes output pixels"),
         refused("IMGPROXY_USE_SWIFT", default: "false", "no OpenStack Swift storage; swift:// sources would fail"),
         ignored("IMGPROXY_VIPS_CACHE_TRACE", "libvips internals"),
         ignored("IMGPROXY_VIPS_LEAK_CHECK", "libvips internals"),

@@ -47,6 +47,9 @@ extension ServerConfiguration {
         public var keepCopyright = true
         /// Whether thumbor URLs keep them (thumbor's `PRESERVE_EXIF_COPYRIGHT_INFO`, off by default).
         public var thumborPreserveExifCopyrightInfo = false
+        /// Whether results of imgproxy URLs are resized in linear light (imgproxy's
+        /// `IMGPROXY_USE_LINEAR_COLORSPACE`): fine patterns keep their brightness; slower.
+        public var useLinearColorspace = false
         /// Whether sources of imgproxy URLs are decoded at full size even when a smaller decode
         /// covers the result (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`): slower, more memory,
         /// every pixel of the source resampled.

@@ -92,6 +92,7 @@ extension ProcessingOptions {
         if !stripColorProfile { parts.append("scp:0") }
         if !keepCopyright { parts.append("kcr:0") }
         if !shrinksOnLoad { parts.append("sol:0") }
+        if linearLight { parts.append("lin:1") }
         if let gifVideo { parts.append("gifv:\(gifVideo)") }
         if let thumborSourceBound { parts.append(thumborSourceBound.canonical) }
         return parts

@@ -129,6 +129,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var crop: ProcessingCrop?
     /// Whether the orientation from the image's metadata is applied.
     public var autoRotate = true
+    /// Whether resizes mix linear light rather than sRGB-encoded values (imgproxy's
+    /// `IMGPROXY_USE_LINEAR_COLORSPACE`): fine patterns keep their brightness. The source is then
+    /// decoded at full size, since a decoder's reduction would mix encoded values (imgproxy's
+    /// shrink on load does, there).
+    public var linearLight = false
     /// Whether a source may be decoded reduced when a smaller decode covers the result (JPEG's
     /// DCT scaling, WebP's scaled decode); off, every source pixel is decoded and resampled
     /// (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`).

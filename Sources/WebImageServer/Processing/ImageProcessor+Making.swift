@@ -201,8 +201,9 @@ extension ImageProcessor {
     static func decodeOptions(for options: ProcessingOptions) -> ImageDecodeOptions {
         var decode = ImageDecodeOptions()
         if !options.stripColorProfile { decode.colorManagement = .preserve }
-        // Trim, zoom and the smallest sizes measure the full-size source.
-        guard options.shrinksOnLoad, options.crop == nil, options.trim == nil, options.meta == nil, !options.enlarge, options.width > 0 || options.height > 0,
+        // Trim, zoom and the smallest sizes measure the full-size source; a decoder's reduction
+        // would mix sRGB values where linear light is asked for.
+        guard options.shrinksOnLoad, !options.linearLight, options.crop == nil, options.trim == nil, options.meta == nil, !options.enlarge, options.width > 0 || options.height > 0,
               options.zoomX == 1, options.zoomY == 1, options.minWidth == 0, options.minHeight == 0,
               !options.widthFromSource, !options.heightFromSource, !options.adaptsToOrientation else { return decode }
         let requested = options.requestedDevicePixels

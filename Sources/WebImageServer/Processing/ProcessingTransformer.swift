@@ -62,7 +62,7 @@ struct ProcessingTransformer: ImageTransformer {
         let preparedSize = prepared.pixels.size
         let framePlan = plan(prepared: prepared.pixels.size, of: frame.size)
         if framePlan.bounded != prepared.pixels.size {
-            prepared.pixels = Resampler.resize(prepared.pixels, to: framePlan.bounded, filter: options.resizingAlgorithm)
+            prepared.pixels = Resampler.resize(prepared.pixels, to: framePlan.bounded, filter: options.resizingAlgorithm, linearLight: options.linearLight)
         }
         let plan = framePlan.resize
         let made = resized(prepared, plan: plan, smartOrigin: &smartOrigins.fill)
@@ -166,7 +166,7 @@ struct ProcessingTransformer: ImageTransformer {
         -> (pixels: PixelBuffer, cut: (x: Int, y: Int)?) {
         var pixels = prepared.pixels
         if plan.scaled != pixels.size {
-            pixels = Resampler.resize(pixels, to: plan.scaled, filter: options.resizingAlgorithm)
+            pixels = Resampler.resize(pixels, to: plan.scaled, filter: options.resizingAlgorithm, linearLight: options.linearLight)
         }
         guard plan.cropped != plan.scaled else { return (pixels, nil) }
         let gravity = fillGravity(after: prepared)
