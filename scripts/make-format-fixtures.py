@@ -33,6 +33,7 @@ Files:
   avif/gradient10.avif       10-bit 4:4:4 from gradient16.png
   avif/irot1_imir0.avif      irot 1 (90° anticlockwise) + imir 0: EXIF orientation 5, 48x64
   avif/animated.avif         frames/f0..f2 at 100, 200, 300 ms (timescale 1000)
+  avif/thumbnail_differs.avif make_heif: thumbnail_differs.heic in AV1
   jxl/quadrants_lossless.jxl lossless: decodes to quadrants.png exactly
   jxl/alpha_lossless.jxl     lossless RGBA: decodes to alpha.png exactly
   jxl/gradient16_lossless.jxl lossless 16-bit: decodes to gradient16.png rounded to 8 bits

@@ -66,6 +66,27 @@ final class HEIFCoderTests: XCTestCase {
         FormatFixtures.assertQuadrants(full.pixels, [FormatFixtures.red, FormatFixtures.green, FormatFixtures.blue, FormatFixtures.white], "full size")
     }
 
+    /// ``ImageDecodeOptions/embeddedThumbnail``: the thumbnail item (flat magenta) stands for the
+    /// image whatever the size asked, in HEIC and in AVIF (read through libheif); a file without
+    /// one decodes its main image.
+    func testAnEmbeddedThumbnailStandsForTheImageWhenAsked() throws {
+        var options = ImageDecodeOptions()
+        options.embeddedThumbnail = true
+        for (path, decoder) in [("heic/thumbnail_differs.heic", coder as any ImageCoder), ("avif/thumbnail_differs.avif", AVIFCoder())] {
+            let thumbnail = try FormatFixtures.decode(path, with: decoder, options)
+            XCTAssertEqual(thumbnail.pixels.size, PixelSize(width: 16, height: 12), path)
+            assertClose(thumbnail.pixels[8, 6], RGBA(r: 220, g: 30, b: 220), tolerance: 8, path)
+            var small = options
+            small.thumbnailPixelSize = PixelSize(8)
+            XCTAssertEqual(try FormatFixtures.decode(path, with: decoder, small).pixels.size, PixelSize(width: 8, height: 6), "\(path): sized as asked of it")
+            let main = try FormatFixtures.decode(path, with: decoder)
+            XCTAssertEqual(main.pixels.size, PixelSize(width: 64, height: 48), "\(path): not unless asked")
+        }
+        let plain = try FormatFixtures.decode("heic/quadrants.heic", with: coder, options)
+        XCTAssertEqual(plain.pixelWidth, 64, "no thumbnail item: the main image")
+        XCTAssertEqual(try FormatFixtures.decode("avif/quadrants.avif", with: AVIFCoder(), options).pixelWidth, 64)
+    }
+
     func testThePixelLimitIsCheckedBeforeDecoding() throws {
         XCTAssertThrowsError(try FormatFixtures.decode("heic/quadrants.heic", with: coder, ImageDecodeOptions(maxPixels: 1000))) { error in
             XCTAssertEqual(error as? ImageCodingError, .tooManyPixels(width: 64, height: 48, limit: 1000))

@@ -93,6 +93,32 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertEqual(thumborGrey, 128, accuracy: 3, "an imgproxy setting")
     }
 
+    /// `IMGPROXY_ENFORCE_THUMBNAIL` and `eth`: a HEIC or AVIF source's thumbnail item (flat
+    /// magenta, 16 × 12) is processed instead of its main image (quadrants, 64 × 48).
+    func testEnforcedThumbnailsAreProcessedInsteadOfTheMainImage() async throws {
+        for name in ["heic/thumbnail_differs.heic", "avif/thumbnail_differs.avif"] {
+            origin.route("/" + name, .bytes(try Fixtures.formatData(name), contentType: "image/" + (name.hasSuffix("avif") ? "avif" : "heic")))
+        }
+        let defaults = try await serve(["--allow-loopback-sources"])
+        let enforcing = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_ENFORCE_THUMBNAIL": "true"])
+        func answer(_ base: String, _ options: String, _ name: String) async throws -> PixelBuffer {
+            let response = try await get(base + "/insecure/rs:fit:40:40/\(options)plain/\(origin.url("/" + name).absoluteString)@png")
+            XCTAssertEqual(response.status, 200, name)
+            return try ImageCoders.shared.decode(response.body).pixels
+        }
+        for name in ["heic/thumbnail_differs.heic", "avif/thumbnail_differs.avif"] {
+            for (base, options) in [(defaults, "eth:1/"), (enforcing, "")] {
+                let thumbnail = try await answer(base, options, name)
+                XCTAssertEqual(thumbnail.size, PixelSize(width: 16, height: 12), "\(name) \(options)")
+                XCTAssertEqual(Int(thumbnail[8, 6].g), 30, accuracy: 10, "magenta")
+            }
+            for (base, options) in [(defaults, ""), (enforcing, "eth:0/")] {
+                let main = try await answer(base, options, name)
+                XCTAssertEqual(main.size, PixelSize(width: 40, height: 30), "\(name) \(options)")
+            }
+        }
+    }
+
     func testPNGInterlacedWritesAdam7ForImgproxyURLs() async throws {
         let plain = try await photo(try await serve(["--allow-loopback-sources"]), "png")
         let interlaced = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_PNG_INTERLACED": "true"]), "png")

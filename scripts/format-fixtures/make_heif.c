@@ -5,6 +5,8 @@
 //   thumbnail_differs.heic a 64x48 picture whose 16x12 thumbnail item is a different, flat
 //                         magenta picture: what a decoder shows for a small box tells which
 //                         item it decoded
+//   thumbnail_differs.avif the same in AV1 (libheif's aom encoder): an AVIF with a thumbnail
+//                         item, which avifenc cannot write
 // The 64x48 picture is quadrants.png's: red, green / blue, white quadrants.
 #include <libheif/heif.h>
 #include <stdio.h>
@@ -35,12 +37,14 @@ static struct heif_image* picture(int width, int height, int flat) {
     return image;
 }
 
-static struct heif_encoder* encoder(void) {
+static struct heif_encoder* encoder_for(enum heif_compression_format format) {
     struct heif_encoder* encoder;
-    check(heif_context_get_encoder_for_format(NULL, heif_compression_HEVC, &encoder), "encoder");
+    check(heif_context_get_encoder_for_format(NULL, format, &encoder), "encoder");
     check(heif_encoder_set_lossy_quality(encoder, 90), "quality");
     return encoder;
 }
+
+static struct heif_encoder* encoder(void) { return encoder_for(heif_compression_HEVC); }
 
 static void write_irot_exif6(const char* path) {
     struct heif_context* context = heif_context_alloc();
@@ -63,9 +67,9 @@ static void write_irot_exif6(const char* path) {
     heif_context_free(context);
 }
 
-static void write_thumbnail_differs(const char* path) {
+static void write_thumbnail_differs(const char* path, enum heif_compression_format format) {
     struct heif_context* context = heif_context_alloc();
-    struct heif_encoder* hevc = encoder();
+    struct heif_encoder* hevc = encoder_for(format);
     struct heif_image* image = picture(64, 48, 0);
     struct heif_image* small = picture(16, 12, 1);
     struct heif_image_handle *handle, *thumbnail;
@@ -85,13 +89,15 @@ static void write_thumbnail_differs(const char* path) {
 
 int main(int argc, char** argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: make_heif OUTPUT-FOLDER\n");
+        fprintf(stderr, "usage: make_heif HEIC-FOLDER (the AVIF goes to its sibling avif/)\n");
         return 2;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/irot_exif6.heic", argv[1]);
     write_irot_exif6(path);
     snprintf(path, sizeof path, "%s/thumbnail_differs.heic", argv[1]);
-    write_thumbnail_differs(path);
+    write_thumbnail_differs(path, heif_compression_HEVC);
+    snprintf(path, sizeof path, "%s/../avif/thumbnail_differs.avif", argv[1]);
+    write_thumbnail_differs(path, heif_compression_AV1);
     return 0;
 }

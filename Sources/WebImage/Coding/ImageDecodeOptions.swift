@@ -38,6 +38,12 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// What to do with an embedded ICC profile: convert the pixels to sRGB (the default) or
     /// keep them and carry the profile in ``Image/colorProfile``.
     public var colorManagement: ColorManagement
+    /// Decode the file's own embedded thumbnail (the largest, when it has several) instead of
+    /// its main image, whatever its size, when it has one (imgproxy's `enforce_thumbnail`): a
+    /// camera's small preview for the cost of decoding it alone. The thumbnail then stands for
+    /// the image, and ``thumbnailPixelSize`` applies to it. HEIC and HEIF thumbnail items here;
+    /// other formats decode their main image. Off by default.
+    public var embeddedThumbnail = false
 
     /// The default limit: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000

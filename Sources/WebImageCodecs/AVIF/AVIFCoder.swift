@@ -34,7 +34,12 @@ public struct AVIFCoder: AnimatedImageCoder {
 
     /// Decodes every frame of `data` (or the first only, per `options`), upright and resized
     /// to ``ImageDecodeOptions/targetSize(for:frameCount:)``.
+    /// With ``ImageDecodeOptions/embeddedThumbnail``, a thumbnail item is decoded instead when the
+    /// file has one (through libheif, which libavif's reading of the primary item leaves out).
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        if options.embeddedThumbnail, let thumbnail = try HEIFCoder.embeddedThumbnail(of: data, format: .avif, options: options) {
+            return thumbnail
+        }
         let reader = try AVIFFrameReader(data: data, options: options)
         return try reader.decodeImage(format: .avif, options: options, orientation: reader.orientation)
     }

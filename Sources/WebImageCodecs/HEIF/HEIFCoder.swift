@@ -8,7 +8,8 @@ import WebImage
 /// ``Image/orientation`` is `.up`. The EXIF orientation tag an iPhone also writes describes the
 /// same rotation and is not applied again (SPEC §14). Samples deeper than 8 bits are rounded to
 /// 8. A thumbnail is decoded from the file's own thumbnail item when one is at least as large as
-/// the box, else from the full image, then resampled. An image sequence (`msf1`: an
+/// the box, else from the full image, then resampled; with ``ImageDecodeOptions/embeddedThumbnail``,
+/// from the largest thumbnail item whatever its size. An image sequence (`msf1`: an
 /// animated HEICS, a burst) decodes as an animation: its first track of HEVC pictures is read
 /// here and decoded by libde265 (libheif 1.15 reads items only), with the durations of its
 /// sample table; ``ImageDecodeOptions/firstFrameOnly`` decodes the primary still instead when
@@ -57,11 +58,29 @@ public struct HEIFCoder: ImageCoder, ImageHeaderReading, AnimatedImageCoder {
 
     /// The primary image of `data` through libheif.
     private func decodeStill(_ data: Data, format: ImageFormat, options: ImageDecodeOptions) throws -> Image {
+        if options.embeddedThumbnail, let thumbnail = try Self.embeddedThumbnail(of: data, format: format, options: options) {
+            return thumbnail
+        }
         let file = try HEIFFile(data: data, format: format, options: options)
-        var pixels = try file.decodePrimary(size: options.targetSize(for: file.size))
+        return Self.image(try file.decodePrimary(size: options.targetSize(for: file.size)), of: file, options: options)
+    }
+
+    /// The largest thumbnail item of `data` (HEIF-structured, of `format`: HEIC, HEIF or AVIF,
+    /// whose AV1 libheif decodes too) as ``ImageDecodeOptions/embeddedThumbnail`` asks for it,
+    /// or nil when the file has none or libheif cannot read it (its main image's decoder then
+    /// says why).
+    static func embeddedThumbnail(of data: Data, format: ImageFormat, options: ImageDecodeOptions) throws -> Image? {
+        guard let file = try? HEIFFile(data: data, format: format, options: options),
+              let pixels = try file.decodeLargestThumbnail(size: { options.targetSize(for: $0) }) else { return nil }
+        return image(pixels, of: file, options: options)
+    }
+
+    /// `pixels` decoded from `file`, in the colours `options` ask for.
+    private static func image(_ pixels: PixelBuffer, of file: HEIFFile, options: ImageDecodeOptions) -> Image {
+        var pixels = pixels
         var color = EmbeddedColorProfile(iccDataOfRGBA: file.colorSpace.iccProfile, management: options.colorManagement)
         color.convert(&pixels)
-        var image = Image(pixels: pixels, scale: options.scaleFactor, format: format)
+        var image = Image(pixels: pixels, scale: options.scaleFactor, format: file.format)
         color.label(&image)
         return image
     }

@@ -14,7 +14,8 @@ final class HEIFFile {
     /// The colour space the primary image declares (`colr` boxes), for colour management.
     let colorSpace: EmbeddedColorSpace
 
-    private let format: ImageFormat
+    /// The format the file was read as (HEIC, HEIF or AVIF).
+    let format: ImageFormat
     private let input: DecoderInput<OpaquePointer>
     private var bytes: UnsafeRawBufferPointer { input.bytes }
     private var context: OpaquePointer { input.decoder }
@@ -80,9 +81,31 @@ final class HEIFFile {
         return pixels
     }
 
+    /// The file's own largest thumbnail item, decoded at the size `target` gives for its size
+    /// (imgproxy's `enforce_thumbnail`: the thumbnail stands for the image), or nil when the
+    /// file has none with pixels.
+    func decodeLargestThumbnail(size target: (PixelSize) -> PixelSize) throws -> PixelBuffer? {
+        guard let thumbnail = thumbnail(where: { _ in true }, preferring: >) else { return nil }
+        defer { heif_image_handle_release(thumbnail) }
+        var pixels = try decode(thumbnail)
+        let size = target(pixels.size)
+        if pixels.size != size { pixels = Resampler.resize(pixels, to: size) }
+        return pixels
+    }
+
     /// The handle of the smallest thumbnail at least as large as `target` on both sides with
     /// the primary image's shape, or nil; the caller releases it.
     private func thumbnail(covering target: PixelSize) -> OpaquePointer? {
+        thumbnail(where: { thumbnail in
+            // The same shape: a thumbnail of the other orientation or a crop would show a different picture.
+            let sameShape = abs(thumbnail.width * size.height - thumbnail.height * size.width) <= max(size.width, size.height)
+            return sameShape && thumbnail.width >= target.width && thumbnail.height >= target.height
+        }, preferring: <)
+    }
+
+    /// The handle of the thumbnail with pixels satisfying `isWanted` whose area is preferred
+    /// (`<` the smallest, `>` the largest), or nil; the caller releases it.
+    private func thumbnail(where isWanted: (PixelSize) -> Bool, preferring: (Int, Int) -> Bool) -> OpaquePointer? {
         let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
@@ -91,12 +114,10 @@ final class HEIFFile {
         for id in ids.prefix(listed) {
             var handle: OpaquePointer?
             guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else { continue }
-            let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
-            // The same shape: a thumbnail of the other orientation or a crop would show a different picture.
-            let sameShape = abs(width * size.height - height * size.width) <= max(size.width, size.height)
-            if sameShape, width >= target.width, height >= target.height, width * height < best?.area ?? Int.max {
+            let thumbnail = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+            if thumbnail.width > 0, thumbnail.height > 0, isWanted(thumbnail), best.map({ preferring(thumbnail.area, $0.area) }) ?? true {
                 if let previous = best { heif_image_handle_release(previous.handle) }
-                best = (handle, width * height)
+                best = (handle, thumbnail.area)
             } else {
                 heif_image_handle_release(handle)
             }

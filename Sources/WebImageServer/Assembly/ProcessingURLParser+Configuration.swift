@@ -21,6 +21,7 @@ extension ProcessingURLParser {
         defaults.stripMetadata = output.stripMetadata
         defaults.shrinksOnLoad = !output.disableShrinkOnLoad
         defaults.linearLight = output.useLinearColorspace
+        defaults.enforceThumbnail = output.enforceThumbnail
         defaults.autoRotate = output.autoRotate
         defaults.progressiveJPEG = output.jpegProgressive
         defaults.interlacedPNG = output.pngInterlaced

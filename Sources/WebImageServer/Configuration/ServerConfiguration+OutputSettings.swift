@@ -47,6 +47,9 @@ extension ServerConfiguration {
         public var keepCopyright = true
         /// Whether thumbor URLs keep them (thumbor's `PRESERVE_EXIF_COPYRIGHT_INFO`, off by default).
         public var thumborPreserveExifCopyrightInfo = false
+        /// Whether imgproxy URLs process a HEIC or AVIF source's embedded thumbnail instead of its
+        /// main image unless their `eth` says otherwise (imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`).
+        public var enforceThumbnail = false
         /// Whether results of imgproxy URLs are resized in linear light (imgproxy's
         /// `IMGPROXY_USE_LINEAR_COLORSPACE`): fine patterns keep their brightness; slower.
         public var useLinearColorspace = false

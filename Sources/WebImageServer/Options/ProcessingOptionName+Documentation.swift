@@ -97,7 +97,7 @@ extension ProcessingOptionName {
         case .keepCopyright: "1 writes the source's EXIF Artist, Copyright and DateTime into a JPEG, PNG, WebP, AVIF or HEIC result; default --keep-copyright"
         case .stripColorProfile: "0 keeps the source's ICC profile (written again) instead of converting to sRGB"
         case .preserveHDR: "Accepted without effect: pixels are 8-bit"
-        case .enforceThumbnail: "Accepted without effect: a shrinking decode already reads the smallest image that covers the result"
+        case .enforceThumbnail: "1 processes a HEIC or AVIF source's own embedded thumbnail (the largest) instead of its main image, whatever its size; default --enforce-thumbnail"
         case .dpi: "The density written into JPEG (JFIF) and PNG (pHYs) results; 0 writes none (imgproxy Pro's)"
         case .jpegOptions: "Progressive scans and full-resolution chroma (4:4:4); mozjpeg's trellis, deringing, scans and tables are refused, as libjpeg-turbo has none (imgproxy Pro's)"
         case .pngOptions: "Adam7 interlacing, and a palette of at most the colours (2…256) when quantized (imgproxy Pro's)"

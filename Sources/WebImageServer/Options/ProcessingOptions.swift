@@ -129,6 +129,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var crop: ProcessingCrop?
     /// Whether the orientation from the image's metadata is applied.
     public var autoRotate = true
+    /// Whether a HEIC or AVIF source's own embedded thumbnail (the largest) is processed instead
+    /// of its main image, whatever its size (imgproxy's `enforce_thumbnail`).
+    public var enforceThumbnail = false
     /// Whether resizes mix linear light rather than sRGB-encoded values (imgproxy's
     /// `IMGPROXY_USE_LINEAR_COLORSPACE`): fine patterns keep their brightness. The source is then
     /// decoded at full size, since a decoder's reduction would mix encoded values (imgproxy's

@@ -201,6 +201,7 @@ extension ImageProcessor {
     static func decodeOptions(for options: ProcessingOptions) -> ImageDecodeOptions {
         var decode = ImageDecodeOptions()
         if !options.stripColorProfile { decode.colorManagement = .preserve }
+        decode.embeddedThumbnail = options.enforceThumbnail
         // Trim, zoom and the smallest sizes measure the full-size source; a decoder's reduction
         // would mix sRGB values where linear light is asked for.
         guard options.shrinksOnLoad, !options.linearLight, options.crop == nil, options.trim == nil, options.meta == nil, !options.enlarge, options.width > 0 || options.height > 0,

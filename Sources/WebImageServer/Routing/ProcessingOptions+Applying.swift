@@ -85,9 +85,11 @@ extension ProcessingOptions {
         case .keepCopyright:
             try arguments.expectCount(1, 1)
             keepCopyright = try arguments.boolean(0)
-        case .preserveHDR, .enforceThumbnail:
-            // Accepted for compatibility: pixels are 8-bit, and a decode that can shrink
-            // already reads the smallest image that covers the result.
+        case .enforceThumbnail:
+            try arguments.expectCount(1, 1)
+            enforceThumbnail = try arguments.boolean(0)
+        case .preserveHDR:
+            // Accepted for compatibility: pixels are 8-bit.
             try arguments.expectCount(1, 1)
             _ = try arguments.boolean(0)
         case .cacheBuster:
