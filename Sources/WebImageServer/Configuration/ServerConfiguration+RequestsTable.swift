@@ -197,6 +197,20 @@ extension ServerConfiguration {
         boolean("ignore-ssl-verification", "IMGPROXY_IGNORE_SSL_VERIFICATION",
                 "Fetch HTTPS sources whatever their certificate (self-signed origins on a private network)",
                 \.sources.ignoreSSLVerification),
+        boolean("cookie-passthrough", "IMGPROXY_COOKIE_PASSTHROUGH",
+                "Send a client's cookies on to the source's origin when their scope (the address asked, or --cookie-base-url) covers it; such a download is never cached",
+                \.sources.cookiePassthrough),
+        boolean("cookie-passthrough-all", "IMGPROXY_COOKIE_PASSTHROUGH_ALL",
+                "With --cookie-passthrough, send every cookie to every http(s) source, whatever its address", \.sources.cookiePassthroughAll),
+        setting("cookie-base-url", "IMGPROXY_COOKIE_BASE_URL", "URL",
+                "With --cookie-passthrough, the address a client's cookies are scoped to, instead of the one it asked",
+                default: "the address asked") { text, configuration throws(SettingValueError) in
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  url.host?.isEmpty == false else {
+                throw SettingValueError(reason: "is not an http(s) URL with a host")
+            }
+            configuration.sources.cookieBaseURL = url
+        },
         // Limits
         decimal("max-src-resolution", "IMGPROXY_MAX_SRC_RESOLUTION", "MEGAPIXELS",
                 "The most megapixels a source may declare, all frames of an animation together, checked before decoding",

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ServerConfiguration {
     /// Which sources are fetched and how: the allowed prefixes and addresses, local files, the download's deadline and redirects (the downloader and the source policy).
     public struct SourceSettings: Sendable, Equatable {
@@ -27,6 +29,16 @@ extension ServerConfiguration {
         /// `IMGPROXY_IGNORE_SSL_VERIFICATION`): for origins with self-signed certificates on a
         /// private network; the address checks still apply.
         public var ignoreSSLVerification = false
+        /// Whether a client's cookies go on to the source's origin when their scope covers the
+        /// source (imgproxy's `IMGPROXY_COOKIE_PASSTHROUGH`); a download carrying them is the
+        /// request's own, neither read from nor kept in any cache.
+        public var cookiePassthrough = false
+        /// With ``cookiePassthrough``: every cookie goes to every http(s) source, whatever its
+        /// address (imgproxy's `IMGPROXY_COOKIE_PASSTHROUGH_ALL`).
+        public var cookiePassthroughAll = false
+        /// With ``cookiePassthrough``: the address cookies are scoped to, instead of the one the
+        /// client asked (imgproxy's `IMGPROXY_COOKIE_BASE_URL`).
+        public var cookieBaseURL: URL?
 
         /// The defaults.
         public init() {}

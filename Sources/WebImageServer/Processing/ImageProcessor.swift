@@ -117,12 +117,15 @@ public final class ImageProcessor: Sendable {
     /// origin's 304 throws ``ProcessingError/sourceNotModified(_:)``; such a making is the
     /// request's own, since its answer is only the asker's. So is the making of a URL that
     /// bypasses the cache (``ProcessingOptions/bypassesCache``), which neither reads the result
-    /// tiers nor fills them, and downloads its source again.
+    /// tiers nor fills them, and downloads its source again, and of private conditions
+    /// (``SourceConditions/isPrivate``: cookies went with the download), which touches no cache.
     public func process(_ url: ProcessingURL, cacheKey key: String, now: Date = Date(),
                         conditions: SourceConditions? = nil) async throws(ProcessingError) -> ProcessedImage {
-        if let cached = try resultInMemory(url, cacheKey: key, now: now) { return cached }
+        let isPrivate = conditions?.isPrivate == true
+        try Self.checkExpiry(of: url, now: now)
+        if !isPrivate, let cached = try resultInMemory(url, cacheKey: key, now: now) { return cached }
         var image: ProcessedImage
-        let bypasses = url.options.bypassesCache
+        let bypasses = url.options.bypassesCache || isPrivate
         let stored = bypasses ? nil : await tracing.span("Reading cached result") { span in
             let stored = await results.below(forKey: key, now: now)
             span.set("webimage.cache.hit", stored.map { "\($0.source)" } ?? "none")
@@ -177,7 +180,7 @@ public final class ImageProcessor: Sendable {
         }
         if let response = source.response { made.take(OriginHeaders(response), under: answers) }
         // Once the result is cached a later request finds it there; until then it joins.
-        if !url.options.bypassesCache {
+        if !url.options.bypassesCache, conditions?.isPrivate != true {
             await tracing.span("Storing result") { _ in await results.store(made, forKey: key) }
         }
         return made
@@ -208,6 +211,11 @@ public final class ImageProcessor: Sendable {
         return try? await fetcher.fetch(address).data
     }
 
+    /// Throws ``ProcessingError/expired`` when `now` is past `url`'s `expires`.
+    private static func checkExpiry(of url: ProcessingURL, now: Date) throws(ProcessingError) {
+        if let expires = url.options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
+    }
+
     /// What the fallback image's bytes are filed under: no cache keeps them by it.
     static let fallbackURL = URL(string: "data:webimage-fallback")!
 
@@ -218,7 +226,7 @@ public final class ImageProcessor: Sendable {
     /// from it on the thread that read the request.
     public func resultInMemory(_ url: ProcessingURL, cacheKey key: String, now: Date = Date()) throws(ProcessingError)
         -> ProcessedImage? {
-        if let expires = url.options.expires, now.timeIntervalSince1970 > Double(expires) { throw .expired }
+        try Self.checkExpiry(of: url, now: now)
         guard !url.options.bypassesCache, var image = results.inMemory(forKey: key) else { return nil }
         image.source = .memory
         image.sourceOrigin = nil

@@ -3,30 +3,41 @@ import Foundation
 import Locking
 import WebImage
 
-/// A client's validators sent on to a source's origin (`If-None-Match`, `If-Modified-Since`),
-/// as imgproxy forwards them: when the result has to be made and its source is not cached, the
-/// download asks the origin whether the client's copy is current, and an origin's `304 Not
-/// Modified` is answered as a 304 (``ProcessingError/sourceNotModified(_:)``) without making
-/// anything.
+/// What a client's request sends on to a source's origin, as imgproxy forwards it: its
+/// validators (`If-None-Match`, `If-Modified-Since`) — when the result has to be made and its
+/// source is not cached, the download asks the origin whether the client's copy is current,
+/// and an origin's `304 Not Modified` is answered as a 304
+/// (``ProcessingError/sourceNotModified(_:)``) without making anything — and its cookies, with
+/// which the source and the result are the client's alone (``isPrivate``).
 public struct SourceConditions: Sendable, Hashable {
     /// The client's `If-None-Match`, sent as it came.
     public var ifNoneMatch: String?
     /// The client's `If-Modified-Since`, sent as it came.
     public var ifModifiedSince: String?
+    /// The client's cookies whose scope covers the source, sent as its `Cookie`
+    /// (``ServerConfiguration/SourceSettings/cookiePassthrough``).
+    public var cookie: String?
 
     /// Conditions from their parts.
-    public init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+    public init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, cookie: String? = nil) {
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince
+        self.cookie = cookie
     }
+
+    /// Whether what the origin answers may be the client's alone (it carries cookies): then
+    /// neither the source nor the result is read from or kept in any cache, and no other
+    /// request joins the making.
+    public var isPrivate: Bool { cookie != nil }
 
     /// The conditions of a request with `ifNoneMatch` and `ifModifiedSince` fields that
     /// `configuration` sends on: `If-None-Match` with ``ServerConfiguration/AnswerSettings/useETag``
     /// (its tags carrying the ``ServerConfiguration/AnswerSettings/etagBuster``, without it, when there is one),
     /// `If-Modified-Since` with ``ServerConfiguration/AnswerSettings/useLastModified`` when it is later than
     /// ``ServerConfiguration/AnswerSettings/lastModifiedBuster`` (a copy from before it is stale, and an
-    /// unreadable date is taken for one); nil when none is left.
-    init?(ifNoneMatch: String?, ifModifiedSince: String?, answers configuration: ServerConfiguration.AnswerSettings) {
+    /// unreadable date is taken for one); and `cookie` as it is; nil when none is left.
+    init?(ifNoneMatch: String?, ifModifiedSince: String?, cookie: String? = nil, answers configuration: ServerConfiguration.AnswerSettings) {
+        self.cookie = cookie
         if configuration.useETag, configuration.etagBuster != nil, let ifNoneMatch {
             // Each tag as the origin gave it: only those carrying the buster, without it.
             let tags = ifNoneMatch.split(separator: ",").compactMap { configuration.originETag($0.trimmingCharacters(in: .whitespaces)) }
@@ -41,7 +52,7 @@ public struct SourceConditions: Sendable, Hashable {
                 self.ifModifiedSince = ifModifiedSince
             }
         }
-        if self.ifNoneMatch == nil && self.ifModifiedSince == nil { return nil }
+        if self.ifNoneMatch == nil && self.ifModifiedSince == nil && cookie == nil { return nil }
     }
 
     /// The head of the origin's answer to a conditional download, kept by the load's response
@@ -56,14 +67,21 @@ public struct SourceConditions: Sendable, Hashable {
 
     /// Has the loads of `context` ask with these conditions; the head of the origin's answer
     /// is kept in the ``AnsweredHead`` returned. A context with modifiers shares no download with
-    /// other loads.
+    /// other loads; a private one neither reads nor fills a cache.
     func ask(in context: inout ImageContext) -> AnsweredHead {
         let answer = AnsweredHead()
         context.requestModifier = { [self] request in
             var request = request
             if let ifNoneMatch { request.headers.replaceOrAdd(name: "If-None-Match", value: ifNoneMatch) }
             if let ifModifiedSince { request.headers.replaceOrAdd(name: "If-Modified-Since", value: ifModifiedSince) }
+            if let cookie { request.headers.replaceOrAdd(name: "Cookie", value: cookie) }
             return request
+        }
+        if isPrivate {
+            context.queryCacheType = ImageCacheType.none
+            context.storeCacheType = ImageCacheType.none
+            context.originalQueryCacheType = ImageCacheType.none
+            context.originalStoreCacheType = ImageCacheType.none
         }
         context.responseModifier = { response in
             answer.keep(response)

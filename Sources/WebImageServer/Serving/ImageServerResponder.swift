@@ -50,6 +50,8 @@ public struct ImageServerResponder: HTTPResponder {
     private let cors: CORSPolicy?
     /// Which of a client's validators are sent on to an origin.
     private let conditions: ServerConfiguration.AnswerSettings
+    /// Which of a client's cookies are sent on to an origin, when they are.
+    private let cookies: CookiePassthrough?
     /// Whether requests' client hints are read (``ServerConfiguration/URLSettings/enableClientHints``).
     private let readsClientHints: Bool
     /// Whether a client's `traceparent` is continued (``ServerConfiguration/TelemetrySettings/propagateExternal``).
@@ -80,6 +82,8 @@ public struct ImageServerResponder: HTTPResponder {
         secret = configuration.listening.secret.map(AuthorizationSecret.init)
         ttl = configuration.answers.ttl
         conditions = configuration.answers
+        let sources = configuration.sources
+        cookies = sources.cookiePassthrough ? CookiePassthrough(passesAll: sources.cookiePassthroughAll, baseURL: sources.cookieBaseURL) : nil
         readsClientHints = configuration.urls.enableClientHints
         continuesClientTraces = configuration.telemetry.propagateExternal
         negotiation = FormatNegotiation(configuration.formats)
@@ -152,6 +156,8 @@ public struct ImageServerResponder: HTTPResponder {
         // Without the secret, respond(to:context:) refuses and logs it.
         if let secret, !secret.admits(request.headerFields) { return nil }
         guard let route = routes.value(forKey: Self.routeKey(path, hints: clientHints(in: request.headerFields))) else { return nil }
+        // A request whose cookies go on to the origin is answered from nothing cached.
+        if let cookies, cookies.cookie(for: route.url.source, in: request) != nil { return nil }
         let started = ContinuousClock.now
         let traceStart = processor.tracing.now
         let negotiated = negotiation.negotiated(route, accepting: request.headerFields)
@@ -202,6 +208,7 @@ public struct ImageServerResponder: HTTPResponder {
             let negotiated = negotiation.negotiated(route, accepting: request.headerFields)
             let conditions = SourceConditions(ifNoneMatch: request.headerFields[.ifNoneMatch],
                                               ifModifiedSince: request.headerFields[.ifModifiedSince],
+                                              cookie: cookies?.cookie(for: route.url.source, in: request),
                                               answers: conditions)
             let image = try await processor.process(negotiated?.url ?? route.url, cacheKey: negotiated?.cacheKey ?? route.cacheKey,
                                                     conditions: conditions)

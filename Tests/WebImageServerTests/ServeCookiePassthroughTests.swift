@@ -1,0 +1,81 @@
+import Foundation
+import LoopbackHTTPServer
+import WebImage
+import WebImageServer
+import WebImageTestSupport
+import XCTest
+
+/// imgproxy's `IMGPROXY_COOKIE_PASSTHROUGH`, `_PASSTHROUGH_ALL` and `_COOKIE_BASE_URL` through a
+/// real `webimage serve` and a real origin: the cookies whose scope (the address the client
+/// asked, or the base URL) covers the source reach the origin, well-formed pairs only; other
+/// sources get none; and a download carrying cookies is never cached, nor a result made from it.
+final class ServeCookiePassthroughTests: ServeTestCase {
+    private static let cookies = "session=abc123; broken pair=1; theme=\"dark\"; evil=a\\b"
+    private static let sent = "session=abc123; theme=\"dark\""
+
+    override func setUp() async throws {
+        try await super.setUp()
+        let png = try ImgproxyTestImages.png(PixelBuffer(width: 8, height: 8, fill: RGBA(r: 200, g: 10, b: 10)))
+        for path in ["/photo.png", "/images/photo.png", "/images/other.png", "/private.png"] {
+            origin.route(path, .bytes(png, contentType: "image/png"))
+        }
+    }
+
+    /// The `Cookie` the origin received with the latest download of `path`, or nil.
+    private func cookieReceived(at path: String) -> String?? {
+        origin.requests.last(where: { $0.path == path }).map { $0[header: "Cookie"] }
+    }
+
+    /// Asks `base` for `path` of the origin with `headers` and a Cookie field, and returns the
+    /// Cookie the origin received for it.
+    private func forwarded(_ base: String, _ path: String, _ headers: [(String, String)] = []) async throws -> String? {
+        let before = origin.requestCount(path)
+        let response = try await get(base + "/insecure/rs:fit:4:4/plain/" + origin.url(path).absoluteString,
+                                     headers: headers + [("Cookie", Self.cookies)])
+        XCTAssertEqual(response.status, 200, path)
+        XCTAssertEqual(origin.requestCount(path), before + 1, "\(path): downloaded for this request")
+        return cookieReceived(at: path) ?? nil
+    }
+
+    func testCookiesGoOnlyWhereTheirScopeCovers() async throws {
+        let plain = try await serve(["--allow-loopback-sources"])
+        let passing = try await serve(["--allow-loopback-sources", "--cookie-passthrough"])
+        let based = try await serve(["--allow-loopback-sources", "--cookie-passthrough", "--cookie-base-url", "http://127.0.0.1/images/page"])
+        let all = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_COOKIE_PASSTHROUGH": "true", "IMGPROXY_COOKIE_PASSTHROUGH_ALL": "1"])
+
+        let none = try await forwarded(plain, "/photo.png")
+        XCTAssertNil(none, "not without --cookie-passthrough")
+        let sameHost = try await forwarded(passing, "/images/photo.png")
+        XCTAssertEqual(sameHost, Self.sent, "the address asked is the source's host (ports aside): the well-formed pairs")
+        let otherHost = try await forwarded(passing, "/images/other.png", [("X-Forwarded-Host", "images.example.com")])
+        XCTAssertNil(otherHost, "the client asked another host, as its proxy says")
+        let outsideBasePath = try await forwarded(based, "/photo.png")
+        XCTAssertNil(outsideBasePath, "the base URL's path /images does not cover /photo.png")
+        let withinBasePath = try await forwarded(based, "/images/photo.png", [("X-Forwarded-Host", "images.example.com")])
+        XCTAssertEqual(withinBasePath, Self.sent, "the base URL, not the address asked")
+        let everywhere = try await forwarded(all, "/photo.png", [("X-Forwarded-Host", "images.example.com")])
+        XCTAssertEqual(everywhere, Self.sent, "every cookie to every source")
+    }
+
+    func testADownloadWithCookiesIsNeverCached() async throws {
+        let folder = try TemporaryFolder(self)
+        let server = try await serve(["--allow-loopback-sources", "--cookie-passthrough", "--cache-dir", folder.url.path])
+        let url = server + "/insecure/rs:fit:4:4/plain/" + origin.url("/private.png").absoluteString
+        for _ in 0..<2 {
+            let response = try await get(url, headers: [("Cookie", "session=one")])
+            XCTAssertEqual(response.status, 200)
+        }
+        XCTAssertEqual(origin.requestCount("/private.png"), 2, "each request with cookies downloads")
+        let anonymous = try await get(url)
+        XCTAssertEqual(anonymous.status, 200)
+        XCTAssertEqual(origin.requestCount("/private.png"), 3, "nothing kept from the private downloads")
+        XCTAssertNil(cookieReceived(at: "/private.png") ?? nil)
+        let again = try await get(url)
+        XCTAssertEqual(again.status, 200)
+        XCTAssertEqual(origin.requestCount("/private.png"), 3, "the anonymous result is cached as before")
+        let withCookies = try await get(url, headers: [("Cookie", "session=two")])
+        XCTAssertEqual(withCookies.status, 200)
+        XCTAssertEqual(origin.requestCount("/private.png"), 4, "a request with cookies never gets the cached result")
+        XCTAssertEqual(cookieReceived(at: "/private.png") ?? nil, "session=two")
+    }
+}
