@@ -211,6 +211,19 @@ extension ServerConfiguration {
             }
             configuration.sources.cookieBaseURL = url
         },
+        boolean("thumbor-forward-all-headers", "THUMBOR_HTTP_LOADER_FORWARD_ALL_HEADERS",
+                "Send every header of a client's request (but those about its connection) on to the origin with a thumbor URL's download, never cached, as thumbor's HTTP_LOADER_FORWARD_ALL_HEADERS",
+                \.sources.thumborForwardAllHeaders),
+        setting("thumbor-forward-header", "THUMBOR_HTTP_LOADER_FORWARD_HEADERS_WHITELIST", "NAME",
+                "A header of a client's request sent on to the origin with a thumbor URL's download, never cached (repeat for more; commas in the variable), as thumbor's HTTP_LOADER_FORWARD_HEADERS_WHITELIST",
+                default: "none", repeated: ",") { text, configuration throws(SettingValueError) in
+            let names = SettingText.list(text)
+            guard names.allSatisfy(HTTPToken.isToken) else { throw SettingValueError(reason: "holds a name that is no header name") }
+            configuration.sources.thumborForwardHeaders = names
+        },
+        boolean("thumbor-forward-user-agent", "THUMBOR_HTTP_LOADER_FORWARD_USER_AGENT",
+                "Send a client's User-Agent instead of --user-agent with a thumbor URL's download, never cached, as thumbor's HTTP_LOADER_FORWARD_USER_AGENT",
+                \.sources.thumborForwardUserAgent),
         // Limits
         decimal("max-src-resolution", "IMGPROXY_MAX_SRC_RESOLUTION", "MEGAPIXELS",
                 "The most megapixels a source may declare, all frames of an animation together, checked before decoding",

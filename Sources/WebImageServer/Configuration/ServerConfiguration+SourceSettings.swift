@@ -39,6 +39,16 @@ extension ServerConfiguration {
         /// With ``cookiePassthrough``: the address cookies are scoped to, instead of the one the
         /// client asked (imgproxy's `IMGPROXY_COOKIE_BASE_URL`).
         public var cookieBaseURL: URL?
+        /// Whether a thumbor URL's download sends on every header of the client's request but
+        /// those about its connection (thumbor's `HTTP_LOADER_FORWARD_ALL_HEADERS`); such a
+        /// download is never cached.
+        public var thumborForwardAllHeaders = false
+        /// The headers of the client's request a thumbor URL's download sends on (thumbor's
+        /// `HTTP_LOADER_FORWARD_HEADERS_WHITELIST`); such a download is never cached.
+        public var thumborForwardHeaders: [String] = []
+        /// Whether a thumbor URL's download sends the client's `User-Agent` instead of the
+        /// server's (thumbor's `HTTP_LOADER_FORWARD_USER_AGENT`); such a download is never cached.
+        public var thumborForwardUserAgent = false
 
         /// The defaults.
         public init() {}

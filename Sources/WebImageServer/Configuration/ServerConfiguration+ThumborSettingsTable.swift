@@ -135,11 +135,9 @@ extension ServerConfiguration {
                     value.map { !$0.isPythonEqual(to: .boolean(false)) } ?? true
                 }),
         ignoredThumbor("HTTP_LOADER_MAX_CLIENTS", "connections to origins are pooled by AsyncHTTPClient here"),
-        refusedThumbor("HTTP_LOADER_FORWARD_USER_AGENT", default: .boolean(false), "clients' User-Agent is not sent on to origins here"),
-        refusedThumbor("HTTP_LOADER_FORWARD_ALL_HEADERS", default: .boolean(false), "clients' headers are not sent on to origins here"),
-        refusedThumbor("HTTP_LOADER_FORWARD_HEADERS_WHITELIST", default: .list([]), "clients' headers are not sent on to origins here") {
-            $0.items?.isEmpty == true
-        },
+        thumbor("HTTP_LOADER_FORWARD_USER_AGENT", "thumbor-forward-user-agent"),
+        thumbor("HTTP_LOADER_FORWARD_ALL_HEADERS", "thumbor-forward-all-headers"),
+        thumbor("HTTP_LOADER_FORWARD_HEADERS_WHITELIST", "thumbor-forward-header"),
         thumbor("HTTP_LOADER_DEFAULT_USER_AGENT", "user-agent"),
         refusedThumbor("HTTP_LOADER_PROXY_HOST", default: .none, "sources are not fetched through a proxy here"),
         ignoredThumbor("HTTP_LOADER_PROXY_PORT", "only read with HTTP_LOADER_PROXY_HOST, which is refused"),

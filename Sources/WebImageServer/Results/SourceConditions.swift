@@ -7,37 +7,41 @@ import WebImage
 /// validators (`If-None-Match`, `If-Modified-Since`) — when the result has to be made and its
 /// source is not cached, the download asks the origin whether the client's copy is current,
 /// and an origin's `304 Not Modified` is answered as a 304
-/// (``ProcessingError/sourceNotModified(_:)``) without making anything — and its cookies, with
-/// which the source and the result are the client's alone (``isPrivate``).
+/// (``ProcessingError/sourceNotModified(_:)``) without making anything — and the fields sent on
+/// as they came (its cookies, thumbor's forwarded headers), with which the source and the
+/// result are the client's alone (``isPrivate``).
 public struct SourceConditions: Sendable, Hashable {
     /// The client's `If-None-Match`, sent as it came.
     public var ifNoneMatch: String?
     /// The client's `If-Modified-Since`, sent as it came.
     public var ifModifiedSince: String?
-    /// The client's cookies whose scope covers the source, sent as its `Cookie`
-    /// (``ServerConfiguration/SourceSettings/cookiePassthrough``).
-    public var cookie: String?
+    /// Fields of the client's request sent on with the download, replacing the downloader's
+    /// own: its cookies whose scope covers the source
+    /// (``ServerConfiguration/SourceSettings/cookiePassthrough``), the headers thumbor's
+    /// `HTTP_LOADER_FORWARD_*` settings name.
+    public var forwarded: [ForwardedField]
 
     /// Conditions from their parts.
-    public init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, cookie: String? = nil) {
+    public init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, forwarded: [ForwardedField] = []) {
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince
-        self.cookie = cookie
+        self.forwarded = forwarded
     }
 
-    /// Whether what the origin answers may be the client's alone (it carries cookies): then
-    /// neither the source nor the result is read from or kept in any cache, and no other
-    /// request joins the making.
-    public var isPrivate: Bool { cookie != nil }
+    /// Whether what the origin answers may be the client's alone (fields of its request went
+    /// with the download): then neither the source nor the result is read from or kept in any
+    /// cache, and no other request joins the making.
+    public var isPrivate: Bool { !forwarded.isEmpty }
 
     /// The conditions of a request with `ifNoneMatch` and `ifModifiedSince` fields that
     /// `configuration` sends on: `If-None-Match` with ``ServerConfiguration/AnswerSettings/useETag``
     /// (its tags carrying the ``ServerConfiguration/AnswerSettings/etagBuster``, without it, when there is one),
     /// `If-Modified-Since` with ``ServerConfiguration/AnswerSettings/useLastModified`` when it is later than
     /// ``ServerConfiguration/AnswerSettings/lastModifiedBuster`` (a copy from before it is stale, and an
-    /// unreadable date is taken for one); and `cookie` as it is; nil when none is left.
-    init?(ifNoneMatch: String?, ifModifiedSince: String?, cookie: String? = nil, answers configuration: ServerConfiguration.AnswerSettings) {
-        self.cookie = cookie
+    /// unreadable date is taken for one); and `forwarded` as they are; nil when none is left.
+    init?(ifNoneMatch: String?, ifModifiedSince: String?, forwarded: [ForwardedField] = [],
+          answers configuration: ServerConfiguration.AnswerSettings) {
+        self.forwarded = forwarded
         if configuration.useETag, configuration.etagBuster != nil, let ifNoneMatch {
             // Each tag as the origin gave it: only those carrying the buster, without it.
             let tags = ifNoneMatch.split(separator: ",").compactMap { configuration.originETag($0.trimmingCharacters(in: .whitespaces)) }
@@ -52,7 +56,7 @@ public struct SourceConditions: Sendable, Hashable {
                 self.ifModifiedSince = ifModifiedSince
             }
         }
-        if self.ifNoneMatch == nil && self.ifModifiedSince == nil && cookie == nil { return nil }
+        if self.ifNoneMatch == nil && self.ifModifiedSince == nil && forwarded.isEmpty { return nil }
     }
 
     /// The head of the origin's answer to a conditional download, kept by the load's response
@@ -74,7 +78,7 @@ public struct SourceConditions: Sendable, Hashable {
             var request = request
             if let ifNoneMatch { request.headers.replaceOrAdd(name: "If-None-Match", value: ifNoneMatch) }
             if let ifModifiedSince { request.headers.replaceOrAdd(name: "If-Modified-Since", value: ifModifiedSince) }
-            if let cookie { request.headers.replaceOrAdd(name: "Cookie", value: cookie) }
+            for field in forwarded { request.headers.replaceOrAdd(name: field.name, value: field.value) }
             return request
         }
         if isPrivate {

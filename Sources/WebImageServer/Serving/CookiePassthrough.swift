@@ -60,18 +60,10 @@ struct CookiePassthrough: Sendable {
             let pair = part.trimmingCharacters(in: .whitespaces)
             guard let equals = pair.firstIndex(of: "=") else { return nil }
             let name = pair[..<equals], value = pair[pair.index(after: equals)...]
-            guard !name.isEmpty, name.unicodeScalars.allSatisfy(isTokenCharacter) else { return nil }
+            guard HTTPToken.isToken(name) else { return nil }
             let bare = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? value.dropFirst().dropLast() : value
             guard bare.unicodeScalars.allSatisfy(isCookieOctet) else { return nil }
             return pair
-        }
-    }
-
-    /// RFC 7230's `tchar`.
-    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        default: "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
         }
     }
 

@@ -50,8 +50,8 @@ public struct ImageServerResponder: HTTPResponder {
     private let cors: CORSPolicy?
     /// Which of a client's validators are sent on to an origin.
     private let conditions: ServerConfiguration.AnswerSettings
-    /// Which of a client's cookies are sent on to an origin, when they are.
-    private let cookies: CookiePassthrough?
+    /// Which fields of a client's request are sent on to an origin, cookies and thumbor's forwarded headers.
+    private let forwarding: SourceForwarding
     /// Whether requests' client hints are read (``ServerConfiguration/URLSettings/enableClientHints``).
     private let readsClientHints: Bool
     /// Whether a client's `traceparent` is continued (``ServerConfiguration/TelemetrySettings/propagateExternal``).
@@ -83,7 +83,11 @@ public struct ImageServerResponder: HTTPResponder {
         ttl = configuration.answers.ttl
         conditions = configuration.answers
         let sources = configuration.sources
-        cookies = sources.cookiePassthrough ? CookiePassthrough(passesAll: sources.cookiePassthroughAll, baseURL: sources.cookieBaseURL) : nil
+        forwarding = SourceForwarding(
+            cookies: sources.cookiePassthrough ? CookiePassthrough(passesAll: sources.cookiePassthroughAll, baseURL: sources.cookieBaseURL) : nil,
+            thumborHeaders: ThumborHeaderForwarding(forwardsAll: sources.thumborForwardAllHeaders, names: sources.thumborForwardHeaders,
+                                                    forwardsUserAgent: sources.thumborForwardUserAgent,
+                                                    keepsAuthorization: configuration.listening.secret != nil))
         readsClientHints = configuration.urls.enableClientHints
         continuesClientTraces = configuration.telemetry.propagateExternal
         negotiation = FormatNegotiation(configuration.formats)
@@ -156,8 +160,8 @@ public struct ImageServerResponder: HTTPResponder {
         // Without the secret, respond(to:context:) refuses and logs it.
         if let secret, !secret.admits(request.headerFields) { return nil }
         guard let route = routes.value(forKey: Self.routeKey(path, hints: clientHints(in: request.headerFields))) else { return nil }
-        // A request whose cookies go on to the origin is answered from nothing cached.
-        if let cookies, cookies.cookie(for: route.url.source, in: request) != nil { return nil }
+        // A request whose fields go on to the origin is answered from nothing cached.
+        if forwarding.forwardsAny, !forwarding.fields(for: route.url, in: request).isEmpty { return nil }
         let started = ContinuousClock.now
         let traceStart = processor.tracing.now
         let negotiated = negotiation.negotiated(route, accepting: request.headerFields)
@@ -208,7 +212,7 @@ public struct ImageServerResponder: HTTPResponder {
             let negotiated = negotiation.negotiated(route, accepting: request.headerFields)
             let conditions = SourceConditions(ifNoneMatch: request.headerFields[.ifNoneMatch],
                                               ifModifiedSince: request.headerFields[.ifModifiedSince],
-                                              cookie: cookies?.cookie(for: route.url.source, in: request),
+                                              forwarded: forwarding.forwardsAny ? forwarding.fields(for: route.url, in: request) : [],
                                               answers: conditions)
             let image = try await processor.process(negotiated?.url ?? route.url, cacheKey: negotiated?.cacheKey ?? route.cacheKey,
                                                     conditions: conditions)

@@ -5,11 +5,14 @@ import WebImageServer
 import WebImageTestSupport
 import XCTest
 
-/// imgproxy's `IMGPROXY_COOKIE_PASSTHROUGH`, `_PASSTHROUGH_ALL` and `_COOKIE_BASE_URL` through a
-/// real `webimage serve` and a real origin: the cookies whose scope (the address the client
-/// asked, or the base URL) covers the source reach the origin, well-formed pairs only; other
-/// sources get none; and a download carrying cookies is never cached, nor a result made from it.
-final class ServeCookiePassthroughTests: ServeTestCase {
+/// Fields of a client's request sent on to the origin, through a real `webimage serve` and a
+/// real origin. imgproxy's `IMGPROXY_COOKIE_PASSTHROUGH`, `_PASSTHROUGH_ALL` and
+/// `_COOKIE_BASE_URL`: the cookies whose scope (the address the client asked, or the base URL)
+/// covers the source reach the origin, well-formed pairs only; other sources get none.
+/// thumbor's `HTTP_LOADER_FORWARD_*`: the headers named, or all but the connection's, and the
+/// User-Agent, with thumbor URLs only. A download carrying any is never cached, nor a result
+/// made from it.
+final class ServeForwardedFieldsTests: ServeTestCase {
     private static let cookies = "session=abc123; broken pair=1; theme=\"dark\"; evil=a\\b"
     private static let sent = "session=abc123; theme=\"dark\""
 
@@ -77,5 +80,32 @@ final class ServeCookiePassthroughTests: ServeTestCase {
         XCTAssertEqual(withCookies.status, 200)
         XCTAssertEqual(origin.requestCount("/private.png"), 4, "a request with cookies never gets the cached result")
         XCTAssertEqual(cookieReceived(at: "/private.png") ?? nil, "session=two")
+    }
+
+    func testThumborURLsForwardTheHeadersTheSettingsName() async throws {
+        let named = try await serve(["--allow-loopback-sources", "--thumbor-forward-header", "X-Tenant", "--thumbor-forward-user-agent"])
+        let all = try await serve(["--allow-loopback-sources", "--secret", "s3cret"],
+                                  environment: ["THUMBOR_HTTP_LOADER_FORWARD_ALL_HEADERS": "true"])
+        let headers = [("X-Tenant", "acme"), ("X-Other", "b"), ("User-Agent", "Custom/1.0"), ("Authorization", "Bearer s3cret")]
+        /// The origin's request for `path` asked through `base` with `url`.
+        func received(_ base: String, _ url: String, _ path: String) async throws -> LoopbackHTTPRequest? {
+            let response = try await get(base + url, headers: headers)
+            XCTAssertEqual(response.status, 200, url)
+            return origin.requests.last { $0.path == path }
+        }
+        let thumbor = try await received(named, "/unsafe/4x4/" + origin.url("/photo.png").absoluteString, "/photo.png")
+        XCTAssertEqual(thumbor?[header: "X-Tenant"], "acme")
+        XCTAssertNil(thumbor?[header: "X-Other"])
+        XCTAssertEqual(thumbor?[header: "User-Agent"], "Custom/1.0")
+        let imgproxy = try await received(named, "/insecure/rs:fit:4:4/plain/" + origin.url("/images/photo.png").absoluteString, "/images/photo.png")
+        XCTAssertNil(imgproxy?[header: "X-Tenant"], "a thumbor setting")
+        XCTAssertNotEqual(imgproxy?[header: "User-Agent"], "Custom/1.0")
+        let everything = try await received(all, "/unsafe/4x4/" + origin.url("/images/other.png").absoluteString, "/images/other.png")
+        XCTAssertEqual(everything?[header: "X-Other"], "b")
+        XCTAssertEqual(everything?[header: "X-Tenant"], "acme")
+        XCTAssertNil(everything?[header: "Authorization"], "the server's secret stays here")
+        let again = try await received(named, "/unsafe/4x4/" + origin.url("/photo.png").absoluteString, "/photo.png")
+        XCTAssertNotNil(again)
+        XCTAssertEqual(origin.requestCount("/photo.png"), 2, "a download with forwarded headers is never cached")
     }
 }
