@@ -119,6 +119,32 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         }
     }
 
+    /// thumbor's engine writes a WebP of quality 100 losslessly: from the `quality(100)` filter
+    /// or `WEBP_QUALITY = 100` (`--format-quality webp=100`); an imgproxy URL's stays lossy.
+    func testThumborWritesWebPOfQuality100Losslessly() async throws {
+        var noise = PixelBuffer(width: 24, height: 16)
+        for y in 0..<16 { for x in 0..<24 { noise[x, y] = RGBA(r: UInt8((x * 37 + y * 11) & 255), g: UInt8((x * y * 7) & 255), b: UInt8((y * 53) & 255)) } }
+        origin.route("/noise.png", .bytes(try ImageCoders.shared.encode(Image(pixels: noise), as: .png), contentType: "image/png"))
+        let source = origin.url("/noise.png").absoluteString
+        let plain = try await serve(["--allow-loopback-sources"])
+        let webp100 = try await serve(["--allow-loopback-sources", "--format-quality", "webp=100"])
+        func isLossless(_ base: String, _ path: String) async throws -> Bool {
+            let response = try await get(base + path)
+            XCTAssertEqual(response.status, 200, path)
+            let lossless = response.body.count > 16 && response.body[12..<16] == Data("VP8L".utf8)
+            if lossless { XCTAssertEqual(try ImageCoders.shared.decode(response.body).pixels, noise, "\(path): exact") }
+            return lossless
+        }
+        let filter100 = try await isLossless(plain, "/unsafe/filters:format(webp):quality(100)/\(source)")
+        XCTAssertTrue(filter100, "quality(100)")
+        let filter99 = try await isLossless(plain, "/unsafe/filters:format(webp):quality(99)/\(source)")
+        XCTAssertFalse(filter99)
+        let configured = try await isLossless(webp100, "/unsafe/filters:format(webp)/\(source)")
+        XCTAssertTrue(configured, "WEBP_QUALITY = 100")
+        let imgproxy = try await isLossless(webp100, "/insecure/plain/\(source)@webp")
+        XCTAssertFalse(imgproxy, "imgproxy's WebP of quality 100 is lossy")
+    }
+
     func testPNGInterlacedWritesAdam7ForImgproxyURLs() async throws {
         let plain = try await photo(try await serve(["--allow-loopback-sources"]), "png")
         let interlaced = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_PNG_INTERLACED": "true"]), "png")

@@ -59,6 +59,7 @@ extension ImageServer {
         thumborParser.respectsOrientation = configuration.output.thumborRespectOrientation
         thumborParser.preservesEXIF = configuration.output.thumborPreserveExifInfo
         thumborParser.formatQuality = configuration.output.formatQuality
+        thumborParser.defaultQuality = configuration.output.quality
         return ProcessingURLRouter(format: configuration.urls.urlFormat, imgproxyParser: parser, imgproxySigner: signer,
                                    thumborParser: thumborParser, thumborSigner: ThumborURLSigner(configuration.urls))
     }

@@ -47,7 +47,7 @@ extension ServerConfiguration {
         refusedThumbor("PILLOW_RESAMPLING_FILTER", default: .string("LANCZOS"), "images are resized with Lanczos here") {
             $0.isPythonEqual(to: .string("LANCZOS")) || $0.isPythonEqual(to: .string("ANTIALIAS"))
         },
-        thumbor("WEBP_QUALITY", "format-quality", "as webp=Q; None leaves --quality; 100 is lossy quality 100 here, lossless in thumbor",
+        thumbor("WEBP_QUALITY", "format-quality", "as webp=Q; None leaves --quality; 100 writes a thumbor URL's WebP losslessly, as thumbor",
                 text: formatQuality("webp")),
         thumbor("AVIF_QUALITY", "format-quality", "as avif=Q; None leaves --quality", text: formatQuality("avif")),
         thumbor("AVIF_SPEED", "avif-speed", "None and 0 leave it, as thumbor passes Pillow no speed then; 10 as 9, the fastest here") { value throws(SettingValueError) in

@@ -94,6 +94,7 @@ extension ProcessingOptions {
         if !shrinksOnLoad { parts.append("sol:0") }
         if linearLight { parts.append("lin:1") }
         if enforceThumbnail { parts.append("eth:1") }
+        if webpLossless { parts.append("wl:1") }
         if let gifVideo { parts.append("gifv:\(gifVideo)") }
         if let thumborSourceBound { parts.append(thumborSourceBound.canonical) }
         return parts

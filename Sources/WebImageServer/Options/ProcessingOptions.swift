@@ -129,6 +129,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var crop: ProcessingCrop?
     /// Whether the orientation from the image's metadata is applied.
     public var autoRotate = true
+    /// Whether a WebP result is written losslessly (a thumbor URL's WebP of quality 100, as
+    /// thumbor's engine writes it).
+    public var webpLossless = false
     /// Whether a HEIC or AVIF source's own embedded thumbnail (the largest) is processed instead
     /// of its main image, whatever its size (imgproxy's `enforce_thumbnail`).
     public var enforceThumbnail = false

@@ -86,11 +86,13 @@ struct OutputEncoder: Sendable {
     }
 
     /// `image` written as `format` at the quality `options` give (or autoquality chooses, when
-    /// `searchesQuality`), losslessly where the format can be when `lossless`.
+    /// `searchesQuality`), losslessly where the format can be when `lossless`, and a WebP when
+    /// the options ask for it (``ProcessingOptions/webpLossless``).
     private func encoded(_ image: Image, as format: ImageFormat, options: ProcessingOptions, exif: [UInt8]?,
                          lossless: Bool = false, searchesQuality: Bool = true) throws(ProcessingError) -> ProcessedImage {
         let quality = options.quality > 0 ? options.quality : options.formatQuality[format].flatMap { $0 > 0 ? $0 : nil }
             ?? defaultQuality
+        let lossless = lossless || (format == .webp && options.webpLossless)
         do {
             // imgproxy's max_bytes lowers only the quality (down to 10), never the size.
             var encoding = ImageEncodeOptions(quality: Double(quality) / 100, maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,

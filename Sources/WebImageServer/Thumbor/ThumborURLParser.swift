@@ -81,6 +81,10 @@ public struct ThumborURLParser: Sendable {
     /// The quality of each format when the URL's `quality` filter gives none (thumbor's
     /// `WEBP_QUALITY`, `AVIF_QUALITY`, `HEIF_QUALITY`); a format not in it takes the server's quality.
     public var formatQuality: [ImageFormat: Int] = [:]
+    /// The server's quality (`--quality`), for a URL whose `quality` filter and
+    /// ``formatQuality`` give none: with it, a WebP result of quality 100 is written
+    /// losslessly, as thumbor writes it.
+    public var defaultQuality = 80
 
     /// A parser with `limits`, reading images without a scheme with `loader`, writing opaque
     /// PNGs as JPEG when `opaquePNGToJPEG`, bounding sizes and sources by `sourceBound`, keeping
@@ -116,8 +120,11 @@ public struct ThumborURLParser: Sendable {
             request.options.meta?.flipsVertically = request.size.flipsVertically
         }
         let (source, fallback) = try imageSources(image)
+        var options = request.finished
+        // thumbor's engine writes a WebP of quality 100 losslessly.
+        options.webpLossless = (options.quality > 0 ? options.quality : formatQuality[.webp] ?? defaultQuality) == 100
         return ProcessingURL(signature: String(signed.signature), signedPath: String(signed.path),
-                             options: request.finished, source: source, form: .thumbor, sourceFallback: fallback)
+                             options: options, source: source, form: .thumbor, sourceFallback: fallback)
     }
 
     /// The request the parts after the signature (and `meta`) describe, with the image part as written.
