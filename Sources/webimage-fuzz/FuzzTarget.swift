@@ -62,7 +62,7 @@ enum FuzzTarget: String, CaseIterable {
         case .tiff: FuzzedDecoding(coder: TIFFCoder(), format: .tiff, data: data).run()
         case .exif:
             "orientation \(EXIF.orientation(fromTIFF: data)), copyright \(EXIF.copyright(fromTIFF: data)?.count ?? 0) bytes, "
-                + "upright \(EXIF.upright(fromTIFF: data, size: PixelSize(width: 1, height: 1))?.count ?? 0) bytes"
+                + "upright \(EXIF.upright(fromTIFF: data, width: 1, height: 1)?.count ?? 0) bytes"
         case .icc: FuzzedColorProfile(data: data).run()
         case .url: FuzzedURL(data: data).run()
         }

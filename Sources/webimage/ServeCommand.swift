@@ -86,8 +86,11 @@ struct ServeCommand: AsyncParsableCommand {
         // Once per process, before any handle exists: everything counted through swift-metrics,
         // in any module, lands in this registry, which /metrics shows.
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(NamespacedMetricsFactory.wrapping(PrometheusMetricsFactory(registry: registry),
-                                                                 namespace: configuration.metrics.namespace))
+        let exported = configuration.telemetry.exportsMetrics
+            ? try await CommandFailure.reporting { try OpenTelemetryMetrics(configuration.telemetry) } : nil
+        let prometheus = PrometheusMetricsFactory(registry: registry)
+        MetricsSystem.bootstrap(NamespacedMetricsFactory.wrapping(
+            exported.map { MultiplexMetricsHandler(factories: [prometheus, $0.factory]) } ?? prometheus, namespace: configuration.metrics.namespace))
         let tracing = configuration.telemetry.enabled
             ? try await CommandFailure.reporting { try OpenTelemetryTracing(configuration.telemetry) } : nil
         let tier = try await CommandFailure.reporting { try SharedTier(configuration) }
@@ -97,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
         let extensions = ImageServer.Extensions(
             sharedSources: tier?.sources, sharedResults: [tier?.results as (any ImageCaching)?, storage?.results].compactMap { $0 },
             loaders: [storage?.loader as (any ImageLoader)?].compactMap { $0 }, metricsRegistry: registry,
-            tracer: tracing?.tracer, services: [tracing?.service].compactMap { $0 })
+            exportedMetricsFactory: exported?.factory, tracer: tracing?.tracer, services: [tracing?.service, exported?.service].compactMap { $0 })
         let server = try await CommandFailure.reporting { try await ImageServer(configuration: configuration, extensions: extensions) }
         do {
             try await server.run { port in

@@ -4,7 +4,7 @@ import WebImageCodecs
 import WebImageTestSupport
 import XCTest
 
-/// A source's whole EXIF block kept in a result (``EXIF/upright(fromTIFF:size:)``), on a
+/// A source's whole EXIF block kept in a result (``EXIF/upright(fromTIFF:width:height:)``), on a
 /// Photoshop file's block nobody here made (`pil_sample_cmyk.jpg`: IFD0 with Orientation 1, an
 /// EXIF directory with its 100 × 100 size, IFD1 with a 2191-byte JPEG thumbnail) and on
 /// Pillow's rotated samples: Pillow reads the kept tags back, the orientation is 1, the size the
@@ -16,7 +16,7 @@ final class EXIFUprightTests: XCTestCase {
 
     func testTheSizeIsTheResultsAndTheThumbnailIsGone() throws {
         let source = try block("jpeg/pil_pil_sample_cmyk.jpg")
-        let kept = try XCTUnwrap(EXIF.upright(fromTIFF: source, size: PixelSize(width: 40, height: 30)))
+        let kept = try XCTUnwrap(EXIF.upright(fromTIFF: source, width: 40, height: 30))
         XCTAssertEqual(kept.count, source.count, "every other byte stays where it was")
         let fields = Dictionary(EXIFField.fields(fromTIFF: kept).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         XCTAssertEqual(fields["PixelXDimension"], "40")
@@ -35,7 +35,7 @@ final class EXIFUprightTests: XCTestCase {
         let folder = try TemporaryFolder(self)
         let source = try block("jpeg/pil_hopper_orientation_6.jpg")
         XCTAssertEqual(EXIF.orientation(fromTIFF: source), .right)
-        let kept = try XCTUnwrap(EXIF.upright(fromTIFF: source, size: PixelSize(width: 8, height: 8)))
+        let kept = try XCTUnwrap(EXIF.upright(fromTIFF: source, width: 8, height: 8))
         XCTAssertEqual(EXIF.orientation(fromTIFF: kept), .up)
         var options = ImageEncodeOptions()
         options.exif = kept
@@ -56,11 +56,11 @@ final class EXIFUprightTests: XCTestCase {
         let source = try block("jpeg/pil_pil_sample_cmyk.jpg")
         for length in stride(from: 0, through: source.count, by: 7) {
             let cut = Array(source.prefix(length))
-            if let kept = EXIF.upright(fromTIFF: cut, size: PixelSize(width: 1, height: 1)) { XCTAssertEqual(kept.count, cut.count) }
+            if let kept = EXIF.upright(fromTIFF: cut, width: 1, height: 1) { XCTAssertEqual(kept.count, cut.count) }
         }
         var damaged = source
         for at in stride(from: 8, to: 300, by: 12) { damaged.replaceSubrange(at..<(at + 4), with: [0xFF, 0xFF, 0xFF, 0xF0]) }
-        XCTAssertNotNil(EXIF.upright(fromTIFF: damaged, size: PixelSize(width: 1, height: 1)))
-        XCTAssertNil(EXIF.upright(fromTIFF: Array("not exif at all".utf8), size: PixelSize(width: 1, height: 1)))
+        XCTAssertNotNil(EXIF.upright(fromTIFF: damaged, width: 1, height: 1))
+        XCTAssertNil(EXIF.upright(fromTIFF: Array("not exif at all".utf8), width: 1, height: 1))
     }
 }

@@ -41,14 +41,15 @@ final class InProcessServer: Sendable {
         let configuration = try ImageServer.Configuration(environment: environment, arguments: arguments)
             .servingLocalSources(from: FileManager.default.currentDirectoryPath)
         let tracing = configuration.telemetry.enabled ? try OpenTelemetryTracing(configuration.telemetry) : nil
+        let exported = configuration.telemetry.exportsMetrics ? try OpenTelemetryMetrics(configuration.telemetry) : nil
         let descriptor = open(logFile.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard descriptor >= 0 else { throw InProcessServerError.logFile(logFile.path) }
         var handler = BufferedLogHandler(label: "webimage.serve", buffer: LogLineBuffer(descriptor: descriptor, interval: .zero))
         handler.logLevel = configuration.logs.logLevel
         handler.format = configuration.logs.logFormat ?? .pretty
-        let extensions = ImageServer.Extensions(metricsRegistry: PrometheusCollectorRegistry(),
+        let extensions = ImageServer.Extensions(metricsRegistry: PrometheusCollectorRegistry(), exportedMetricsFactory: exported?.factory,
                                                 logger: Logger(label: "webimage.serve") { _ in handler },
-                                                tracer: tracing?.tracer, services: [tracing?.service].compactMap { $0 })
+                                                tracer: tracing?.tracer, services: [tracing?.service, exported?.service].compactMap { $0 })
         let server: ImageServer
         do {
             server = try await ImageServer(configuration: configuration, extensions: extensions)

@@ -4,7 +4,7 @@ import WebImageTestSupport
 /// A real OpenTelemetry collector's receiving end, of the test's own: a Python HTTP server on
 /// a free loopback port that decodes each OTLP/HTTP export (protobuf or JSON) with the
 /// `opentelemetry-proto` package (`scripts/test` installs it in `.build/venv`) and prints each
-/// span it received as a line of JSON. Without the package the test is skipped (or fails under
+/// span, and each metric's latest sum, it received as a line of JSON. Without the package the test is skipped (or fails under
 /// `WEBIMAGE_NO_SKIPS=1`), saying what to install.
 final class OTLPReceiver {
     /// One span as the receiver decoded it.
@@ -22,6 +22,17 @@ final class OTLPReceiver {
         let status: Int
         /// String attributes as they are, integers as their decimal text.
         let attributes: [String: String]
+    }
+
+    /// One metric as the receiver decoded it: a counter's or gauge's value (summed over its
+    /// data points), a histogram's count.
+    struct ReceivedMetric: Decodable {
+        /// The path the export was posted to.
+        let path: String
+        /// The resource's `service.name`.
+        let service: String?
+        let metric: String
+        let value: Double
     }
 
     private let process: ChildProcess
@@ -53,6 +64,17 @@ final class OTLPReceiver {
         process.outputLines.dropFirst().compactMap { try? JSONDecoder().decode(ReceivedSpan.self, from: Data($0.utf8)) }
     }
 
+    /// The metrics received so far, the latest export of each name last.
+    var metrics: [ReceivedMetric] {
+        process.outputLines.dropFirst().compactMap { try? JSONDecoder().decode(ReceivedMetric.self, from: Data($0.utf8)) }
+    }
+
+    /// The metrics received once `enough` says they are, or after `timeout` seconds, whatever they are then.
+    func metrics(timeout: Double = 20, until enough: ([ReceivedMetric]) -> Bool) -> [ReceivedMetric] {
+        _ = process.wait(timeout: timeout) { enough(self.metrics) }
+        return metrics
+    }
+
     /// The spans received once `enough` says they are, or after `timeout` seconds, whatever they are then.
     func spans(timeout: Double = 20, until enough: ([ReceivedSpan]) -> Bool) -> [ReceivedSpan] {
         _ = process.wait(timeout: timeout) { enough(self.spans) }
@@ -64,6 +86,7 @@ final class OTLPReceiver {
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from google.protobuf import json_format
         from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+        from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2
 
         def value(any_value):
             kind = any_value.WhichOneof("value")
@@ -72,12 +95,24 @@ final class OTLPReceiver {
         class Receiver(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                export = trace_service_pb2.ExportTraceServiceRequest()
+                metrics = self.path.endswith("/v1/metrics")
+                export = (metrics_service_pb2.ExportMetricsServiceRequest() if metrics
+                          else trace_service_pb2.ExportTraceServiceRequest())
                 if self.headers.get("Content-Type", "").startswith("application/json"):
                     json_format.Parse(body, export)
                 else:
                     export.ParseFromString(body)
-                for resource_spans in export.resource_spans:
+                for resource_metrics in export.resource_metrics if metrics else []:
+                    resource = {a.key: value(a.value) for a in resource_metrics.resource.attributes}
+                    for scope_metrics in resource_metrics.scope_metrics:
+                        for metric in scope_metrics.metrics:
+                            kind = metric.WhichOneof("data")
+                            points = getattr(metric, kind).data_points
+                            total = sum(p.count if kind == "histogram" else
+                                        (p.as_double if p.WhichOneof("value") == "as_double" else p.as_int) for p in points)
+                            print(json.dumps({"path": self.path, "service": resource.get("service.name"),
+                                              "metric": metric.name, "value": total}), flush=True)
+                for resource_spans in ([] if metrics else export.resource_spans):
                     resource = {a.key: value(a.value) for a in resource_spans.resource.attributes}
                     for scope_spans in resource_spans.scope_spans:
                         for span in scope_spans.spans:
@@ -87,7 +122,8 @@ final class OTLPReceiver {
                                 "name": span.name, "kind": span.kind, "status": span.status.code,
                                 "attributes": {a.key: value(a.value) for a in span.attributes},
                             }), flush=True)
-                reply = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
+                reply = (metrics_service_pb2.ExportMetricsServiceResponse() if metrics
+                         else trace_service_pb2.ExportTraceServiceResponse()).SerializeToString()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/x-protobuf")
                 self.send_header("Content-Length", str(len(reply)))

@@ -75,4 +75,28 @@ final class ServeTelemetryTests: ServeTestCase {
             XCTAssertTrue("\(error)".contains("whose exporter is not built here"), "\(error)")
         }
     }
+
+    /// `--open-telemetry-enable-metrics`: the server's counters reach the collector's
+    /// `/v1/metrics` under their Prometheus names, counting what was asked, while `/metrics`
+    /// still shows them.
+    func testMetricsAreExportedOverOTLPBesidePrometheus() async throws {
+        let receiver = try OTLPReceiver()
+        let server = try await serve(["--allow-loopback-sources", "--open-telemetry", "--otlp-endpoint", receiver.endpoint,
+                                      "--open-telemetry-enable-metrics", "--otel-metric-export-interval", "200"])
+        for width in [100, 120, 140] {
+            let made = try await get(server + "/insecure/w:\(width)/plain/\(origin.url("/photo.jpg").absoluteString)@png")
+            XCTAssertEqual(made.status, 200)
+        }
+        let prometheus = try await get(server + "/metrics")
+        XCTAssertTrue(String(decoding: prometheus.body, as: UTF8.self).contains("webimage_requests_total 3"))
+        let metrics = receiver.metrics { $0.contains { $0.metric == "webimage_requests_total" && $0.value >= 3 } }
+        let requests = try XCTUnwrap(metrics.last { $0.metric == "webimage_requests_total" }, "\(Set(metrics.map(\.metric)))")
+        XCTAssertEqual(requests.value, 3)
+        XCTAssertEqual(requests.path, "/v1/metrics")
+        XCTAssertEqual(requests.service, "webimage")
+        XCTAssertTrue(metrics.contains { $0.metric == "webimage_request_duration_seconds" && $0.value >= 3 }, "the histogram's count")
+        let plain = try await serve(["--allow-loopback-sources", "--open-telemetry-enable-metrics"])
+        _ = try await get(plain + "/health")
+        XCTAssertFalse(receiver.metrics.contains { $0.service != "webimage" }, "without --open-telemetry nothing is exported")
+    }
 }

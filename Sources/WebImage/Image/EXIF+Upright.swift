@@ -1,11 +1,11 @@
 extension EXIF {
-    /// The TIFF-structured EXIF block `bytes` made true of a result drawn upright at `size`, for
+    /// The TIFF-structured EXIF block `bytes` made true of a result drawn upright, `width` × `height` pixels, for
     /// a result that keeps its source's metadata (imgproxy's `IMGPROXY_STRIP_METADATA=false`,
     /// thumbor's `PRESERVE_EXIF_INFO`): the Orientation is 1, PixelXDimension and
-    /// PixelYDimension are `size`, and the thumbnail directory (IFD1) is unlinked and its bytes
+    /// PixelYDimension are `width` and `height`, and the thumbnail directory (IFD1) is unlinked and its bytes
     /// and image zeroed, since it shows the source before any crop. Every other byte is kept
     /// where it was, so offsets inside maker notes stay right. Nil when `bytes` is no such block.
-    public static func upright(fromTIFF bytes: some Collection<UInt8>, size: PixelSize) -> [UInt8]? {
+    public static func upright(fromTIFF bytes: some Collection<UInt8>, width: Int, height: Int) -> [UInt8]? {
         guard var root = TIFFDirectory(bytes) else { return nil }
         for entry in root.entries where entry.tag == 0x0112 && entry.count == 1 {
             root.write(1, width: entry.type == 4 ? 4 : 2, at: entry.valueOffset)
@@ -14,8 +14,8 @@ extension EXIF {
            let exif = root.directory(at: offset) {
             for entry in exif.entries where entry.count == 1 && (entry.type == 3 || entry.type == 4) {
                 switch entry.tag {
-                case 0xA002: root.write(size.width, width: entry.type == 4 ? 4 : 2, at: entry.valueOffset)
-                case 0xA003: root.write(size.height, width: entry.type == 4 ? 4 : 2, at: entry.valueOffset)
+                case 0xA002: root.write(width, width: entry.type == 4 ? 4 : 2, at: entry.valueOffset)
+                case 0xA003: root.write(height, width: entry.type == 4 ? 4 : 2, at: entry.valueOffset)
                 default: break
                 }
             }

@@ -25,6 +25,9 @@ extension ImageServer {
         /// ``metricsRegistry`` when there is one (so servers in one process count apart), else
         /// the one the process bootstrapped.
         public var metricsFactory: (any MetricsFactory)?
+        /// A factory the server's counters are made by as well, exporting them elsewhere
+        /// (OpenTelemetry's OTLP metrics, from `WebImageTelemetry`); nil: none.
+        public var exportedMetricsFactory: (any MetricsFactory)?
         /// Where the request lines go.
         public var logger: Logger
         /// What image requests are traced by, each a server span with a span for each stage
@@ -38,22 +41,24 @@ extension ImageServer {
         /// Extensions with the given parts; by default none, with request lines logged as `webimage.serve`.
         public init(sharedSources: (any ImageCaching)? = nil, sharedResults: [any ImageCaching] = [],
                     loaders: [any ImageLoader] = [], metricsRegistry: PrometheusCollectorRegistry? = nil,
-                    metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "webimage.serve"),
-                    tracer: (any Tracer)? = nil, services: [any Service] = []) {
+                    metricsFactory: (any MetricsFactory)? = nil, exportedMetricsFactory: (any MetricsFactory)? = nil,
+                    logger: Logger = Logger(label: "webimage.serve"), tracer: (any Tracer)? = nil, services: [any Service] = []) {
             self.sharedSources = sharedSources
             self.sharedResults = sharedResults
             self.loaders = loaders
             self.metricsRegistry = metricsRegistry
             self.metricsFactory = metricsFactory
+            self.exportedMetricsFactory = exportedMetricsFactory
             self.logger = logger
             self.tracer = tracer
             self.services = services
         }
 
-        /// The factory the server's counters are made by (see ``metricsFactory``), naming them
-        /// in `namespace`.
+        /// The factory the server's counters are made by (see ``metricsFactory``), with
+        /// ``exportedMetricsFactory`` beside it, naming them in `namespace`.
         func countingFactory(namespace: String) -> any MetricsFactory {
-            let factory = metricsFactory ?? metricsRegistry.map { PrometheusMetricsFactory(registry: $0) } ?? MetricsSystem.factory
+            let counting = metricsFactory ?? metricsRegistry.map { PrometheusMetricsFactory(registry: $0) } ?? MetricsSystem.factory
+            let factory = exportedMetricsFactory.map { MultiplexMetricsHandler(factories: [counting, $0]) } ?? counting
             return NamespacedMetricsFactory.wrapping(factory, namespace: namespace)
         }
     }

@@ -348,5 +348,12 @@ extension ServerConfiguration {
         },
         boolean("open-telemetry-propagate-external", "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL",
                 "Continue the trace a client's traceparent names, rather than start one for each request", \.telemetry.propagateExternal),
+        boolean("open-telemetry-enable-metrics", "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS",
+                "With --open-telemetry, export the server's metrics over OTLP too, to the collector's /v1/metrics (Prometheus's /metrics keeps them)",
+                \.telemetry.enableMetrics),
+        setting("otel-metric-export-interval", "OTEL_METRIC_EXPORT_INTERVAL", "MILLISECONDS", "Time between two metric exports to the collector",
+                default: "60000") { text, configuration throws(SettingValueError) in
+            configuration.telemetry.metricExportInterval = try SettingText.decimal(text, in: 1...86_400_000) / 1000
+        },
     ]
 }

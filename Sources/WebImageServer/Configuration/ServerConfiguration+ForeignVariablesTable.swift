@@ -52,7 +52,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT", "no client certificate is shown to the OpenTelemetry collector here"),
         ignored("IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY", "no client certificate is shown to the OpenTelemetry collector here"),
         ignored("IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS", "logs are written to standard error, not exported over OTLP"),
-        ignored("IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS", "metrics are not exported over OTLP; Prometheus's /metrics has them"),
         ignored("IMGPROXY_OPEN_TELEMETRY_LOGGER_NAME", "logs are not exported over OTLP"),
         ignored("IMGPROXY_OPEN_TELEMETRY_SERVER_CERT", "the collector's certificate is checked against the system's roots (OTEL_EXPORTER_OTLP_CERTIFICATE names a file of them)"),
         ignored("IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR", "trace IDs are random W3C ones, not X-Ray's"),

@@ -59,7 +59,7 @@ extension ServerConfiguration {
         public var disableShrinkOnLoad = false
         /// Whether results of imgproxy URLs drop their source's EXIF block unless their `sm` says
         /// otherwise (imgproxy's `IMGPROXY_STRIP_METADATA`, on by default); kept, the block is
-        /// made true of the upright result (`EXIF.upright(fromTIFF:size:)`).
+        /// made true of the upright result (`EXIF.upright(fromTIFF:width:height:)`).
         public var stripMetadata = true
         /// Whether results of thumbor URLs keep their source's EXIF block, made true of the
         /// result, unless the `strip_exif` filter says otherwise (thumbor's `PRESERVE_EXIF_INFO`, off by default).

@@ -18,6 +18,14 @@ extension ServerConfiguration {
         /// request (imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`, off by default: a
         /// client on the internet does not choose the traces).
         public var propagateExternal = false
+        /// Whether the server's metrics are exported over OTLP too, to the collector's
+        /// `/v1/metrics`, while tracing is on (imgproxy's `IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS`).
+        public var enableMetrics = false
+        /// Seconds between two metric exports (`OTEL_METRIC_EXPORT_INTERVAL`, in milliseconds there).
+        public var metricExportInterval = 60.0
+
+        /// Whether metrics are exported: tracing on and ``enableMetrics``.
+        public var exportsMetrics: Bool { enabled && enableMetrics }
 
         /// The defaults.
         public init() {}

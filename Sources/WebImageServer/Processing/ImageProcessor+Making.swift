@@ -87,7 +87,7 @@ extension ImageProcessor {
         // A source's EXIF block is carried made true of the result, or its copyright tags alone.
         let exif = EXIFBlock.find(in: source.data).flatMap { block in
             options.stripMetadata ? (options.keepCopyright ? EXIF.copyright(fromTIFF: block) : nil)
-                : EXIF.upright(fromTIFF: block, size: image.pixelSize)
+                : EXIF.upright(fromTIFF: block, width: image.pixelWidth, height: image.pixelHeight)
         }
         var result = try tracing.span("Encoding image") { () throws(ProcessingError) -> ProcessedImage in
             try encoder.encode(image, options: options, exif: exif)
