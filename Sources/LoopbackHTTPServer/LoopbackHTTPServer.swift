@@ -7,7 +7,7 @@ import Locking
 
 /// A real HTTP/1.1 server on 127.0.0.1, for the loader tests and `webimage demo`: routes by
 /// path, and records what the clients did — requests per path, the order and headers of requests, the most requests in
-/// flight at once, and responses the client abandoned by closing the connection.
+/// flight at once, the connections opened, and responses the client abandoned by closing the connection.
 ///
 /// Unknown paths get 404. Start with ``start(tls:)``, stop with ``stop()``. Given a
 /// ``LoopbackTLSIdentity``, it speaks HTTPS instead, for the certificate-verification tests.
@@ -21,6 +21,7 @@ public final class LoopbackHTTPServer: Sendable {
         var inFlight = 0
         var maxInFlight = 0
         var aborted: [String] = []
+        var connections = 0
     }
 
     private let state = Mutex(State())
@@ -42,7 +43,8 @@ public final class LoopbackHTTPServer: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                server.state.withLock { $0.connections += 1 }
+                return channel.eventLoop.makeCompletedFuture {
                     if let sslContext {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     }
@@ -96,6 +98,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// How many requests are in flight now: received, and their response neither finished nor
     /// abandoned.
     public var requestsInFlight: Int { state.withLock { $0.inFlight } }
+
+    /// How many connections clients have opened: one per request unless they keep connections alive.
+    public var connectionCount: Int { state.withLock { $0.connections } }
 
     /// How many responses for `path` the client abandoned by closing the connection early.
     public func abortedCount(_ path: String) -> Int {

@@ -16,6 +16,7 @@ extension ImageServer {
             maxBytes: configuration.limits.maxSrcFileSize, maxRedirects: configuration.sources.maxRedirects)
         if let userAgent = configuration.sources.userAgent { downloads.setValue(userAgent, forHTTPHeaderField: "User-Agent") }
         downloads.allowInvalidSSLCertificates = configuration.sources.ignoreSSLVerification
+        downloads.connectionIdleTimeout = configuration.sources.clientKeepAliveTimeout
         let downloader = HTTPImageDownloader(
             configuration: downloads,
             addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.sources.allowLoopbackSources,

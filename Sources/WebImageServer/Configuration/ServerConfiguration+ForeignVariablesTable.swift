@@ -16,7 +16,6 @@ extension ServerConfiguration {
         refused("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", default: "false", "source address filter: allowing link-local sources changes fetch results and security"),
         ignored("IMGPROXY_BUGSNAG_KEY", "no Bugsnag client"),
         ignored("IMGPROXY_BUGSNAG_STAGE", "no Bugsnag client"),
-        ignored("IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", "idle time of pooled source-fetch connections only; answers unchanged"),
         ignored("IMGPROXY_CLOUD_WATCH_NAMESPACE", "no CloudWatch metrics"),
         ignored("IMGPROXY_CLOUD_WATCH_REGION", "no CloudWatch metrics"),
         ignored("IMGPROXY_CLOUD_WATCH_SERVICE_NAME", "no CloudWatch metrics"),

@@ -187,6 +187,9 @@ extension ServerConfiguration {
         integer("max-redirects", "IMGPROXY_MAX_REDIRECTS", "N", "Redirects a source download follows, each one's address checked again",
                 0...100, \.sources.maxRedirects),
         setting("user-agent", "IMGPROXY_USER_AGENT", "TEXT",
+        decimal("client-keep-alive-timeout", "IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", "SECONDS",
+                "Seconds a connection to an origin may stay idle for the next source from the same host and address; 0 opens a connection per fetch",
+                0...86_400, \.sources.clientKeepAliveTimeout),
                 "The User-Agent sent to origins; %current_version stands for WebImage's version",
                 default: "WebImage/VERSION (Linux)") { text, configuration throws(SettingValueError) in
             guard !text.isEmpty, text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {

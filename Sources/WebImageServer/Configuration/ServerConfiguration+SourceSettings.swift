@@ -20,6 +20,10 @@ extension ServerConfiguration {
         /// Seconds a source download may take in all, from its request to its last byte, and so
         /// also the longest it may stall.
         public var downloadTimeout = 5.0
+        /// Seconds a connection to an origin may stay idle, waiting to be reused by the next
+        /// source fetched from the same host and address (imgproxy's
+        /// `IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT`); 0: no keep-alive, a connection per fetch.
+        public var clientKeepAliveTimeout = 90.0
         /// The `User-Agent` sent to origins (imgproxy's `IMGPROXY_USER_AGENT`), or nil for the
         /// downloader's own, naming WebImage and its version.
         public var userAgent: String?

@@ -49,6 +49,11 @@ extension HTTPImageDownloader {
         /// Accept any server certificate (SDWebImage's `allowInvalidSSLCertificates`). Off by default:
         /// certificates are verified.
         public var allowInvalidSSLCertificates: Bool
+        /// Seconds a connection to an origin may stay idle in the pool, waiting to be reused by
+        /// a later request to the same host (AsyncHTTPClient's `idleTimeout`; imgproxy's
+        /// `IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT`); 0: no keep-alive, each connection serves one
+        /// request. With an address policy, connections are kept per host and checked address.
+        public var connectionIdleTimeout: TimeInterval = 60
 
         /// The default `Accept` field: images first, anything else accepted.
         public static let defaultAccept = "image/*,*/*;q=0.8"

@@ -8,9 +8,11 @@ extension HTTPImageDownloader {
     /// The body of `request` for `download` and its response head, each hop connected where
     /// `policy` says. Each hop counts as progress for the idle watchdog.
     ///
-    /// Each hop gets a client of its own whose only DNS entry maps the host to the policy's
-    /// address (AsyncHTTPClient's `dnsOverride`): the connection goes there while the `Host`
-    /// field, the TLS server name and certificate verification keep the host name. A redirect
+    /// Each hop gets a client whose only DNS entry maps the host to the policy's address
+    /// (AsyncHTTPClient's `dnsOverride`): the connection goes there while the `Host` field, the
+    /// TLS server name and certificate verification keep the host name. The client of a host
+    /// and address is kept for the connections' idle time (``PinnedClientPool``), so later hops
+    /// to the same host and address reuse its connections. A redirect
     /// (see ``RedirectTrail``) is a new hop, whose body is not read; one out of `http(s)` goes on
     /// to ``check(_:expectedLength:)``, which refuses it.
     func executePinned(_ request: HTTPClient.Request, of download: DownloadRequest, policy: any ConnectionAddressPolicy)
@@ -19,21 +21,26 @@ extension HTTPImageDownloader {
         var request = request
         var trail = RedirectTrail(from: request.url, limit: configuration.maxRedirects)
         while true {
-            let client = try await pinnedClient(for: request.url, policy: policy)
+            let (host, address) = try await pinnedAddress(for: request.url, policy: policy)
+            let client = pinnedClients.client(host: host, address: address) {
+                var pinned = Self.clientConfiguration(for: configuration, tracesItself: tracer != nil)
+                pinned.dnsOverride = [host: address]
+                return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: pinned)
+            }
             let hop: Result<DownloadExchange.Outcome, any Error>
             do {
                 hop = .success(try await exchange(request, of: download, via: client))
             } catch {
                 hop = .failure(error)
             }
-            try? await client.shutdown()
+            await pinnedClients.release(host: host, address: address)
             guard case .failure(let redirected as DownloadExchange.Redirected) = hop else { return try hop.get() }
             request = try trail.follow(request, to: redirected.target)
         }
     }
 
-    /// A client that connects to the address `policy` gives for `url`'s host, and nowhere else.
-    private func pinnedClient(for url: URL, policy: any ConnectionAddressPolicy) async throws -> HTTPClient {
+    /// `url`'s host and the address `policy` gives for it, the only one its hop connects to.
+    private func pinnedAddress(for url: URL, policy: any ConnectionAddressPolicy) async throws -> (host: String, address: String) {
         guard let host = url.host(percentEncoded: false).map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }),
               !host.isEmpty
         else {
@@ -46,8 +53,6 @@ extension HTTPImageDownloader {
             throw WebImageError.network(error)
         }
         try Task.checkCancellation()
-        var pinned = Self.clientConfiguration(for: configuration, tracesItself: tracer != nil)
-        pinned.dnsOverride = [host: address]
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: pinned)
+        return (host, address)
     }
 }

@@ -14,7 +14,8 @@ import Tracing
 ///   queued ones start by priority, then FIFO or LIFO. A queued request moves up when a more
 ///   urgent caller joins it. ``suspend()`` holds the queue; running requests go on.
 /// - Ownership: the downloader creates one `HTTPClient` of its own on the process-wide event
-///   loop group (`HTTPClient.defaultEventLoopGroup`) and owns it. Call ``shutdown()`` before
+///   loop group (`HTTPClient.defaultEventLoopGroup`) and owns it (with an address policy, one
+///   per host and address, kept while their connections may be reused). Call ``shutdown()`` before
 ///   releasing a downloader you created: AsyncHTTPClient requires its client to be shut down.
 ///   ``shared`` lives for the whole process.
 ///
@@ -39,6 +40,8 @@ public final class HTTPImageDownloader: ImageLoader {
     let state: Mutex<DownloadScheduler>
     let headers: Mutex<[String: String]>
     let cookies = HTTPCookieJar()
+    /// The clients of requests under the ``addressPolicy``, kept for their connections' idle time.
+    let pinnedClients: PinnedClientPool
 
     /// The tracer each download's client span is made by, if any (see ``init(configuration:addressPolicy:tracer:)``).
     let tracer: (any Tracer)?
@@ -60,6 +63,8 @@ public final class HTTPImageDownloader: ImageLoader {
         self.state = Mutex(DownloadScheduler(maxConcurrent: configuration.maxConcurrentDownloads,
                                              order: configuration.executionOrder))
         self.headers = Mutex(configuration.httpHeaders)
+        let idle = max(0, configuration.connectionIdleTimeout)
+        self.pinnedClients = PinnedClientPool(idleTime: .nanoseconds(Int64(idle * 1_000_000_000)))
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                  configuration: Self.clientConfiguration(for: configuration, tracesItself: tracer != nil))
     }
@@ -219,6 +224,7 @@ public final class HTTPImageDownloader: ImageLoader {
     public func shutdown() async throws {
         cancelEveryCaller(shuttingDown: true)
         state.withLock { $0.takeWatchdog() }?.cancel()
+        await pinnedClients.shutdown()
         try await client.shutdown()
     }
 
@@ -318,9 +324,12 @@ public final class HTTPImageDownloader: ImageLoader {
         // No read timeout: the downloader's idle watchdog bounds silences instead, without a
         // timer re-armed on every read.
         client.timeout = HTTPClient.Configuration.Timeout(connect: timeout)
+        let idle = max(0, configuration.connectionIdleTimeout)
         client.connectionPool = HTTPClient.Configuration.ConnectionPool(
-            idleTimeout: .seconds(60),
+            idleTimeout: .nanoseconds(Int64(idle * 1_000_000_000)),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads))
+        // No keep-alive: a connection serves one request, then closes.
+        if idle == 0 { client.maximumUsesPerConnection = 1 }
         // A refused connection fails at once (a network error), as NSURLSession's does,
         // instead of being retried until the timeout.
         client.connectionPool.retryConnectionEstablishment = false
