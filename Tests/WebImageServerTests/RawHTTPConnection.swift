@@ -21,12 +21,17 @@ final class RawHTTPConnection {
     /// Whether a read found the connection closed by the server.
     private(set) var isClosedByServer = false
 
-    /// A connection to 127.0.0.1:`port`, whose reads give up after `timeout`.
-    init(port: Int, timeout: Duration = .seconds(30)) throws {
+    /// A connection to 127.0.0.1:`port`, whose reads give up after `timeout`; with a
+    /// `receiveBuffer`, the kernel keeps about that many bytes for it unread (`SO_RCVBUF`, set
+    /// before connecting so the window stays small), for a client that stops reading.
+    init(port: Int, timeout: Duration = .seconds(30), receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -1,9 +1,12 @@
 import Foundation
+import LoopbackHTTPServer
+import WebImageTestSupport
 import XCTest
 
 /// Connections are bounded: a request head must arrive within `--read-request-timeout` however
-/// slowly its bytes trickle, an idle connection closes after `--keep-alive-timeout`, and
-/// `--max-clients` caps the connections open at once.
+/// slowly its bytes trickle, an idle connection closes after `--keep-alive-timeout`, an answer
+/// not written within `--write-response-timeout` closes its connection, and `--max-clients`
+/// caps the connections open at once.
 final class ServeConnectionTests: ServeTestCase {
     private func port(of base: String) throws -> Int {
         try XCTUnwrap(URLComponents(string: base)?.port)
@@ -66,5 +69,38 @@ final class ServeConnectionTests: ServeTestCase {
         let answer = second.receive { String(decoding: $0, as: UTF8.self).hasSuffix("running\n") }
         XCTAssertTrue(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "admitted connections go on")
         withExtendedLifetime(first) {}
+    }
+
+    /// imgproxy's `IMGPROXY_WRITE_RESPONSE_TIMEOUT`: a client that asks for 13 MB and reads
+    /// none of it has its connection closed once the answer has taken the limit to write; the
+    /// bytes the kernels held are all it gets. Under the default limit, a client that starts
+    /// reading as late gets the whole answer, and other connections are answered meanwhile.
+    func testAnAnswerNotWrittenInTimeClosesItsConnection() async throws {
+        let big = try Fixtures.requireFullCorpus(for: "a 13 MB answer").imageData("ref/sd_TestJFIF.jpg.srgb.png")
+        origin.route("/big.png", .bytes(big, contentType: "image/png"))
+        let request = "GET /insecure/raw:1/plain/\(origin.url("/big.png").absoluteString) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        for (arguments, closes) in [(["--write-response-timeout", "1"], true), ([], false)] {
+            let base = try await serve(["--allow-loopback-sources"] + arguments)
+            let stalled = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(20), receiveBuffer: 16 << 10)
+            try stalled.send(request)
+            // The answer's head arrives, then the client stops reading for three seconds.
+            let head = stalled.receive { $0.range(of: Data("\r\n\r\n".utf8)) != nil }
+            XCTAssertTrue(String(decoding: head.prefix(12), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            let headLength = try XCTUnwrap(head.range(of: Data("\r\n\r\n".utf8))).upperBound
+            let other = try RawHTTPConnection(port: try port(of: base), timeout: .seconds(10))
+            try other.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let health = other.receive { String(decoding: $0, as: UTF8.self).hasSuffix("running\n") }
+            XCTAssertTrue(String(decoding: health, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "another connection is answered")
+            try await Task.sleep(for: .seconds(3))
+            let rest = stalled.receive { head.count - headLength + $0.count >= big.count }
+            let bodyBytes = head.count - headLength + rest.count
+            if closes {
+                XCTAssertTrue(stalled.isClosedByServer, "closed past the write timeout")
+                XCTAssertLessThan(bodyBytes, big.count, "what was still queued is dropped")
+            } else {
+                XCTAssertFalse(stalled.isClosedByServer, "within the default 10 s, the connection waits for its reader")
+                XCTAssertEqual(bodyBytes, big.count)
+            }
+        }
     }
 }

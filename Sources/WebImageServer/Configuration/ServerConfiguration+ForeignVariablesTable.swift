@@ -89,7 +89,6 @@ extension ServerConfiguration {
         refused("IMGPROXY_USE_SWIFT", default: "false", "no OpenStack Swift storage; swift:// sources would fail"),
         ignored("IMGPROXY_VIPS_CACHE_TRACE", "libvips internals"),
         ignored("IMGPROXY_VIPS_LEAK_CHECK", "libvips internals"),
-        ignored("IMGPROXY_WRITE_RESPONSE_TIMEOUT", "write deadline for slow clients only; answers unchanged"),
     ]
 
     private static func ignored(_ name: String, _ reason: String) -> ForeignVariable {

@@ -22,6 +22,10 @@ extension ServerConfiguration {
         /// (imgproxy's `IMGPROXY_KEEP_ALIVE_TIMEOUT`); 0: no keep-alive, each answer says
         /// `Connection: close` and its connection closes.
         public var keepAliveTimeout = 10.0
+        /// Seconds an answer may take to be written, from its head to its last byte, before its
+        /// connection closes (imgproxy's `IMGPROXY_WRITE_RESPONSE_TIMEOUT`): a client that stops
+        /// reading holds its connection and the answer's bytes no longer than this.
+        public var writeResponseTimeout = 10.0
         /// Seconds requests under way may take to finish after SIGTERM or SIGINT, while new
         /// connections are refused; then they are cancelled and the server stops (imgproxy's
         /// `IMGPROXY_GRACEFUL_STOP_TIMEOUT`); nil: twice ``timeout``, as imgproxy's default.

@@ -33,6 +33,9 @@ extension ServerConfiguration {
         decimal("keep-alive-timeout", "IMGPROXY_KEEP_ALIVE_TIMEOUT", "SECONDS",
                 "Seconds a connection may stay idle after an answer, waiting for the next request head; 0 closes each connection after its answer",
                 0...86_400, \.listening.keepAliveTimeout),
+        decimal("write-response-timeout", "IMGPROXY_WRITE_RESPONSE_TIMEOUT", "SECONDS",
+                "Seconds an answer may take to be written, from its head to its last byte; past it the connection closes (a client that stops reading)",
+                0.001...86_400, \.listening.writeResponseTimeout),
         setting("graceful-stop-timeout", "IMGPROXY_GRACEFUL_STOP_TIMEOUT", "SECONDS",
                 "Seconds requests under way may take to finish after SIGTERM or SIGINT before they are cancelled and the server exits",
                 default: "twice --timeout") { text, configuration throws(SettingValueError) in
@@ -184,12 +187,12 @@ extension ServerConfiguration {
         },
         decimal("download-timeout", "IMGPROXY_DOWNLOAD_TIMEOUT", "SECONDS",
                 "Seconds a source download may take in all, however steadily its bytes trickle", 0.001...86_400, \.sources.downloadTimeout),
-        integer("max-redirects", "IMGPROXY_MAX_REDIRECTS", "N", "Redirects a source download follows, each one's address checked again",
-                0...100, \.sources.maxRedirects),
-        setting("user-agent", "IMGPROXY_USER_AGENT", "TEXT",
         decimal("client-keep-alive-timeout", "IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", "SECONDS",
                 "Seconds a connection to an origin may stay idle for the next source from the same host and address; 0 opens a connection per fetch",
                 0...86_400, \.sources.clientKeepAliveTimeout),
+        integer("max-redirects", "IMGPROXY_MAX_REDIRECTS", "N", "Redirects a source download follows, each one's address checked again",
+                0...100, \.sources.maxRedirects),
+        setting("user-agent", "IMGPROXY_USER_AGENT", "TEXT",
                 "The User-Agent sent to origins; %current_version stands for WebImage's version",
                 default: "WebImage/VERSION (Linux)") { text, configuration throws(SettingValueError) in
             guard !text.isEmpty, text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {

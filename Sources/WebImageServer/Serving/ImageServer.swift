@@ -107,6 +107,7 @@ public struct ImageServer: Sendable {
         let clock = HTTPDateClock()
         let connections = ConnectionLimitHandler.OpenConnections(limit: listening.maxClients)
         let headLimit = TimeAmount.nanoseconds(Int64(listening.readRequestTimeout * 1_000_000_000))
+        let writeLimit = TimeAmount.nanoseconds(Int64(listening.writeResponseTimeout * 1_000_000_000))
         let keepAlive = listening.keepAliveTimeout > 0 ? TimeAmount.nanoseconds(Int64(listening.keepAliveTimeout * 1_000_000_000)) : nil
         let maxTargetLength = listening.pathPrefix.utf8.count + responder.router.imgproxyParser.limits.maxPathLength
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
@@ -115,7 +116,8 @@ public struct ImageServer: Sendable {
         // Each connection gets its own handlers: the connection limit first, then the refusal
         // of heads no image request has, the request head deadline (which also closes idle
         // connections: Hummingbird's idle timeout would not see the memory hits answered
-        // before it), the client's departure, and memory hits answered before Hummingbird's tasks.
+        // before it), the client's departure, the answers' write deadline, and memory hits
+        // answered before Hummingbird's tasks (their writes pass the deadline too).
         return Application(
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [
@@ -123,6 +125,7 @@ public struct ImageServer: Sendable {
                 RequestFramingHandler(maxTargetLength: maxTargetLength),
                 RequestHeadDeadlineHandler(limit: headLimit, idle: keepAlive),
                 ClientDepartureHandler(),
+                ResponseWriteDeadlineHandler(limit: writeLimit),
                 MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
             ], httpDecoderConfiguration: decoder)),
             configuration: ApplicationConfiguration(address: bindAddress, serverName: serverName),
