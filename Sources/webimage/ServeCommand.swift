@@ -77,9 +77,17 @@ struct ServeCommand: AsyncParsableCommand {
         // tenth of a second by default, and all of them before the command returns).
         let logLines = LogLineBuffer(interval: .milliseconds(Int((configuration.logs.logInterval * 1000).rounded())))
         defer { logLines.flush() }
+        // With --syslog, each line at or above --syslog-level goes to the daemon too; one that
+        // cannot be reached now stops the start.
+        let logs = configuration.logs
+        let syslog = logs.syslogEnabled ? try await CommandFailure.reporting {
+            try SyslogWriter(network: logs.syslogNetwork, address: logs.syslogAddress, tag: logs.syslogTag, level: logs.syslogLevel)
+        } : nil
+        defer { syslog?.flush() }
         LoggingSystem.bootstrap { label in
             var handler = BufferedLogHandler(label: label, buffer: logLines)
             handler.logLevel = configuration.logs.logLevel
+            handler.syslog = syslog
             handler.format = configuration.logs.logFormat ?? .forStandardError
             return handler
         }

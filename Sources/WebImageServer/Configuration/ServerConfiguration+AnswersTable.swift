@@ -301,6 +301,34 @@ extension ServerConfiguration {
             }
             configuration.logs.logFormat = format
         },
+        boolean("syslog", "IMGPROXY_SYSLOG_ENABLE",
+                "Also send each line at or above --syslog-level to syslog, as Go's log/syslog writes it (imgproxy's syslog hook)", \.logs.syslogEnabled),
+        setting("syslog-network", "IMGPROXY_SYSLOG_NETWORK", SyslogNetwork.allCases.map(\.rawValue).joined(separator: "|"),
+                "How the syslog daemon is reached; unset, its local socket (/dev/log, /var/run/syslog or /var/run/log)",
+                default: "none: the local socket") { text, configuration throws(SettingValueError) in
+            if text.isEmpty {
+                configuration.logs.syslogNetwork = nil
+            } else if let network = SyslogNetwork(rawValue: text.lowercased()) {
+                configuration.logs.syslogNetwork = network
+            } else {
+                throw SettingValueError(reason: "is not \(SyslogNetwork.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        },
+        setting("syslog-address", "IMGPROXY_SYSLOG_ADDRESS", "HOST:PORT|PATH",
+                "Where the syslog daemon listens on --syslog-network: an address, or a Unix socket's path", default: "none") { text, configuration throws(SettingValueError) in
+            configuration.logs.syslogAddress = text
+        },
+        setting("syslog-tag", "IMGPROXY_SYSLOG_TAG", "TAG", "The tag of every syslog line, before the process ID (imgproxy's default: imgproxy)",
+                default: defaults.logs.syslogTag) { text, configuration throws(SettingValueError) in
+            guard !text.isEmpty, text.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                throw SettingValueError(reason: "is not a tag in printable ASCII without spaces")
+            }
+            configuration.logs.syslogTag = text
+        },
+        setting("syslog-level", "IMGPROXY_SYSLOG_LEVEL", "debug|info|warn|error|crit",
+                "The least level a line needs to be sent to syslog, whatever --log-level writes", default: "info") { text, configuration throws(SettingValueError) in
+            configuration.logs.syslogLevel = text.lowercased() == "crit" ? .critical : try SettingText.logLevel(text)
+        },
         // Metrics
         setting("prometheus-bind", "IMGPROXY_PROMETHEUS_BIND", "HOST:PORT",
                 "Answer metrics on a listener of their own (:PORT for every interface), and no longer on the main port's /metrics",
