@@ -123,6 +123,10 @@ struct ServeCommand: AsyncParsableCommand {
                 let url = ServeExample.baseURL(host: server.responder.metricsAddress?.host ?? server.host, port: port)
                 FileHandle.standardOutput.write(Data("webimage serve: metrics on \(url)/metrics\n".utf8))
             }
+        } catch let error as ImageServerStartError {
+            await shutDown(server, storage: storage, tier: tier)
+            FileHandle.standardError.write(Data("webimage: \(error)\n".utf8))
+            throw ExitCode.failure
         } catch {
             await shutDown(server, storage: storage, tier: tier)
             throw error

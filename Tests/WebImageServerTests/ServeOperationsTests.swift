@@ -298,6 +298,38 @@ final class ServeOperationsTests: ServeTestCase {
         XCTAssertNotEqual(answered, 200, "the request still under way was cut")
     }
 
+    /// imgproxy's `IMGPROXY_SO_REUSEPORT`: two processes listen on one port, the kernel spreads
+    /// connections over both (each fetches with its own User-Agent), one stopping leaves the
+    /// other answering; a third without the option cannot bind the port and says so.
+    func testSoReusePortLetsTwoServersShareAPortAndWithoutItTheBindFails() async throws {
+        let photo = try Fixtures.data(Fixtures.bench("testjfif_256.jpg"))
+        for index in 0..<24 { origin.route("/p\(index).jpg", .bytes(photo, contentType: "image/jpeg")) }
+        let first = try serveProcess(["--allow-loopback-sources", "--so-reuseport", "--user-agent", "first"])
+        let port = try XCTUnwrap(URLComponents(string: first)?.port)
+        let second = try start(["serve", "--bind", "127.0.0.1:\(port)", "--cache-dir", folder.appending("second-cache").path,
+                                "--allow-loopback-sources", "--user-agent", "second"], environment: ["IMGPROXY_SO_REUSEPORT": "true"])
+        XCTAssertEqual(second, first)
+        for index in 0..<24 {
+            let connection = try RawHTTPConnection(port: port)
+            try connection.send("GET /insecure/w:10/plain/\(origin.url("/p\(index).jpg").absoluteString) HTTP/1.1\r\n"
+                                + "Host: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            XCTAssertTrue(String(decoding: connection.receive(), as: UTF8.self).hasPrefix("HTTP/1.1 200"), "request \(index)")
+        }
+        XCTAssertEqual(Set(origin.requests.compactMap { $0[header: "User-Agent"] }), ["first", "second"],
+                       "the kernel spread 24 connections over both servers")
+
+        let third = try WebImageCLI.run(["serve", "--bind", "127.0.0.1:\(port)", "--cache-dir", folder.appending("third-cache").path])
+        XCTAssertEqual(third.status, 1, third.error)
+        XCTAssertTrue(third.error.contains("127.0.0.1:\(port)") && third.error.contains("in use"), third.error)
+
+        let server = try XCTUnwrap(processes.first)
+        server.send(SIGTERM)
+        XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.errorOutput)
+        let health = try RawHTTPConnection(port: port)
+        try health.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        XCTAssertTrue(String(decoding: health.receive(), as: UTF8.self).hasPrefix("HTTP/1.1 200"), "the second server answers alone")
+    }
+
     func testSIGINTStopsTheServerWithStatusZero() async throws {
         let base = try serveProcess([])
         let health = try await get(base + "/health")

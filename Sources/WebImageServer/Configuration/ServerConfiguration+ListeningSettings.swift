@@ -9,6 +9,10 @@ extension ServerConfiguration {
         public var port = 8080
         /// How ``host``/``port`` or ``socketPath`` are listened on (imgproxy's `IMGPROXY_NETWORK`).
         public var network = ListenNetwork.tcp
+        /// Whether the listening socket has `SO_REUSEPORT` (imgproxy's `IMGPROXY_SO_REUSEPORT`):
+        /// several processes bind the same TCP address and port, and the kernel spreads new
+        /// connections among them. A Unix socket's path cannot be shared so; it is ignored there.
+        public var reusePort = false
         /// The Unix domain socket to listen on instead of ``host`` and ``port`` (imgproxy's
         /// `IMGPROXY_BIND` holding a path, with `IMGPROXY_NETWORK=unix`): for a proxy on the same
         /// machine, such as nginx's `proxy_pass http://unix:PATH`. A socket left at the path by

@@ -25,6 +25,9 @@ extension ServerConfiguration {
             guard let network = ListenNetwork(rawValue: text.lowercased()) else { throw SettingValueError(reason: "is not tcp, tcp4, tcp6 or unix") }
             configuration.listening.network = network
         },
+        boolean("so-reuseport", "IMGPROXY_SO_REUSEPORT",
+                "Bind with SO_REUSEPORT: several processes listen on the same TCP address and port, the kernel spreading connections among them",
+                \.listening.reusePort),
         decimal("timeout", "IMGPROXY_TIMEOUT", "SECONDS",
                 "Seconds an image request may take; past it the answer is 504 and its work is cancelled", 0.001...86_400, \.listening.timeout),
         decimal("read-request-timeout", "IMGPROXY_READ_REQUEST_TIMEOUT", "SECONDS",

@@ -13,6 +13,9 @@ public enum ImageServerStartError: Error, Sendable, CustomStringConvertible {
     case cacheFolder(DiskCacheError)
     /// The watermark or fallback image cannot be loaded.
     case auxiliaryImage(AuxiliaryImageError)
+    /// An address to listen on (named) is held by another socket, which did not bind it with
+    /// `SO_REUSEPORT`, or this server would not.
+    case addressInUse(String)
 
     public var description: String {
         switch self {
@@ -20,6 +23,8 @@ public enum ImageServerStartError: Error, Sendable, CustomStringConvertible {
         case .presets(let error): "\(error)"
         case .cacheFolder(let error): "\(error)"
         case .auxiliaryImage(let error): "\(error)"
+        case .addressInUse(let address):
+            "cannot listen on \(address): the address is in use by another process (servers sharing a port each need --so-reuseport, IMGPROXY_SO_REUSEPORT)"
         }
     }
 }

@@ -50,7 +50,8 @@ public struct ImageServer: Sendable {
     }
 
     /// Serves until a shutdown signal (SIGTERM or SIGINT), then finishes the requests under
-    /// way for up to the graceful stop timeout, cancelling those still running then; `onListening` gets the bound port once requests are accepted, `onMetricsListening`
+    /// way for up to the graceful stop timeout, cancelling those still running then; an address
+    /// held by another socket is ``ImageServerStartError/addressInUse(_:)``. `onListening` gets the bound port once requests are accepted, `onMetricsListening`
     /// the metrics listener's when there is one. A server embedded beside others runs
     /// ``services(onListening:onMetricsListening:)`` in a `ServiceGroup` of its own.
     public func run(onListening: @escaping @Sendable (Int) async -> Void,
@@ -60,16 +61,28 @@ public struct ImageServer: Sendable {
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: responder.logger)
         let drain = listening.gracefulStopTimeout ?? 2 * listening.timeout
         configuration.maximumGracefulShutdownDuration = .milliseconds(Int64((drain * 1000).rounded()))
-        try await ServiceGroup(configuration: configuration).run()
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ImageServerStartError.addressInUse(listenedAddresses)
+        }
+    }
+
+    /// The TCP addresses listened on, as `--bind` and `--prometheus-bind` give them: what a
+    /// failure to bind names.
+    private var listenedAddresses: String {
+        let main = listening.socketPath ?? "\(host):\(port)"
+        guard let metrics = responder.metricsAddress else { return main }
+        return "\(main) or \(metrics.host):\(metrics.port)"
     }
 
     /// What ``run(onListening:onMetricsListening:)`` runs, in the order a service group starts
     /// them (it stops them in the other): the extensions' services, the
-    /// ``application(onListening:)``, and the ``metricsApplication(onListening:)`` when the
+    /// ``application(onListening:)`` (or its `SO_REUSEPORT` listener), and the ``metricsApplication(onListening:)`` when the
     /// responder has a ``ImageServerResponder/metricsAddress``.
     public func services(onListening: @escaping @Sendable (Int) async -> Void = { _ in },
                          onMetricsListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> [any Service] {
-        extensionServices + [application(onListening: onListening)]
+        extensionServices + [mainListener(onListening: onListening)]
             + [metricsApplication(onListening: onMetricsListening)].compactMap { $0 }
     }
 
@@ -99,11 +112,40 @@ public struct ImageServer: Sendable {
 
     /// The Hummingbird application ``run(onListening:onMetricsListening:)`` runs: also what HummingbirdTesting
     /// drives in process (its `.router` setup answers through ``responder`` without a port).
+    /// With ``ServerConfiguration/ListeningSettings/reusePort`` on a TCP address, the service run
+    /// in its place binds with `SO_REUSEPORT` and serves the same channel.
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> Application<ImageServerResponder> {
+        Application(
+            responder: responder,
+            server: .http1(configuration: channelConfiguration()),
+            configuration: ApplicationConfiguration(address: bindAddress, serverName: Self.serverName),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+            logger: listenerLogger)
+    }
+
+    /// What answers are named in their `Server` field.
+    private static let serverName = "webimage"
+
+    /// The logger of the listener itself: Hummingbird's lines at warning or above.
+    private var listenerLogger: Logger {
         var logger = Logger(label: "webimage.serve")
         logger.logLevel = max(.warning, responder.logger.logLevel)
-        let serverName = "webimage"
+        return logger
+    }
+
+    /// The main listener's service: the ``application(onListening:)``, or with
+    /// ``ServerConfiguration/ListeningSettings/reusePort`` on a TCP address a listener binding
+    /// with `SO_REUSEPORT` (a Unix socket's path cannot be shared so).
+    private func mainListener(onListening: @escaping @Sendable (Int) async -> Void) -> any Service {
+        guard listening.reusePort, listening.socketPath == nil else { return application(onListening: onListening) }
+        return ReusePortListener(host: host, port: port, channel: channelConfiguration(), responder: responder,
+                                 serverName: Self.serverName, logger: listenerLogger, onListening: onListening)
+    }
+
+    /// The HTTP/1 channel of every connection: its decoder limits and channel handlers.
+    private func channelConfiguration() -> HTTP1Channel.Configuration {
+        let serverName = Self.serverName
         let clock = HTTPDateClock()
         let connections = ConnectionLimitHandler.OpenConnections(limit: listening.maxClients)
         let headLimit = TimeAmount.nanoseconds(Int64(listening.readRequestTimeout * 1_000_000_000))
@@ -118,19 +160,14 @@ public struct ImageServer: Sendable {
         // connections: Hummingbird's idle timeout would not see the memory hits answered
         // before it), the client's departure, the answers' write deadline, and memory hits
         // answered before Hummingbird's tasks (their writes pass the deadline too).
-        return Application(
-            responder: responder,
-            server: .http1(configuration: .init(additionalChannelHandlers: [
-                ConnectionLimitHandler(connections: connections),
-                RequestFramingHandler(maxTargetLength: maxTargetLength),
-                RequestHeadDeadlineHandler(limit: headLimit, idle: keepAlive),
-                ClientDepartureHandler(),
-                ResponseWriteDeadlineHandler(limit: writeLimit),
-                MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
-            ], httpDecoderConfiguration: decoder)),
-            configuration: ApplicationConfiguration(address: bindAddress, serverName: serverName),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
-            logger: logger)
+        return .init(additionalChannelHandlers: [
+            ConnectionLimitHandler(connections: connections),
+            RequestFramingHandler(maxTargetLength: maxTargetLength),
+            RequestHeadDeadlineHandler(limit: headLimit, idle: keepAlive),
+            ClientDepartureHandler(),
+            ResponseWriteDeadlineHandler(limit: writeLimit),
+            MemoryHitHandler(responder: responder, serverName: serverName, clock: clock),
+        ], httpDecoderConfiguration: decoder)
     }
 }
 
