@@ -1,10 +1,12 @@
-/// A ``Resampler/resize(_:to:filter:)`` whose source arrives a band of rows at a time, so that a
-/// decoder that produces rows (PNG, JPEG scanlines) can shrink an image without ever holding
-/// it at full size: only the rows the filter still needs are kept.
+/// A ``Resampler/resize(_:to:filter:linearLight:)`` (without linear light) whose source arrives
+/// a band of rows at a time, so that a decoder that produces rows (PNG, JPEG scanlines) can
+/// shrink an image without ever holding it at full size: only the rows the filter still needs
+/// are kept.
 ///
 /// Feed every source row, top to bottom, with ``append(rows:count:)``, then take the result
-/// with ``finish()``. The output is identical to ``Resampler/resize(_:to:filter:)`` of the whole
-/// source. Not thread-safe: one decoder feeds it.
+/// with ``finish()``. The output is identical to
+/// ``Resampler/resize(_:to:filter:linearLight:)`` of the whole source. Not thread-safe: one
+/// decoder feeds it.
 public final class ResamplingStream {
     /// The size of the source.
     public let sourceSize: PixelSize
