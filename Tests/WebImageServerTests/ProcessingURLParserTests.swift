@@ -301,11 +301,11 @@ final class ProcessingURLParserTests: XCTestCase {
         for path in ["w:100/ex:1", "w:100/ex:1:no", "w:100/exar:1", "w:100/pd:1", "w:100/fl:1", "w:100/t:10", "w:100/mrd:50",
                      "w:100/sh:1", "w:100/pix:4", "w:100/z:2", "w:100/mw:200", "w:100/mh:200", "w:100/fq:jpg:50",
                      "w:100/mb:1000", "w:100/skp:png", "w:100/scp:0", "w:100/msr:2", "w:100/msfs:10", "w:100/maf:2",
-                     "w:100/mafr:2", "w:100/kcr:0", "w:100/dpi:300", "w:100/-/bl:2"] {
+                     "w:100/mafr:2", "w:100/kcr:0", "w:100/dpi:300", "w:100/-/bl:2", "w:100/eth:1", "w:100/sm:0"] {
             XCTAssertTrue(keys.insert(try key(path)).inserted, path)
         }
         XCTAssertEqual(try key("w:100/pd:5"), try key("padding:5:5:5:5/width:100"))
-        XCTAssertEqual(try key("w:100/ph:1/kcr:1/dpi:0/eth:1/ct:a"), plain, "options without effect share the key")
+        XCTAssertEqual(try key("w:100/ph:1/kcr:1/dpi:0/eth:0/ct:a"), plain, "options without effect share the key")
     }
 
     func testWatermarkArgumentsAndKey() throws {

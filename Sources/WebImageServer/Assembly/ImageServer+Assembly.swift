@@ -17,6 +17,7 @@ extension ImageServer {
         if let userAgent = configuration.sources.userAgent { downloads.setValue(userAgent, forHTTPHeaderField: "User-Agent") }
         downloads.allowInvalidSSLCertificates = configuration.sources.ignoreSSLVerification
         downloads.connectionIdleTimeout = configuration.sources.clientKeepAliveTimeout
+        try Self.connectSources(through: configuration.sources, &downloads)
         let downloader = HTTPImageDownloader(
             configuration: downloads,
             addressPolicy: SourceAddressPolicy(allowsLoopback: configuration.sources.allowLoopbackSources,
@@ -36,6 +37,26 @@ extension ImageServer {
         let responder = ImageServerResponder(router: router, processor: processor, configuration: configuration,
                                              logger: extensions.logger, metricsRegistry: extensions.metricsRegistry)
         self.init(responder: responder, downloader: downloader, codecs: codecs, services: extensions.services)
+    }
+
+    /// Sets `downloads`' proxy and TLS as `sources` say; throws when a proxy host has no port,
+    /// a client certificate no key (or the other way round), or a file cannot be read.
+    private static func connectSources(through sources: Configuration.SourceSettings,
+                                       _ downloads: inout HTTPImageDownloader.Configuration) throws(ImageServerStartError) {
+        do {
+            downloads.proxy = try sources.proxyRule()
+            if let file = sources.caCertificatesFile { downloads.trustedCertificates = try HTTPClientCertificate.certificates(inPEMFile: file) }
+            switch (sources.clientCertificateFile, sources.clientKeyFile) {
+            case (let certificate?, let key?):
+                downloads.clientCertificate = try HTTPClientCertificate(certificateFile: certificate, privateKeyFile: key)
+            case (nil, nil): break
+            default: throw SettingValueError(reason: "--source-client-cert and --source-client-key go together")
+            }
+        } catch let error as SettingValueError {
+            throw .sourceConnection(error.reason)
+        } catch {
+            throw .sourceConnection("\(error)")
+        }
     }
 
     /// The router of `configuration`'s URL forms, parsers and signers.

@@ -233,6 +233,51 @@ extension ServerConfiguration {
         boolean("thumbor-forward-user-agent", "THUMBOR_HTTP_LOADER_FORWARD_USER_AGENT",
                 "Send a client's User-Agent instead of --user-agent with a thumbor URL's download, never cached, as thumbor's HTTP_LOADER_FORWARD_USER_AGENT",
                 \.sources.thumborForwardUserAgent),
+        setting("http-proxy", "HTTP_PROXY", "URL", "The forward proxy of http sources (http://[USER:PASSWORD@]HOST[:PORT]), as imgproxy's downloads read HTTP_PROXY; never for localhost and loopback addresses",
+                default: "none", shown: .masked) { text, configuration throws(SettingValueError) in
+            configuration.sources.httpProxy = try proxy(text)
+        },
+        setting("https-proxy", "HTTPS_PROXY", "URL", "The forward proxy of https sources (a CONNECT tunnel), as HTTPS_PROXY",
+                default: "none", shown: .masked) { text, configuration throws(SettingValueError) in
+            configuration.sources.httpsProxy = try proxy(text)
+        },
+        setting("no-proxy", "NO_PROXY", "HOSTS", "Hosts fetched directly whatever --http-proxy and --https-proxy: *, names (and their subdomains), addresses, CIDR blocks, each with an optional :port; commas between",
+                default: "none", repeated: ",") { text, configuration throws(SettingValueError) in
+            configuration.sources.noProxy = HTTPProxyRule.directHosts(in: text)
+        },
+        setting("source-proxy-host", "THUMBOR_HTTP_LOADER_PROXY_HOST", "HOST", "The forward proxy every source is fetched through, loopback ones too, over the environment's (thumbor's HTTP_LOADER_PROXY_HOST)",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.sources.sourceProxyHost = text
+        },
+        setting("source-proxy-port", "THUMBOR_HTTP_LOADER_PROXY_PORT", "PORT", "The port of --source-proxy-host (thumbor's HTTP_LOADER_PROXY_PORT), 1…65535",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.sources.sourceProxyPort = try SettingText.integer(text, in: 1...65_535)
+        },
+        setting("source-proxy-username", "THUMBOR_HTTP_LOADER_PROXY_USERNAME", "NAME", "The user of --source-proxy-host's basic credentials",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.sources.sourceProxyUsername = text
+        },
+        setting("source-proxy-password", "THUMBOR_HTTP_LOADER_PROXY_PASSWORD", "PASSWORD", "The password of --source-proxy-host's basic credentials",
+                default: "none", shown: .masked) { text, configuration throws(SettingValueError) in
+            configuration.sources.sourceProxyPassword = text
+        },
+        setting("source-ca-certs", "THUMBOR_HTTP_LOADER_CA_CERTS", "FILE", "A PEM file of the certificates https sources are verified against instead of the system's roots (thumbor's HTTP_LOADER_CA_CERTS)",
+                default: "the system's") { text, configuration throws(SettingValueError) in
+            do {
+                _ = try HTTPClientCertificate.certificates(inPEMFile: text)
+            } catch {
+                throw SettingValueError(reason: "cannot be read as PEM certificates: \(error)")
+            }
+            configuration.sources.caCertificatesFile = text
+        },
+        setting("source-client-cert", "THUMBOR_HTTP_LOADER_CLIENT_CERT", "FILE", "A PEM certificate chain shown to https origins that ask for a client certificate, with --source-client-key (thumbor's HTTP_LOADER_CLIENT_CERT)",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.sources.clientCertificateFile = text
+        },
+        setting("source-client-key", "THUMBOR_HTTP_LOADER_CLIENT_KEY", "FILE", "The PEM private key of --source-client-cert (thumbor's HTTP_LOADER_CLIENT_KEY)",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.sources.clientKeyFile = text
+        },
         // Limits
         decimal("max-src-resolution", "IMGPROXY_MAX_SRC_RESOLUTION", "MEGAPIXELS",
                 "The most megapixels a source may declare, all frames of an animation together, checked before decoding",
@@ -267,4 +312,10 @@ extension ServerConfiguration {
         integer("max-queue", "IMGPROXY_REQUESTS_QUEUE_SIZE", "N", "Requests that may wait for processing; more are answered 429",
                 0...1_000_000, \.limits.maxQueue),
     ]
+
+    /// The proxy an `HTTP_PROXY`-style `text` names.
+    private static func proxy(_ text: String) throws(SettingValueError) -> HTTPProxy {
+        guard let proxy = HTTPProxy(url: text) else { throw SettingValueError(reason: "is not an http:// proxy URL with a host") }
+        return proxy
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 extension ServerConfiguration {
     /// Which sources are fetched and how: the allowed prefixes and addresses, local files, the download's deadline and redirects (the downloader and the source policy).
@@ -53,6 +54,42 @@ extension ServerConfiguration {
         /// Whether a thumbor URL's download sends the client's `User-Agent` instead of the
         /// server's (thumbor's `HTTP_LOADER_FORWARD_USER_AGENT`); such a download is never cached.
         public var thumborForwardUserAgent = false
+        /// The proxy of `http` sources (Go's `HTTP_PROXY`, which imgproxy's downloads follow).
+        public var httpProxy: HTTPProxy?
+        /// The proxy of `https` sources (`HTTPS_PROXY`).
+        public var httpsProxy: HTTPProxy?
+        /// The hosts fetched directly whatever ``httpProxy`` and ``httpsProxy`` (`NO_PROXY`'s
+        /// entries); `localhost` and loopback addresses always are.
+        public var noProxy: [String] = []
+        /// The host of the proxy every source is fetched through, loopback ones too, over the
+        /// environment's (thumbor's `HTTP_LOADER_PROXY_HOST`); nil: none.
+        public var sourceProxyHost: String?
+        /// Its port (thumbor's `HTTP_LOADER_PROXY_PORT`), which a host needs.
+        public var sourceProxyPort: Int?
+        /// With ``sourceProxyPassword``, the proxy's basic credentials (thumbor's
+        /// `HTTP_LOADER_PROXY_USERNAME` and `_PASSWORD`).
+        public var sourceProxyUsername: String?
+        /// See ``sourceProxyUsername``.
+        public var sourceProxyPassword: String?
+        /// A PEM file of the certificates sources' TLS is verified against instead of the
+        /// system's roots (thumbor's `HTTP_LOADER_CA_CERTS`).
+        public var caCertificatesFile: String?
+        /// The PEM files of the certificate chain and private key shown to origins that ask for
+        /// a client certificate (thumbor's `HTTP_LOADER_CLIENT_CERT` and `HTTP_LOADER_CLIENT_KEY`).
+        public var clientCertificateFile: String?
+        /// See ``clientCertificateFile``.
+        public var clientKeyFile: String?
+
+        /// Which sources go through which proxy: ``sourceProxyHost``'s for all, else the
+        /// environment's; nil: none. Throws when a proxy host has no port.
+        func proxyRule() throws(SettingValueError) -> HTTPProxyRule? {
+            if let host = sourceProxyHost {
+                guard let port = sourceProxyPort else { throw SettingValueError(reason: "--source-proxy-host needs --source-proxy-port") }
+                return .all(through: HTTPProxy(host: host, port: port, username: sourceProxyUsername, password: sourceProxyPassword))
+            }
+            guard httpProxy != nil || httpsProxy != nil else { return nil }
+            return HTTPProxyRule(httpProxy: httpProxy, httpsProxy: httpsProxy, directHosts: noProxy)
+        }
 
         /// The defaults.
         public init() {}

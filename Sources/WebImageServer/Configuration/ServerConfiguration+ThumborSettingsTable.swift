@@ -139,11 +139,11 @@ extension ServerConfiguration {
         thumbor("HTTP_LOADER_FORWARD_ALL_HEADERS", "thumbor-forward-all-headers"),
         thumbor("HTTP_LOADER_FORWARD_HEADERS_WHITELIST", "thumbor-forward-header"),
         thumbor("HTTP_LOADER_DEFAULT_USER_AGENT", "user-agent"),
-        refusedThumbor("HTTP_LOADER_PROXY_HOST", default: .none, "sources are not fetched through a proxy here"),
-        ignoredThumbor("HTTP_LOADER_PROXY_PORT", "only read with HTTP_LOADER_PROXY_HOST, which is refused"),
-        ignoredThumbor("HTTP_LOADER_PROXY_USERNAME", "only read with HTTP_LOADER_PROXY_HOST, which is refused"),
-        ignoredThumbor("HTTP_LOADER_PROXY_PASSWORD", "only read with HTTP_LOADER_PROXY_HOST, which is refused"),
-        refusedThumbor("HTTP_LOADER_CA_CERTS", default: .none, "origins' certificates are checked against the system's roots here"),
+        thumbor("HTTP_LOADER_PROXY_HOST", "source-proxy-host"),
+        thumbor("HTTP_LOADER_PROXY_PORT", "source-proxy-port"),
+        thumbor("HTTP_LOADER_PROXY_USERNAME", "source-proxy-username"),
+        thumbor("HTTP_LOADER_PROXY_PASSWORD", "source-proxy-password"),
+        thumbor("HTTP_LOADER_CA_CERTS", "source-ca-certs"),
         thumbor("HTTP_LOADER_VALIDATE_CERTS", "ignore-ssl-verification", "False as true; True and None leave it") { value throws(SettingValueError) in
             switch value {
             case .none, .boolean(true): return nil
@@ -151,8 +151,8 @@ extension ServerConfiguration {
             default: throw SettingValueError(reason: "is not True, False or None")
             }
         },
-        refusedThumbor("HTTP_LOADER_CLIENT_KEY", default: .none, "no client certificate is shown to origins here"),
-        refusedThumbor("HTTP_LOADER_CLIENT_CERT", default: .none, "no client certificate is shown to origins here"),
+        thumbor("HTTP_LOADER_CLIENT_KEY", "source-client-key"),
+        thumbor("HTTP_LOADER_CLIENT_CERT", "source-client-cert"),
         ignoredThumbor("HTTP_LOADER_CURL_ASYNC_HTTP_CLIENT", "sources are fetched by AsyncHTTPClient here"),
         ignoredThumbor("HTTP_LOADER_CURL_LOW_SPEED_TIME", "the download's whole deadline bounds slow origins here"),
         ignoredThumbor("HTTP_LOADER_CURL_LOW_SPEED_LIMIT", "the download's whole deadline bounds slow origins here"),

@@ -16,6 +16,8 @@ public enum ImageServerStartError: Error, Sendable, CustomStringConvertible {
     /// An address to listen on (named) is held by another socket, which did not bind it with
     /// `SO_REUSEPORT`, or this server would not.
     case addressInUse(String)
+    /// The source downloads' proxy or TLS settings cannot be used (why, said).
+    case sourceConnection(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum ImageServerStartError: Error, Sendable, CustomStringConvertible {
         case .presets(let error): "\(error)"
         case .cacheFolder(let error): "\(error)"
         case .auxiliaryImage(let error): "\(error)"
+        case .sourceConnection(let reason): "the source downloads' proxy or TLS settings: \(reason)"
         case .addressInUse(let address):
             "cannot listen on \(address): the address is in use by another process (servers sharing a port each need --so-reuseport, IMGPROXY_SO_REUSEPORT)"
         }

@@ -44,7 +44,8 @@ public final class SyslogWriter: Sendable {
         self.tag = tag
         self.level = level
         var name = [CChar](repeating: 0, count: 256)
-        hostname = gethostname(&name, name.count - 1) == 0 ? String(cString: name) : "localhost"
+        hostname = gethostname(&name, name.count - 1) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
         descriptor = Mutex(try Self.dial(network, address))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 
 extension HTTPImageDownloader {
     /// How an ``HTTPImageDownloader`` behaves (SDWebImage's `SDWebImageDownloaderConfig`), with
@@ -54,6 +55,19 @@ extension HTTPImageDownloader {
         /// `IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT`); 0: no keep-alive, each connection serves one
         /// request. With an address policy, connections are kept per host and checked address.
         public var connectionIdleTimeout: TimeInterval = 60
+        /// Which downloads go through a forward proxy (SDWebImage's `sessionConfiguration`'s
+        /// proxy): one for all (``HTTPProxyRule/all(through:)``), or the environment's
+        /// `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` (``HTTPProxyRule/environment(_:)``, which an app
+        /// asks for; it is not read unless given). Nil, the default, connects directly. With an
+        /// address policy, the policy still checks each host first; the proxy then resolves the
+        /// name itself, so its own rules must keep it off private networks.
+        public var proxy: HTTPProxyRule?
+        /// The certificates origins' TLS is verified against instead of the system's roots
+        /// (thumbor's `HTTP_LOADER_CA_CERTS`; `NIOSSLCertificate.fromPEMFile(_:)` reads a file
+        /// of them); nil, the default, trusts the system's.
+        public var trustedCertificates: [NIOSSLCertificate]?
+        /// The certificate shown to origins that ask for one; nil, the default, shows none.
+        public var clientCertificate: HTTPClientCertificate?
 
         /// The default `Accept` field: images first, anything else accepted.
         public static let defaultAccept = "image/*,*/*;q=0.8"

@@ -42,7 +42,7 @@ extension HTTPImageDownloader {
     /// `trail`, calling `finish` with what the last exchange ends with.
     private func send(_ request: HTTPClient.Request, of download: DownloadRequest, trail: RedirectTrail,
                       finish: @escaping @Sendable (Result<DownloadExchange.Outcome, any Error>) -> Void) {
-        exchange(request, of: download, via: client) { result in
+        exchange(request, of: download, via: client(for: request.url)) { result in
             guard case .failure(let redirected as DownloadExchange.Redirected) = result else { return finish(result) }
             var trail = trail
             do {

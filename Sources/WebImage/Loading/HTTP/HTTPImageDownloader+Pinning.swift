@@ -22,8 +22,11 @@ extension HTTPImageDownloader {
         var trail = RedirectTrail(from: request.url, limit: configuration.maxRedirects)
         while true {
             let (host, address) = try await pinnedAddress(for: request.url, policy: policy)
-            let client = pinnedClients.client(host: host, address: address) {
-                var pinned = Self.clientConfiguration(for: configuration, tracesItself: tracer != nil)
+            let proxy = configuration.proxy?.proxy(for: request.url)
+            // A proxied hop's client is kept apart from the direct one's.
+            let kept = proxy.map { address + " via \($0.host):\($0.port)" } ?? address
+            let client = pinnedClients.client(host: host, address: kept) {
+                var pinned = Self.clientConfiguration(for: configuration, tracesItself: tracer != nil, proxy: proxy)
                 pinned.dnsOverride = [host: address]
                 return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: pinned)
             }
@@ -33,7 +36,7 @@ extension HTTPImageDownloader {
             } catch {
                 hop = .failure(error)
             }
-            await pinnedClients.release(host: host, address: address)
+            await pinnedClients.release(host: host, address: kept)
             guard case .failure(let redirected as DownloadExchange.Redirected) = hop else { return try hop.get() }
             request = try trail.follow(request, to: redirected.target)
         }

@@ -37,6 +37,8 @@ public final class HTTPImageDownloader: ImageLoader {
     /// wherever the host name resolves, through the shared client.
     public let addressPolicy: (any ConnectionAddressPolicy)?
     let client: HTTPClient
+    /// A client for each proxy of ``Configuration/proxy``.
+    let proxiedClients: [HTTPProxy: HTTPClient]
     let state: Mutex<DownloadScheduler>
     let headers: Mutex<[String: String]>
     let cookies = HTTPCookieJar()
@@ -67,6 +69,17 @@ public final class HTTPImageDownloader: ImageLoader {
         self.pinnedClients = PinnedClientPool(idleTime: .nanoseconds(Int64(idle * 1_000_000_000)))
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                  configuration: Self.clientConfiguration(for: configuration, tracesItself: tracer != nil))
+        let proxies = Set([configuration.proxy?.httpProxy, configuration.proxy?.httpsProxy].compactMap { $0 })
+        self.proxiedClients = Dictionary(uniqueKeysWithValues: proxies.map { proxy in
+            (proxy, HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                               configuration: Self.clientConfiguration(for: configuration, tracesItself: tracer != nil, proxy: proxy)))
+        })
+    }
+
+    /// The client a download of `url` goes through, unpinned: the one of the proxy
+    /// ``Configuration/proxy`` names for it, else the direct one.
+    func client(for url: URL) -> HTTPClient {
+        configuration.proxy?.proxy(for: url).flatMap { proxiedClients[$0] } ?? client
     }
 
     // MARK: Requests
@@ -225,6 +238,7 @@ public final class HTTPImageDownloader: ImageLoader {
         cancelEveryCaller(shuttingDown: true)
         state.withLock { $0.takeWatchdog() }?.cancel()
         await pinnedClients.shutdown()
+        for proxied in proxiedClients.values { try await proxied.shutdown() }
         try await client.shutdown()
     }
 
@@ -315,8 +329,9 @@ public final class HTTPImageDownloader: ImageLoader {
         removed?.complete(.failure(.cancelled))
     }
 
-    static func clientConfiguration(for configuration: HTTPImageDownloader.Configuration, tracesItself: Bool = false)
-        -> HTTPClient.Configuration {
+    /// The client configuration of `configuration`, through `proxy` when given.
+    static func clientConfiguration(for configuration: HTTPImageDownloader.Configuration, tracesItself: Bool = false,
+                                    proxy: HTTPProxy? = nil) -> HTTPClient.Configuration {
         let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout * 1_000_000_000))
         var client = HTTPClient.Configuration()
         // The downloader follows redirects itself, each checked first (see `RedirectTrail`).
@@ -339,8 +354,20 @@ public final class HTTPImageDownloader: ImageLoader {
         // tracer is read when the downloader is made, as AsyncHTTPClient reads it. A downloader
         // given a tracer makes its own spans (`fetchTraced`), parented where its caller was.
         if tracesItself || client.tracing.tracer is NoOpTracer { client.tracing.tracer = nil }
+        if let proxy {
+            client.proxy = .server(host: proxy.host, port: proxy.port,
+                                   authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
+        }
         if configuration.allowInvalidSSLCertificates {
             client.tlsConfiguration = Self.unverifiedTLS
+        } else if configuration.trustedCertificates != nil || configuration.clientCertificate != nil {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            if let trusted = configuration.trustedCertificates { tls.trustRoots = .certificates(trusted) }
+            if let identity = configuration.clientCertificate {
+                tls.certificateChain = identity.chain.map { .certificate($0) }
+                tls.privateKey = .privateKey(identity.privateKey)
+            }
+            client.tlsConfiguration = tls
         }
         return client
     }
