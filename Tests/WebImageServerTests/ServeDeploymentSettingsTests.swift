@@ -145,6 +145,32 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertFalse(imgproxy, "imgproxy's WebP of quality 100 is lossy")
     }
 
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`: a `local://` source's key is cut from its query at
+    /// `?` by default, at the separator given, and nowhere when it is empty (the file's name
+    /// then holds the `?`). Each file is a flat picture of its own colour.
+    func testTheSourceQuerySeparatorSplitsLocalSources() async throws {
+        let root = folder.appending("local")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for (name, red) in [("photo.png", 200), ("photo.png?v=1", 50)] {
+            let pixels = PixelBuffer(width: 8, height: 8, fill: RGBA(r: UInt8(red), g: 0, b: 0))
+            try ImageCoders.shared.encode(Image(pixels: pixels), as: .png).write(to: root.appendingPathComponent(name))
+        }
+        func red(_ arguments: [String], _ environment: [String: String], _ source: String) async throws -> Int? {
+            let base = try await serve(["--local-root", root.path] + arguments, environment: environment)
+            let response = try await get(base + "/insecure/rs:fit:4:4/" + URLSafeBase64.encode(Array(source.utf8)) + ".png")
+            guard response.status == 200 else { return nil }
+            return Int(try ImageCoders.shared.decode(response.body).pixels[1, 1].r)
+        }
+        let byDefault = try await red([], [:], "local:///photo.png?v=1")
+        XCTAssertEqual(byDefault, 200, "the query is cut off at ?")
+        let none = try await red([], ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": ""], "local:///photo.png?v=1")
+        XCTAssertEqual(none, 50, "empty: the ? is part of the file's name")
+        let other = try await red(["--source-url-query-separator", "@@"], [:], "local:///photo.png@@v=2")
+        XCTAssertEqual(other, 200, "cut at the separator given")
+        let otherKeepsQuestionMarks = try await red(["--source-url-query-separator", "@@"], [:], "local:///photo.png?v=1@@v=2")
+        XCTAssertEqual(otherKeepsQuestionMarks, 50)
+    }
+
     func testPNGInterlacedWritesAdam7ForImgproxyURLs() async throws {
         let plain = try await photo(try await serve(["--allow-loopback-sources"]), "png")
         let interlaced = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_PNG_INTERLACED": "true"]), "png")

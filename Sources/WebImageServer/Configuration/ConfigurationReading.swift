@@ -38,7 +38,7 @@ public struct ConfigurationReading: Sendable {
         }
         try ServerConfiguration.refuseForeignVariables(in: environment)
         for setting in ServerConfiguration.settings {
-            guard let variable = setting.variable, let text = environment[variable], !text.isEmpty else { continue }
+            guard let variable = setting.variable, let text = environment[variable], !text.isEmpty || setting.emptyIsAValue else { continue }
             try setting.apply(text, to: &configuration, from: variable)
             origins[setting.flag] = (text, .variable(variable))
         }

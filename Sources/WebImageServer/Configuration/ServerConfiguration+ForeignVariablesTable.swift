@@ -65,7 +65,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_SENTRY_DSN", "no Sentry client"),
         ignored("IMGPROXY_SENTRY_ENVIRONMENT", "no Sentry client"),
         ignored("IMGPROXY_SENTRY_RELEASE", "no Sentry client"),
-        refused("IMGPROXY_SOURCE_URL_QUERY_SEPARATOR", default: "?", emptyIsAValue: true, "changes how s3:// and local:// source URLs are split; set to nothing, imgproxy splits none"),
         ignored("IMGPROXY_SVG_UNLIMITED", "a libvips loader limit; SVG sources here are held to their own limits"),
         ignored("IMGPROXY_SWIFT_ALLOWED_BUCKETS", "only read when IMGPROXY_USE_SWIFT=true, which is refused"),
         ignored("IMGPROXY_SWIFT_API_KEY", "only read when IMGPROXY_USE_SWIFT=true, which is refused"),

@@ -233,6 +233,11 @@ extension ServerConfiguration {
         boolean("thumbor-forward-user-agent", "THUMBOR_HTTP_LOADER_FORWARD_USER_AGENT",
                 "Send a client's User-Agent instead of --user-agent with a thumbor URL's download, never cached, as thumbor's HTTP_LOADER_FORWARD_USER_AGENT",
                 \.sources.thumborForwardUserAgent),
+        setting("source-url-query-separator", "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR", "TEXT",
+                "What splits an s3:// or local:// source's key from its query (an S3 version); empty: none, a ? is part of the name",
+                default: "?", emptyIsAValue: true) { text, configuration throws(SettingValueError) in
+            configuration.sources.sourceURLQuerySeparator = text
+        },
         setting("http-proxy", "HTTP_PROXY", "URL", "The forward proxy of http sources (http://[USER:PASSWORD@]HOST[:PORT]), as imgproxy's downloads read HTTP_PROXY; never for localhost and loopback addresses",
                 default: "none", shown: .masked) { text, configuration throws(SettingValueError) in
             configuration.sources.httpProxy = try proxy(text)

@@ -8,11 +8,13 @@ extension ServerConfiguration {
     static let defaults = ServerConfiguration()
 
     static func setting(_ flag: String, _ variable: String?, _ valueName: String?, _ summary: String, default defaultText: String,
-                        repeated separator: String? = nil, shown: SettingVisibility = .whole,
+                        repeated separator: String? = nil, shown: SettingVisibility = .whole, emptyIsAValue: Bool = false,
                         read: @escaping @Sendable (String, inout ServerConfiguration) throws(SettingValueError) -> Void)
         -> ServerSetting {
-        ServerSetting(flag: flag, variable: variable, valueName: valueName, summary: summary, defaultText: defaultText,
-                      separator: separator, shown: shown, read: read)
+        var setting = ServerSetting(flag: flag, variable: variable, valueName: valueName, summary: summary, defaultText: defaultText,
+                                    separator: separator, shown: shown, read: read)
+        setting.emptyIsAValue = emptyIsAValue
+        return setting
     }
 
     static func integer(_ flag: String, _ variable: String, _ valueName: String, _ summary: String,

@@ -54,6 +54,10 @@ extension ServerConfiguration {
         /// Whether a thumbor URL's download sends the client's `User-Agent` instead of the
         /// server's (thumbor's `HTTP_LOADER_FORWARD_USER_AGENT`); such a download is never cached.
         public var thumborForwardUserAgent = false
+        /// What splits an `s3://` or `local://` source's key from its query (imgproxy's
+        /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`): `?` by default; empty, the query is part of the
+        /// key (an object or file whose name holds `?`); any other text, the first place it occurs.
+        public var sourceURLQuerySeparator = "?"
         /// The proxy of `http` sources (Go's `HTTP_PROXY`, which imgproxy's downloads follow).
         public var httpProxy: HTTPProxy?
         /// The proxy of `https` sources (`HTTPS_PROXY`).

@@ -18,6 +18,9 @@ public struct ServerSetting: Sendable {
     public let separator: String?
     /// How much of the setting's text `serve --print-config` may show.
     public let shown: SettingVisibility
+    /// Whether an empty variable is a value of its own rather than unset (imgproxy's
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`, whose emptiness means no separator).
+    public var emptyIsAValue = false
     /// Reads `text` into a configuration; throws the reason (following the source in a sentence).
     let read: @Sendable (String, inout ServerConfiguration) throws(SettingValueError) -> Void
 

@@ -18,6 +18,9 @@ public struct SourcePolicy: Sendable {
     public let allowsObjectStorage: Bool
     /// The buckets `s3://` sources may name (empty: any) and may not.
     public let allowedBuckets: Set<String>, deniedBuckets: Set<String>
+    /// What splits an `s3://` or `local://` source's key from its query
+    /// (``ServerConfiguration/SourceSettings/sourceURLQuerySeparator``).
+    public let querySeparator: String
 
     /// The policy of `sources`: its allowed sources and local root; `s3://` sources when
     /// `allowsObjectStorage` (``ServerConfiguration/ObjectStorageSettings/useS3``), in
@@ -31,6 +34,7 @@ public struct SourcePolicy: Sendable {
         thumborAllowedSources = sources.thumborAllowedSources
         localRoot = sources.localRoot.map { URL(fileURLWithPath: $0, isDirectory: true).resolvingSymlinksInPath() }
         self.allowsObjectStorage = allowsObjectStorage
+        querySeparator = sources.sourceURLQuerySeparator
     }
 
     /// The URL to load for `source`, once it starts with one of ``allowedSources`` (when there
@@ -39,10 +43,11 @@ public struct SourcePolicy: Sendable {
     /// ``localRoot``. The file is judged by its real path, every link resolved, so neither `..`
     /// nor a link inside the folder reaches a file outside it.
     public func resolve(_ source: URL) throws(ProcessingError) -> URL {
+        let scheme = source.scheme?.lowercased()
+        let source = scheme == "s3" || scheme == "local" ? Self.splittingQuery(of: source, at: querySeparator) : source
         guard allowedPatterns.isEmpty || allowedPatterns.contains(where: { $0.matches(source.absoluteString) }) else {
             throw .sourceRefused("the source is not among the allowed sources")
         }
-        let scheme = source.scheme?.lowercased()
         if scheme == "http" || scheme == "https", !thumborAllowedSources.isEmpty,
            !thumborAllowedSources.contains(where: { $0.matches(source) }) {
             throw .sourceRefused("the source matches none of the allowed sources")
@@ -65,5 +70,21 @@ public struct SourcePolicy: Sendable {
             throw .sourceNotFound
         }
         return file
+    }
+
+    /// `source` with its key and query split where `separator` says instead of at `?`: the
+    /// key and query read together (the `?` between them restored) are cut at the first
+    /// `separator`; an empty separator leaves them all key. `?`, the default, keeps `source`.
+    static func splittingQuery(of source: URL, at separator: String) -> URL {
+        guard separator != "?", var components = URLComponents(url: source, resolvingAgainstBaseURL: false) else { return source }
+        var key = components.path + (components.query.map { "?" + $0 } ?? "")
+        var query: String?
+        if !separator.isEmpty, let range = key.range(of: separator) {
+            query = String(key[range.upperBound...])
+            key = String(key[..<range.lowerBound])
+        }
+        components.path = key
+        components.query = query
+        return components.url ?? source
     }
 }
