@@ -192,9 +192,9 @@ final class ServerConfigurationTests: XCTestCase {
         // Defaults as imgproxy reads them: choices in any case, list items trimmed, blanks unset.
         XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_NETWORK": "TCP", "IMGPROXY_PREFERRED_FORMATS": "jpeg, PNG,gif",
                                                                      "IMGPROXY_USE_SWIFT": "  "]))
-        XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": ""]),
-                             "imgproxy reads an empty separator as none, not as unset")
-        XCTAssertNoThrow(try ImageServer.Configuration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": "?"]))
+        XCTAssertEqual(try ImageServer.Configuration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": ""]).sources.sourceURLQuerySeparator, "",
+                       "imgproxy reads an empty separator as none, not as unset")
+        XCTAssertEqual(try ImageServer.Configuration(environment: ["IMGPROXY_USE_SWIFT": ""]).sources.sourceURLQuerySeparator, "?")
         XCTAssertThrowsError(try ImageServer.Configuration(environment: ["IMGPROXY_HEALTH_CHECK_PATH": "/metrics"]))
         let warnings = ImageServer.Configuration.warnings(for: [
             "IMGPROXY_QUALTY": "70", "IMGPROXY_SENTRY_DSN": "https://sentry.example/1", "IMGPROXY_QUALITY": "70",

@@ -19,9 +19,6 @@ public struct ForeignVariable: Sendable, Equatable {
     public let handling: Handling
     /// Why, in a few words after the name ("progressive JPEG is not written here").
     public let reason: String
-    /// Whether imgproxy reads the variable set to nothing as a value of its own rather than as
-    /// unset (it looks such a variable up instead of reading its text).
-    let emptyIsAValue: Bool
 
     /// Whether `text`, the variable's value, is imgproxy's default as imgproxy reads it: the same
     /// truth value, the same number, or the same words whatever their case and the spaces

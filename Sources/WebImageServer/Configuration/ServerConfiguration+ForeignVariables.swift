@@ -6,7 +6,7 @@ extension ServerConfiguration {
     static func refuseForeignVariables(in environment: [String: String]) throws(ConfigurationError) {
         for variable in foreignVariables {
             guard case .refused(let defaultText) = variable.handling, let text = environment[variable.name],
-                  variable.emptyIsAValue || !text.trimmingCharacters(in: .whitespaces).isEmpty,
+                  !text.trimmingCharacters(in: .whitespaces).isEmpty,
                   !variable.isDefault(text) else { continue }
             let shown = defaultText.isEmpty ? "unset" : defaultText
             throw ConfigurationError(source: variable.name,

@@ -85,11 +85,10 @@ extension ServerConfiguration {
     ]
 
     private static func ignored(_ name: String, _ reason: String) -> ForeignVariable {
-        ForeignVariable(name: name, handling: .ignored, reason: reason, emptyIsAValue: false)
+        ForeignVariable(name: name, handling: .ignored, reason: reason)
     }
 
-    private static func refused(_ name: String, default defaultText: String, emptyIsAValue: Bool = false,
-                                _ reason: String) -> ForeignVariable {
-        ForeignVariable(name: name, handling: .refused(default: defaultText), reason: reason, emptyIsAValue: emptyIsAValue)
+    private static func refused(_ name: String, default defaultText: String, _ reason: String) -> ForeignVariable {
+        ForeignVariable(name: name, handling: .refused(default: defaultText), reason: reason)
     }
 }
