@@ -171,6 +171,27 @@ final class ServeDeploymentSettingsTests: ServeTestCase {
         XCTAssertEqual(otherKeepsQuestionMarks, 50)
     }
 
+    /// `IMGPROXY_ENABLE_DEBUG_HEADERS`: the source's bytes and size and the result's size, on
+    /// the answer that made it and on memory hits; none by default.
+    func testDebugHeadersDescribeTheSourceAndTheResult() async throws {
+        let photo = try Fixtures.data(Fixtures.bench("testjfif_1024.jpg"))
+        let header = try ImageCoders.shared.header(of: photo)
+        let path = "/insecure/rs:fit:200:200/plain/\(origin.url("/photo.jpg").absoluteString)@png"
+        let debugging = try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_ENABLE_DEBUG_HEADERS": "true"])
+        for _ in 0..<2 {
+            let response = try await get(debugging + path)
+            XCTAssertEqual(response.status, 200)
+            let made = try ImageCoders.shared.decode(response.body).pixels
+            XCTAssertEqual(response.headers.first(name: "X-Origin-Content-Length"), String(photo.count))
+            XCTAssertEqual(response.headers.first(name: "X-Origin-Width"), String(header.pixelSize.width))
+            XCTAssertEqual(response.headers.first(name: "X-Origin-Height"), String(header.pixelSize.height))
+            XCTAssertEqual(response.headers.first(name: "X-Result-Width"), String(made.width))
+            XCTAssertEqual(response.headers.first(name: "X-Result-Height"), String(made.height))
+        }
+        let plain = try await get(try await serve(["--allow-loopback-sources"]) + path)
+        XCTAssertNil(plain.headers.first(name: "X-Origin-Width"))
+    }
+
     func testPNGInterlacedWritesAdam7ForImgproxyURLs() async throws {
         let plain = try await photo(try await serve(["--allow-loopback-sources"]), "png")
         let interlaced = try await photo(try await serve(["--allow-loopback-sources"], environment: ["IMGPROXY_PNG_INTERLACED": "true"]), "png")

@@ -45,6 +45,10 @@ extension ServerConfiguration {
         /// `Link: <SOURCE>; rel="canonical"` (imgproxy's `IMGPROXY_SET_CANONICAL_HEADER`), so that
         /// search engines credit the original.
         public var setCanonicalHeader = false
+        /// Whether results made by this process are answered with imgproxy's debug headers
+        /// (`IMGPROXY_ENABLE_DEBUG_HEADERS`): `X-Origin-Content-Length`, `X-Origin-Width`,
+        /// `X-Origin-Height`, `X-Result-Width`, `X-Result-Height` (see ``ResultDimensions``).
+        public var enableDebugHeaders = false
         /// The headers a URL's `cache_tags` are answered in (imgproxy's `IMGPROXY_CACHE_TAGS_FORMAT`).
         public var cacheTagsFormat = CacheTagsFormat.all
 

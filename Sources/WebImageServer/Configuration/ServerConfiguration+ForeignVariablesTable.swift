@@ -23,7 +23,6 @@ extension ServerConfiguration {
         ignored("IMGPROXY_DATADOG_ENABLE_ADDITIONAL_METRICS", "no Datadog agent"),
         ignored("IMGPROXY_DATADOG_PROPAGATE_EXTERNAL", "no Datadog agent"),
         refused("IMGPROXY_DEVELOPMENT_ERRORS_MODE", default: "false", "HTML error pages with details are not produced here"),
-        refused("IMGPROXY_ENABLE_DEBUG_HEADERS", default: "false", "X-Origin-* debug response headers are not sent here"),
         refused("IMGPROXY_ENV_AWS_SECRET_ID", default: "", "loading config from AWS Secrets Manager is not done; settings would be missing"),
         ignored("IMGPROXY_ENV_AWS_SECRET_REGION", "only read when IMGPROXY_ENV_AWS_SECRET_ID is set, which is refused"),
         ignored("IMGPROXY_ENV_AWS_SECRET_VERSION_ID", "only read when IMGPROXY_ENV_AWS_SECRET_ID is set, which is refused"),

@@ -94,6 +94,11 @@ extension ImageProcessor {
         }
         metrics.processingDuration.record(duration: started.duration(to: .now))
         result.sourceOrigin = source.source
+        if answers.enableDebugHeaders, let header = try? manager.coders.header(of: data) {
+            result.dimensions = ResultDimensions(sourceBytes: source.data.count, sourceWidth: header.pixelSize.width,
+                                                 sourceHeight: header.pixelSize.height, resultWidth: image.pixelWidth,
+                                                 resultHeight: image.pixelHeight)
+        }
         return result
     }
 

@@ -33,6 +33,10 @@ public struct ProcessedImage: Sendable, Hashable {
     /// Whether this is the configured fallback image, made because the URL's source could not
     /// be loaded: answered with the fallback's status and lifetime, never cached.
     public var isFallback = false
+    /// What the result was made from and to, when this process made it and the server sends
+    /// debug headers (``ServerConfiguration/AnswerSettings/enableDebugHeaders``); the disk, Redis
+    /// and S3 tiers keep none, so a result read back from them has none.
+    public var dimensions: ResultDimensions?
 
     /// A result of `data` in `format`, from `source`, made at `created` (cut to whole seconds,
     /// as HTTP dates are), from a source image that came from `sourceOrigin`; `etag` is the

@@ -23,6 +23,11 @@ struct ImageAnswers: Sendable {
 
     /// `Fallback-Image: 1` marks an answer made from the fallback image: the source could not be loaded.
     private static let fallbackField = Field.Name("Fallback-Image")!
+    private static let originLengthField = Field.Name("X-Origin-Content-Length")!
+    private static let originWidthField = Field.Name("X-Origin-Width")!
+    private static let originHeightField = Field.Name("X-Origin-Height")!
+    private static let resultWidthField = Field.Name("X-Result-Width")!
+    private static let resultHeightField = Field.Name("X-Result-Height")!
     /// The `Vary` of answers when client hints are read: each hint field.
     private static let clientHintsVary = "Sec-CH-DPR, DPR, Sec-CH-Width, Width"
 
@@ -55,6 +60,13 @@ struct ImageAnswers: Sendable {
         if configuration.useLastModified { headers.append(Field(name: .lastModified, value: image.lastModified)) }
         if configuration.setCanonicalHeader, let link = Self.canonicalLink(to: route.url.source) {
             headers.append(Field(name: Self.linkField, value: link))
+        }
+        if configuration.enableDebugHeaders, let dimensions = image.dimensions {
+            for (name, value) in [(Self.originLengthField, dimensions.sourceBytes), (Self.originWidthField, dimensions.sourceWidth),
+                                  (Self.originHeightField, dimensions.sourceHeight), (Self.resultWidthField, dimensions.resultWidth),
+                                  (Self.resultHeightField, dimensions.resultHeight)] {
+                headers.append(Field(name: name, value: String(value)))
+            }
         }
         let tags = route.url.options.cacheTags
         if !tags.isEmpty {
