@@ -14,11 +14,17 @@ public struct ConfigurationReading: Sendable {
     public let warnings: [String]
 
     /// Reads `environment` and `arguments` (the command line's settings, as
-    /// ``ServerConfiguration/init(environment:arguments:)`` describes them) and the
-    /// `thumbor.conf` either names; throws ``ConfigurationError`` naming the first variable, flag
-    /// or line of the file that is wrong.
+    /// ``ServerConfiguration/init(environment:arguments:)`` describes them), the
+    /// `thumbor.conf` either names, and the `.env` file either names, whose variables replace
+    /// the environment's, as imgproxy sets them (`IMGPROXY_ENV_LOCAL_FILE_PATH`); throws
+    /// ``ConfigurationError`` naming the first variable, flag or line of a file that is wrong.
     public init(environment: [String: String], arguments: [String]) throws(ConfigurationError) {
         let flags = try ServerConfiguration.flags(in: arguments)
+        var environment = environment
+        if let file = flags.last(where: { $0.flag == ServerConfiguration.environmentFileFlag })?.text
+            ?? environment[ServerConfiguration.environmentFileVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
+            environment.merge(try EnvironmentFile(path: file).variables) { _, fromFile in fromFile }
+        }
         var configuration = ServerConfiguration()
         var origins: [String: (text: String, origin: ServerConfiguration.EffectiveSetting.Origin)] = [:]
         var warnings: [String] = []

@@ -33,7 +33,6 @@ extension ServerConfiguration {
         refused("IMGPROXY_ENV_GCP_SECRET_ID", default: "", "loading config from GCP Secret Manager is not done; settings would be missing"),
         ignored("IMGPROXY_ENV_GCP_SECRET_PROJECT_ID", "only read when IMGPROXY_ENV_GCP_SECRET_ID is set, which is refused"),
         ignored("IMGPROXY_ENV_GCP_SECRET_VERSION_ID", "only read when IMGPROXY_ENV_GCP_SECRET_ID is set, which is refused"),
-        refused("IMGPROXY_ENV_LOCAL_FILE_PATH", default: "", "loading config from a local env file is not done; settings would be missing"),
         ignored("IMGPROXY_FAIL_ON_DEPRECATION", "development aid; only decides whether deprecated names abort start-up"),
         ignored("IMGPROXY_FREE_MEMORY_INTERVAL", "Go runtime memory release"),
         ignored("IMGPROXY_GCS_ALLOWED_BUCKETS", "only read when IMGPROXY_USE_GCS=true, which is refused"),

@@ -10,6 +10,11 @@ extension ServerConfiguration {
                 default: "none") { text, configuration throws(SettingValueError) in
             configuration.thumborConfig = text
         },
+        setting(environmentFileFlag, environmentFileVariable, "FILE",
+                "A .env file (NAME=VALUE lines) whose variables are read over the environment's, as imgproxy's IMGPROXY_ENV_LOCAL_FILE_PATH; flags still win",
+                default: "none") { text, configuration throws(SettingValueError) in
+            configuration.environmentFile = text
+        },
         // Listening
         setting("bind", "IMGPROXY_BIND", "HOST:PORT|PATH", "The address to listen on (port 0 picks a free one), or with --network unix a socket's path",
                 default: "127.0.0.1:8080") { text, configuration throws(SettingValueError) in

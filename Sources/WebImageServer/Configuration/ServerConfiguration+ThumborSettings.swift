@@ -1,6 +1,7 @@
 extension ServerConfiguration {
     /// The flag and variable naming the `thumbor.conf` read under the environment and flags.
     static let thumborConfigFlag = "thumbor-config", thumborConfigVariable = "WEBIMAGE_THUMBOR_CONFIG"
+    static let environmentFileFlag = "env-file", environmentFileVariable = "IMGPROXY_ENV_LOCAL_FILE_PATH"
 
     /// The flags `file`'s assignments give, by flag, each with its text and the assignment it
     /// came from (`PATH:LINE NAME`), and the warnings for the assignments ignored here; throws

@@ -52,6 +52,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The `thumbor.conf` whose settings were read under the environment's and the flags'
     /// (see ``ConfigurationReading``), or nil.
     public var thumborConfig: String?
+    /// The `.env` file whose variables were read over the environment's (see
+    /// ``ConfigurationReading``), or nil.
+    public var environmentFile: String?
 
     /// The subfolders of ``CacheSettings/cacheDir`` that hold the source and the result disk caches.
     public static let cacheSubfolders = (sources: "sources", results: "results")
