@@ -20,15 +20,9 @@ public struct OpenTelemetryMetrics: Sendable {
     /// The metrics `settings` describe; throws ``ConfigurationError`` when swift-otel cannot
     /// make them (an exporter variable of the environment it refuses).
     public init(_ settings: ServerConfiguration.TelemetrySettings) throws(ConfigurationError) {
-        var configuration = OTel.Configuration.default
-        configuration.serviceName = settings.serviceName
-        configuration.traces.enabled = false
-        configuration.logs.enabled = false
+        var configuration = OTel.Configuration.webImage(settings)
         configuration.metrics.enabled = true
-        let base = settings.endpoint.hasSuffix("/") ? String(settings.endpoint.dropLast()) : settings.endpoint
-        configuration.metrics.otlpExporter.endpoint = base + "/v1/metrics"
-        configuration.metrics.otlpExporter.protocol = settings.otlpProtocol == .httpJSON ? .httpJSON : .httpProtobuf
-        configuration.metrics.otlpExporter.timeout = .milliseconds(Int64((settings.exportTimeout * 1000).rounded()))
+        configuration.metrics.otlpExporter.send(to: "/v1/metrics", as: settings)
         configuration.metrics.exportInterval = .milliseconds(Int64((settings.metricExportInterval * 1000).rounded()))
         do {
             let backend = try OTel.makeMetricsBackend(configuration: configuration)

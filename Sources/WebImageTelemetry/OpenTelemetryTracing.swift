@@ -21,16 +21,9 @@ public struct OpenTelemetryTracing: Sendable {
     /// The tracer `settings` describe; throws ``ConfigurationError`` when swift-otel cannot
     /// make it (an exporter variable of the environment it refuses).
     public init(_ settings: ServerConfiguration.TelemetrySettings) throws(ConfigurationError) {
-        var configuration = OTel.Configuration.default
-        configuration.serviceName = settings.serviceName
-        configuration.metrics.enabled = false
-        configuration.logs.enabled = false
-        configuration.propagators = [.traceContext]
-        // A base URL, as OTEL_EXPORTER_OTLP_ENDPOINT is: the traces' path is added to it.
-        let base = settings.endpoint.hasSuffix("/") ? String(settings.endpoint.dropLast()) : settings.endpoint
-        configuration.traces.otlpExporter.endpoint = base + "/v1/traces"
-        configuration.traces.otlpExporter.protocol = settings.otlpProtocol == .httpJSON ? .httpJSON : .httpProtobuf
-        configuration.traces.otlpExporter.timeout = .milliseconds(Int64((settings.exportTimeout * 1000).rounded()))
+        var configuration = OTel.Configuration.webImage(settings)
+        configuration.traces.enabled = true
+        configuration.traces.otlpExporter.send(to: "/v1/traces", as: settings)
         do {
             let backend = try OTel.makeTracingBackend(configuration: configuration)
             tracer = backend.factory

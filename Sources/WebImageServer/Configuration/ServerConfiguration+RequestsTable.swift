@@ -255,22 +255,17 @@ extension ServerConfiguration {
                 default: "none", repeated: ",") { text, configuration throws(SettingValueError) in
             configuration.sources.noProxy = HTTPProxyRule.directHosts(in: text)
         },
-        setting("source-proxy-host", "THUMBOR_HTTP_LOADER_PROXY_HOST", "HOST", "The forward proxy every source is fetched through, loopback ones too, over the environment's (thumbor's HTTP_LOADER_PROXY_HOST)",
-                default: "none") { text, configuration throws(SettingValueError) in
-            configuration.sources.sourceProxyHost = text
-        },
+        text("source-proxy-host", "THUMBOR_HTTP_LOADER_PROXY_HOST", "HOST",
+             "The forward proxy every source is fetched through, loopback ones too, over the environment's (thumbor's HTTP_LOADER_PROXY_HOST)",
+             \.sources.sourceProxyHost),
         setting("source-proxy-port", "THUMBOR_HTTP_LOADER_PROXY_PORT", "PORT", "The port of --source-proxy-host (thumbor's HTTP_LOADER_PROXY_PORT), 1…65535",
                 default: "none") { text, configuration throws(SettingValueError) in
             configuration.sources.sourceProxyPort = try SettingText.integer(text, in: 1...65_535)
         },
-        setting("source-proxy-username", "THUMBOR_HTTP_LOADER_PROXY_USERNAME", "NAME", "The user of --source-proxy-host's basic credentials",
-                default: "none") { text, configuration throws(SettingValueError) in
-            configuration.sources.sourceProxyUsername = text
-        },
-        setting("source-proxy-password", "THUMBOR_HTTP_LOADER_PROXY_PASSWORD", "PASSWORD", "The password of --source-proxy-host's basic credentials",
-                default: "none", shown: .masked) { text, configuration throws(SettingValueError) in
-            configuration.sources.sourceProxyPassword = text
-        },
+        text("source-proxy-username", "THUMBOR_HTTP_LOADER_PROXY_USERNAME", "NAME", "The user of --source-proxy-host's basic credentials",
+             \.sources.sourceProxyUsername),
+        text("source-proxy-password", "THUMBOR_HTTP_LOADER_PROXY_PASSWORD", "PASSWORD", "The password of --source-proxy-host's basic credentials",
+             shown: .masked, \.sources.sourceProxyPassword),
         setting("source-ca-certs", "THUMBOR_HTTP_LOADER_CA_CERTS", "FILE", "A PEM file of the certificates https sources are verified against instead of the system's roots (thumbor's HTTP_LOADER_CA_CERTS)",
                 default: "the system's") { text, configuration throws(SettingValueError) in
             do {
@@ -280,14 +275,11 @@ extension ServerConfiguration {
             }
             configuration.sources.caCertificatesFile = text
         },
-        setting("source-client-cert", "THUMBOR_HTTP_LOADER_CLIENT_CERT", "FILE", "A PEM certificate chain shown to https origins that ask for a client certificate, with --source-client-key (thumbor's HTTP_LOADER_CLIENT_CERT)",
-                default: "none") { text, configuration throws(SettingValueError) in
-            configuration.sources.clientCertificateFile = text
-        },
-        setting("source-client-key", "THUMBOR_HTTP_LOADER_CLIENT_KEY", "FILE", "The PEM private key of --source-client-cert (thumbor's HTTP_LOADER_CLIENT_KEY)",
-                default: "none") { text, configuration throws(SettingValueError) in
-            configuration.sources.clientKeyFile = text
-        },
+        text("source-client-cert", "THUMBOR_HTTP_LOADER_CLIENT_CERT", "FILE",
+             "A PEM certificate chain shown to https origins that ask for a client certificate, with --source-client-key (thumbor's HTTP_LOADER_CLIENT_CERT)",
+             \.sources.clientCertificateFile),
+        text("source-client-key", "THUMBOR_HTTP_LOADER_CLIENT_KEY", "FILE", "The PEM private key of --source-client-cert (thumbor's HTTP_LOADER_CLIENT_KEY)",
+             \.sources.clientKeyFile),
         // Limits
         decimal("max-src-resolution", "IMGPROXY_MAX_SRC_RESOLUTION", "MEGAPIXELS",
                 "The most megapixels a source may declare, all frames of an animation together, checked before decoding",

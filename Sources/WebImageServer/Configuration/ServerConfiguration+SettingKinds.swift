@@ -111,6 +111,14 @@ extension ServerConfiguration {
         }
     }
 
+    /// A text kept as it is, nil unless given.
+    static func text(_ flag: String, _ variable: String, _ valueName: String, _ summary: String, shown: SettingVisibility = .whole,
+                     _ keyPath: WritableKeyPath<ServerConfiguration, String?> & Sendable) -> ServerSetting {
+        setting(flag, variable, valueName, summary, default: "none", shown: shown) { text, configuration throws(SettingValueError) in
+            configuration[keyPath: keyPath] = text
+        }
+    }
+
     /// A list: comma-separated in the variable, the flag repeated on the command line.
     static func list(_ flag: String, _ variable: String, _ valueName: String, _ summary: String, default defaultText: String,
                      shown: SettingVisibility = .whole,
