@@ -16,6 +16,9 @@ public enum ObjectStorageError: Error, Sendable, Hashable, CustomStringConvertib
     case credentialsUnavailable(String)
     /// The bucket is not one `IMGPROXY_S3_ALLOWED_BUCKETS` allows, or one `_DENIED_BUCKETS` names.
     case bucketNotAllowed(String)
+    /// An AWS service other than storage (Secrets Manager, Systems Manager) refused a call or
+    /// answered what it does not answer; which, and AWS's error type.
+    case serviceRefused(String)
 
     /// One line saying what went wrong.
     public var description: String {
@@ -27,6 +30,7 @@ public enum ObjectStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case .unreachable(let why): "the object storage did not answer: \(why)"
         case .credentialsUnavailable(let why): "no object storage credentials: \(why)"
         case .bucketNotAllowed(let bucket): "the bucket \(bucket) is not allowed"
+        case .serviceRefused(let why): why
         }
     }
 }

@@ -21,13 +21,7 @@ struct ObjectStorageTier {
     init?(_ configuration: ImageServer.Configuration, environment: [String: String], tracer: (any Tracer)?) async throws {
         let settings = configuration.objectStorage
         guard settings.useS3 || settings.resultStorage != nil else { return nil }
-        var keys: ObjectStorageCredentials?
-        if let keyID = settings.s3AccessKeyID?.text, let secret = settings.s3SecretAccessKey?.text, !keyID.isEmpty, !secret.isEmpty {
-            keys = ObjectStorageCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: settings.s3SessionToken?.text)
-        }
-        let chain = AWSCredentialChain(environment: environment, home: FileManager.default.homeDirectoryForCurrentUser.path,
-                                       keys: keys, region: settings.s3Region, role: settings.s3AssumeRoleARN,
-                                       externalID: settings.s3AssumeRoleExternalID)
+        let chain = Self.credentialChain(configuration, environment: environment)
         let credentials = chain.source
         do {
             _ = try await credentials.credentials()
@@ -60,6 +54,21 @@ struct ObjectStorageTier {
             throw CommandFailure("--result-storage: \(error)")
         }
         results = ObjectStorageImageCache(client: ObjectStorageClient(endpoint: endpoint, credentials: credentials), prefix: prefix)
+    }
+
+    /// The AWS credentials of `configuration` and `environment`: the keys given (the
+    /// `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` settings), else the rest of the chain, the
+    /// S3 role assumed when one is named and `assumesS3Role`.
+    static func credentialChain(_ configuration: ImageServer.Configuration, environment: [String: String],
+                                assumesS3Role: Bool = true) -> AWSCredentialChain {
+        let settings = configuration.objectStorage
+        var keys: ObjectStorageCredentials?
+        if let keyID = settings.s3AccessKeyID?.text, let secret = settings.s3SecretAccessKey?.text, !keyID.isEmpty, !secret.isEmpty {
+            keys = ObjectStorageCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: settings.s3SessionToken?.text)
+        }
+        return AWSCredentialChain(environment: environment, home: FileManager.default.homeDirectoryForCurrentUser.path,
+                                  keys: keys, region: settings.s3Region, role: assumesS3Role ? settings.s3AssumeRoleARN : nil,
+                                  externalID: settings.s3AssumeRoleExternalID)
     }
 
     /// Lets the queued result writes end, then closes the connections.

@@ -61,8 +61,15 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         MallocTuning.returnLargeBlocks(environment: ProcessInfo.processInfo.environment)
         WebImageCommand.prepareCoders()
-        let environment = ProcessInfo.processInfo.environment
-        let reading = try await CommandFailure.reporting { try ConfigurationReading(environment: environment, arguments: settings) }
+        // The settings name the AWS stores of more variables; read with those, they are read again.
+        var environment = ProcessInfo.processInfo.environment
+        var reading = try await CommandFailure.reporting { try ConfigurationReading(environment: environment, arguments: settings) }
+        if reading.configuration.environmentStores.namesAny {
+            environment = try await AWSEnvironment.loaded(over: environment, for: reading.configuration)
+            reading = try await CommandFailure.reporting { [environment, settings] in
+                try ConfigurationReading(environment: environment, arguments: settings)
+            }
+        }
         // What the environment or a thumbor.conf sets that no setting here reads is said, never dropped unseen.
         for warning in reading.warnings {
             FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8))

@@ -6,7 +6,8 @@ import XCTest
 /// moto's S3-compatible server of the test's own (`python -m moto.server`, from the `moto[server]`
 /// package `scripts/test` installs in `.build/venv`) on a free loopback port, checking every
 /// request's signature: it starts with authentication on after the few unauthenticated calls
-/// that make its two IAM users, ``reader`` (allowed every S3 action, and to assume ``role``) and
+/// that make its two IAM users, ``reader`` (allowed every S3, Secrets Manager and Systems
+/// Manager action, and to assume ``role``) and
 /// ``outsider`` (allowed none), and the IAM role ``role`` (allowed every S3 action, assumable
 /// through STS by any user whose own policy allows it). Its buckets live in its memory: killed, they are gone. Without moto, the test is
 /// skipped (or fails under `WEBIMAGE_NO_SKIPS=1`), saying what to install.
@@ -72,6 +73,12 @@ final class MotoServer {
         return try JSONDecoder().decode([String].self, from: Data(output.utf8))
     }
 
+    /// Keeps `text` as the Secrets Manager secret `name` and each of `parameters` (by name) as a
+    /// Systems Manager string parameter, with boto3 as ``reader``.
+    func store(secret name: String, text: String, parameters: [String: String]) throws {
+        _ = try run(Self.storeScript, [name, text] + parameters.map { "\($0.key)=\($0.value)" })
+    }
+
     /// Kills the server with SIGKILL, as a crash would.
     func kill() {
         process?.killAndReap()
@@ -120,12 +127,24 @@ final class MotoServer {
             key = iam.create_access_key(UserName=user)["AccessKey"]
             keys[user] = {"id": key["AccessKeyId"], "secret": key["SecretAccessKey"]}
         iam.put_user_policy(UserName="reader", PolicyName="s3", PolicyDocument=json.dumps(
-            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["s3:*", "sts:AssumeRole"], "Resource": "*"}]}))
+            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Resource": "*",
+                                                     "Action": ["s3:*", "sts:AssumeRole", "secretsmanager:*", "ssm:*"]}]}))
         trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "sts:AssumeRole"}]}
         role = iam.create_role(RoleName="images", AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
         iam.put_role_policy(RoleName="images", PolicyName="s3", PolicyDocument=json.dumps(
             {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
         print(json.dumps({"keys": keys, "role": role}))
+        """
+
+    /// Makes a secret and parameters, as the reader.
+    private static let storeScript = """
+        import sys, boto3
+        keys = dict(endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id=sys.argv[2], aws_secret_access_key=sys.argv[3])
+        boto3.client("secretsmanager", **keys).create_secret(Name=sys.argv[4], SecretString=sys.argv[5])
+        ssm = boto3.client("ssm", **keys)
+        for pair in sys.argv[6:]:
+            name, value = pair.split("=", 1)
+            ssm.put_parameter(Name=name, Value=value, Type="String")
         """
 
     /// Makes a versioned bucket and puts files under one key in it, as the reader; prints the version IDs.

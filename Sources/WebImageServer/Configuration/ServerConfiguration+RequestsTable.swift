@@ -15,6 +15,20 @@ extension ServerConfiguration {
                 default: "none") { text, configuration throws(SettingValueError) in
             configuration.environmentFile = text
         },
+        text("env-aws-secret-id", "IMGPROXY_ENV_AWS_SECRET_ID", "ID",
+             "An AWS Secrets Manager secret of .env text whose variables webimage serve reads over the environment's, before --env-file's",
+             \.environmentStores.secretID),
+        text("env-aws-secret-version-id", "IMGPROXY_ENV_AWS_SECRET_VERSION_ID", "ID", "The version of --env-aws-secret-id to read",
+             \.environmentStores.secretVersionID),
+        text("env-aws-secret-version-stage", "IMGPROXY_ENV_AWS_SECRET_VERSION_STAGE", "STAGE",
+             "The stage of --env-aws-secret-id to read when no version is given (AWS's default AWSCURRENT)", \.environmentStores.secretVersionStage),
+        text("env-aws-secret-region", "IMGPROXY_ENV_AWS_SECRET_REGION", "REGION",
+             "The region of --env-aws-secret-id, else AWS_REGION's, else us-west-1 (imgproxy's)", \.environmentStores.secretRegion),
+        text("env-aws-ssm-parameters-path", "IMGPROXY_ENV_AWS_SSM_PARAMETERS_PATH", "PATH",
+             "An AWS Systems Manager path whose text parameters are variables webimage serve reads over the environment's and the secret's (/imgproxy/IMGPROXY_QUALITY is IMGPROXY_QUALITY)",
+             \.environmentStores.parametersPath),
+        text("env-aws-ssm-parameters-region", "IMGPROXY_ENV_AWS_SSM_PARAMETERS_REGION", "REGION",
+             "The region of --env-aws-ssm-parameters-path, else AWS_REGION's, else us-west-1", \.environmentStores.parametersRegion),
         // Listening
         setting("bind", "IMGPROXY_BIND", "HOST:PORT|PATH", "The address to listen on (port 0 picks a free one), or with --network unix a socket's path",
                 default: "127.0.0.1:8080") { text, configuration throws(SettingValueError) in

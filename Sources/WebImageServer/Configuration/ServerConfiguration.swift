@@ -55,6 +55,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The `.env` file whose variables were read over the environment's (see
     /// ``ConfigurationReading``), or nil.
     public var environmentFile: String?
+    /// The AWS stores of more variables (see ``EnvironmentStores``).
+    public var environmentStores = EnvironmentStores()
 
     /// The subfolders of ``CacheSettings/cacheDir`` that hold the source and the result disk caches.
     public static let cacheSubfolders = (sources: "sources", results: "results")
