@@ -20,7 +20,7 @@ public typealias ImageDataDecryptor = @Sendable (Data, ImageLoadResponse) throws
 /// Several callers of one URL share one HTTP request (see ``HTTPImageDownloader``). Each keeps
 /// its own ``priority``, ``decodeOptions``, ``coders``, ``progressive`` and ``progressInterval``;
 /// the request-shaping values (``requestModifier``, ``responseModifier``, ``decryptor``,
-/// ``allowInvalidSSLCertificates``, ``handleCookies``) are those of the caller that started the
+/// ``allowInvalidSSLCertificates``, ``handleCookies``, ``retryPolicy``) are those of the caller that started the
 /// request. ``ifNoneMatch`` and ``ifModifiedSince`` are part of what is shared: only callers
 /// with the same validators share a request.
 public struct ImageLoaderOptions: Sendable {
@@ -49,6 +49,9 @@ public struct ImageLoaderOptions: Sendable {
     public var allowInvalidSSLCertificates: Bool
     /// Send and store cookies for this request (SDWebImage's `handleCookies`).
     public var handleCookies: Bool
+    /// When this request is tried again after a failure, over the downloader's
+    /// ``HTTPImageDownloader/Configuration/retryPolicy``; nil: the downloader's.
+    public var retryPolicy: DownloadRetryPolicy?
 
     /// Options with the given values; the defaults load a full-size image at normal priority
     /// with ``ImageCoders/shared``.
@@ -64,7 +67,8 @@ public struct ImageLoaderOptions: Sendable {
         ifNoneMatch: String? = nil,
         ifModifiedSince: String? = nil,
         allowInvalidSSLCertificates: Bool = false,
-        handleCookies: Bool = false
+        handleCookies: Bool = false,
+        retryPolicy: DownloadRetryPolicy? = nil
     ) {
         self.priority = priority
         self.decodeOptions = decodeOptions
@@ -78,5 +82,6 @@ public struct ImageLoaderOptions: Sendable {
         self.ifModifiedSince = ifModifiedSince
         self.allowInvalidSSLCertificates = allowInvalidSSLCertificates
         self.handleCookies = handleCookies
+        self.retryPolicy = retryPolicy
     }
 }

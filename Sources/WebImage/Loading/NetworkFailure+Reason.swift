@@ -41,3 +41,15 @@ extension NetworkFailure {
         }
     }
 }
+
+extension NetworkFailure.Reason {
+    /// Whether the reason may pass if asked again (a refused or lost connection, a name not
+    /// found, a failed handshake): what ``DownloadRetryPolicy`` retries. A certificate nobody
+    /// vouches for, a redirect loop, an address refused by policy or an unreadable file do not pass.
+    public var isTransient: Bool {
+        switch self {
+        case .connectionRefused, .hostNotFound, .secureConnectionFailed, .connectionLost, .other: true
+        case .untrustedCertificate, .redirectLoop, .tooManyRedirects, .refusedAddress, .unreadableFile: false
+        }
+    }
+}

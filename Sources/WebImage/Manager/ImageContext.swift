@@ -46,6 +46,8 @@ public struct ImageContext: Sendable {
         public var originalImageCache: (any ImageCaching)?
         /// Changes each HTTP request before it is sent.
         public var requestModifier: ImageRequestModifier?
+        /// When a failed download is tried again, over the downloader's policy.
+        public var downloadRetryPolicy: DownloadRetryPolicy?
         /// Changes each HTTP response head before it is checked.
         public var responseModifier: ImageResponseModifier?
         /// Turns received bytes into decodable bytes.

@@ -84,6 +84,6 @@ public struct ImageRequest: Sendable {
             requestModifier: context.requestModifier, responseModifier: context.responseModifier,
             decryptor: context.decryptor, ifNoneMatch: validators?.etag, ifModifiedSince: validators?.lastModified,
             allowInvalidSSLCertificates: options.contains(.allowInvalidSSLCertificates),
-            handleCookies: options.contains(.handleCookies))
+            handleCookies: options.contains(.handleCookies), retryPolicy: context.downloadRetryPolicy)
     }
 }

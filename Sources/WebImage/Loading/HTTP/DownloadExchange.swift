@@ -130,6 +130,7 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Checks `response` (the head, possibly modified) and takes it as the one the body belongs to.
     private func accept(_ response: ImageLoadResponse) throws {
         let expected = response.expectedContentLength
+        download.keepRetryAfter(response[header: "Retry-After"])
         try downloader.check(response, expectedLength: expected)
         head = response
         self.expected = expected

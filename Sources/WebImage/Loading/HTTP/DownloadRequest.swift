@@ -24,6 +24,8 @@ final class DownloadRequest: Sendable {
     /// Whether a caller with an event handler ever joined; until one has, progress goes to nobody
     /// and is not looked up under the lock.
     private let listened = Atomic<Bool>(false)
+    /// The `Retry-After` of the last answer refused, for the retry policy.
+    private let retryAfter = Mutex<String?>(nil)
 
     /// A step of the request, to stop on ``cancel()``.
     enum Step: Sendable {
@@ -46,6 +48,19 @@ final class DownloadRequest: Sendable {
         self.key = key
         self.options = options
         traceContext = ServiceContext.current
+    }
+
+    /// Keeps the `Retry-After` of an answer about to be refused (nil when it had none).
+    func keepRetryAfter(_ value: String?) {
+        retryAfter.withLock { $0 = value }
+    }
+
+    /// The `Retry-After` kept, forgotten as it is taken.
+    func takeRetryAfter() -> String? {
+        retryAfter.withLock { value in
+            defer { value = nil }
+            return value
+        }
     }
 
     /// Counts one step of progress, for the idle watchdog.

@@ -68,6 +68,9 @@ extension HTTPImageDownloader {
         public var trustedCertificates: [NIOSSLCertificate]?
         /// The certificate shown to origins that ask for one; nil, the default, shows none.
         public var clientCertificate: HTTPClientCertificate?
+        /// When failed downloads are tried again (``DownloadRetryPolicy``), unless a load's own
+        /// ``ImageLoaderOptions/retryPolicy`` says otherwise; nil, the default, tries once, as SDWebImage.
+        public var retryPolicy: DownloadRetryPolicy?
 
         /// The default `Accept` field: images first, anything else accepted.
         public static let defaultAccept = "image/*,*/*;q=0.8"

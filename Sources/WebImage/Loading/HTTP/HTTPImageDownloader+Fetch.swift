@@ -20,6 +20,10 @@ extension HTTPImageDownloader {
     /// exchange here, on this thread, with no task of its own; one that must be prepared first
     /// (a request modifier, an address policy to ask) is prepared and sent by a task.
     func start(_ download: DownloadRequest) {
+        if let policy = download.options.retryPolicy ?? configuration.retryPolicy, policy.maxRetries > 0 {
+            download.begin(.task(Task { complete(download, with: await fetchRetrying(download, policy: policy)) }))
+            return
+        }
         if let tracer {
             download.begin(.task(Task { complete(download, with: await fetchTraced(download, tracer: tracer)) }))
             return
@@ -73,6 +77,33 @@ extension HTTPImageDownloader {
         try await withUnsafeContinuation { continuation in
             exchange(request, of: download, via: client) { continuation.resume(returning: $0) }
         }.get()
+    }
+
+    /// Fetches `download` (in a client span when there is a tracer) until it succeeds, fails in a
+    /// way `policy` does not retry, or has been tried as often as `policy` allows, waiting as the
+    /// policy says in between; the wait counts as activity for the idle watchdog, and a
+    /// cancellation ends it with ``WebImageError/cancelled``.
+    private func fetchRetrying(_ download: DownloadRequest, policy: DownloadRetryPolicy) async -> FetchOutcome {
+        var retry = 0
+        while true {
+            let outcome = if let tracer { await fetchTraced(download, tracer: tracer) } else { await fetchPrepared(download) }
+            guard case .failure(let error) = outcome, retry < policy.maxRetries, policy.retries(error), !Task.isCancelled else {
+                return outcome
+            }
+            retry += 1
+            var left = policy.delay(beforeRetry: retry, retryAfter: download.takeRetryAfter())
+            let step = max(0.01, configuration.effectiveTimeout / 4)
+            while left > 0 {
+                download.noteActivity()
+                do {
+                    try await Task.sleep(for: .seconds(min(left, step)))
+                } catch {
+                    return .failure(.cancelled)
+                }
+                left -= step
+            }
+            download.noteActivity()
+        }
     }
 
     /// Prepares `download` (its request modifier, its address policy) and fetches it; on the
