@@ -131,6 +131,7 @@ final class DownloadExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     private func accept(_ response: ImageLoadResponse) throws {
         let expected = response.expectedContentLength
         download.keepRetryAfter(response[header: "Retry-After"])
+        download.notify(.receivedResponse, status: response.statusCode)
         try downloader.check(response, expectedLength: expected)
         head = response
         self.expected = expected

@@ -26,6 +26,8 @@ final class DownloadRequest: Sendable {
     private let listened = Atomic<Bool>(false)
     /// The `Retry-After` of the last answer refused, for the retry policy.
     private let retryAfter = Mutex<String?>(nil)
+    /// When the request was first sent, for ``DownloadNotification/elapsed``.
+    private let sent = Mutex<ContinuousClock.Instant?>(nil)
 
     /// A step of the request, to stop on ``cancel()``.
     enum Step: Sendable {
@@ -48,6 +50,20 @@ final class DownloadRequest: Sendable {
         self.key = key
         self.options = options
         traceContext = ServiceContext.current
+    }
+
+    /// Posts a notification of `kind` (with the `status`, `bytes` or `error` it has) to
+    /// ``DownloadNotifications/shared``, when anybody listens; the first `started` dates the request.
+    func notify(_ kind: DownloadNotification.Kind, status: Int? = nil, bytes: Int? = nil, error: WebImageError? = nil) {
+        DownloadNotifications.shared.post {
+            let now = ContinuousClock.now
+            let first = sent.withLock { sent in
+                if sent == nil { sent = now }
+                return sent ?? now
+            }
+            return DownloadNotification(kind: kind, url: key.url, operation: operation, status: status, bytes: bytes,
+                                        elapsed: first.duration(to: now), error: error)
+        }
     }
 
     /// Keeps the `Retry-After` of an answer about to be refused (nil when it had none).

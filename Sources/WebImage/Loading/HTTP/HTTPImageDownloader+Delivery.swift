@@ -11,6 +11,10 @@ extension HTTPImageDownloader {
     /// and at ``DownloadScheduler/handingOutLimits`` a request keeps its slot
     /// (``DownloadScheduler/exchangeEnded(_:)``): the nesting stops there.
     func complete(_ download: DownloadRequest, with outcome: FetchOutcome) {
+        switch outcome {
+        case .success(let fetched): download.notify(.finished, status: fetched.response.statusCode, bytes: fetched.data.count)
+        case .failure(let error): download.notify(.failed, error: error)
+        }
         let deliverer = startReadyOperations { state in
             state.exchangeEnded(download.operation, bytes: (try? outcome.get().data.count) ?? 0)
             return state.takeDeliverer(of: download.operation)

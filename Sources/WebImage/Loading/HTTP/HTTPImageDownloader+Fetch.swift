@@ -32,6 +32,7 @@ extension HTTPImageDownloader {
             download.begin(.task(Task { complete(download, with: await fetchPrepared(download)) }))
             return
         }
+        download.notify(.started)
         do {
             let request = try makeRequest(for: download)
             send(request, of: download, trail: RedirectTrail(from: request.url, limit: configuration.maxRedirects)) { result in
@@ -109,6 +110,7 @@ extension HTTPImageDownloader {
     /// Prepares `download` (its request modifier, its address policy) and fetches it; on the
     /// task that prepares it.
     private func fetchPrepared(_ download: DownloadRequest) async -> FetchOutcome {
+        download.notify(.started)
         do {
             var request = try makeRequest(for: download)
             if let modifier = download.options.requestModifier {
