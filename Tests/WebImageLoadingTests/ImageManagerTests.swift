@@ -175,6 +175,31 @@ final class ImageManagerTests: LoadingTestCase {
         XCTAssertTrue(disk.containsData(forKey: manager.cacheKey(for: url, context: context)))
     }
 
+    /// SDWebImage's `imageEncodeOptions` and 5.21.3's encoder choice for cache stores: a
+    /// thumbnail (no downloaded bytes of its own) is written in the format and with the options
+    /// the context gives; the original keeps its bytes.
+    func testAThumbnailIsStoredWithTheContextsEncodeOptionsAndFormat() async throws {
+        let url = try serveJPEG()
+        let manager = try makeManager(makeDownloader())
+        func stored(_ context: ImageContext) async throws -> Data {
+            _ = try await manager.image(for: url, options: [.waitStoreCache, .fromLoaderOnly], context: context)
+            return try XCTUnwrap(DiskCache(directory: folder.url).data(forKey: manager.cacheKey(for: url, context: context)))
+        }
+        var plain = ImageContext()
+        plain.decodeOptions = ImageDecodeOptions(thumbnailPixelSize: PixelSize(128))
+        let byDefault = try await stored(plain)
+        XCTAssertEqual(ImageFormat(detecting: byDefault), .jpeg, "the cache's own choice: the source's format")
+        var small = plain
+        small.imageEncodeOptions = ImageEncodeOptions(quality: 0.2, maxPixelSize: PixelSize(48))
+        small.imageEncodeFormat = .webp
+        let encoded = try await stored(small)
+        XCTAssertEqual(ImageFormat(detecting: encoded), .webp)
+        let decoded = try Self.coders.decode(encoded)
+        XCTAssertEqual(max(decoded.pixelWidth, decoded.pixelHeight), 48, "maxPixelSize")
+        XCTAssertEqual(try DiskCache(directory: folder.url).data(forKey: url.absoluteString), try bench("testjfif_256.jpg"),
+                       "the original's bytes as downloaded")
+    }
+
     func testCallbacksCompleteOnceAndCancelDeliversCancelled() async throws {
         server.route("/slow.jpg", .slow(try bench("testjfif_256.jpg"), chunkSize: 1000, delay: .milliseconds(50)))
         let manager = try makeManager(makeDownloader())

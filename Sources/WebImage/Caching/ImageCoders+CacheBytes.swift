@@ -10,14 +10,14 @@ extension ImageCoders {
         if let serializer, let image { return serializer(image, data, key) }
         if let data { return data }
         guard let image else { return nil }
-        let format: ImageFormat
-        if image.format != .undefined, canEncode(image.format) {
-            format = image.format
-        } else if image.isAnimated, canEncode(.gif) {
-            format = .gif
-        } else {
-            format = image.frames.contains { $0.pixels.hasTransparency } ? .png : .jpeg
-        }
-        return try encode(image, as: format)
+        return try encode(image, as: cacheFormat(for: image))
+    }
+
+    /// The format a cache writes `image` in when it has no bytes of it: the source format when
+    /// an encoder exists, else GIF for an animation, PNG for transparency, JPEG otherwise.
+    public func cacheFormat(for image: Image) -> ImageFormat {
+        if image.format != .undefined, canEncode(image.format) { return image.format }
+        if image.isAnimated, canEncode(.gif) { return .gif }
+        return image.frames.contains { $0.pixels.hasTransparency } ? .png : .jpeg
     }
 }

@@ -57,6 +57,13 @@ public struct ImageContext: Sendable {
         public var cacheKeyFilter: (@Sendable (URL) -> String?)?
         /// Decides the bytes written to disk for an image.
         public var cacheSerializer: ImageCacheSerializer?
+        /// How an image the disk cache must encode (a transformed or thumbnail image, which has
+        /// no downloaded bytes) is encoded: quality, `maxPixelSize`, `maxFileSize`, background
+        /// (SDWebImage's `imageEncodeOptions`); without a ``cacheSerializer``.
+        public var imageEncodeOptions: ImageEncodeOptions?
+        /// The format such an image is encoded in, over the cache's own choice (the source's,
+        /// else GIF, PNG or JPEG): SDWebImage 5.21.3's per-request encoder for cache stores.
+        public var imageEncodeFormat: ImageFormat?
     }
 
     /// One context's settings, shared by its copies until one of them changes.

@@ -15,7 +15,7 @@ extension ImageManager {
             try await request.cache.store(image, data: nil, forKey: request.keys.image, to: .memory, serializer: nil)
         }
         let cache = request.cache, originalCache = request.originalCache, keys = request.keys
-        let serializer = request.context.cacheSerializer, logger = logger
+        let serializer = request.context.cacheSerializer ?? Self.encodingSerializer(for: request), logger = logger
         let originalType = policy.originalStoreCacheType
         let writeDisk: @Sendable () async -> Void = {
             do {
@@ -32,6 +32,20 @@ extension ImageManager {
             }
         }
         await writeToDisk(writeDisk, policy: policy)
+    }
+
+    /// The serializer of `request`'s ``ImageContext/imageEncodeOptions`` and
+    /// ``ImageContext/imageEncodeFormat``: downloaded bytes are kept as they are, an image without
+    /// them is encoded with those options in that format (the cache's own choice without one); nil
+    /// when the context sets neither.
+    static func encodingSerializer(for request: ImageRequest) -> ImageCacheSerializer? {
+        let context = request.context
+        guard context.imageEncodeOptions != nil || context.imageEncodeFormat != nil else { return nil }
+        let coders = request.coders, options = context.imageEncodeOptions ?? ImageEncodeOptions(), format = context.imageEncodeFormat
+        return { image, data, _ in
+            if let data { return data }
+            return try? coders.encode(image, as: format ?? coders.cacheFormat(for: image), options: options)
+        }
     }
 
     /// Runs `write`, a disk store: awaited when `policy` waits for disk stores
