@@ -125,6 +125,9 @@ final class AnimatedImageTests: XCTestCase {
             }
         }
         XCTAssertEqual(error(Data("not an image".utf8)), .notAnimatable(.undefined))
+        let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>"#.utf8)
+        XCTAssertEqual(error(svg), .notAnimatable(.svg), "SDWebImage's SDAnimatedImage is nil for SVG")
+        XCTAssertEqual(try coders.decode(svg).pixelWidth, 8, "the drawing itself decodes")
         XCTAssertEqual(error(Data()), .decoding(.empty))
         XCTAssertEqual(error(try Fixtures.imageData("gif/pil_decompression_bomb.gif")), .decoding(.truncated(.gif)))
         let gif = try Fixtures.imageData("gif/sd_TestImage.gif")

@@ -40,13 +40,15 @@ public final class AnimatedImage: Sendable {
 
     /// An animation over `data`, read by the first coder in `coders` that accepts it and
     /// reads frames lazily; a still image (a JPEG, say) that a coder decodes is a one-frame
-    /// animation, as SDWebImage makes one, so that a player shows any image.
+    /// animation, as SDWebImage makes one, so that a player shows any image. An SVG is not: a
+    /// drawing has no frames (SDWebImage's `SDAnimatedImage imageWithData:` is nil for it).
     ///
     /// Throws ``AnimatedImageError/notAnimatable(_:)`` when no coder decodes the data at all,
-    /// and ``AnimatedImageError/decoding(_:)`` when the coder rejects it.
+    /// or it is an SVG, and ``AnimatedImageError/decoding(_:)`` when the coder rejects it.
     public convenience init(data: Data, coders: ImageCoders = .shared,
                             options: ImageDecodeOptions = ImageDecodeOptions()) throws(AnimatedImageError) {
         if data.isEmpty { throw .decoding(.empty) }
+        if ImageFormat(detecting: data) == .svg { throw .notAnimatable(.svg) }
         if let coder = coders.animatedCoder(for: data) {
             try self.init(data: data, coder: coder, options: options)
             return
