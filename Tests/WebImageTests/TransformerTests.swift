@@ -245,6 +245,16 @@ final class TransformerTests: XCTestCase {
         assertClose(half[0, 0], RGBA(r: 138, g: 20, b: 110), tolerance: 1)
         XCTAssertEqual(half[1, 0].a, 90)
         XCTAssertGreaterThan(half[0, 0].r, half[0, 0].b, "blue turned towards red")
+        // A half-transparent tint: source-in (SDWebImage's default since 5.20) paints its colour
+        // and halves the alpha; source-atop (its blend before) moves colours half-way, alpha kept.
+        let glass = RGBA(r: 255, g: 0, b: 0, a: 128)
+        let sourceIn = try apply(.tint(glass), to: source)
+        assertClose(sourceIn[0, 0], RGBA(r: 255, g: 0, b: 0, a: 128), tolerance: 1)
+        assertClose(sourceIn[1, 0], RGBA(r: 255, g: 0, b: 0, a: 45), tolerance: 1)
+        let sourceAtop = try apply(.tint(glass, blendMode: .sourceAtop), to: source)
+        assertClose(sourceAtop[0, 0], RGBA(r: 138, g: 20, b: 110, a: 255), tolerance: 1)
+        XCTAssertEqual(sourceAtop[1, 0].a, 90)
+        XCTAssertEqual(TintTransformer.tint(glass, blendMode: .sourceAtop).key, "tint(#FF000080,1,sourceAtop)")
     }
 
     func testBlurSmoothsAStepEdge() throws {
