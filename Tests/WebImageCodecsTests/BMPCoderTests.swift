@@ -86,4 +86,32 @@ final class BMPCoderTests: XCTestCase {
         let image = try coder.decode(data, options: ImageDecodeOptions())
         XCTAssertEqual((0..<8).map { Int(image.pixels[$0, 0].b) }, [1, 2, 3, 4, 5, 6, 6, 6])
     }
+
+    /// Bitmaps written as ImageIO writes them for SDWebImage: 24 bits when opaque, 32 with an
+    /// alpha mask otherwise; our decoder and Pillow read back the very pixels written.
+    func testWrittenBitmapsReadBackExactlyHereAndInPillow() throws {
+        let folder = try TemporaryFolder(self)
+        var opaque = PixelBuffer(width: 13, height: 5), translucent = PixelBuffer(width: 6, height: 3)
+        for y in 0..<5 { for x in 0..<13 { opaque[x, y] = RGBA(r: UInt8(x * 19), g: UInt8(y * 50), b: UInt8((x * y * 7) & 255)) } }
+        for y in 0..<3 { for x in 0..<6 { translucent[x, y] = RGBA(r: UInt8(x * 40), g: 10, b: UInt8(y * 90), a: UInt8(x * 50)) } }
+        for (name, pixels, bits) in [("opaque", opaque, 24), ("translucent", translucent, 32)] {
+            let data = try coder.encode(Image(pixels: pixels), as: .bmp, options: ImageEncodeOptions())
+            XCTAssertEqual(Int(data[28]), bits, name)
+            XCTAssertEqual(try coder.decode(data, options: ImageDecodeOptions()).pixels, pixels, name)
+            let url = folder.appending("\(name).bmp")
+            try data.write(to: url)
+            let read = try Pillow.run("""
+                import sys
+                from PIL import Image
+                image = Image.open(sys.argv[1]).convert("RGBA")
+                print(image.size[0], image.size[1], image.tobytes().hex())
+                """, [url.path]).split(separator: " ")
+            XCTAssertEqual(read.count, 3, name)
+            XCTAssertEqual(Int(read[0]), pixels.width)
+            XCTAssertEqual(String(read[2]).trimmingCharacters(in: .whitespacesAndNewlines),
+                           pixels.bytes.map { String(format: "%02x", $0) }.joined(), "\(name): Pillow reads what was written")
+        }
+        XCTAssertThrowsError(try coder.encode(Image(pixels: opaque), as: .png, options: ImageEncodeOptions()))
+        XCTAssertTrue(coder.canEncode(.bmp))
+    }
 }

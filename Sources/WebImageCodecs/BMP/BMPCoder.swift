@@ -9,7 +9,7 @@ import WebImage
 /// size against ``ImageDecodeOptions/maxPixels`` before the pixels are allocated, and failures
 /// are ``ImageCodingError``s. As in Pillow, 32-bit pixels without bit fields are opaque (the
 /// fourth byte is padding), and run-length pixels no code reaches are palette entry 0.
-/// JPEG- and PNG-compressed bitmaps are refused as unsupported. Decoding only.
+/// JPEG- and PNG-compressed bitmaps are refused as unsupported. Encodes too (``BMPEncoder``).
 public struct BMPCoder: AnimatedImageCoder {
     /// A bitmap coder; it holds no state.
     public init() {}
@@ -31,11 +31,16 @@ public struct BMPCoder: AnimatedImageCoder {
         return try BMPFrameReader(data: data)
     }
 
-    /// Bitmaps are not written.
-    public func canEncode(_ format: ImageFormat) -> Bool { false }
+    /// True for `.bmp`.
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .bmp }
 
-    /// Throws ``ImageCodingError/noEncoder(_:)``: bitmaps are read only.
+    /// `image`'s first frame as a bitmap (see ``BMPEncoder``: 24 bits when opaque, 32 with an
+    /// alpha mask otherwise, as ImageIO writes them for SDWebImage); another format throws
+    /// ``ImageCodingError/noEncoder(_:)``. Bitmaps have no quality: the options' pixel size and
+    /// background apply, as ``ImageCoders/encode(_:as:options:)`` applies them for every coder.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        throw ImageCodingError.noEncoder(format)
+        guard format == .bmp else { throw ImageCodingError.noEncoder(format) }
+        guard let frame = image.frames.first else { throw ImageCodingError.encodingFailed(.bmp, "the image has no frame") }
+        return try BMPEncoder().encode(frame.pixels)
     }
 }
