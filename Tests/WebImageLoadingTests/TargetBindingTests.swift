@@ -166,6 +166,34 @@ final class TargetBindingTests: LoadingTestCase {
         XCTAssertEqual(placeholderOnly, [7], "a miss: the placeholder at once")
     }
 
+    /// SDWebImage's `testUIViewCancelWithDelayPlaceholderShouldCallbackOnceBeforeSecond`: a
+    /// `delayPlaceholder` load cancelled on the target's queue shows its placeholder once, there
+    /// and then, before the next load under the same key shows its own and its image.
+    func testACancelledDelayedPlaceholderShowsOnceBeforeTheNextLoad() async throws {
+        server.route("/slow.png", .bytes(try png(width: 50), delay: .milliseconds(200)))
+        let url = server.url("/slow.png")
+        let first = Image(pixels: PixelBuffer(width: 7, height: 7)), second = Image(pixels: PixelBuffer(width: 9, height: 9))
+        let target = RecordingTarget()
+        var keyed = context
+        keyed.operationKey = "shared"
+        let context = keyed
+        let (done, completion) = completions()
+        let (firstDone, firstCompletion) = completions()
+        let shownBeforeSecond = target.webImageState.queue.sync { () -> [Int?] in
+            let operation = target.webImage.setImage(with: url, placeholder: first, options: .delayPlaceholder, context: context,
+                                                     completed: firstCompletion)
+            operation?.cancel()
+            let shown = target.shown.all
+            target.webImage.setImage(with: url, placeholder: second, context: context, completed: completion)
+            return shown
+        }
+        XCTAssertEqual(shownBeforeSecond, [7], "the cancelled load's placeholder, once, before the second load")
+        _ = await done.wait(for: 1)
+        _ = await firstDone.wait(for: 1)
+        XCTAssertEqual(target.shown.all, [7, 9, 50])
+        guard case .failure(.cancelled) = firstDone.all.first else { return XCTFail("\(firstDone.all)") }
+    }
+
     /// With `queryDiskDataSync`, a disk hit is read on the calling thread: on the target's
     /// queue, it is on the target when setImage returns, as SDWebImage's synchronous disk query.
     func testASynchronousDiskHitIsSetBeforeTheCallReturns() async throws {

@@ -80,9 +80,20 @@ struct TargetDelivery<Target: WebImageTarget>: Sendable {
             state.indicator?.stopAnimating()
             switch result {
             case .success(let loaded): show(loaded, finished: true, on: target, state: state)
+            case .failure(.cancelled): break  // its placeholder was shown as it was cancelled
             case .failure: if options.contains(.delayPlaceholder) { target.setImage(placeholder) }
             }
             completed?(result, true)
+        }
+    }
+
+    /// The load was cancelled by its caller while it may still be the target's current one:
+    /// with `delayPlaceholder`, its placeholder is shown there and then (at once on the
+    /// target's queue), before any later load's, as SDWebImage shows it.
+    func cancelled() {
+        perform {
+            guard let (target, _) = current, options.contains(.delayPlaceholder) else { return }
+            target.setImage(placeholder)
         }
     }
 

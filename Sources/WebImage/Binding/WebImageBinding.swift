@@ -61,6 +61,7 @@ public struct WebImageBinding<Target: WebImageTarget>: Sendable {
                 if finished { delivery.finish(result) } else { delivery.partial(result) }
             })
         state.attach(operation, key: key, generation: generation)
+        if options.contains(.delayPlaceholder) { operation.whenCancelled { delivery.cancelled() } }
         return operation
     }
 

@@ -7,6 +7,8 @@ import Locking
 public final class WebImageOperation: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Run once, on the cancelling thread, when the operation is cancelled.
+    private let onCancel = Mutex<(@Sendable () -> Void)?>(nil)
     /// Whether the work was done when the operation was made: cancelling it changes nothing.
     private let isFinished: Bool
 
@@ -27,6 +29,21 @@ public final class WebImageOperation: Sendable {
         guard !isFinished else { return }
         cancelled.store(true, ordering: .releasing)
         task.withLock { $0 }?.cancel()
+        onCancel.withLock { body in
+            defer { body = nil }
+            return body
+        }?()
+    }
+
+    /// Runs `body` on the thread that cancels the operation, as it is cancelled (at once when
+    /// it already is): a target's load shows its delayed placeholder there and then.
+    func whenCancelled(_ body: @escaping @Sendable () -> Void) {
+        guard !isFinished else { return }
+        onCancel.withLock { $0 = body }
+        if isCancelled, let body = onCancel.withLock({ body in
+            defer { body = nil }
+            return body
+        }) { body() }
     }
 
     func run(_ body: @escaping @Sendable () async -> Void) {
